@@ -1,0 +1,55 @@
+// blurlab: GPU image blurs side by side, timed on the GPU and checked against a CPU reference.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "blur/kernel.h"
+#include "blur/registry.h"
+#include "cli/options.h"
+#include "headless.h"
+#include "util/error.h"
+
+namespace {
+
+void list_variants() {
+  for (const blurlab::VariantInfo* v : blurlab::variants())
+    std::printf("%-28s %-9s %d LSB  %.*s\n", std::string(v->name).c_str(), std::string(blurlab::name(v->stage)).c_str(),
+                v->tolerance_lsb, static_cast<int>(v->summary.size()), v->summary.data());
+}
+
+void print_kernel(const blurlab::Kernel& kernel) {
+  const auto weights = blurlab::kernel_weights(kernel);
+  for (size_t i = 0; i < weights.size(); ++i) std::printf("%s%.17g", i ? " " : "", weights[i]);
+  std::printf("\n");
+}
+
+int run(int argc, char** argv) {
+  const blurlab::cli::Options options = blurlab::cli::parse_options(argc, argv);
+  if (options.help) {
+    std::cout << options.help_text;
+    return 0;
+  }
+  if (options.list_variants) {
+    list_variants();
+    return 0;
+  }
+  if (options.print_kernel) {
+    print_kernel(options.kernel_list().front());
+    return 0;
+  }
+  return blurlab::app::run_headless(options);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const blurlab::Error& e) {
+    std::fprintf(stderr, "blurlab: %s\n", e.what());
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "blurlab: internal error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,34 @@
+// blur_common.glsl: what every blur shader shares. The host (src/blur/pipeline.cpp) defines,
+// right after #version:
+//   RADIUS                  kernel radius r: taps at -r..r (0 = identity)
+//   KERNEL_BOX              1: every weight is 1/(2r+1); 0: Gaussian
+//   WG_X, WG_Y              workgroup size (compute variants)
+//   UNROLL, SEGMENT         sliding-window knobs; CACHE_FP16: shared-memory cache precision
+//   SRC_FORMAT, DST_FORMAT  image format qualifiers of image units 0 and 1 (compute)
+
+const int MAX_RADIUS = 128;
+const int TAP_VEC4S = (2 * MAX_RADIUS + 1 + 3) / 4;
+const int MAX_LINEAR_TAPS = (MAX_RADIUS + 1) / 2;
+const int LINEAR_VEC4S = (MAX_LINEAR_TAPS + 1) / 2;
+
+// Weights computed once on the CPU (src/blur/kernel.cpp), in double, rounded to float.
+layout(std140, binding = 0) uniform KernelWeights {
+  vec4 u_taps[TAP_VEC4S];       // w(i) for i = -r..r at flat index i + r, 4 per vec4
+  vec4 u_linear[LINEAR_VEC4S];  // hardware-linear groups k = 0..LINEAR_COUNT-1: (offset, W), 2 per vec4
+};
+
+float tap_weight(int i) {
+  int k = i + RADIUS;
+  return u_taps[k >> 2][k & 3];
+}
+
+// Hardware-linear sampling (see linear_taps() in src/blur/kernel.h): the centre tap alone, then
+// on each side ceil(r/2) bilinear fetches at +-offset, each weighted W.
+const int LINEAR_COUNT = (RADIUS + 1) / 2;
+vec2 linear_tap(int k) {
+  vec4 v = u_linear[k >> 1];
+  return (k & 1) == 0 ? v.xy : v.zw;
+}
+
+// Borders are clamp-to-edge in every variant.
+ivec2 clamp_to_edge(ivec2 p, ivec2 size) { return clamp(p, ivec2(0), size - 1); }

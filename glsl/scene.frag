@@ -1,0 +1,23 @@
+#version 430 core
+// Two directional lights, Blinn-Phong highlights. With an rgba16f target the highlights exceed
+// 1.0 (linear-light HDR); an rgba8 target clamps them.
+in vec3 v_world;
+in vec3 v_normal;
+flat in vec3 v_albedo;
+
+uniform vec3 u_eye;
+layout(location = 0) out vec4 o_color;
+
+void main() {
+  vec3 n = normalize(v_normal);
+  vec3 view = normalize(u_eye - v_world);
+  const vec3 light_dir[2] = vec3[2](normalize(vec3(0.5, 0.8, 0.6)), normalize(vec3(-0.7, -0.2, 0.4)));
+  const vec3 light_rgb[2] = vec3[2](vec3(1.0, 0.95, 0.85), vec3(0.25, 0.35, 0.6));
+  vec3 color = 0.08 * v_albedo;
+  for (int i = 0; i < 2; ++i) {
+    float diffuse = max(dot(n, light_dir[i]), 0.0);
+    float specular = pow(max(dot(n, normalize(light_dir[i] + view)), 0.0), 48.0);
+    color += light_rgb[i] * (v_albedo * diffuse + 3.0 * specular);
+  }
+  o_color = vec4(color, 1.0);
+}

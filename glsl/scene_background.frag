@@ -1,0 +1,16 @@
+#version 430 core
+// Scene backdrop: a vertical gradient with a slowly drifting grid of thin lines, so the blur is
+// visible everywhere. Row 0 of the target is the top of the picture.
+uniform float u_time;
+uniform vec2 u_size;
+layout(location = 0) out vec4 o_color;
+
+void main() {
+  vec2 uv = gl_FragCoord.xy / u_size;
+  vec3 top = vec3(0.10, 0.12, 0.22), bottom = vec3(0.02, 0.02, 0.05);
+  vec3 color = mix(top, bottom, uv.y);
+  vec2 cell = fract((gl_FragCoord.xy + vec2(u_time * 12.0, 0.0)) / 48.0);
+  float line = step(cell.x, 0.04) + step(cell.y, 0.04);
+  color += 0.06 * min(line, 1.0);
+  o_color = vec4(color, 1.0);
+}

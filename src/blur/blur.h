@@ -1,0 +1,135 @@
+#pragma once
+// The blur framework. A variant is one C++ file (a Blur subclass and its VariantInfo), one
+// shader file in glsl/, and one line in blur/registry.cpp. Everything variants share lives here
+// and in blur/pipeline.cpp: settings, weights, intermediate targets, bindings, barriers, timing.
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "blur/kernel.h"
+#include "gl/context.h"
+#include "gl/format.h"
+#include "gl/shader.h"
+#include "gl/texture.h"
+
+namespace blurlab {
+
+enum class Stage { Fragment, Compute };
+std::string_view name(Stage stage);
+
+// Settings shared by all variants. Knobs a variant does not have stay 0.
+struct BlurSettings {
+  Kernel kernel;
+  gl::Format input_format = gl::Format::rgba8;  // the source and destination textures
+  std::optional<gl::Format> intermediate;       // multi-pass variants; default: input_format
+  glm::ivec2 workgroup{0, 0};                   // 0x0: the variant's default
+  int unroll = 0;                               // sliding-window unroll factor N
+  int segment = 0;                              // sliding-window segment length
+  int cache_bits = 0;                           // shared-memory cache precision: 32 or 16
+
+  gl::Format intermediate_format() const { return intermediate.value_or(input_format); }
+};
+
+class BlurSetup;
+class BlurPasses;
+
+class Blur {
+ public:
+  virtual ~Blur() = default;
+  // Fetch programs (compiled once by the cache). Called whenever settings or size change.
+  virtual void prepare(BlurSetup& setup) = 0;
+  // Record the passes that blur passes.source() into passes.destination().
+  virtual void run(BlurPasses& passes) = 0;
+};
+
+enum class KernelSupport { BoxAndGauss, BoxOnly };
+
+struct VariantInfo {
+  std::string_view name;     // stable kebab-case, used on the command line
+  Stage stage;
+  std::string_view summary;  // one line for --list-variants
+  KernelSupport kernels = KernelSupport::BoxAndGauss;
+  bool uses_intermediate = false;  // multi-pass: --format applies
+  bool is_blur = true;             // false for the copy pass (the floor, not a blur)
+  // Allowed error in LSB of rgba8: 1 for rounding; 2 where texture units filter with 8-bit weights.
+  int tolerance_lsb = 1;
+  bool hardware_filtering = false;
+  // fp32 roundings one output accumulates, for the float-format error bound; nullptr: two
+  // passes of 2r+1 taps.
+  double (*accumulated_terms)(const BlurSettings& resolved) = nullptr;
+  // Knob candidates (first = default; empty = the variant has no such knob). Any other value
+  // the variant's check accepts may be given too; these are what --tune and the UI offer.
+  std::vector<glm::ivec2> workgroups;
+  std::vector<int> unrolls;
+  std::vector<int> segments;
+  std::vector<int> cache_bits;
+  // Variant-specific limits (shared memory, shapes): a reason when unsupported.
+  std::optional<std::string> (*check)(const BlurSettings& resolved, glm::ivec2 size, const gl::GlLimits& limits) = nullptr;
+  std::unique_ptr<Blur> (*create)() = nullptr;
+};
+
+// Fills the knobs the user left at 0 with the variant's defaults and zeroes those it lacks.
+BlurSettings resolve(const VariantInfo& variant, BlurSettings settings);
+// Why the variant cannot run these (resolved) settings on this device, or nullopt.
+std::optional<std::string> unsupported_reason(const VariantInfo& variant, const BlurSettings& resolved,
+                                              glm::ivec2 size, const gl::GlLimits& limits);
+// "gauss r=16 sigma=5.333 int=rgba8 wg=16x16", only what applies to the variant.
+std::string describe(const VariantInfo& variant, const BlurSettings& resolved);
+
+// How a pass uses a texture. Images bind to image units with the texture's own format; sampled
+// textures bind to texture units with a shared CLAMP_TO_EDGE sampler.
+struct Binding {
+  enum class Kind { ImageRead, ImageWrite, Sampled, SampledLinear };
+  Kind kind;
+  const gl::Texture* texture;
+  GLuint unit;
+
+  static Binding read(const gl::Texture& t, GLuint unit = 0) { return {Kind::ImageRead, &t, unit}; }
+  static Binding write(const gl::Texture& t, GLuint unit = 1) { return {Kind::ImageWrite, &t, unit}; }
+  static Binding sampled(const gl::Texture& t, GLuint unit = 0) { return {Kind::Sampled, &t, unit}; }
+  static Binding sampled_linear(const gl::Texture& t, GLuint unit = 0) { return {Kind::SampledLinear, &t, unit}; }
+};
+
+// What Blur::prepare() gets: settings and programs.
+class BlurSetup {
+ public:
+  virtual ~BlurSetup() = default;
+  virtual const BlurSettings& settings() const = 0;
+  virtual glm::ivec2 size() const = 0;
+  // A compute program from glsl/<file>. Defines every shader gets: RADIUS, KERNEL_BOX, WG_X,
+  // WG_Y, UNROLL, SEGMENT, CACHE_FP16, and SRC_FORMAT / DST_FORMAT, the image format
+  // qualifiers of image units 0 and 1 (they must match the bound textures).
+  virtual const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra = {}) = 0;
+  // A fragment program: glsl/fullscreen.vert + glsl/<file>, same defines.
+  virtual const gl::Program& fragment(const std::string& file, const gl::Defines& extra = {}) = 0;
+};
+
+// What Blur::run() gets: the textures and the two ways to record a pass.
+class BlurPasses {
+ public:
+  virtual ~BlurPasses() = default;
+  virtual const BlurSettings& settings() const = 0;
+  virtual glm::ivec2 size() const = 0;
+  virtual const gl::Texture& source() const = 0;
+  virtual const gl::Texture& destination() const = 0;
+  // Intermediate target number `slot`, of the intermediate format (or `format`), image size.
+  virtual const gl::Texture& intermediate(int slot, std::optional<gl::Format> format = std::nullopt) = 0;
+  // One compute dispatch, timed as span `name`; barriers before it come from the bindings.
+  virtual void dispatch(std::string_view name, const gl::Program& program, std::initializer_list<Binding> bindings,
+                        glm::ivec3 groups) = 0;
+  // One fullscreen triangle into `target`, timed as span `name`.
+  virtual void draw(std::string_view name, const gl::Program& program, std::initializer_list<Binding> inputs,
+                    const gl::Texture& target) = 0;
+};
+
+// Workgroups needed to cover `size` with groups of `group` (partial groups at the edges).
+inline glm::ivec3 groups_covering(glm::ivec2 size, glm::ivec2 group) {
+  return {(size.x + group.x - 1) / group.x, (size.y + group.y - 1) / group.y, 1};
+}
+
+}  // namespace blurlab

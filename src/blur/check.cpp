@@ -1,0 +1,105 @@
+#include "blur/check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "util/strings.h"
+
+namespace blurlab {
+
+namespace {
+
+// Half of one unit in the last place, relative: the rounding error of storing a value.
+double half_ulp(gl::Format format) {
+  switch (format) {
+    case gl::Format::rgba16f: return std::ldexp(1.0, -11);
+    case gl::Format::rgba32f: return std::ldexp(1.0, -24);
+    case gl::Format::rgba8: return 0.5 / 255.0;  // absolute, in [0, 1]
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::ivec2 /*size*/, double input_peak) {
+  Tolerance t;
+  if (s.input_format == gl::Format::rgba8) {
+    t.lsb = true;
+    t.lsb_limit = variant.tolerance_lsb;
+    t.reason = variant.hardware_filtering ? "2 LSB: texture units filter with 8-bit weights"
+                                          : "1 LSB: rgba8 rounding (of the intermediate, then of the output)";
+    return t;
+  }
+  // Float output: rounding of the output value, plus errors that scale with the input's peak
+  // (any texel of the window can contribute them): rounding of a float intermediate, fp32
+  // accumulation (at most one rounding per term), and 8-bit filter weights of texture units.
+  const double peak = std::max(input_peak, 1e-30);
+  t.lsb = false;
+  t.relative = half_ulp(s.input_format);
+  const int taps = 2 * s.kernel.radius + 1;
+  const double terms = variant.accumulated_terms ? variant.accumulated_terms(s) : 2.0 * taps + 2.0;
+  double absolute = terms * std::ldexp(1.0, -24);
+  std::string reason = "float: half ulp of the output + " + format_double(terms, 4) + " fp32 roundings";
+  if (variant.uses_intermediate) {
+    absolute += half_ulp(s.intermediate_format());
+    reason += " + intermediate rounding";
+  }
+  if (variant.cache_bits.size() && s.cache_bits == 16) {
+    absolute += std::ldexp(1.0, -11);
+    reason += " + fp16 cache rounding";
+  }
+  if (variant.hardware_filtering) {
+    absolute += 2.0 * std::ldexp(1.0, -9);  // per pass: 8 fractional bits of the weight, half a step
+    reason += " + 8-bit filter weights";
+  }
+  t.absolute = absolute * peak + std::ldexp(1.0, -24);  // last term: float subnormal floor
+  t.reason = reason + ", all times the input peak " + format_double(peak, 4);
+  return t;
+}
+
+CheckResult compare_to_reference(const Image& gpu, const ReferenceImage& ref, const Tolerance& tolerance) {
+  CheckResult result;
+  result.lsb = tolerance.lsb;
+  for (int y = 0; y < gpu.height; ++y)
+    for (int x = 0; x < gpu.width; ++x)
+      for (int c = 0; c < 4; ++c) {
+        const double r = ref.at(x, y, c);
+        double error, allowed;
+        if (tolerance.lsb) {
+          error = std::abs(static_cast<int>(to_unorm8(gpu.at(x, y, c))) - static_cast<int>(to_unorm8(r)));
+          allowed = tolerance.lsb_limit;
+        } else {
+          const double g = gpu.at(x, y, c);
+          error = std::isfinite(g) ? std::abs(g - r) : INFINITY;
+          allowed = tolerance.relative * std::abs(r) + tolerance.absolute;
+        }
+        result.max_error[static_cast<size_t>(c)] = std::max(result.max_error[static_cast<size_t>(c)], error);
+        const double fraction = allowed > 0 ? error / allowed : (error > 0 ? INFINITY : 0.0);
+        if (fraction > result.worst_fraction) {
+          result.worst_fraction = fraction;
+          result.worst_x = x;
+          result.worst_y = y;
+          result.worst_channel = c;
+        }
+      }
+  result.ok = result.worst_fraction <= 1.0;
+  return result;
+}
+
+std::string CheckResult::text() const {
+  char buffer[160];
+  if (lsb)
+    std::snprintf(buffer, sizeof buffer, "R %.0f G %.0f B %.0f A %.0f LSB", max_error[0], max_error[1], max_error[2], max_error[3]);
+  else
+    std::snprintf(buffer, sizeof buffer, "R %.2e G %.2e B %.2e A %.2e", max_error[0], max_error[1], max_error[2], max_error[3]);
+  return buffer;
+}
+
+double peak_magnitude(const Image& image) {
+  double peak = 0.0;
+  for (float v : image.texels) peak = std::max(peak, static_cast<double>(std::abs(v)));
+  return peak;
+}
+
+}  // namespace blurlab

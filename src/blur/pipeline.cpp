@@ -1,0 +1,247 @@
+#include "blur/pipeline.h"
+
+#include <cstring>
+#include <sstream>
+
+#include "gl/barriers.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace blurlab {
+
+std::string_view name(Stage stage) { return stage == Stage::Fragment ? "fragment" : "compute"; }
+
+BlurSettings resolve(const VariantInfo& variant, BlurSettings s) {
+  auto pick = [](int given, const std::vector<int>& choices) { return choices.empty() ? 0 : given ? given : choices.front(); };
+  if (variant.workgroups.empty())
+    s.workgroup = {0, 0};
+  else if (s.workgroup.x == 0)
+    s.workgroup = variant.workgroups.front();
+  s.unroll = pick(s.unroll, variant.unrolls);
+  s.segment = pick(s.segment, variant.segments);
+  s.cache_bits = pick(s.cache_bits, variant.cache_bits);
+  if (!variant.uses_intermediate) s.intermediate.reset();
+  return s;
+}
+
+std::optional<std::string> unsupported_reason(const VariantInfo& variant, const BlurSettings& s, glm::ivec2 size,
+                                              const gl::GlLimits& limits) {
+  if (variant.kernels == KernelSupport::BoxOnly && s.kernel.type != KernelType::Box)
+    return "box kernel only (a running sum cannot weight taps)";
+  if (variant.uses_intermediate && gl::info(s.input_format).is_float && !gl::info(s.intermediate_format()).is_float)
+    return "an rgba8 intermediate cannot hold linear-light values above 1; use rgba16f or rgba32f";
+  if (size.x > limits.max_texture_size || size.y > limits.max_texture_size)
+    return "size above GL_MAX_TEXTURE_SIZE " + std::to_string(limits.max_texture_size);
+  if (variant.stage == Stage::Compute && !variant.workgroups.empty()) {
+    const glm::ivec2 wg = s.workgroup;
+    if (wg.x <= 0 || wg.y <= 0) return "workgroup size must be positive";
+    if (wg.x * wg.y > limits.max_compute_invocations || wg.x > limits.max_compute_workgroup_size[0] ||
+        wg.y > limits.max_compute_workgroup_size[1])
+      return "workgroup " + std::to_string(wg.x) + "x" + std::to_string(wg.y) + " exceeds the device's " +
+             std::to_string(limits.max_compute_invocations) + " invocations";
+  }
+  if (variant.check) return variant.check(s, size, limits);
+  return std::nullopt;
+}
+
+std::string describe(const VariantInfo& variant, const BlurSettings& s) {
+  std::ostringstream out;
+  out << name(s.kernel.type) << " r=" << s.kernel.radius;
+  if (s.kernel.type == KernelType::Gauss) out << " sigma=" << format_double(s.kernel.sigma, 4);
+  out << " in=" << gl::name(s.input_format);
+  if (variant.uses_intermediate) out << " int=" << gl::name(s.intermediate_format());
+  if (!variant.workgroups.empty()) out << " wg=" << s.workgroup.x << "x" << s.workgroup.y;
+  if (!variant.unrolls.empty()) out << " unroll=" << s.unroll;
+  if (!variant.segments.empty()) out << " segment=" << s.segment;
+  if (!variant.cache_bits.empty()) out << " cache=fp" << s.cache_bits;
+  return out.str();
+}
+
+namespace {
+
+gl::Defines common_defines(const BlurSettings& s) {
+  return {
+      {"RADIUS", std::to_string(s.kernel.radius)},
+      {"KERNEL_BOX", s.kernel.type == KernelType::Box ? "1" : "0"},
+      {"WG_X", std::to_string(std::max(s.workgroup.x, 1))},
+      {"WG_Y", std::to_string(std::max(s.workgroup.y, 1))},
+      {"UNROLL", std::to_string(std::max(s.unroll, 1))},
+      {"SEGMENT", std::to_string(std::max(s.segment, 1))},
+      {"CACHE_FP16", s.cache_bits == 16 ? "1" : "0"},
+  };
+}
+
+}  // namespace
+
+// The BlurSetup and BlurPasses the variants see.
+class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
+ public:
+  Passes(BlurPipeline& owner, const gl::Texture* source, const gl::Texture* destination)
+      : owner_(owner), source_(source), destination_(destination) {}
+
+  const BlurSettings& settings() const override { return owner_.settings_; }
+  glm::ivec2 size() const override { return owner_.size_; }
+
+  const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra) override {
+    gl::Defines defines = common_defines(owner_.settings_);
+    defines.push_back({"SRC_FORMAT", std::string(gl::name(src))});
+    defines.push_back({"DST_FORMAT", std::string(gl::name(dst))});
+    defines.insert(defines.end(), extra.begin(), extra.end());
+    return owner_.programs_.get({{GL_COMPUTE_SHADER, file}}, defines);
+  }
+
+  const gl::Program& fragment(const std::string& file, const gl::Defines& extra) override {
+    gl::Defines defines = common_defines(owner_.settings_);
+    defines.insert(defines.end(), extra.begin(), extra.end());
+    return owner_.programs_.get({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, defines);
+  }
+
+  const gl::Texture& source() const override { return *source_; }
+  const gl::Texture& destination() const override { return *destination_; }
+
+  const gl::Texture& intermediate(int slot, std::optional<gl::Format> format) override {
+    const gl::Format f = format.value_or(owner_.settings_.intermediate_format());
+    gl::Texture& t = owner_.intermediates_[slot];
+    if (!t || t.width() != owner_.size_.x || t.height() != owner_.size_.y || t.format() != f)
+      t = gl::Texture(owner_.size_.x, owner_.size_.y, f, "intermediate " + std::to_string(slot));
+    return t;
+  }
+
+  void dispatch(std::string_view name, const gl::Program& program, std::initializer_list<Binding> bindings,
+                glm::ivec3 groups) override {
+    bind(program, bindings);
+    {
+      gl::ScopedSpan span(owner_.timers_, name);
+      glDispatchCompute(static_cast<GLuint>(groups.x), static_cast<GLuint>(groups.y), static_cast<GLuint>(groups.z));
+    }
+    for (const Binding& b : bindings)
+      if (b.kind == Binding::Kind::ImageWrite) gl::barriers().image_stored(b.texture->id());
+  }
+
+  void draw(std::string_view name, const gl::Program& program, std::initializer_list<Binding> inputs,
+            const gl::Texture& target) override {
+    gl::barriers().before(gl::Access::Framebuffer, target.id());
+    glBindFramebuffer(GL_FRAMEBUFFER, owner_.framebuffer_.get());
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target.id(), 0);
+    glViewport(0, 0, target.width(), target.height());
+    bind(program, inputs);
+    glBindVertexArray(owner_.empty_vao_.get());
+    {
+      gl::ScopedSpan span(owner_.timers_, name);
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
+    glBindVertexArray(0);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    for (const Binding& b : inputs)
+      if (b.kind == Binding::Kind::ImageWrite) gl::barriers().image_stored(b.texture->id());
+  }
+
+ private:
+  void bind(const gl::Program& program, std::initializer_list<Binding> bindings) {
+    glUseProgram(program.id());
+    glBindBufferBase(GL_UNIFORM_BUFFER, 0, owner_.kernel_block_.get());
+    for (const Binding& b : bindings) {
+      const GLuint id = b.texture->id();
+      const GLenum format = gl::info(b.texture->format()).internal_format;
+      switch (b.kind) {
+        case Binding::Kind::ImageRead:
+          gl::barriers().before(gl::Access::ImageLoad, id);
+          glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_READ_ONLY, format);
+          break;
+        case Binding::Kind::ImageWrite:
+          gl::barriers().before(gl::Access::ImageLoad, id);  // orders these stores after earlier ones
+          glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_WRITE_ONLY, format);
+          break;
+        case Binding::Kind::Sampled:
+        case Binding::Kind::SampledLinear:
+          gl::barriers().before(gl::Access::TextureFetch, id);
+          glActiveTexture(GL_TEXTURE0 + b.unit);
+          glBindTexture(GL_TEXTURE_2D, id);
+          glBindSampler(b.unit, b.kind == Binding::Kind::Sampled ? owner_.nearest_.get() : owner_.linear_.get());
+          break;
+      }
+    }
+  }
+
+  BlurPipeline& owner_;
+  const gl::Texture* source_;
+  const gl::Texture* destination_;
+};
+
+BlurPipeline::BlurPipeline(gl::ProgramCache& programs, const gl::GlLimits& limits, gl::TimerPool* timers)
+    : programs_(programs),
+      limits_(limits),
+      timers_(timers),
+      kernel_block_(gl::create_buffer()),
+      nearest_(gl::create_sampler()),
+      linear_(gl::create_sampler()),
+      empty_vao_(gl::create_vertex_array()),
+      framebuffer_(gl::create_framebuffer()) {
+  glBindBuffer(GL_UNIFORM_BUFFER, kernel_block_.get());
+  glBufferData(GL_UNIFORM_BUFFER, sizeof(KernelBlock), nullptr, GL_DYNAMIC_DRAW);
+  glBindBuffer(GL_UNIFORM_BUFFER, 0);
+  for (auto [sampler, filter] : {std::pair{nearest_.get(), GL_NEAREST}, std::pair{linear_.get(), GL_LINEAR}}) {
+    glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, filter);
+    glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, filter);
+    glSamplerParameteri(sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glSamplerParameteri(sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  }
+}
+
+BlurPipeline::~BlurPipeline() = default;
+
+std::optional<std::string> BlurPipeline::configure(const VariantInfo& variant, const BlurSettings& settings,
+                                                   glm::ivec2 size) {
+  const BlurSettings resolved = resolve(variant, settings);
+  if (auto reason = unsupported_reason(variant, resolved, size, limits_)) {
+    variant_ = nullptr;
+    blur_.reset();
+    return reason;
+  }
+  if (variant_ != &variant) blur_ = variant.create();
+  variant_ = &variant;
+  settings_ = resolved;
+  size_ = size;
+
+  if (uploaded_kernel_ != resolved.kernel) {
+    // Weights in double, rounded once to float for the GPU.
+    const std::vector<double> weights = kernel_weights(resolved.kernel);
+    KernelBlock block{};
+    for (size_t i = 0; i < weights.size(); ++i) block.taps[i] = static_cast<float>(weights[i]);
+    const std::vector<LinearTap> linear = linear_taps(weights);
+    for (size_t i = 0; i < linear.size(); ++i) {
+      block.linear[2 * i] = static_cast<float>(linear[i].offset);
+      block.linear[2 * i + 1] = static_cast<float>(linear[i].weight);
+    }
+    glBindBuffer(GL_UNIFORM_BUFFER, kernel_block_.get());
+    glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof(block), &block);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    uploaded_kernel_ = resolved.kernel;
+  }
+  refresh_programs();
+  return std::nullopt;
+}
+
+void BlurPipeline::refresh_programs() {
+  if (!blur_) return;
+  Passes setup(*this, nullptr, nullptr);
+  blur_->prepare(setup);
+}
+
+void BlurPipeline::poison_intermediates(const float rgba[4]) {
+  for (auto& [slot, texture] : intermediates_)
+    if (texture) gl::fill(texture, rgba);
+}
+
+void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination) {
+  if (!blur_) throw Error("blur pipeline used before a successful configure()");
+  if (source.width() != size_.x || source.height() != size_.y || destination.width() != size_.x ||
+      destination.height() != size_.y)
+    throw Error("blur pipeline configured for another size");
+  Passes passes(*this, &source, &destination);
+  gl::ScopedSpan total(timers_, "total");
+  blur_->run(passes);
+}
+
+}  // namespace blurlab

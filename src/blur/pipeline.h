@@ -1,0 +1,62 @@
+#pragma once
+// Runs one variant with one set of settings: owns the weights uniform block, intermediate
+// textures, samplers and the framebuffer for fragment passes, and records timing spans.
+#include <map>
+#include <memory>
+
+#include "blur/blur.h"
+#include "gl/timer_pool.h"
+
+namespace blurlab {
+
+// Layout of the weights uniform block (binding 0), shared with glsl/blur_common.glsl.
+inline constexpr int kTapVec4s = (2 * kMaxRadius + 1 + 3) / 4;  // w[-r..r], 4 per vec4
+inline constexpr int kMaxLinearTaps = (kMaxRadius + 1) / 2;         // groups on one side
+inline constexpr int kLinearVec4s = (kMaxLinearTaps + 1) / 2;         // (offset, W), 2 per vec4
+struct KernelBlock {
+  float taps[kTapVec4s * 4];
+  float linear[kLinearVec4s * 4];
+};
+
+class BlurPipeline {
+ public:
+  BlurPipeline(gl::ProgramCache& programs, const gl::GlLimits& limits, gl::TimerPool* timers = nullptr);
+  ~BlurPipeline();
+  BlurPipeline(const BlurPipeline&) = delete;
+  BlurPipeline& operator=(const BlurPipeline&) = delete;
+
+  // Selects variant, settings and image size. Returns why the variant cannot run them (and then
+  // run() must not be called), or nullopt. Compiles programs: may throw gl::ShaderError.
+  std::optional<std::string> configure(const VariantInfo& variant, const BlurSettings& settings, glm::ivec2 size);
+  // Re-runs prepare() after the program cache reloaded its shaders.
+  void refresh_programs();
+
+  // Blurs `source` into `destination` (both of the configured size and input format), timed
+  // as span "total" around the variant's own spans.
+  void run(const gl::Texture& source, const gl::Texture& destination);
+
+  // Fills the intermediate textures with `rgba`, so a check catches reads of unwritten texels.
+  void poison_intermediates(const float rgba[4]);
+
+  const VariantInfo* variant() const { return variant_; }
+  const BlurSettings& settings() const { return settings_; }
+  glm::ivec2 size() const { return size_; }
+
+ private:
+  class Passes;
+  gl::ProgramCache& programs_;
+  gl::GlLimits limits_;
+  gl::TimerPool* timers_;
+  const VariantInfo* variant_ = nullptr;
+  std::unique_ptr<Blur> blur_;
+  BlurSettings settings_;
+  glm::ivec2 size_{0, 0};
+  gl::BufferHandle kernel_block_;
+  std::optional<Kernel> uploaded_kernel_;
+  gl::SamplerHandle nearest_, linear_;
+  gl::VertexArrayHandle empty_vao_;
+  gl::FramebufferHandle framebuffer_;
+  std::map<int, gl::Texture> intermediates_;
+};
+
+}  // namespace blurlab

@@ -1,0 +1,33 @@
+#include "blur/registry.h"
+
+#include <array>
+
+// One line per variant: its VariantInfo is defined in src/variants/<id>.cpp.
+#define BLURLAB_VARIANTS(X) \
+  X(frag_naive)             \
+  X(frag_separable)         \
+  X(compute_naive)          \
+  X(compute_separable)
+
+namespace blurlab::variant {
+#define BLURLAB_DECLARE(id) extern const VariantInfo id;
+BLURLAB_VARIANTS(BLURLAB_DECLARE)
+#undef BLURLAB_DECLARE
+}  // namespace blurlab::variant
+
+namespace blurlab {
+
+std::span<const VariantInfo* const> variants() {
+#define BLURLAB_ENTRY(id) &variant::id,
+  static const std::array all{BLURLAB_VARIANTS(BLURLAB_ENTRY)};
+#undef BLURLAB_ENTRY
+  return all;
+}
+
+const VariantInfo* find_variant(std::string_view name) {
+  for (const VariantInfo* v : variants())
+    if (v->name == name) return v;
+  return nullptr;
+}
+
+}  // namespace blurlab

@@ -1,0 +1,213 @@
+#include "cli/options.h"
+
+#include <CLI/CLI.hpp>
+
+#include "blur/registry.h"
+#include "cli/lists.h"
+#include "image/image.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace blurlab::cli {
+
+std::vector<Kernel> Options::kernel_list() const {
+  std::vector<Kernel> list;
+  for (KernelType type : kernels) {
+    const std::vector<std::optional<int>> rs = radii.empty() ? std::vector<std::optional<int>>{std::nullopt}
+                                                             : std::vector<std::optional<int>>(radii.begin(), radii.end());
+    std::vector<std::optional<double>> ss{std::nullopt};
+    if (type == KernelType::Gauss && !sigmas.empty()) ss.assign(sigmas.begin(), sigmas.end());
+    for (const auto& r : rs)
+      for (const auto& s : ss) {
+        const Kernel k = make_kernel(type, r, s);
+        if (std::find(list.begin(), list.end(), k) == list.end()) list.push_back(k);
+      }
+  }
+  return list;
+}
+
+std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant) const {
+  auto or_zero = [](const std::vector<int>& given, bool has) { return has && !given.empty() ? given : std::vector<int>{0}; };
+  std::vector<glm::ivec2> wgs = !variant.workgroups.empty() && !workgroups.empty() ? workgroups : std::vector<glm::ivec2>{{0, 0}};
+  std::vector<std::optional<gl::Format>> mids{std::nullopt};
+  if (variant.uses_intermediate && !formats.empty()) mids.assign(formats.begin(), formats.end());
+  std::vector<BlurSettings> list;
+  for (gl::Format input : input_formats)
+    for (const Kernel& kernel : kernel_list())
+      for (const auto& mid : mids)
+        for (glm::ivec2 wg : wgs)
+          for (int unroll : or_zero(unrolls, !variant.unrolls.empty()))
+            for (int segment : or_zero(segments, !variant.segments.empty()))
+              for (int cache : or_zero(cache_bits, !variant.cache_bits.empty())) {
+                BlurSettings s;
+                s.kernel = kernel;
+                s.input_format = input;
+                s.intermediate = mid;
+                s.workgroup = wg;
+                s.unroll = unroll;
+                s.segment = segment;
+                s.cache_bits = cache;
+                list.push_back(s);
+              }
+  return list;
+}
+
+namespace {
+
+std::vector<gl::Format> parse_formats(const std::string& text, const char* option, bool allow_32f) {
+  std::vector<gl::Format> list;
+  for (const std::string& word : parse_word_list(text, option)) {
+    const auto f = gl::parse_format(word);
+    if (!f || (!allow_32f && *f == gl::Format::rgba32f))
+      throw UsageError(std::string(option) + " '" + word + "' is not one of " + (allow_32f ? "rgba8, rgba16f, rgba32f" : "rgba8, rgba16f"));
+    list.push_back(*f);
+  }
+  return list;
+}
+
+// CLI11 messages are already one line; make sure, and drop its trailing period style issues.
+std::string one_line(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return std::string(trim(text));
+}
+
+}  // namespace
+
+Options parse_options(int argc, const char* const* argv) {
+  Options o;
+  CLI::App app{"blurlab: GPU image blurs side by side, each timed on the GPU and checked against a CPU reference.\n"
+               "Without --headless it opens a window when a display is available.",
+               "blurlab"};
+  app.set_help_flag("-h,--help", "Print this help and exit");
+  app.get_formatter()->column_width(34);
+  app.option_defaults()->always_capture_default(false);
+
+  std::string variant_text, kernel_text, radius_text, sigma_text, format_text, input_format_text, size_text;
+  std::string workgroup_text, unroll_text, segment_text, cache_text, device_text;
+  std::string warmup_text, frames_text, time_text;
+
+  app.add_flag("--headless", o.headless, "Run without a window: time, check or blur a file");
+  app.add_flag("--list-variants", o.list_variants, "Print one variant per line: name, stage, tolerance, summary");
+  app.add_flag("--print-kernel", o.print_kernel, "Print the 2r+1 weights from -r to +r and exit");
+  app.add_flag("--check", o.check, "Compare each output with the CPU reference; exit 1 if any exceeds its tolerance");
+  app.add_option("--variant", variant_text, "all, or NAME[,NAME...] (see --list-variants)")->type_name("LIST");
+  app.add_option("--kernel", kernel_text, "box and/or gauss (default gauss)")->type_name("LIST");
+  app.add_option("--radius", radius_text, "0..128; with only --sigma, r = ceil(3 sigma); default 16")->type_name("R|LIST|A:B[:S|:xF]");
+  app.add_option("--sigma", sigma_text, "Gaussian sigma > 0; with only --radius, sigma = r/3")->type_name("S|LIST");
+  app.add_option("--format", format_text, "Intermediate format of multi-pass variants: rgba8, rgba16f, rgba32f")->type_name("LIST");
+  app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (linear-light HDR)")->type_name("LIST");
+  app.add_option("--size", size_text, "Image size of the scene (default 1920x1080)")->type_name("WxH|LIST");
+  app.add_option("--workgroup", workgroup_text, "Workgroup size of compute variants")->type_name("WxH|N|LIST");
+  app.add_option("--unroll", unroll_text, "Sliding-window unroll factor: 1, 2, 4, 8, 16, 32")->type_name("N|LIST");
+  app.add_option("--segment", segment_text, "Sliding-window segment length in texels")->type_name("N|LIST");
+  app.add_option("--cache", cache_text, "Shared-memory cache precision: fp32 or fp16")->type_name("LIST");
+  app.add_option("--warmup", warmup_text, "Untimed frames before timing (default 5)")->type_name("N");
+  app.add_option("--frames", frames_text, "Timed frames; medians are over these (default 30; 0 with --check)")->type_name("N");
+  app.add_option("--time", time_text, "Scene time in seconds (default 1)")->type_name("T");
+  app.add_option("--image", o.image, "Blur this PNG instead of the scene")->type_name("IN.png");
+  app.add_option("--output", o.output, "Write the blurred image (RGBA8 PNG, same size)")->type_name("OUT.png");
+  app.add_option("--shader-dir", o.shader_dir, "Load shaders from DIR instead of the embedded copies")->type_name("DIR");
+  app.add_option("--screenshot", o.screenshot, "Window: save the last frame (overlay included) and exit")->type_name("FILE.png");
+  app.add_option("--device", device_text, "Headless GL device: auto (GPU if any), gpu, software")->type_name("KIND");
+  app.add_flag("--gl-debug", o.gl_debug, "KHR_debug output; any GL error makes the exit code 1");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    o.help = true;
+    o.help_text = app.help();
+    return o;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(one_line(e.what()));
+  }
+
+  if (!variant_text.empty() && variant_text != "all") {
+    for (const std::string& name : parse_word_list(variant_text, "--variant")) {
+      const VariantInfo* v = find_variant(name);
+      if (!v) throw UsageError("unknown variant '" + name + "' (see --list-variants)");
+      if (std::find(o.variants.begin(), o.variants.end(), v) == o.variants.end()) o.variants.push_back(v);
+    }
+  } else if (app.count("--variant") && variant_text.empty()) {
+    throw UsageError("--variant needs a value");
+  }
+  if (app.count("--kernel")) {
+    o.kernels.clear();
+    for (const std::string& word : parse_word_list(kernel_text, "--kernel")) {
+      const auto k = parse_kernel_type(word);
+      if (!k) throw UsageError("--kernel '" + word + "' is not box or gauss");
+      if (std::find(o.kernels.begin(), o.kernels.end(), *k) == o.kernels.end()) o.kernels.push_back(*k);
+    }
+  }
+  if (app.count("--radius")) o.radii = parse_int_list(radius_text, "--radius", 0, kMaxRadius);
+  if (app.count("--sigma")) o.sigmas = parse_double_list(sigma_text, "--sigma", 0.0, kMaxSigma);
+  if (app.count("--format")) o.formats = parse_formats(format_text, "--format", true);
+  if (app.count("--input-format")) o.input_formats = parse_formats(input_format_text, "--input-format", false);
+  if (app.count("--size")) o.sizes = parse_size_list(size_text, "--size", kMaxImageEdge);
+  if (app.count("--workgroup")) o.workgroups = parse_size_list(workgroup_text, "--workgroup", 1024, true);
+  if (app.count("--unroll")) o.unrolls = parse_int_list(unroll_text, "--unroll", 1, 32);
+  if (app.count("--segment")) o.segments = parse_int_list(segment_text, "--segment", 1, kMaxImageEdge);
+  if (app.count("--cache")) {
+    for (const std::string& word : parse_word_list(cache_text, "--cache")) {
+      if (word == "fp32") o.cache_bits.push_back(32);
+      else if (word == "fp16") o.cache_bits.push_back(16);
+      else throw UsageError("--cache '" + word + "' is not fp32 or fp16");
+    }
+  }
+  if (app.count("--warmup")) o.warmup = parse_int_list(warmup_text, "--warmup", 0, 100000).front();
+  if (app.count("--frames")) {
+    o.frames = parse_int_list(frames_text, "--frames", 0, 100000).front();
+    o.frames_given = true;
+  } else if (o.check) {
+    o.frames = 0;
+  }
+  if (app.count("--warmup") && split(warmup_text, ',').size() > 1) throw UsageError("--warmup takes one number");
+  if (app.count("--frames") && split(frames_text, ',').size() > 1) throw UsageError("--frames takes one number");
+  if (app.count("--time")) {
+    const auto t = parse_double(time_text);
+    if (!t || *t < 0.0 || *t > 1e6) throw UsageError("--time '" + time_text + "' is not a time in 0..1e6 seconds");
+    o.time = *t;
+  }
+  if (app.count("--device")) {
+    if (device_text == "auto") o.device = gl::DevicePreference::Auto;
+    else if (device_text == "gpu") o.device = gl::DevicePreference::Gpu;
+    else if (device_text == "software") o.device = gl::DevicePreference::Software;
+    else throw UsageError("--device '" + device_text + "' is not auto, gpu or software");
+  }
+  for (const auto& [option, value] : {std::pair{"--image", &o.image}, std::pair{"--output", &o.output},
+                                      std::pair{"--shader-dir", &o.shader_dir}, std::pair{"--screenshot", &o.screenshot}})
+    if (app.count(option) && value->empty()) throw UsageError(std::string(option) + " needs a file name");
+
+  // Knobs must belong to at least one selected variant.
+  std::vector<const VariantInfo*> selected = o.variants;
+  if (selected.empty()) selected.assign(variants().begin(), variants().end());
+  auto any_has = [&](auto member) {
+    return std::any_of(selected.begin(), selected.end(), [&](const VariantInfo* v) { return !(v->*member).empty(); });
+  };
+  auto names = [&] {
+    std::string list;
+    for (const auto* v : selected) list += (list.empty() ? "" : ", ") + std::string(v->name);
+    return list;
+  };
+  if (!o.workgroups.empty() && !any_has(&VariantInfo::workgroups)) throw UsageError("--workgroup: " + names() + " has no workgroup size");
+  if (!o.unrolls.empty() && !any_has(&VariantInfo::unrolls)) throw UsageError("--unroll: " + names() + " has no unroll factor");
+  if (!o.segments.empty() && !any_has(&VariantInfo::segments)) throw UsageError("--segment: " + names() + " has no segment length");
+  if (!o.cache_bits.empty() && !any_has(&VariantInfo::cache_bits)) throw UsageError("--cache: " + names() + " has no shared-memory cache");
+  if (!o.formats.empty() && !std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return v->uses_intermediate; }))
+    throw UsageError("--format: " + names() + " has no intermediate texture");
+
+  // Combinations that cannot mean anything.
+  const std::vector<Kernel> kernels = o.kernel_list();  // validates radius/sigma combinations
+  if (o.print_kernel && kernels.size() != 1) throw UsageError("--print-kernel needs a single kernel, radius and sigma");
+  if (!o.image.empty() && !o.sizes.empty()) throw UsageError("--size does not apply with --image (the image has its size)");
+  if (!o.output.empty()) {
+    size_t runs = 0;
+    for (const VariantInfo* v : o.variants) runs += o.settings_list(*v).size();
+    if (o.variants.size() != 1 || runs != 1 || o.sizes.size() > 1)
+      throw UsageError("--output needs exactly one variant and one setting of each option");
+  }
+  if (!o.screenshot.empty() && o.headless) throw UsageError("--screenshot applies to the window, not --headless");
+  return o;
+}
+
+}  // namespace blurlab::cli

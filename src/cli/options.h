@@ -1,0 +1,50 @@
+#pragma once
+// blurlab's command line. Parsing never touches GL; every mistake is a UsageError (exit 2).
+#include <glm/vec2.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "blur/blur.h"
+#include "blur/kernel.h"
+#include "gl/context.h"
+#include "gl/format.h"
+
+namespace blurlab::cli {
+
+struct Options {
+  bool help = false;  // --help: the text is in help_text
+  std::string help_text;
+  bool headless = false;
+  bool list_variants = false;
+  bool print_kernel = false;
+  bool check = false;
+  bool gl_debug = false;
+  gl::DevicePreference device = gl::DevicePreference::Auto;
+
+  std::vector<const VariantInfo*> variants;  // empty: every variant (headless) / the first (window)
+  std::vector<KernelType> kernels{KernelType::Gauss};
+  std::vector<int> radii;       // empty: derived from sigma, or the default
+  std::vector<double> sigmas;   // empty: r / 3
+  std::vector<gl::Format> formats;        // intermediate formats; empty: the input format
+  std::vector<gl::Format> input_formats{gl::Format::rgba8};
+  std::vector<glm::ivec2> sizes;          // empty: the default (or the image's size)
+  std::vector<glm::ivec2> workgroups;     // knob candidates; empty: the variant's default
+  std::vector<int> unrolls, segments, cache_bits;
+  int warmup = 5;
+  int frames = 30;
+  bool frames_given = false;
+  double time = 1.0;
+
+  std::string image, output, shader_dir, screenshot;
+
+  // Every kernel of the sweep (kernels x radii x sigmas, as make_kernel completes them).
+  std::vector<Kernel> kernel_list() const;
+  // Every knob combination of the sweep for one variant (knobs it lacks stay 0).
+  std::vector<BlurSettings> settings_list(const VariantInfo& variant) const;
+};
+
+// Throws UsageError with one line on any mistake.
+Options parse_options(int argc, const char* const* argv);
+
+}  // namespace blurlab::cli

@@ -1,0 +1,167 @@
+#include "gl/context.h"
+
+#include <epoxy/egl.h>
+
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+#include "gl/debug.h"
+#include "gl/gl.h"
+#include "util/error.h"
+
+namespace blurlab::gl {
+
+GlInfo query_gl_info(const std::string& platform, bool debug) {
+  GlInfo info;
+  auto str = [](GLenum name) {
+    const auto* s = reinterpret_cast<const char*>(glGetString(name));
+    return std::string(s ? s : "?");
+  };
+  info.vendor = str(GL_VENDOR);
+  info.renderer = str(GL_RENDERER);
+  info.version = str(GL_VERSION);
+  info.glsl_version = str(GL_SHADING_LANGUAGE_VERSION);
+  info.platform = platform;
+  info.debug = debug;
+  glGetIntegerv(GL_MAJOR_VERSION, &info.major);
+  glGetIntegerv(GL_MINOR_VERSION, &info.minor);
+  GlLimits& l = info.limits;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &l.max_texture_size);
+  glGetIntegerv(GL_MAX_UNIFORM_BLOCK_SIZE, &l.max_uniform_block_size);
+  if (info.major > 4 || (info.major == 4 && info.minor >= 3)) {
+    glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &l.max_compute_shared_memory);
+    glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &l.max_compute_invocations);
+    for (GLuint i = 0; i < 3; ++i) {
+      glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, i, &l.max_compute_workgroup_size[i]);
+      glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, i, &l.max_compute_workgroup_count[i]);
+    }
+  }
+  return info;
+}
+
+std::string describe(const GlInfo& info) {
+  const GlLimits& l = info.limits;
+  std::ostringstream out;
+  out << "GL_RENDERER  " << info.renderer << "\n"
+      << "GL_VERSION   " << info.version << " (" << info.platform << (info.debug ? ", KHR_debug on" : "") << ")\n"
+      << "GL_VENDOR    " << info.vendor << "\n"
+      << "limits       compute shared memory " << l.max_compute_shared_memory << " B, invocations "
+      << l.max_compute_invocations << ", workgroup " << l.max_compute_workgroup_size[0] << "x"
+      << l.max_compute_workgroup_size[1] << "x" << l.max_compute_workgroup_size[2] << ", texture "
+      << l.max_texture_size << ", uniform block " << l.max_uniform_block_size << " B\n";
+  return out.str();
+}
+
+namespace {
+
+bool has_extension(const char* list, const char* name) {
+  if (!list) return false;
+  const size_t n = std::strlen(name);
+  for (const char* p = list; (p = std::strstr(p, name)) != nullptr; p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return true;
+  return false;
+}
+
+struct Candidate {
+  EGLDisplay display;
+  std::string platform;
+};
+
+// Every display worth trying, best first: real GPUs through the device platform, then the
+// surfaceless platform (Mesa, llvmpipe when there is no GPU).
+std::vector<Candidate> candidate_displays(DevicePreference preference) {
+  std::vector<Candidate> gpus, software;
+  const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+  if (has_extension(client, "EGL_EXT_platform_device") && has_extension(client, "EGL_EXT_device_enumeration")) {
+    EGLint count = 0;
+    if (eglQueryDevicesEXT(0, nullptr, &count) && count > 0) {
+      std::vector<EGLDeviceEXT> devices(static_cast<size_t>(count));
+      eglQueryDevicesEXT(count, devices.data(), &count);
+      for (EGLint i = 0; i < count; ++i) {
+        const char* ext = eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS);
+        if (has_extension(ext, "EGL_MESA_device_software")) continue;  // reached below, as surfaceless
+        EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
+        if (d != EGL_NO_DISPLAY) gpus.push_back({d, "EGL device " + std::to_string(i)});
+      }
+    }
+  }
+  if (has_extension(client, "EGL_MESA_platform_surfaceless")) {
+    EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+    if (d != EGL_NO_DISPLAY) software.push_back({d, "EGL surfaceless"});
+  }
+  std::vector<Candidate> all;
+  if (preference != DevicePreference::Software) all.insert(all.end(), gpus.begin(), gpus.end());
+  if (preference != DevicePreference::Gpu) all.insert(all.end(), software.begin(), software.end());
+  return all;
+}
+
+}  // namespace
+
+std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debug, DevicePreference preference) {
+  std::string why = "no EGL display (is libEGL with a GPU driver or Mesa installed?)";
+  for (const Candidate& candidate : candidate_displays(preference)) {
+    EGLint major = 0, minor = 0;
+    if (!eglInitialize(candidate.display, &major, &minor)) {
+      why = candidate.platform + ": eglInitialize failed";
+      continue;
+    }
+    const char* ext = eglQueryString(candidate.display, EGL_EXTENSIONS);
+    if (!has_extension(ext, "EGL_KHR_surfaceless_context") || !eglBindAPI(EGL_OPENGL_API)) {
+      why = candidate.platform + ": no desktop OpenGL without a surface";
+      eglTerminate(candidate.display);
+      continue;
+    }
+    EGLConfig config = nullptr;
+    EGLint config_count = 0;
+    const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    const bool configless = has_extension(ext, "EGL_KHR_no_config_context") || has_extension(ext, "EGL_MESA_configless_context");
+    if (!eglChooseConfig(candidate.display, config_attribs, &config, 1, &config_count) || config_count == 0) {
+      if (!configless) {
+        why = candidate.platform + ": no OpenGL config";
+        eglTerminate(candidate.display);
+        continue;
+      }
+      config = nullptr;  // EGL_NO_CONFIG_KHR
+    }
+    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4,
+                                      EGL_CONTEXT_MINOR_VERSION, 3,
+                                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                      EGL_CONTEXT_OPENGL_DEBUG, debug ? EGL_TRUE : EGL_FALSE,
+                                      EGL_NONE};
+    EGLContext context = eglCreateContext(candidate.display, config, EGL_NO_CONTEXT, context_attribs);
+    if (context == EGL_NO_CONTEXT) {
+      why = candidate.platform + ": no OpenGL 4.3 core context";
+      eglTerminate(candidate.display);
+      continue;
+    }
+    if (!eglMakeCurrent(candidate.display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
+      why = candidate.platform + ": eglMakeCurrent failed";
+      eglDestroyContext(candidate.display, context);
+      eglTerminate(candidate.display);
+      continue;
+    }
+    std::unique_ptr<HeadlessContext> result(new HeadlessContext());
+    result->display_ = candidate.display;
+    result->context_ = context;
+    // MESA_GL_VERSION_OVERRIDE and some drivers hand out a lower version than asked for.
+    if (epoxy_gl_version() < 43) {
+      why = candidate.platform + ": the context is OpenGL " + std::to_string(epoxy_gl_version() / 10) + "." +
+            std::to_string(epoxy_gl_version() % 10);
+      continue;  // result's destructor releases it
+    }
+    if (debug) enable_debug_output();
+    result->info_ = query_gl_info(candidate.platform, debug);
+    return result;
+  }
+  throw Error("OpenGL 4.3 core is not available: " + why);
+}
+
+HeadlessContext::~HeadlessContext() {
+  auto display = static_cast<EGLDisplay>(display_);
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  eglDestroyContext(display, static_cast<EGLContext>(context_));
+  eglTerminate(display);
+}
+
+}  // namespace blurlab::gl

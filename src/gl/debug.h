@@ -1,0 +1,14 @@
+#pragma once
+// KHR_debug output: every GL error is printed (one line, with the object labels GL gives) and
+// counted, so a test or a --gl-debug run fails on the first error instead of drawing garbage.
+#include <cstddef>
+
+namespace blurlab::gl {
+
+// Installs the callback on the current context (synchronous, so the message points at the
+// call that caused it). Returns false where the context has no KHR_debug.
+bool enable_debug_output();
+// GL errors reported on this thread since the program started.
+size_t debug_error_count();
+
+}  // namespace blurlab::gl

@@ -1,0 +1,107 @@
+#pragma once
+// Shader files and programs.
+//
+// Shaders live as files in glsl/; the build embeds them into the binary, and --shader-dir
+// loads them from disk instead so they can be edited without rebuilding. A file may
+// `#include "other.glsl"`; the host inserts its #defines after the #version line and keeps
+// #line directives, so compile errors name the real file and line.
+#include <array>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gl/handles.h"
+#include "util/error.h"
+
+namespace blurlab::gl {
+
+struct EmbeddedShader {
+  const char* name;
+  const char* text;
+};
+const std::vector<EmbeddedShader>& embedded_shaders();  // generated from glsl/ at build time
+
+class ShaderSources {
+ public:
+  static ShaderSources embedded();
+  // Throws UsageError when `dir` is not a readable directory.
+  static ShaderSources directory(const std::filesystem::path& dir);
+
+  // Throws Error naming the file when it is missing or unreadable.
+  std::string read(const std::string& name) const;
+  // Where the file comes from, for messages: "glsl/x.comp (embedded)" or "DIR/x.comp".
+  std::string location(const std::string& name) const;
+  bool from_disk() const { return !dir_.empty(); }
+
+ private:
+  std::filesystem::path dir_;  // empty: embedded
+};
+
+struct ShaderFile {
+  GLenum stage;  // GL_VERTEX_SHADER, GL_FRAGMENT_SHADER, GL_COMPUTE_SHADER
+  std::string name;
+};
+
+using Defines = std::vector<std::pair<std::string, std::string>>;
+
+// A shader file after #include expansion, with the table of files that #line numbers refer to.
+struct ExpandedSource {
+  std::string text;
+  std::vector<std::string> files;  // index = GLSL source-string number
+};
+ExpandedSource expand_source(const ShaderSources& sources, const std::string& name, const Defines& defines);
+// Rewrites "0:12(5): error" (Mesa) and "0(12) : error" (NVIDIA) into "file:12: error".
+std::string map_log_to_files(std::string_view log, const std::vector<std::string>& files);
+
+// A shader that did not compile or link: what() is the first error line, log() all of it.
+class ShaderError : public Error {
+ public:
+  ShaderError(const std::string& first_line, std::string log) : Error(first_line), log_(std::move(log)) {}
+  const std::string& log() const { return log_; }
+
+ private:
+  std::string log_;
+};
+
+class Program {
+ public:
+  Program() = default;
+  Program(ProgramHandle handle, std::string name) : handle_(std::move(handle)), name_(std::move(name)) {}
+  GLuint id() const { return handle_.get(); }
+  const std::string& name() const { return name_; }
+  // Workgroup size the compute shader declares (0s for graphics programs).
+  std::array<int, 3> local_size() const;
+
+ private:
+  ProgramHandle handle_;
+  std::string name_;
+};
+
+Program build_program(const ShaderSources& sources, const std::vector<ShaderFile>& files, const Defines& defines);
+
+// Programs by (files, defines), compiled once. Pointers stay valid across reload().
+class ProgramCache {
+ public:
+  explicit ProgramCache(ShaderSources sources) : sources_(std::move(sources)) {}
+  const Program& get(const std::vector<ShaderFile>& files, const Defines& defines);
+  // Recompiles every cached program from the sources. On any failure nothing changes (the
+  // last good programs stay in use) and the ShaderError is rethrown.
+  void reload();
+  size_t size() const { return programs_.size(); }
+  const ShaderSources& sources() const { return sources_; }
+
+ private:
+  struct Entry {
+    std::vector<ShaderFile> files;
+    Defines defines;
+    std::unique_ptr<Program> program;
+  };
+  ShaderSources sources_;
+  std::map<std::string, Entry> programs_;
+};
+
+}  // namespace blurlab::gl

@@ -1,0 +1,84 @@
+#include "gl/texture.h"
+
+#include <string>
+
+#include "gl/barriers.h"
+#include "util/error.h"
+
+namespace blurlab::gl {
+
+void set_label(GLenum identifier, GLuint name, std::string_view label) {
+  if (!label.empty() && epoxy_has_gl_extension("GL_KHR_debug"))
+    glObjectLabel(identifier, name, static_cast<GLsizei>(label.size()), label.data());
+}
+
+Texture::Texture(int width, int height, Format format, std::string_view label)
+    : handle_(create_texture()), width_(width), height_(height), format_(format) {
+  if (width <= 0 || height <= 0) throw Error("texture size must be positive");
+  glBindTexture(GL_TEXTURE_2D, handle_.get());
+  glTexStorage2D(GL_TEXTURE_2D, 1, info(format).internal_format, width, height);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  set_label(GL_TEXTURE, handle_.get(), label);
+}
+
+Texture& Texture::operator=(Texture&& other) noexcept {
+  if (this != &other) {
+    if (handle_) barriers().forget(handle_.get());
+    handle_ = std::move(other.handle_);
+    width_ = other.width_;
+    height_ = other.height_;
+    format_ = other.format_;
+  }
+  return *this;
+}
+
+Texture::~Texture() {
+  if (handle_) barriers().forget(handle_.get());
+}
+
+void Texture::upload(const Image& image) {
+  if (image.width != width_ || image.height != height_)
+    throw Error("image " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                " does not fit texture " + std::to_string(width_) + "x" + std::to_string(height_));
+  barriers().before(Access::TextureUpdate, id());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glBindTexture(GL_TEXTURE_2D, id());
+  if (format_ == Format::rgba8) {
+    const auto bytes = to_rgba8(image);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, bytes.data());
+  } else {
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_FLOAT, image.texels.data());
+  }
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+Image Texture::download() const {
+  barriers().before(Access::TextureUpdate, id());
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glBindTexture(GL_TEXTURE_2D, id());
+  Image image(width_, height_);
+  if (format_ == Format::rgba8) {
+    std::vector<uint8_t> bytes(image.texels.size());
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, bytes.data());
+    image = from_rgba8(bytes.data(), width_, height_);
+  } else {
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, image.texels.data());
+  }
+  glBindTexture(GL_TEXTURE_2D, 0);
+  return image;
+}
+
+void fill(const Texture& texture, const float rgba[4]) {
+  barriers().before(Access::Framebuffer, texture.id());
+  FramebufferHandle framebuffer = create_framebuffer();
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer.get());
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture.id(), 0);
+  glClearBufferfv(GL_COLOR, 0, rgba);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+}  // namespace blurlab::gl

@@ -1,0 +1,105 @@
+#include "scene/scene.h"
+
+#include <array>
+#include <cmath>
+#include <glm/glm.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+#include <vector>
+
+#include "gl/barriers.h"
+
+namespace blurlab {
+
+namespace {
+
+// Flat-shaded icosahedron: 20 faces x 3 vertices, each with its face normal.
+std::vector<float> icosahedron() {
+  const float t = (1.0f + std::sqrt(5.0f)) / 2.0f;
+  const std::array<glm::vec3, 12> v = {{{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0},
+                                        {0, -1, t}, {0, 1, t}, {0, -1, -t}, {0, 1, -t},
+                                        {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}}};
+  const int faces[20][3] = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
+                            {11, 10, 2}, {10, 7, 6}, {7, 1, 8},   {3, 9, 4},  {3, 4, 2},   {3, 2, 6}, {3, 6, 8},
+                            {3, 8, 9},  {4, 9, 5},  {2, 4, 11},  {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
+  std::vector<float> data;
+  for (const auto& f : faces) {
+    const glm::vec3 a = glm::normalize(v[f[0]]), b = glm::normalize(v[f[1]]), c = glm::normalize(v[f[2]]);
+    const glm::vec3 n = glm::normalize(glm::cross(b - a, c - a));
+    for (const glm::vec3& p : {a, b, c}) data.insert(data.end(), {p.x, p.y, p.z, n.x, n.y, n.z});
+  }
+  return data;
+}
+
+}  // namespace
+
+Scene::Scene(gl::ProgramCache& programs)
+    : programs_(programs),
+      vertices_(gl::create_buffer()),
+      mesh_(gl::create_vertex_array()),
+      empty_(gl::create_vertex_array()),
+      framebuffer_(gl::create_framebuffer()) {
+  const std::vector<float> data = icosahedron();
+  vertex_count_ = static_cast<int>(data.size() / 6);
+  glBindVertexArray(mesh_.get());
+  glBindBuffer(GL_ARRAY_BUFFER, vertices_.get());
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(float)), data.data(), GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<const void*>(3 * sizeof(float)));
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void Scene::render(const gl::Texture& target, double time_seconds) {
+  const int w = target.width(), h = target.height();
+  if (!depth_ || w != depth_width_ || h != depth_height_) {
+    depth_ = gl::create_renderbuffer();
+    glBindRenderbuffer(GL_RENDERBUFFER, depth_.get());
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
+    glBindRenderbuffer(GL_RENDERBUFFER, 0);
+    depth_width_ = w;
+    depth_height_ = h;
+  }
+  gl::barriers().before(gl::Access::Framebuffer, target.id());
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.get());
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target.id(), 0);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_.get());
+  glViewport(0, 0, w, h);
+  const auto time = static_cast<float>(time_seconds);
+
+  // Backdrop (no depth), then the icosahedra.
+  const gl::Program& background =
+      programs_.get({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, "scene_background.frag"}}, {});
+  glUseProgram(background.id());
+  glUniform1f(glGetUniformLocation(background.id(), "u_time"), time);
+  glUniform2f(glGetUniformLocation(background.id(), "u_size"), static_cast<float>(w), static_cast<float>(h));
+  glBindVertexArray(empty_.get());
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+
+  const gl::Program& program = programs_.get({{GL_VERTEX_SHADER, "scene.vert"}, {GL_FRAGMENT_SHADER, "scene.frag"}}, {});
+  const glm::vec3 eye(0.0f, 0.0f, 7.5f);
+  const float aspect = static_cast<float>(w) / static_cast<float>(h);
+  // Fit the 8x5 grid: widen the field of view on narrow targets.
+  const float fov = aspect >= 1.6f ? glm::radians(45.0f) : 2.0f * std::atan(std::tan(glm::radians(22.5f)) * 1.6f / aspect);
+  // The y flip puts the top of the picture in texel row 0; it mirrors winding, which we do not cull.
+  const glm::mat4 flip = glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, -1.0f, 1.0f));
+  const glm::mat4 view_projection =
+      flip * glm::perspective(fov, aspect, 0.5f, 30.0f) * glm::lookAt(eye, glm::vec3(0.0f), glm::vec3(0, 1, 0));
+  glUseProgram(program.id());
+  glUniform1f(glGetUniformLocation(program.id(), "u_time"), time);
+  glUniformMatrix4fv(glGetUniformLocation(program.id(), "u_view_projection"), 1, GL_FALSE, glm::value_ptr(view_projection));
+  glUniform3fv(glGetUniformLocation(program.id(), "u_eye"), 1, glm::value_ptr(eye));
+  glEnable(GL_DEPTH_TEST);
+  glClear(GL_DEPTH_BUFFER_BIT);
+  glBindVertexArray(mesh_.get());
+  glDrawArraysInstanced(GL_TRIANGLES, 0, vertex_count_, kInstances);
+  glDisable(GL_DEPTH_TEST);
+
+  glBindVertexArray(0);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+}  // namespace blurlab

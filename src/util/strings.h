@@ -1,0 +1,18 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blurlab {
+
+std::vector<std::string> split(std::string_view text, char separator);
+std::string_view trim(std::string_view text);
+// Strict whole-string number parsing: no trailing junk, no overflow.
+std::optional<long long> parse_int(std::string_view text);
+std::optional<double> parse_double(std::string_view text);
+// "WxH" with positive W and H.
+std::optional<std::pair<int, int>> parse_size(std::string_view text);
+std::string format_double(double value, int significant = 6);
+
+}  // namespace blurlab

@@ -1,0 +1,33 @@
+// compute-naive: one compute dispatch, one invocation per pixel, all (2r+1)^2 taps.
+#include "blur/blur.h"
+
+namespace blurlab {
+namespace {
+
+class ComputeNaive final : public Blur {
+ public:
+  void prepare(BlurSetup& setup) override {
+    const gl::Format format = setup.settings().input_format;
+    program_ = &setup.compute("compute_naive.comp", format, format);
+  }
+  void run(BlurPasses& passes) override {
+    passes.dispatch("2d", *program_, {Binding::read(passes.source()), Binding::write(passes.destination())},
+                    groups_covering(passes.size(), passes.settings().workgroup));
+  }
+
+ private:
+  const gl::Program* program_ = nullptr;
+};
+
+}  // namespace
+
+namespace variant {
+extern const VariantInfo compute_naive{
+    .name = "compute-naive",
+    .stage = Stage::Compute,
+    .summary = "compute shader, one invocation per pixel, all (2r+1)^2 taps",
+    .workgroups = {{16, 16}, {8, 8}, {32, 8}, {32, 32}},
+    .create = [] { return std::unique_ptr<Blur>(new ComputeNaive); },
+};
+}  // namespace variant
+}  // namespace blurlab

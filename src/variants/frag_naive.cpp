@@ -1,0 +1,28 @@
+// frag-naive: a fullscreen fragment pass that reads all (2r+1)^2 texels per pixel.
+#include "blur/blur.h"
+
+namespace blurlab {
+namespace {
+
+class FragNaive final : public Blur {
+ public:
+  void prepare(BlurSetup& setup) override { program_ = &setup.fragment("frag_naive.frag"); }
+  void run(BlurPasses& passes) override {
+    passes.draw("2d", *program_, {Binding::sampled(passes.source())}, passes.destination());
+  }
+
+ private:
+  const gl::Program* program_ = nullptr;
+};
+
+}  // namespace
+
+namespace variant {
+extern const VariantInfo frag_naive{
+    .name = "frag-naive",
+    .stage = Stage::Fragment,
+    .summary = "fragment shader, all (2r+1)^2 taps per pixel in one pass",
+    .create = [] { return std::unique_ptr<Blur>(new FragNaive); },
+};
+}  // namespace variant
+}  // namespace blurlab
