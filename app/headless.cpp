@@ -101,9 +101,22 @@ Row measure(BlurPipeline& pipeline, gl::TimerPool& timers, Input& input, const V
   if (row.unsupported) return row;
 
   if (o.frames > 0) {
-    for (int i = 0; i < o.warmup; ++i) pipeline.run(input.source, input.destination);
+    // The budget bounds slow configurations (naive 2D on a CPU rasterizer); the table shows
+    // how many frames each median is over.
+    using clock = std::chrono::steady_clock;
+    const auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+    const auto warmup_start = clock::now();
+    for (int i = 0; i < o.warmup; ++i) {
+      pipeline.run(input.source, input.destination);
+      if (o.budget > 0 && i >= 1) {
+        glFinish();
+        if (seconds_since(warmup_start) > o.budget / 3) break;
+      }
+    }
     glFinish();
+    const auto timing_start = clock::now();
     for (int f = 0; f < o.frames; ++f) {
+      if (o.budget > 0 && f >= 3 && seconds_since(timing_start) > o.budget) break;
       const auto start = std::chrono::steady_clock::now();
       timers.begin_frame();
       pipeline.run(input.source, input.destination);
@@ -129,14 +142,14 @@ Row measure(BlurPipeline& pipeline, gl::TimerPool& timers, Input& input, const V
 
 void print_rows(const std::vector<Row>& rows, const cli::Options& o) {
   std::vector<std::string> header{"variant", "stage", "settings", "size"};
-  if (o.frames > 0) header.insert(header.end(), {"total ms", "passes (median ms)", "cpu ms"});
+  if (o.frames > 0) header.insert(header.end(), {"total ms", "passes (median ms)", "cpu ms", "frames"});
   header.insert(header.end(), {"max error", "check"});
   TextTable table(header);
   for (const Row& row : rows) {
     std::vector<std::string> cells{std::string(row.variant->name), std::string(name(row.variant->stage)),
                                    describe(*row.variant, row.settings), size_text(row.size)};
     if (row.unsupported) {
-      if (o.frames > 0) cells.insert(cells.end(), {"-", "-", "-"});
+      if (o.frames > 0) cells.insert(cells.end(), {"-", "-", "-", "-"});
       cells.insert(cells.end(), {"-", "unsupported: " + *row.unsupported});
       table.add_row(cells);
       continue;
@@ -149,6 +162,7 @@ void print_rows(const std::vector<Row>& rows, const cli::Options& o) {
       cells.push_back(total == row.samples.end() ? "-" : ms_text(median(total->second)));
       cells.push_back(passes);
       cells.push_back(ms_text(median(row.cpu_ms)));
+      cells.push_back(std::to_string(row.cpu_ms.size()));
     }
     if (row.check) {
       cells.push_back(row.check->text());

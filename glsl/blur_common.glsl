@@ -1,7 +1,6 @@
 // blur_common.glsl: what every blur shader shares. The host (src/blur/pipeline.cpp) defines,
 // right after #version:
 //   RADIUS                  kernel radius r: taps at -r..r (0 = identity)
-//   KERNEL_BOX              1: every weight is 1/(2r+1); 0: Gaussian
 //   WG_X, WG_Y              workgroup size (compute variants)
 //   UNROLL, SEGMENT         sliding-window knobs; CACHE_FP16: shared-memory cache precision
 //   SRC_FORMAT, DST_FORMAT  image format qualifiers of image units 0 and 1 (compute)

@@ -59,19 +59,22 @@ struct VariantInfo {
   // Allowed error in LSB of rgba8: 1 for rounding; 2 where texture units filter with 8-bit weights.
   int tolerance_lsb = 1;
   bool hardware_filtering = false;
-  // fp32 roundings one output accumulates, for the float-format error bound; nullptr: two
-  // passes of 2r+1 taps.
-  double (*accumulated_terms)(const BlurSettings& resolved) = nullptr;
   // Knob candidates (first = default; empty = the variant has no such knob). Any other value
   // the variant's check accepts may be given too; these are what --tune and the UI offer.
   std::vector<glm::ivec2> workgroups;
   std::vector<int> unrolls;
   std::vector<int> segments;
   std::vector<int> cache_bits;
+  // fp32 roundings one output accumulates, for the float-format error bound; nullptr: two
+  // passes of 2r+1 taps.
+  double (*accumulated_terms)(const BlurSettings& resolved) = nullptr;
   // Variant-specific limits (shared memory, shapes): a reason when unsupported.
   std::optional<std::string> (*check)(const BlurSettings& resolved, glm::ivec2 size, const gl::GlLimits& limits) = nullptr;
   std::unique_ptr<Blur> (*create)() = nullptr;
 };
+
+// accumulated_terms of a direct 2D sum: 2r+1 row sums of 2r+1 terms, then a sum of the rows.
+double direct_2d_terms(const BlurSettings& resolved);
 
 // Fills the knobs the user left at 0 with the variant's defaults and zeroes those it lacks.
 BlurSettings resolve(const VariantInfo& variant, BlurSettings settings);
@@ -101,7 +104,7 @@ class BlurSetup {
   virtual ~BlurSetup() = default;
   virtual const BlurSettings& settings() const = 0;
   virtual glm::ivec2 size() const = 0;
-  // A compute program from glsl/<file>. Defines every shader gets: RADIUS, KERNEL_BOX, WG_X,
+  // A compute program from glsl/<file>. Defines every shader gets: RADIUS, WG_X,
   // WG_Y, UNROLL, SEGMENT, CACHE_FP16, and SRC_FORMAT / DST_FORMAT, the image format
   // qualifiers of image units 0 and 1 (they must match the bound textures).
   virtual const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra = {}) = 0;

@@ -10,11 +10,13 @@ namespace blurlab {
 
 namespace {
 
-// Half of one unit in the last place, relative: the rounding error of storing a value.
-double half_ulp(gl::Format format) {
+// Relative error of storing a shader's fp32 result in the format. GL leaves the rounding mode of
+// float-to-half conversion to the implementation (llvmpipe truncates), so fp16 allows one whole
+// unit in the last place: 2^-10 of the value. rgba32f stores the fp32 value itself.
+double storage_error(gl::Format format) {
   switch (format) {
-    case gl::Format::rgba16f: return std::ldexp(1.0, -11);
-    case gl::Format::rgba32f: return std::ldexp(1.0, -24);
+    case gl::Format::rgba16f: return std::ldexp(1.0, -10);
+    case gl::Format::rgba32f: return 0.0;
     case gl::Format::rgba8: return 0.5 / 255.0;  // absolute, in [0, 1]
   }
   return 0.0;
@@ -33,20 +35,22 @@ Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::
   }
   // Float output: rounding of the output value, plus errors that scale with the input's peak
   // (any texel of the window can contribute them): rounding of a float intermediate, fp32
-  // accumulation (at most one rounding per term), and 8-bit filter weights of texture units.
+  // accumulation (at most one rounding of 2^-24 per term), and 8-bit filter weights of texture
+  // units.
   const double peak = std::max(input_peak, 1e-30);
   t.lsb = false;
-  t.relative = half_ulp(s.input_format);
+  t.relative = storage_error(s.input_format);
   const int taps = 2 * s.kernel.radius + 1;
   const double terms = variant.accumulated_terms ? variant.accumulated_terms(s) : 2.0 * taps + 2.0;
   double absolute = terms * std::ldexp(1.0, -24);
-  std::string reason = "float: half ulp of the output + " + format_double(terms, 4) + " fp32 roundings";
+  std::string reason = std::string("float: ") + (t.relative > 0 ? "1 ulp of the fp16 output" : "fp32 output") + " + " +
+                       format_double(terms, 4) + " fp32 roundings";
   if (variant.uses_intermediate) {
-    absolute += half_ulp(s.intermediate_format());
+    absolute += storage_error(s.intermediate_format());
     reason += " + intermediate rounding";
   }
   if (variant.cache_bits.size() && s.cache_bits == 16) {
-    absolute += std::ldexp(1.0, -11);
+    absolute += std::ldexp(1.0, -10);
     reason += " + fp16 cache rounding";
   }
   if (variant.hardware_filtering) {

@@ -11,6 +11,11 @@ namespace blurlab {
 
 std::string_view name(Stage stage) { return stage == Stage::Fragment ? "fragment" : "compute"; }
 
+double direct_2d_terms(const BlurSettings& s) {
+  const double taps = 2.0 * s.kernel.radius + 1.0;
+  return taps * taps + taps;
+}
+
 BlurSettings resolve(const VariantInfo& variant, BlurSettings s) {
   auto pick = [](int given, const std::vector<int>& choices) { return choices.empty() ? 0 : given ? given : choices.front(); };
   if (variant.workgroups.empty())
@@ -62,7 +67,6 @@ namespace {
 gl::Defines common_defines(const BlurSettings& s) {
   return {
       {"RADIUS", std::to_string(s.kernel.radius)},
-      {"KERNEL_BOX", s.kernel.type == KernelType::Box ? "1" : "0"},
       {"WG_X", std::to_string(std::max(s.workgroup.x, 1))},
       {"WG_Y", std::to_string(std::max(s.workgroup.y, 1))},
       {"UNROLL", std::to_string(std::max(s.unroll, 1))},

@@ -77,7 +77,7 @@ std::string one_line(std::string text) {
 Options parse_options(int argc, const char* const* argv) {
   Options o;
   CLI::App app{"blurlab: GPU image blurs side by side, each timed on the GPU and checked against a CPU reference.\n"
-               "Without --headless it opens a window when a display is available.",
+               "Headless (EGL): times, checks, or blurs an image file.",
                "blurlab"};
   app.set_help_flag("-h,--help", "Print this help and exit");
   app.get_formatter()->column_width(34);
@@ -85,7 +85,7 @@ Options parse_options(int argc, const char* const* argv) {
 
   std::string variant_text, kernel_text, radius_text, sigma_text, format_text, input_format_text, size_text;
   std::string workgroup_text, unroll_text, segment_text, cache_text, device_text;
-  std::string warmup_text, frames_text, time_text;
+  std::string warmup_text, frames_text, time_text, budget_text;
 
   app.add_flag("--headless", o.headless, "Run without a window: time, check or blur a file");
   app.add_flag("--list-variants", o.list_variants, "Print one variant per line: name, stage, tolerance, summary");
@@ -104,11 +104,11 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--cache", cache_text, "Shared-memory cache precision: fp32 or fp16")->type_name("LIST");
   app.add_option("--warmup", warmup_text, "Untimed frames before timing (default 5)")->type_name("N");
   app.add_option("--frames", frames_text, "Timed frames; medians are over these (default 30; 0 with --check)")->type_name("N");
+  app.add_option("--budget", budget_text, "Stop timing a configuration after S seconds (at least 3 frames; 0 = no limit; default 3)")->type_name("S");
   app.add_option("--time", time_text, "Scene time in seconds (default 1)")->type_name("T");
   app.add_option("--image", o.image, "Blur this PNG instead of the scene")->type_name("IN.png");
   app.add_option("--output", o.output, "Write the blurred image (RGBA8 PNG, same size)")->type_name("OUT.png");
   app.add_option("--shader-dir", o.shader_dir, "Load shaders from DIR instead of the embedded copies")->type_name("DIR");
-  app.add_option("--screenshot", o.screenshot, "Window: save the last frame (overlay included) and exit")->type_name("FILE.png");
   app.add_option("--device", device_text, "Headless GL device: auto (GPU if any), gpu, software")->type_name("KIND");
   app.add_flag("--gl-debug", o.gl_debug, "KHR_debug output; any GL error makes the exit code 1");
 
@@ -168,6 +168,11 @@ Options parse_options(int argc, const char* const* argv) {
     if (!t || *t < 0.0 || *t > 1e6) throw UsageError("--time '" + time_text + "' is not a time in 0..1e6 seconds");
     o.time = *t;
   }
+  if (app.count("--budget")) {
+    const auto b = parse_double(budget_text);
+    if (!b || *b < 0.0 || *b > 86400.0) throw UsageError("--budget '" + budget_text + "' is not a number of seconds in 0..86400");
+    o.budget = *b;
+  }
   if (app.count("--device")) {
     if (device_text == "auto") o.device = gl::DevicePreference::Auto;
     else if (device_text == "gpu") o.device = gl::DevicePreference::Gpu;
@@ -175,7 +180,7 @@ Options parse_options(int argc, const char* const* argv) {
     else throw UsageError("--device '" + device_text + "' is not auto, gpu or software");
   }
   for (const auto& [option, value] : {std::pair{"--image", &o.image}, std::pair{"--output", &o.output},
-                                      std::pair{"--shader-dir", &o.shader_dir}, std::pair{"--screenshot", &o.screenshot}})
+                                      std::pair{"--shader-dir", &o.shader_dir}})
     if (app.count(option) && value->empty()) throw UsageError(std::string(option) + " needs a file name");
 
   // Knobs must belong to at least one selected variant.
@@ -197,6 +202,8 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--format: " + names() + " has no intermediate texture");
 
   // Combinations that cannot mean anything.
+  if (!o.sigmas.empty() && std::find(o.kernels.begin(), o.kernels.end(), KernelType::Gauss) == o.kernels.end())
+    throw UsageError("--sigma applies to the gauss kernel only");
   const std::vector<Kernel> kernels = o.kernel_list();  // validates radius/sigma combinations
   if (o.print_kernel && kernels.size() != 1) throw UsageError("--print-kernel needs a single kernel, radius and sigma");
   if (!o.image.empty() && !o.sizes.empty()) throw UsageError("--size does not apply with --image (the image has its size)");
@@ -206,7 +213,6 @@ Options parse_options(int argc, const char* const* argv) {
     if (o.variants.size() != 1 || runs != 1 || o.sizes.size() > 1)
       throw UsageError("--output needs exactly one variant and one setting of each option");
   }
-  if (!o.screenshot.empty() && o.headless) throw UsageError("--screenshot applies to the window, not --headless");
   return o;
 }
 

@@ -34,9 +34,10 @@ struct Options {
   int warmup = 5;
   int frames = 30;
   bool frames_given = false;
+  double budget = 3.0;  // seconds of timed frames per configuration (0: no limit); at least 3 frames
   double time = 1.0;
 
-  std::string image, output, shader_dir, screenshot;
+  std::string image, output, shader_dir;
 
   // Every kernel of the sweep (kernels x radii x sigmas, as make_kernel completes them).
   std::vector<Kernel> kernel_list() const;

@@ -10,8 +10,10 @@ namespace {
 
 std::atomic<size_t> g_errors{0};
 
-void GLAPIENTRY on_debug_message(GLenum /*source*/, GLenum type, GLuint id, GLenum severity, GLsizei length,
+void GLAPIENTRY on_debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
                                  const GLchar* message, const void* /*user*/) {
+  // Compile errors arrive here too (Mesa); they are ShaderErrors with file and line, not GL errors.
+  if (source == GL_DEBUG_SOURCE_SHADER_COMPILER) return;
   const bool is_error = type == GL_DEBUG_TYPE_ERROR;
   if (is_error) ++g_errors;
   // Errors and high-severity messages are always shown; the rest (driver performance hints)

@@ -132,20 +132,6 @@ std::string map_log_to_files(std::string_view log, const std::vector<std::string
   return out;
 }
 
-std::array<int, 3> Program::local_size() const {
-  std::array<int, 3> size{0, 0, 0};
-  GLint count = 0;
-  glGetProgramiv(id(), GL_ATTACHED_SHADERS, &count);
-  std::vector<GLuint> shaders(static_cast<size_t>(count));
-  glGetAttachedShaders(id(), count, nullptr, shaders.data());
-  for (GLuint s : shaders) {
-    GLint type = 0;
-    glGetShaderiv(s, GL_SHADER_TYPE, &type);
-    if (type == GL_COMPUTE_SHADER) glGetProgramiv(id(), GL_COMPUTE_WORK_GROUP_SIZE, size.data());
-  }
-  return size;
-}
-
 Program build_program(const ShaderSources& sources, const std::vector<ShaderFile>& files, const Defines& defines) {
   std::string name;
   for (const auto& f : files) name += (name.empty() ? "" : "+") + f.name;
@@ -178,7 +164,10 @@ Program build_program(const ShaderSources& sources, const std::vector<ShaderFile
   for (const auto& [key, value] : defines) label += " " + key + "=" + value;
   if (epoxy_has_gl_extension("GL_KHR_debug"))
     glObjectLabel(GL_PROGRAM, program.get(), static_cast<GLsizei>(std::min<size_t>(label.size(), 200)), label.c_str());
-  return Program(std::move(program), label);
+  std::array<int, 3> local_size{0, 0, 0};
+  for (const auto& f : files)
+    if (f.stage == GL_COMPUTE_SHADER) glGetProgramiv(program.get(), GL_COMPUTE_WORK_GROUP_SIZE, local_size.data());
+  return Program(std::move(program), label, local_size);
 }
 
 const Program& ProgramCache::get(const std::vector<ShaderFile>& files, const Defines& defines) {

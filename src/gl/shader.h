@@ -70,15 +70,17 @@ class ShaderError : public Error {
 class Program {
  public:
   Program() = default;
-  Program(ProgramHandle handle, std::string name) : handle_(std::move(handle)), name_(std::move(name)) {}
+  Program(ProgramHandle handle, std::string name, std::array<int, 3> local_size)
+      : handle_(std::move(handle)), name_(std::move(name)), local_size_(local_size) {}
   GLuint id() const { return handle_.get(); }
   const std::string& name() const { return name_; }
   // Workgroup size the compute shader declares (0s for graphics programs).
-  std::array<int, 3> local_size() const;
+  std::array<int, 3> local_size() const { return local_size_; }
 
  private:
   ProgramHandle handle_;
   std::string name_;
+  std::array<int, 3> local_size_{0, 0, 0};
 };
 
 Program build_program(const ShaderSources& sources, const std::vector<ShaderFile>& files, const Defines& defines);

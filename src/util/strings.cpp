@@ -38,6 +38,8 @@ std::optional<long long> parse_int(std::string_view text) {
 
 std::optional<double> parse_double(std::string_view text) {
   if (text.empty() || text.size() > 64) return std::nullopt;
+  // Decimal notation only (strtod would also take hex floats, "inf" and "nan").
+  if (text.find_first_not_of("0123456789.eE+-") != std::string_view::npos) return std::nullopt;
   const std::string copy(text);
   char* end = nullptr;
   errno = 0;

@@ -27,6 +27,7 @@ extern const VariantInfo compute_naive{
     .stage = Stage::Compute,
     .summary = "compute shader, one invocation per pixel, all (2r+1)^2 taps",
     .workgroups = {{16, 16}, {8, 8}, {32, 8}, {32, 32}},
+    .accumulated_terms = direct_2d_terms,
     .create = [] { return std::unique_ptr<Blur>(new ComputeNaive); },
 };
 }  // namespace variant

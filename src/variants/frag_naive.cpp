@@ -22,6 +22,7 @@ extern const VariantInfo frag_naive{
     .name = "frag-naive",
     .stage = Stage::Fragment,
     .summary = "fragment shader, all (2r+1)^2 taps per pixel in one pass",
+    .accumulated_terms = direct_2d_terms,
     .create = [] { return std::unique_ptr<Blur>(new FragNaive); },
 };
 }  // namespace variant

@@ -1,0 +1,11 @@
+get_filename_component(out_dir ${OUT} DIRECTORY)
+file(MAKE_DIRECTORY ${out_dir})
+# assets/chart.png must be exactly what blurlab-make-chart draws.
+execute_process(COMMAND ${MAKE_CHART} ${OUT} RESULT_VARIABLE code)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "blurlab-make-chart failed (${code})")
+endif()
+execute_process(COMMAND ${COMPARE} ${OUT} ${ASSET} --tolerance 0 RESULT_VARIABLE code)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "${ASSET} is not what blurlab-make-chart draws")
+endif()

@@ -1,0 +1,35 @@
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "gl/gl.h"
+
+#include "gl_fixture.h"
+
+namespace blurlab::test {
+namespace {
+std::unique_ptr<gl::HeadlessContext> g_context;
+}
+
+const gl::GlInfo& gl_info() { return g_context->info(); }
+
+}  // namespace blurlab::test
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  // Tests run on the software rasterizer unless BLURLAB_TEST_DEVICE says otherwise, so results
+  // do not depend on the machine's GPU.
+  const char* device = std::getenv("BLURLAB_TEST_DEVICE");
+  const auto preference = device && std::string(device) == "gpu" ? blurlab::gl::DevicePreference::Gpu
+                          : device && std::string(device) == "auto" ? blurlab::gl::DevicePreference::Auto
+                                                                    : blurlab::gl::DevicePreference::Software;
+  blurlab::test::g_context = blurlab::gl::HeadlessContext::create(/*debug=*/true, preference);
+  if (!blurlab::test::gl_info().debug || !epoxy_has_gl_extension("GL_KHR_debug")) {
+    std::fprintf(stderr, "the test context has no KHR_debug output\n");
+    return 1;
+  }
+  const int result = RUN_ALL_TESTS();
+  blurlab::test::g_context.reset();
+  return result;
+}

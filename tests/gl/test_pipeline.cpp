@@ -1,0 +1,133 @@
+// The shared machinery on a real GL context: weights block layout, timing, shader errors,
+// error detection, and refusals.
+#include <filesystem>
+#include <fstream>
+
+#include "blur/pipeline.h"
+#include "blur/registry.h"
+#include "gl/timer_pool.h"
+#include "gl_fixture.h"
+#include "scene/scene.h"
+
+namespace blurlab::test {
+namespace {
+
+class Pipeline : public GlTest {};
+
+TEST_F(Pipeline, WeightsBlockMatchesTheShaderLayout) {
+  gl::ProgramCache programs(gl::ShaderSources::embedded());
+  BlurPipeline pipeline(programs, gl_info().limits);
+  BlurSettings s;
+  ASSERT_FALSE(pipeline.configure(*find_variant("compute-separable"), s, {8, 8}));
+  const gl::Program& program = programs.get({{GL_COMPUTE_SHADER, "compute_separable.comp"}},
+                                            {{"RADIUS", "16"}, {"WG_X", "16"}, {"WG_Y", "16"}, {"UNROLL", "1"}, {"SEGMENT", "1"},
+                                             {"CACHE_FP16", "0"}, {"SRC_FORMAT", "rgba8"}, {"DST_FORMAT", "rgba8"}, {"AXIS", "0"}});
+  const GLuint block = glGetUniformBlockIndex(program.id(), "KernelWeights");
+  ASSERT_NE(block, GL_INVALID_INDEX);
+  GLint bytes = 0;
+  glGetActiveUniformBlockiv(program.id(), block, GL_UNIFORM_BLOCK_DATA_SIZE, &bytes);
+  EXPECT_EQ(static_cast<size_t>(bytes), sizeof(KernelBlock));
+}
+
+TEST_F(Pipeline, TimerPoolMeasuresDrawsAndDispatches) {
+  gl::ProgramCache programs(gl::ShaderSources::embedded());
+  gl::TimerPool timers(gl::make_gl_query_backend());
+  BlurPipeline pipeline(programs, gl_info().limits, &timers);
+  gl::Texture a(256, 128, gl::Format::rgba8), b(256, 128, gl::Format::rgba8);
+  Scene(programs).render(a, 0.5);
+  std::vector<gl::FrameTimes> frames;
+  for (const char* name : {"frag-separable", "compute-separable"}) {
+    ASSERT_FALSE(pipeline.configure(*find_variant(name), BlurSettings{}, {256, 128}));
+    for (int i = 0; i < 3; ++i) {
+      timers.begin_frame();
+      pipeline.run(a, b);
+      timers.end_frame();
+    }
+  }
+  glFinish();
+  for (int tries = 0; tries < 100 && frames.size() < 6; ++tries)
+    for (auto& f : timers.poll()) frames.push_back(f);
+  ASSERT_EQ(frames.size(), 6u);
+  for (const auto& f : frames) {
+    EXPECT_GT(f.ms("h"), 0.0) << "frame " << f.frame;
+    EXPECT_GT(f.ms("v"), 0.0) << "frame " << f.frame;
+    EXPECT_GE(f.ms("total"), f.ms("h") + f.ms("v") - 1e-3);
+  }
+  EXPECT_EQ(timers.frames_dropped(), 0u);
+  EXPECT_LE(timers.queries_created(), 6u * 6u);
+}
+
+TEST_F(Pipeline, ShaderErrorsNameFileAndLine) {
+  const auto dir = std::filesystem::temp_directory_path() / ("blurlab_broken_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "broken.comp") << "#version 430 core\nlayout(local_size_x = 1) in;\nvoid main() {\n  undefined_thing = 1;\n}\n";
+  gl::ProgramCache programs(gl::ShaderSources::directory(dir));
+  try {
+    programs.get({{GL_COMPUTE_SHADER, "broken.comp"}}, {{"X", "1"}});
+    ADD_FAILURE() << "compiled a broken shader";
+  } catch (const gl::ShaderError& e) {
+    const std::string where = (dir / "broken.comp").string() + ":4";
+    EXPECT_NE(std::string(e.what()).find(where), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(Pipeline, ReloadKeepsTheLastGoodProgram) {
+  const auto dir = std::filesystem::temp_directory_path() / ("blurlab_reload_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "x.comp") << "#version 430 core\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+  gl::ProgramCache programs(gl::ShaderSources::directory(dir));
+  const gl::Program& program = programs.get({{GL_COMPUTE_SHADER, "x.comp"}}, {});
+  const GLuint before = program.id();
+  std::ofstream(dir / "x.comp") << "#version 430 core\nvoid main() { oops }\n";
+  EXPECT_THROW(programs.reload(), gl::ShaderError);
+  EXPECT_EQ(program.id(), before);
+  std::ofstream(dir / "x.comp") << "#version 430 core\nlayout(local_size_x = 2) in;\nvoid main() {}\n";
+  programs.reload();
+  EXPECT_NE(program.id(), before);
+  EXPECT_EQ(program.local_size()[0], 2);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DebugOutput, CountsGlErrors) {
+  // The mechanism every GL test relies on must itself be able to fail.
+  const size_t before = gl::debug_error_count();
+  glBindTexture(GL_TEXTURE_2D, 0xdeadbeef);  // not a texture name: GL_INVALID_OPERATION
+  EXPECT_EQ(gl::debug_error_count(), before + 1);
+  while (glGetError() != GL_NO_ERROR) {
+  }
+}
+
+TEST_F(Pipeline, RefusesAnRgba8IntermediateForHdrInput) {
+  gl::ProgramCache programs(gl::ShaderSources::embedded());
+  BlurPipeline pipeline(programs, gl_info().limits);
+  BlurSettings s;
+  s.input_format = gl::Format::rgba16f;
+  s.intermediate = gl::Format::rgba8;
+  const auto reason = pipeline.configure(*find_variant("compute-separable"), s, {16, 16});
+  ASSERT_TRUE(reason);
+  EXPECT_NE(reason->find("rgba8 intermediate"), std::string::npos);
+}
+
+TEST_F(Pipeline, RefusesWorkgroupsBeyondTheDevice) {
+  gl::ProgramCache programs(gl::ShaderSources::embedded());
+  BlurPipeline pipeline(programs, gl_info().limits);
+  BlurSettings s;
+  s.workgroup = {64, 64};
+  EXPECT_TRUE(pipeline.configure(*find_variant("compute-naive"), s, {16, 16}));
+}
+
+TEST_F(Pipeline, SceneIsAPureFunctionOfTime) {
+  gl::ProgramCache programs(gl::ShaderSources::embedded());
+  Scene scene(programs);
+  gl::Texture a(96, 54, gl::Format::rgba8), b(96, 54, gl::Format::rgba8);
+  scene.render(a, 2.0);
+  scene.render(b, 7.0);
+  scene.render(b, 2.0);
+  EXPECT_EQ(to_rgba8(a.download()), to_rgba8(b.download()));
+  scene.render(b, 2.5);
+  EXPECT_NE(to_rgba8(a.download()), to_rgba8(b.download()));
+}
+
+}  // namespace
+}  // namespace blurlab::test

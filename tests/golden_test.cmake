@@ -1,0 +1,11 @@
+get_filename_component(out_dir ${OUT} DIRECTORY)
+file(MAKE_DIRECTORY ${out_dir})
+# The golden must be exactly what the CPU reference makes from the input today.
+execute_process(COMMAND ${GOLDEN_TOOL} ${INPUT} ${OUT} ${ARGS} RESULT_VARIABLE code)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "blurlab-golden failed (${code})")
+endif()
+execute_process(COMMAND ${COMPARE} ${OUT} ${GOLDEN} --tolerance 0 RESULT_VARIABLE code)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "${GOLDEN} is not the CPU reference of ${INPUT} (${ARGS}); regenerate it with blurlab-golden")
+endif()

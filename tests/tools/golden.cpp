@@ -1,0 +1,37 @@
+// blurlab-golden IN.png OUT.png --kernel box|gauss [--radius R] [--sigma S]
+// Writes the golden image for a blur of IN: the CPU reference in double precision, rounded once
+// to RGBA8. Goldens never come from GPU output.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "blur/kernel.h"
+#include "blur/reference.h"
+#include "image/image.h"
+#include "util/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Make a golden image with the CPU reference blur"};
+  std::string in, out, kernel_name = "gauss";
+  std::optional<int> radius;
+  std::optional<double> sigma;
+  app.add_option("input", in)->required();
+  app.add_option("output", out)->required();
+  app.add_option("--kernel", kernel_name);
+  app.add_option("--radius", radius);
+  app.add_option("--sigma", sigma);
+  try {
+    app.parse(argc, argv);
+    const auto type = blurlab::parse_kernel_type(kernel_name);
+    if (!type) throw blurlab::UsageError("--kernel must be box or gauss");
+    const blurlab::Kernel kernel = blurlab::make_kernel(*type, radius, sigma);
+    const blurlab::Image image = blurlab::load_png(in);
+    const auto reference = blurlab::reference_blur(image, blurlab::kernel_weights(kernel));
+    blurlab::save_png_rgba8(blurlab::to_rgba8(reference), image.width, image.height, out);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const blurlab::Error& e) {
+    std::fprintf(stderr, "blurlab-golden: %s\n", e.what());
+    return e.exit_code();
+  }
+}

@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "blur/kernel.h"
+#include "util/error.h"
+
+namespace blurlab {
+namespace {
+
+double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+TEST(Kernel, WeightsSumToOneAndAreSymmetric) {
+  for (KernelType type : {KernelType::Box, KernelType::Gauss})
+    for (int r : {0, 1, 2, 7, 16, 33, 64, 128}) {
+      const auto w = kernel_weights(make_kernel(type, r, std::nullopt));
+      ASSERT_EQ(w.size(), static_cast<size_t>(2 * r + 1));
+      EXPECT_NEAR(sum(w), 1.0, 1e-14) << name(type) << " r=" << r;
+      for (int i = 0; i <= r; ++i) EXPECT_EQ(w[static_cast<size_t>(r + i)], w[static_cast<size_t>(r - i)]);
+      for (double v : w) EXPECT_GT(v, 0.0);
+    }
+}
+
+TEST(Kernel, RadiusZeroIsIdentity) {
+  EXPECT_EQ(kernel_weights(make_kernel(KernelType::Box, 0, std::nullopt)), std::vector<double>{1.0});
+  EXPECT_EQ(kernel_weights(make_kernel(KernelType::Gauss, 0, 2.0)), std::vector<double>{1.0});
+}
+
+TEST(Kernel, BoxIsFlat) {
+  const auto w = kernel_weights(make_kernel(KernelType::Box, 5, std::nullopt));
+  for (double v : w) EXPECT_DOUBLE_EQ(v, 1.0 / 11.0);
+}
+
+TEST(Kernel, GaussianIsTheDensityIntegratedOverEachPixel) {
+  // sigma = 1, r = 3: w_i = P(i - 1/2 < Z < i + 1/2) / P(-3.5 < Z < 3.5) for standard normal Z.
+  // Values from mpmath at 30 digits (ncdf(b) - ncdf(a)), independent of the C library's erf.
+  const double p0 = 0.382924922548026207275, p1 = 0.241730337457128830358, p2 = 0.0605975359430819308375,
+               p3 = 0.00597703624674061013063;
+  const auto w = kernel_weights(make_kernel(KernelType::Gauss, 3, 1.0));
+  const double total = p0 + 2 * (p1 + p2 + p3);
+  EXPECT_NEAR(w[3], p0 / total, 1e-15);
+  EXPECT_NEAR(w[4], p1 / total, 1e-15);
+  EXPECT_NEAR(w[5], p2 / total, 1e-15);
+  EXPECT_NEAR(w[6], p3 / total, 1e-15);
+  // Not the sampled density, which would give the centre exp(0) / sum exp(-i^2/2) = 0.4026.
+  EXPECT_LT(w[3], 0.39);
+}
+
+TEST(Kernel, TinySigmaPutsEverythingInTheCentre) {
+  const auto w = kernel_weights(make_kernel(KernelType::Gauss, 4, 0.05));
+  EXPECT_NEAR(w[4], 1.0, 1e-15);
+  EXPECT_NEAR(sum(w), 1.0, 1e-15);
+}
+
+TEST(Kernel, FillsRadiusOrSigma) {
+  EXPECT_EQ(make_kernel(KernelType::Gauss, std::nullopt, 10.0).radius, 30);
+  EXPECT_EQ(make_kernel(KernelType::Gauss, std::nullopt, 0.1).radius, 1);
+  EXPECT_EQ(make_kernel(KernelType::Gauss, std::nullopt, 2.5).radius, 8);  // ceil(7.5)
+  EXPECT_DOUBLE_EQ(make_kernel(KernelType::Gauss, 12, std::nullopt).sigma, 4.0);
+  EXPECT_EQ(make_kernel(KernelType::Gauss, std::nullopt, std::nullopt).radius, kDefaultRadius);
+  const Kernel both = make_kernel(KernelType::Gauss, 16, 10.0);
+  EXPECT_EQ(both.radius, 16);
+  EXPECT_DOUBLE_EQ(both.sigma, 10.0);
+}
+
+TEST(Kernel, RejectsOutOfRange) {
+  EXPECT_THROW(make_kernel(KernelType::Gauss, -1, std::nullopt), UsageError);
+  EXPECT_THROW(make_kernel(KernelType::Gauss, 129, std::nullopt), UsageError);
+  EXPECT_THROW(make_kernel(KernelType::Gauss, std::nullopt, 0.0), UsageError);
+  EXPECT_THROW(make_kernel(KernelType::Gauss, std::nullopt, -2.0), UsageError);
+  EXPECT_THROW(make_kernel(KernelType::Gauss, std::nullopt, 43.0), UsageError);  // needs r = 129
+  EXPECT_NO_THROW(make_kernel(KernelType::Gauss, std::nullopt, 42.6));
+  EXPECT_THROW(make_kernel(KernelType::Box, 3, 1.0), UsageError);
+}
+
+TEST(Kernel, LinearTapsReproduceTheWeights) {
+  for (KernelType type : {KernelType::Box, KernelType::Gauss})
+    for (int r : {1, 2, 3, 7, 16, 33}) {
+      const auto w = kernel_weights(make_kernel(type, r, std::nullopt));
+      const auto taps = linear_taps(w);
+      ASSERT_EQ(taps.size(), static_cast<size_t>((r + 1) / 2));
+      std::vector<double> rebuilt(static_cast<size_t>(r + 2), 0.0);  // offsets 0..r+1 (r+1 must stay 0)
+      for (const LinearTap& tap : taps) {
+        const int i = static_cast<int>(std::floor(tap.offset));
+        const double t = tap.offset - i;
+        rebuilt[static_cast<size_t>(i)] += tap.weight * (1.0 - t);
+        rebuilt[static_cast<size_t>(i + 1)] += tap.weight * t;
+      }
+      for (int i = 1; i <= r; ++i) EXPECT_NEAR(rebuilt[static_cast<size_t>(i)], w[static_cast<size_t>(r + i)], 1e-15);
+      EXPECT_NEAR(rebuilt[static_cast<size_t>(r + 1)], 0.0, 1e-15) << "the kernel's edge must not leak";
+    }
+}
+
+}  // namespace
+}  // namespace blurlab
