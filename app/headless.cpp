@@ -213,7 +213,7 @@ int run_headless(const cli::Options& o) {
       else
         scene.render(input.source, o.time);
       for (const VariantInfo* variant : selected)
-        for (const BlurSettings& settings : o.settings_list(*variant))
+        for (const BlurSettings& settings : o.settings_list(*variant, input_format))
           rows.push_back(measure(pipeline, timers, input, *variant, settings, size, o, want_check));
       if (!o.output.empty() && !rows.empty() && !rows.back().unsupported) {
         // --output: one run only (checked by the parser). Written whole or not at all.

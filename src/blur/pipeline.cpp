@@ -243,6 +243,9 @@ void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination
   if (source.width() != size_.x || source.height() != size_.y || destination.width() != size_.x ||
       destination.height() != size_.y)
     throw Error("blur pipeline configured for another size");
+  if (source.format() != settings_.input_format || destination.format() != settings_.input_format)
+    throw Error("blur pipeline configured for " + std::string(gl::name(settings_.input_format)) + " textures, given " +
+                std::string(gl::name(source.format())) + " and " + std::string(gl::name(destination.format())));
   Passes passes(*this, &source, &destination);
   gl::ScopedSpan total(timers_, "total");
   blur_->run(passes);

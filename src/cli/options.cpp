@@ -26,14 +26,13 @@ std::vector<Kernel> Options::kernel_list() const {
   return list;
 }
 
-std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant) const {
+std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl::Format input) const {
   auto or_zero = [](const std::vector<int>& given, bool has) { return has && !given.empty() ? given : std::vector<int>{0}; };
   std::vector<glm::ivec2> wgs = !variant.workgroups.empty() && !workgroups.empty() ? workgroups : std::vector<glm::ivec2>{{0, 0}};
   std::vector<std::optional<gl::Format>> mids{std::nullopt};
   if (variant.uses_intermediate && !formats.empty()) mids.assign(formats.begin(), formats.end());
   std::vector<BlurSettings> list;
-  for (gl::Format input : input_formats)
-    for (const Kernel& kernel : kernel_list())
+  for (const Kernel& kernel : kernel_list())
       for (const auto& mid : mids)
         for (glm::ivec2 wg : wgs)
           for (int unroll : or_zero(unrolls, !variant.unrolls.empty()))
@@ -209,7 +208,8 @@ Options parse_options(int argc, const char* const* argv) {
   if (!o.image.empty() && !o.sizes.empty()) throw UsageError("--size does not apply with --image (the image has its size)");
   if (!o.output.empty()) {
     size_t runs = 0;
-    for (const VariantInfo* v : o.variants) runs += o.settings_list(*v).size();
+    for (const VariantInfo* v : o.variants)
+      for (gl::Format input : o.input_formats) runs += o.settings_list(*v, input).size();
     if (o.variants.size() != 1 || runs != 1 || o.sizes.size() > 1)
       throw UsageError("--output needs exactly one variant and one setting of each option");
   }

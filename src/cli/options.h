@@ -41,8 +41,8 @@ struct Options {
 
   // Every kernel of the sweep (kernels x radii x sigmas, as make_kernel completes them).
   std::vector<Kernel> kernel_list() const;
-  // Every knob combination of the sweep for one variant (knobs it lacks stay 0).
-  std::vector<BlurSettings> settings_list(const VariantInfo& variant) const;
+  // Every setting of the sweep for one variant and input format (knobs it lacks stay 0).
+  std::vector<BlurSettings> settings_list(const VariantInfo& variant, gl::Format input_format) const;
 };
 
 // Throws UsageError with one line on any mistake.

@@ -3,6 +3,7 @@
 #include <epoxy/egl.h>
 
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -66,14 +67,23 @@ bool has_extension(const char* list, const char* name) {
 struct Candidate {
   EGLDisplay display;
   std::string platform;
+  std::optional<bool> software;  // unknown for the surfaceless platform until GL_RENDERER says
 };
+
+bool is_software_renderer(const std::string& renderer) {
+  for (const char* name : {"llvmpipe", "softpipe", "Software Rasterizer", "SwiftShader", "lavapipe"})
+    if (renderer.find(name) != std::string::npos) return true;
+  return false;
+}
 
 // Every display worth trying, best first: real GPUs through the device platform, then the
 // surfaceless platform (Mesa, llvmpipe when there is no GPU).
 std::vector<Candidate> candidate_displays(DevicePreference preference) {
   std::vector<Candidate> gpus, software;
   const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  if (has_extension(client, "EGL_EXT_platform_device") && has_extension(client, "EGL_EXT_device_enumeration")) {
+  // EGL_EXT_device_base is enumeration + query in one (NVIDIA advertises only that).
+  const bool enumeration = has_extension(client, "EGL_EXT_device_enumeration") || has_extension(client, "EGL_EXT_device_base");
+  if (has_extension(client, "EGL_EXT_platform_device") && enumeration) {
     EGLint count = 0;
     if (eglQueryDevicesEXT(0, nullptr, &count) && count > 0) {
       std::vector<EGLDeviceEXT> devices(static_cast<size_t>(count));
@@ -82,17 +92,17 @@ std::vector<Candidate> candidate_displays(DevicePreference preference) {
         const char* ext = eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS);
         if (has_extension(ext, "EGL_MESA_device_software")) continue;  // reached below, as surfaceless
         EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-        if (d != EGL_NO_DISPLAY) gpus.push_back({d, "EGL device " + std::to_string(i)});
+        if (d != EGL_NO_DISPLAY) gpus.push_back({d, "EGL device " + std::to_string(i), false});
       }
     }
   }
   if (has_extension(client, "EGL_MESA_platform_surfaceless")) {
     EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-    if (d != EGL_NO_DISPLAY) software.push_back({d, "EGL surfaceless"});
+    if (d != EGL_NO_DISPLAY) software.push_back({d, "EGL surfaceless", std::nullopt});
   }
   std::vector<Candidate> all;
   if (preference != DevicePreference::Software) all.insert(all.end(), gpus.begin(), gpus.end());
-  if (preference != DevicePreference::Gpu) all.insert(all.end(), software.begin(), software.end());
+  all.insert(all.end(), software.begin(), software.end());
   return all;
 }
 
@@ -100,6 +110,7 @@ std::vector<Candidate> candidate_displays(DevicePreference preference) {
 
 std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debug, DevicePreference preference) {
   std::string why = "no EGL display (is libEGL with a GPU driver or Mesa installed?)";
+  std::string wrong_kind;  // a context of the other kind than --device asked for
   for (const Candidate& candidate : candidate_displays(preference)) {
     EGLint major = 0, minor = 0;
     if (!eglInitialize(candidate.display, &major, &minor)) {
@@ -144,6 +155,13 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debug, DevicePrefe
     std::unique_ptr<HeadlessContext> result(new HeadlessContext());
     result->display_ = candidate.display;
     result->context_ = context;
+    // The surfaceless platform may be a GPU driver (NVIDIA, Mesa on hardware) or llvmpipe.
+    const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    const bool software = candidate.software.value_or(is_software_renderer(renderer ? renderer : ""));
+    if ((preference == DevicePreference::Gpu && software) || (preference == DevicePreference::Software && !software)) {
+      wrong_kind = std::string(renderer ? renderer : "?") + " (" + candidate.platform + ")";
+      continue;
+    }
     // MESA_GL_VERSION_OVERRIDE and some drivers hand out a lower version than asked for.
     if (epoxy_gl_version() < 43) {
       why = candidate.platform + ": the context is OpenGL " + std::to_string(epoxy_gl_version() / 10) + "." +
@@ -154,6 +172,9 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debug, DevicePrefe
     result->info_ = query_gl_info(candidate.platform, debug);
     return result;
   }
+  if (!wrong_kind.empty())
+    throw Error(std::string("no ") + (preference == DevicePreference::Gpu ? "GPU" : "software") +
+                " OpenGL 4.3 device; found only " + wrong_kind);
   throw Error("OpenGL 4.3 core is not available: " + why);
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gl/gl.h"
+#include "util/error.h"
 
 #include "gl_fixture.h"
 
@@ -24,7 +25,13 @@ int main(int argc, char** argv) {
   const auto preference = device && std::string(device) == "gpu" ? blurlab::gl::DevicePreference::Gpu
                           : device && std::string(device) == "auto" ? blurlab::gl::DevicePreference::Auto
                                                                     : blurlab::gl::DevicePreference::Software;
-  blurlab::test::g_context = blurlab::gl::HeadlessContext::create(/*debug=*/true, preference);
+  try {
+    blurlab::test::g_context = blurlab::gl::HeadlessContext::create(/*debug=*/true, preference);
+  } catch (const blurlab::Error& e) {
+    std::fprintf(stderr, "blurlab_gl_tests: %s\n", e.what());
+    return 1;
+  }
+  std::fprintf(stderr, "%s", blurlab::gl::describe(blurlab::test::gl_info()).c_str());
   if (!blurlab::test::gl_info().debug || !epoxy_has_gl_extension("GL_KHR_debug")) {
     std::fprintf(stderr, "the test context has no KHR_debug output\n");
     return 1;

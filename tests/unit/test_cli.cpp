@@ -75,8 +75,10 @@ TEST(Options, Sweeps) {
   EXPECT_EQ(o.variants.size(), 2u);
   EXPECT_EQ(o.kernel_list().size(), 6u);
   EXPECT_EQ(o.sizes.size(), 2u);
-  EXPECT_EQ(o.settings_list(*find_variant("frag-naive")).size(), 6u);          // no intermediate: formats do not apply
-  EXPECT_EQ(o.settings_list(*find_variant("compute-separable")).size(), 12u);
+  EXPECT_EQ(o.settings_list(*find_variant("frag-naive"), gl::Format::rgba8).size(), 6u);  // no intermediate: formats do not apply
+  EXPECT_EQ(o.settings_list(*find_variant("compute-separable"), gl::Format::rgba8).size(), 12u);
+  for (const BlurSettings& s : o.settings_list(*find_variant("compute-separable"), gl::Format::rgba16f))
+    EXPECT_EQ(s.input_format, gl::Format::rgba16f);
 }
 
 TEST(Options, SigmaAlone) {
