@@ -135,7 +135,7 @@ Row measure(BlurPipeline& pipeline, gl::TimerPool& timers, Input& input, const V
     pipeline.run(input.source, input.destination);
     const Image output = input.destination.download();
     row.tolerance = tolerance_for(variant, row.settings, size, peak_magnitude(input.pixels()));
-    row.check = compare_to_reference(output, input.reference(row.settings.kernel), row.tolerance);
+    row.check = compare_to_reference(output, input.reference(reference_kernel(variant, row.settings)), row.tolerance);
   }
   return row;
 }

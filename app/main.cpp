@@ -13,8 +13,9 @@ namespace {
 
 void list_variants() {
   for (const blurlab::VariantInfo* v : blurlab::variants())
-    std::printf("%-28s %-9s %d LSB  %.*s\n", std::string(v->name).c_str(), std::string(blurlab::name(v->stage)).c_str(),
-                v->tolerance_lsb, static_cast<int>(v->summary.size()), v->summary.data());
+    std::printf("%-28s %-9s %-6s %.*s\n", std::string(v->name).c_str(), std::string(blurlab::name(v->stage)).c_str(),
+                v->tolerance_lsb == 0 ? "exact" : (std::to_string(v->tolerance_lsb) + " LSB").c_str(),
+                static_cast<int>(v->summary.size()), v->summary.data());
 }
 
 void print_kernel(const blurlab::Kernel& kernel) {

@@ -66,15 +66,19 @@ struct VariantInfo {
   std::vector<int> segments;
   std::vector<int> cache_bits;
   // fp32 roundings one output accumulates, for the float-format error bound; nullptr: two
-  // passes of 2r+1 taps.
-  double (*accumulated_terms)(const BlurSettings& resolved) = nullptr;
+  // passes of 2r+1 taps. Running sums accumulate along whole lines, hence the size.
+  double (*accumulated_terms)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
   // Variant-specific limits (shared memory, shapes): a reason when unsupported.
   std::optional<std::string> (*check)(const BlurSettings& resolved, glm::ivec2 size, const gl::GlLimits& limits) = nullptr;
   std::unique_ptr<Blur> (*create)() = nullptr;
 };
 
 // accumulated_terms of a direct 2D sum: 2r+1 row sums of 2r+1 terms, then a sum of the rows.
-double direct_2d_terms(const BlurSettings& resolved);
+double direct_2d_terms(const BlurSettings& resolved, glm::ivec2 size);
+
+// The kernel a variant's output must match: the settings' kernel, or the identity (box r=0)
+// for a variant that is not a blur (the copy pass).
+Kernel reference_kernel(const VariantInfo& variant, const BlurSettings& resolved);
 
 // Fills the knobs the user left at 0 with the variant's defaults and zeroes those it lacks.
 BlurSettings resolve(const VariantInfo& variant, BlurSettings settings);

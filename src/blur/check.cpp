@@ -24,13 +24,14 @@ double storage_error(gl::Format format) {
 
 }  // namespace
 
-Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::ivec2 /*size*/, double input_peak) {
+Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::ivec2 size, double input_peak) {
   Tolerance t;
   if (s.input_format == gl::Format::rgba8) {
     t.lsb = true;
     t.lsb_limit = variant.tolerance_lsb;
-    t.reason = variant.hardware_filtering ? "2 LSB: texture units filter with 8-bit weights"
-                                          : "1 LSB: rgba8 rounding (of the intermediate, then of the output)";
+    t.reason = !variant.is_blur               ? "exact: a copy"
+               : variant.hardware_filtering ? "2 LSB: texture units filter with 8-bit weights"
+                                            : "1 LSB: rgba8 rounding (of the intermediate, then of the output)";
     return t;
   }
   // Float output: rounding of the output value, plus errors that scale with the input's peak
@@ -41,7 +42,7 @@ Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::
   t.lsb = false;
   t.relative = storage_error(s.input_format);
   const int taps = 2 * s.kernel.radius + 1;
-  const double terms = variant.accumulated_terms ? variant.accumulated_terms(s) : 2.0 * taps + 2.0;
+  const double terms = variant.accumulated_terms ? variant.accumulated_terms(s, size) : 2.0 * taps + 2.0;
   double absolute = terms * std::ldexp(1.0, -24);
   std::string reason = std::string("float: ") + (t.relative > 0 ? "1 ulp of the fp16 output" : "fp32 output") + " + " +
                        format_double(terms, 4) + " fp32 roundings";

@@ -11,9 +11,13 @@ namespace blurlab {
 
 std::string_view name(Stage stage) { return stage == Stage::Fragment ? "fragment" : "compute"; }
 
-double direct_2d_terms(const BlurSettings& s) {
+double direct_2d_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
   const double taps = 2.0 * s.kernel.radius + 1.0;
   return taps * taps + taps;
+}
+
+Kernel reference_kernel(const VariantInfo& variant, const BlurSettings& s) {
+  return variant.is_blur ? s.kernel : Kernel{KernelType::Box, 0, 0.0};
 }
 
 BlurSettings resolve(const VariantInfo& variant, BlurSettings s) {
@@ -31,7 +35,7 @@ BlurSettings resolve(const VariantInfo& variant, BlurSettings s) {
 
 std::optional<std::string> unsupported_reason(const VariantInfo& variant, const BlurSettings& s, glm::ivec2 size,
                                               const gl::GlLimits& limits) {
-  if (variant.kernels == KernelSupport::BoxOnly && s.kernel.type != KernelType::Box)
+  if (variant.is_blur && variant.kernels == KernelSupport::BoxOnly && s.kernel.type != KernelType::Box)
     return "box kernel only (a running sum cannot weight taps)";
   if (variant.uses_intermediate && gl::info(s.input_format).is_float && !gl::info(s.intermediate_format()).is_float)
     return "an rgba8 intermediate cannot hold linear-light values above 1; use rgba16f or rgba32f";
@@ -51,8 +55,12 @@ std::optional<std::string> unsupported_reason(const VariantInfo& variant, const 
 
 std::string describe(const VariantInfo& variant, const BlurSettings& s) {
   std::ostringstream out;
-  out << name(s.kernel.type) << " r=" << s.kernel.radius;
-  if (s.kernel.type == KernelType::Gauss) out << " sigma=" << format_double(s.kernel.sigma, 4);
+  if (variant.is_blur) {
+    out << name(s.kernel.type) << " r=" << s.kernel.radius;
+    if (s.kernel.type == KernelType::Gauss) out << " sigma=" << format_double(s.kernel.sigma, 4);
+  } else {
+    out << "no blur";
+  }
   out << " in=" << gl::name(s.input_format);
   if (variant.uses_intermediate) out << " int=" << gl::name(s.intermediate_format());
   if (!variant.workgroups.empty()) out << " wg=" << s.workgroup.x << "x" << s.workgroup.y;

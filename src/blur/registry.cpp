@@ -4,6 +4,7 @@
 
 // One line per variant: its VariantInfo is defined in src/variants/<id>.cpp.
 #define BLURLAB_VARIANTS(X) \
+  X(copy)                   \
   X(frag_naive)             \
   X(frag_separable)         \
   X(compute_naive)          \

@@ -32,7 +32,9 @@ std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl:
   std::vector<std::optional<gl::Format>> mids{std::nullopt};
   if (variant.uses_intermediate && !formats.empty()) mids.assign(formats.begin(), formats.end());
   std::vector<BlurSettings> list;
-  for (const Kernel& kernel : kernel_list())
+  std::vector<Kernel> kernels = kernel_list();
+  if (!variant.is_blur) kernels.resize(1);  // the copy pass ignores the kernel: run it once
+  for (const Kernel& kernel : kernels)
       for (const auto& mid : mids)
         for (glm::ivec2 wg : wgs)
           for (int unroll : or_zero(unrolls, !variant.unrolls.empty()))
