@@ -199,7 +199,7 @@ int run_headless(const cli::Options& o) {
   if (selected.empty()) selected.assign(variants().begin(), variants().end());
 
   gl::ProgramCache programs(std::move(sources));
-  gl::TimerPool timers(gl::make_gl_query_backend());
+  gl::TimerPool timers(gl::make_gl_query_backend(info.software));
   BlurPipeline pipeline(programs, info.limits, &timers);
   Scene scene(programs);
 

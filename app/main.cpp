@@ -7,6 +7,7 @@
 #include "blur/registry.h"
 #include "cli/options.h"
 #include "headless.h"
+#include "window.h"
 #include "util/error.h"
 
 namespace {
@@ -37,6 +38,16 @@ int run(int argc, char** argv) {
   if (options.print_kernel) {
     print_kernel(options.kernel_list().front());
     return 0;
+  }
+  // The window when a display is available, unless --headless; else the headless report.
+  if (!options.headless) {
+    if (blurlab::app::display_available()) {
+      blurlab::cli::check_window_options(options);
+      return blurlab::app::run_window(options);
+    }
+    if (!options.screenshot.empty() || !options.script.empty())
+      throw blurlab::Error("--screenshot and --script need a window, and no display is available (try xvfb-run)");
+    std::fprintf(stderr, "blurlab: no display: running headless (--headless)\n");
   }
   return blurlab::app::run_headless(options);
 }

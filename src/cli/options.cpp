@@ -6,6 +6,7 @@
 #include "cli/lists.h"
 #include "image/image.h"
 #include "util/error.h"
+#include "ui/view_state.h"
 #include "util/strings.h"
 
 namespace blurlab::cli {
@@ -32,9 +33,9 @@ std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl:
   std::vector<std::optional<gl::Format>> mids{std::nullopt};
   if (variant.uses_intermediate && !formats.empty()) mids.assign(formats.begin(), formats.end());
   std::vector<BlurSettings> list;
-  std::vector<Kernel> kernels = kernel_list();
-  if (!variant.is_blur) kernels.resize(1);  // the copy pass ignores the kernel: run it once
-  for (const Kernel& kernel : kernels)
+  std::vector<Kernel> sweep = kernel_list();
+  if (!variant.is_blur) sweep.resize(1);  // the copy pass ignores the kernel: run it once
+  for (const Kernel& kernel : sweep)
       for (const auto& mid : mids)
         for (glm::ivec2 wg : wgs)
           for (int unroll : or_zero(unrolls, !variant.unrolls.empty()))
@@ -78,7 +79,7 @@ std::string one_line(std::string text) {
 Options parse_options(int argc, const char* const* argv) {
   Options o;
   CLI::App app{"blurlab: GPU image blurs side by side, each timed on the GPU and checked against a CPU reference.\n"
-               "Headless (EGL): times, checks, or blurs an image file.",
+               "Opens a window when a display is available; --headless (EGL) times, checks, or blurs an image file.",
                "blurlab"};
   app.set_help_flag("-h,--help", "Print this help and exit");
   app.get_formatter()->column_width(34);
@@ -110,6 +111,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--image", o.image, "Blur this PNG instead of the scene")->type_name("IN.png");
   app.add_option("--output", o.output, "Write the blurred image (RGBA8 PNG, same size)")->type_name("OUT.png");
   app.add_option("--shader-dir", o.shader_dir, "Load shaders from DIR instead of the embedded copies")->type_name("DIR");
+  app.add_option("--screenshot", o.screenshot, "Window: after --frames N, save the last frame (overlay included) and exit")->type_name("FILE.png");
+  app.add_option("--script", o.script, "Window: scripted input, e.g. '10:key=Right;20:resize=517x389;30:resize=0x0'")->type_name("STEPS");
   app.add_option("--device", device_text, "Headless GL device: auto (GPU if any), gpu, software")->type_name("KIND");
   app.add_flag("--gl-debug", o.gl_debug, "KHR_debug output; any GL error makes the exit code 1");
 
@@ -181,7 +184,7 @@ Options parse_options(int argc, const char* const* argv) {
     else throw UsageError("--device '" + device_text + "' is not auto, gpu or software");
   }
   for (const auto& [option, value] : {std::pair{"--image", &o.image}, std::pair{"--output", &o.output},
-                                      std::pair{"--shader-dir", &o.shader_dir}})
+                                      std::pair{"--shader-dir", &o.shader_dir}, std::pair{"--screenshot", &o.screenshot}, std::pair{"--script", &o.script}})
     if (app.count(option) && value->empty()) throw UsageError(std::string(option) + " needs a file name");
 
   // Knobs must belong to at least one selected variant.
@@ -208,6 +211,10 @@ Options parse_options(int argc, const char* const* argv) {
   const std::vector<Kernel> kernels = o.kernel_list();  // validates radius/sigma combinations
   if (o.print_kernel && kernels.size() != 1) throw UsageError("--print-kernel needs a single kernel, radius and sigma");
   if (!o.image.empty() && !o.sizes.empty()) throw UsageError("--size does not apply with --image (the image has its size)");
+  if (o.headless && !o.screenshot.empty()) throw UsageError("--screenshot applies to the window; with --headless use --output");
+  if (o.headless && !o.script.empty()) throw UsageError("--script applies to the window, not --headless");
+  if (!o.screenshot.empty() && !o.frames_given) throw UsageError("--screenshot needs --frames N (the frame to save)");
+  if (!o.script.empty()) ui::parse_script(o.script);  // validate now: one line, exit 2
   if (!o.output.empty()) {
     size_t runs = 0;
     for (const VariantInfo* v : o.variants)
@@ -216,6 +223,25 @@ Options parse_options(int argc, const char* const* argv) {
       throw UsageError("--output needs exactly one variant and one setting of each option");
   }
   return o;
+}
+
+void check_window_options(const Options& o) {
+  auto single = [](size_t n, const char* option) {
+    if (n > 1) throw UsageError(std::string("the window shows one setting at a time: give one value of ") + option + " (lists are for --headless)");
+  };
+  single(o.variants.size(), "--variant");
+  single(o.kernels.size(), "--kernel");
+  single(o.radii.size(), "--radius");
+  single(o.sigmas.size(), "--sigma");
+  single(o.formats.size(), "--format");
+  single(o.input_formats.size(), "--input-format");
+  single(o.sizes.size(), "--size");
+  single(o.workgroups.size(), "--workgroup");
+  single(o.unrolls.size(), "--unroll");
+  single(o.segments.size(), "--segment");
+  single(o.cache_bits.size(), "--cache");
+  if (!o.image.empty() || !o.output.empty() || o.check)
+    throw UsageError("--image, --output and --check need --headless (the window shows the animated scene)");
 }
 
 }  // namespace blurlab::cli

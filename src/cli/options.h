@@ -38,6 +38,8 @@ struct Options {
   double time = 1.0;
 
   std::string image, output, shader_dir;
+  std::string screenshot;  // window: save the last frame of --frames N here
+  std::string script;      // window: scripted keys and resizes ("FRAME:key=NAME;FRAME:resize=WxH")
 
   // Every kernel of the sweep (kernels x radii x sigmas, as make_kernel completes them).
   std::vector<Kernel> kernel_list() const;
@@ -47,5 +49,7 @@ struct Options {
 
 // Throws UsageError with one line on any mistake.
 Options parse_options(int argc, const char* const* argv);
+// The window shows one configuration: throws UsageError when an option lists several values.
+void check_window_options(const Options& options);
 
 }  // namespace blurlab::cli

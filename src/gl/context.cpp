@@ -13,6 +13,12 @@
 
 namespace blurlab::gl {
 
+bool is_software_renderer(const std::string& renderer) {
+  for (const char* name : {"llvmpipe", "softpipe", "Software Rasterizer", "SwiftShader", "lavapipe"})
+    if (renderer.find(name) != std::string::npos) return true;
+  return false;
+}
+
 GlInfo query_gl_info(const std::string& platform, bool debug) {
   GlInfo info;
   auto str = [](GLenum name) {
@@ -25,6 +31,7 @@ GlInfo query_gl_info(const std::string& platform, bool debug) {
   info.glsl_version = str(GL_SHADING_LANGUAGE_VERSION);
   info.platform = platform;
   info.debug = debug;
+  info.software = is_software_renderer(info.renderer);
   glGetIntegerv(GL_MAJOR_VERSION, &info.major);
   glGetIntegerv(GL_MINOR_VERSION, &info.minor);
   GlLimits& l = info.limits;
@@ -70,11 +77,7 @@ struct Candidate {
   std::optional<bool> software;  // unknown for the surfaceless platform until GL_RENDERER says
 };
 
-bool is_software_renderer(const std::string& renderer) {
-  for (const char* name : {"llvmpipe", "softpipe", "Software Rasterizer", "SwiftShader", "lavapipe"})
-    if (renderer.find(name) != std::string::npos) return true;
-  return false;
-}
+
 
 // Every display worth trying, best first: real GPUs through the device platform, then the
 // surfaceless platform (Mesa, llvmpipe when there is no GPU).

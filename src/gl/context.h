@@ -19,11 +19,14 @@ struct GlInfo {
   std::string platform;  // how the context was made: "EGL device", "EGL surfaceless", "GLFW"
   int major = 0, minor = 0;
   bool debug = false;
+  bool software = false;  // a CPU rasterizer (llvmpipe): timestamps need pinning, see timer_pool.h
   GlLimits limits;
 };
 
 // Reads strings and limits from the current context.
 GlInfo query_gl_info(const std::string& platform, bool debug);
+bool is_software_renderer(const std::string& renderer);
+
 // The start-up banner: renderer, version and the limits that matter for blurs.
 std::string describe(const GlInfo& info);
 

@@ -8,13 +8,17 @@ namespace {
 
 class GlQueryBackend final : public QueryBackend {
  public:
+  explicit GlQueryBackend(bool pin_timestamps) : pin_timestamps_(pin_timestamps) {}
   GLuint create() override {
     GLuint id = 0;
     glGenQueries(1, &id);
     return id;
   }
   void destroy(GLuint query) override { glDeleteQueries(1, &query); }
-  void timestamp(GLuint query) override { glQueryCounter(query, GL_TIMESTAMP); }
+  void timestamp(GLuint query) override {
+    glQueryCounter(query, GL_TIMESTAMP);
+    if (pin_timestamps_) glFinish();
+  }
   bool available(GLuint query) override {
     GLuint ready = GL_FALSE;
     glGetQueryObjectuiv(query, GL_QUERY_RESULT_AVAILABLE, &ready);
@@ -25,11 +29,16 @@ class GlQueryBackend final : public QueryBackend {
     glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
     return ns;
   }
+
+ private:
+  bool pin_timestamps_;
 };
 
 }  // namespace
 
-std::unique_ptr<QueryBackend> make_gl_query_backend() { return std::make_unique<GlQueryBackend>(); }
+std::unique_ptr<QueryBackend> make_gl_query_backend(bool pin_timestamps) {
+  return std::make_unique<GlQueryBackend>(pin_timestamps);
+}
 
 double FrameTimes::ms(std::string_view name) const {
   for (const auto& span : spans)

@@ -29,7 +29,12 @@ class QueryBackend {
   virtual bool available(GLuint query) = 0;        // GL_QUERY_RESULT_AVAILABLE, no wait
   virtual uint64_t result_ns(GLuint query) = 0;    // GL_QUERY_RESULT, only once available
 };
-std::unique_ptr<QueryBackend> make_gl_query_backend();
+// `pin_timestamps`: wait (glFinish) after each timestamp, for software renderers. llvmpipe
+// resolves a timestamp only when its rasterizer threads run the scene that holds it, and they
+// compete with the compute thread pool, so a span's begin could be resolved after the dispatch it
+// precedes (seen in the window: a second compute pass measured 0 ms). Waiting pins it in order.
+// GPUs resolve timestamps in command order and must not wait.
+std::unique_ptr<QueryBackend> make_gl_query_backend(bool pin_timestamps);
 
 struct SpanTime {
   std::string name;

@@ -31,7 +31,7 @@ TEST_F(Pipeline, WeightsBlockMatchesTheShaderLayout) {
 
 TEST_F(Pipeline, TimerPoolMeasuresDrawsAndDispatches) {
   gl::ProgramCache programs(gl::ShaderSources::embedded());
-  gl::TimerPool timers(gl::make_gl_query_backend());
+  gl::TimerPool timers(gl::make_gl_query_backend(gl_info().software));
   BlurPipeline pipeline(programs, gl_info().limits, &timers);
   gl::Texture a(256, 128, gl::Format::rgba8), b(256, 128, gl::Format::rgba8);
   Scene(programs).render(a, 0.5);

@@ -1,0 +1,46 @@
+# Window tests under Xvfb (the window needs an X display; CI has none, so xvfb-run gives one).
+#   MODE=screenshot: three screenshots of the same paused frame, checked by blurlab-screenshot-check.
+#   MODE=resize: odd sizes, 1x1 and 0x0 (minimized) while running; the last screenshot must have
+#   the last size, no GL errors, and the minimized frames must have been skipped, not rendered.
+find_program(XVFB_RUN xvfb-run)
+if(NOT XVFB_RUN)
+  message(FATAL_ERROR "xvfb-run is missing (Debian package xvfb)")
+endif()
+file(MAKE_DIRECTORY ${OUT})
+set(xvfb ${XVFB_RUN} -a -s "-screen 0 1600x1200x24")
+set(common --gl-debug --time 2 --radius 6)
+
+function(run_blurlab name script)
+  execute_process(COMMAND ${xvfb} ${BLURLAB} ${common} ${ARGN} --script "${script}" --screenshot ${OUT}/${name}.png
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "blurlab (${name}) exited ${code}\n${out}\n${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
+if(MODE STREQUAL "screenshot")
+  run_blurlab(blurred "0:key=Space" --frames 6 --size 640x360)
+  run_blurlab(unblurred "0:key=Space;0:key=B;0:key=Tab" --frames 6 --size 640x360)
+  run_blurlab(bare "0:key=Space;0:key=Tab" --frames 6 --size 640x360)
+  execute_process(COMMAND ${CHECK} ${OUT}/blurred.png ${OUT}/unblurred.png ${OUT}/bare.png RESULT_VARIABLE code)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "screenshot check failed; see ${OUT}")
+  endif()
+elseif(MODE STREQUAL "resize")
+  run_blurlab(resized "3:resize=517x389;6:resize=0x0;10:resize=641x361;13:key=Right;15:resize=1x1;18:resize=0x0;20:resize=803x601;23:key=L"
+              --frames 27 --size 640x360)
+  if(NOT run_output MATCHES "frames 27 \\(minimized ([0-9]+)\\)")
+    message(FATAL_ERROR "no frame summary:\n${run_output}")
+  endif()
+  if(CMAKE_MATCH_1 LESS 5)
+    message(FATAL_ERROR "expected at least 5 minimized frames, got ${CMAKE_MATCH_1}")
+  endif()
+  file(READ ${OUT}/resized.png header LIMIT 24 HEX)
+  # PNG IHDR: width and height are the big-endian words at bytes 16..23: 803 = 0x323, 601 = 0x259.
+  if(NOT header MATCHES "0000032300000259$")
+    message(FATAL_ERROR "the last screenshot is not 803x601 (header ${header})")
+  endif()
+else()
+  message(FATAL_ERROR "MODE must be screenshot or resize")
+endif()
