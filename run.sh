@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The two commands of the README, for a fresh Debian 12 machine (as root):
 #   ./run.sh        install what is missing, build (Release), run blurlab: the window when a
-#                   display is available, otherwise the headless timing table on the scene
+#                   display is available, otherwise the headless timing table on the scene,
+#                   with the report (out/report.csv, out/report.json) and charts (out/*.png)
 #   ./run.sh test   the same set-up, then the whole test suite through CTest
 # Arguments after the mode go to blurlab (run) or ctest (test).
 set -euo pipefail
@@ -32,7 +33,17 @@ cmake --build build-release -j"$jobs"
 
 case $mode in
   run)
-    exec build-release/app/blurlab "$@" ;;
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+      exec build-release/app/blurlab "$@"
+    fi
+    # No display: the headless timing table, plus the report as CSV/JSON and charts.
+    mkdir -p out
+    build-release/app/blurlab --headless --csv out/report.csv --json out/report.json "$@"
+    python=python3; [ -x /usr/bin/python3 ] && python=/usr/bin/python3  # Debian's, with matplotlib
+    "$python" app/charts.py out/report.json --out out --log > out/charts.txt
+    echo
+    echo "report: out/report.csv, out/report.json; charts: $(tr '\n' ' ' < out/charts.txt)"
+    ;;
   test)
     cd build-release
     exec ctest --output-on-failure -j"$jobs" "$@" ;;

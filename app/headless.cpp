@@ -1,9 +1,14 @@
 #include "headless.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
 #include <chrono>
+#include <ctime>
 #include <iostream>
-#include <map>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -13,8 +18,11 @@
 #include "blur/registry.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
+#include "report/report.h"
+#include "report/tuning.h"
 #include "scene/scene.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/strings.h"
 #include "util/table.h"
 
@@ -30,40 +38,41 @@ constexpr bool kDebugBuild = true;
 
 constexpr glm::ivec2 kDefaultSize{1920, 1080};
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
-  const size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
-  double m = values[mid];
-  if (values.size() % 2 == 0) m = (m + *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid))) / 2.0;
-  return m;
-}
+std::string size_text(glm::ivec2 size) { return std::to_string(size.x) + "x" + std::to_string(size.y); }
 
-std::string ms_text(double ms) {
+std::string now_iso8601() {
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, ms >= 100 ? "%.1f" : ms >= 1 ? "%.3f" : "%.4f", ms);
+  const std::time_t now = std::time(nullptr);
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S%z", std::localtime(&now));
   return buffer;
 }
 
-std::string size_text(glm::ivec2 size) { return std::to_string(size.x) + "x" + std::to_string(size.y); }
+// A long sweep shows where it is, on a terminal only (not in logs or pipes).
+class Progress {
+ public:
+  explicit Progress(size_t total) : total_(total), enabled_(total > 1 && ::isatty(STDERR_FILENO)) {}
+  ~Progress() {
+    if (enabled_ && shown_) std::cerr << "\r" << std::string(100, ' ') << "\r" << std::flush;
+  }
+  void step(const std::string& what) {
+    ++done_;
+    if (!enabled_) return;
+    const size_t width = 30, filled = width * (done_ - 1) / total_;
+    std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, '.') << "] " << done_ << "/" << total_ << " "
+              << what.substr(0, 60) << "    " << std::flush;
+    shown_ = true;
+  }
 
-// One measured configuration.
-struct Row {
-  const VariantInfo* variant = nullptr;
-  BlurSettings settings;
-  glm::ivec2 size{};
-  std::optional<std::string> unsupported;
-  std::vector<std::string> spans;                      // in recording order, "total" first
-  std::map<std::string, std::vector<double>> samples;  // ms per frame
-  std::vector<double> cpu_ms;
-  std::optional<CheckResult> check;
-  Tolerance tolerance;
+ private:
+  size_t total_, done_ = 0;
+  bool enabled_, shown_ = false;
 };
 
 // The image blurred in one (size, input format) group, and references computed from it.
 class Input {
  public:
-  Input(glm::ivec2 size, gl::Format format) : source(size.x, size.y, format, "source"), destination(size.x, size.y, format, "destination") {}
+  Input(glm::ivec2 size, gl::Format format)
+      : source(size.x, size.y, format, "source"), destination(size.x, size.y, format, "destination") {}
   gl::Texture source, destination;
 
   const Image& pixels() {
@@ -82,98 +91,133 @@ class Input {
   std::vector<std::pair<Kernel, ReferenceImage>> references_;
 };
 
-void poison(const gl::Texture& destination, BlurPipeline& pipeline) {
-  // NaN for float formats (never equals a result); magenta for rgba8.
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  const float float_poison[4] = {nan, nan, nan, nan};
-  const float unorm_poison[4] = {1.0f, 0.0f, 1.0f, 0.5f};
-  gl::fill(destination, gl::info(destination.format()).is_float ? float_poison : unorm_poison);
-  pipeline.poison_intermediates(float_poison);
-}
+// Runs one configuration: timed frames (if any), then one checked run with poisoned targets.
+class Measurer {
+ public:
+  Measurer(BlurPipeline& pipeline, gl::TimerPool& timers, const cli::Options& o) : pipeline_(pipeline), timers_(timers), o_(o) {}
 
-Row measure(BlurPipeline& pipeline, gl::TimerPool& timers, Input& input, const VariantInfo& variant,
-            const BlurSettings& settings, glm::ivec2 size, const cli::Options& o, bool want_check) {
-  Row row;
-  row.variant = &variant;
-  row.size = size;
-  row.settings = resolve(variant, settings);
-  row.unsupported = pipeline.configure(variant, settings, size);
-  if (row.unsupported) return row;
+  report::Measurement measure(Input& input, const VariantInfo& variant, const BlurSettings& settings, glm::ivec2 size,
+                              bool check, int frames) {
+    report::Measurement m;
+    m.variant = &variant;
+    m.size = size;
+    m.settings = resolve(variant, settings);
+    m.unsupported = pipeline_.configure(variant, settings, size);
+    if (m.unsupported) return m;
+    if (frames > 0) time(input, m, frames);
+    if (check) {
+      poison(input.destination);
+      pipeline_.run(input.source, input.destination);
+      const Image output = input.destination.download();
+      m.tolerance = tolerance_for(variant, m.settings, size, peak_magnitude(input.pixels()));
+      m.check = compare_to_reference(output, input.reference(reference_kernel(variant, m.settings)), m.tolerance);
+    }
+    return m;
+  }
 
-  if (o.frames > 0) {
-    // The budget bounds slow configurations (naive 2D on a CPU rasterizer); the table shows
+ private:
+  void time(Input& input, report::Measurement& m, int frames) {
+    // The budget bounds slow configurations (naive 2D on a CPU rasterizer); the report says
     // how many frames each median is over.
     using clock = std::chrono::steady_clock;
     const auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
     const auto warmup_start = clock::now();
-    for (int i = 0; i < o.warmup; ++i) {
-      pipeline.run(input.source, input.destination);
-      if (o.budget > 0 && i >= 1) {
+    for (int i = 0; i < o_.warmup; ++i) {
+      pipeline_.run(input.source, input.destination);
+      if (o_.budget > 0 && i >= 1) {
         glFinish();
-        if (seconds_since(warmup_start) > o.budget / 3) break;
+        if (seconds_since(warmup_start) > o_.budget / 3) break;
       }
     }
     glFinish();
     const auto timing_start = clock::now();
-    for (int f = 0; f < o.frames; ++f) {
-      if (o.budget > 0 && f >= 3 && seconds_since(timing_start) > o.budget) break;
-      const auto start = std::chrono::steady_clock::now();
-      timers.begin_frame();
-      pipeline.run(input.source, input.destination);
-      timers.end_frame();
+    for (int f = 0; f < frames; ++f) {
+      if (o_.budget > 0 && f >= 3 && seconds_since(timing_start) > o_.budget) break;
+      const auto start = clock::now();
+      timers_.begin_frame();
+      pipeline_.run(input.source, input.destination);
+      timers_.end_frame();
       glFinish();  // CPU wall time of a whole frame, GPU finished: a sanity check on the GPU spans
-      row.cpu_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-      for (const gl::FrameTimes& frame : timers.poll())
+      m.cpu_ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - start).count());
+      for (const gl::FrameTimes& frame : timers_.poll())
         for (const gl::SpanTime& span : frame.spans) {
-          if (std::find(row.spans.begin(), row.spans.end(), span.name) == row.spans.end()) row.spans.push_back(span.name);
-          row.samples[span.name].push_back(span.ms);
+          if (std::find(m.span_order.begin(), m.span_order.end(), span.name) == m.span_order.end()) m.span_order.push_back(span.name);
+          m.spans_ms[span.name].push_back(span.ms);
         }
     }
   }
-  if (want_check) {
-    poison(input.destination, pipeline);
-    pipeline.run(input.source, input.destination);
-    const Image output = input.destination.download();
-    row.tolerance = tolerance_for(variant, row.settings, size, peak_magnitude(input.pixels()));
-    row.check = compare_to_reference(output, input.reference(reference_kernel(variant, row.settings)), row.tolerance);
+
+  void poison(const gl::Texture& destination) {
+    // NaN for float formats (never equals a result); magenta for rgba8.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float float_poison[4] = {nan, nan, nan, nan};
+    const float unorm_poison[4] = {1.0f, 0.0f, 1.0f, 0.5f};
+    gl::fill(destination, gl::info(destination.format()).is_float ? float_poison : unorm_poison);
+    pipeline_.poison_intermediates(float_poison);
   }
-  return row;
+
+  BlurPipeline& pipeline_;
+  gl::TimerPool& timers_;
+  const cli::Options& o_;
+};
+
+double median_total(const report::Measurement& m) {
+  const auto it = m.spans_ms.find("total");
+  return m.unsupported || it == m.spans_ms.end() || it->second.empty() ? std::numeric_limits<double>::infinity()
+                                                                       : report::stats_of(it->second).median;
 }
 
-void print_rows(const std::vector<Row>& rows, const cli::Options& o) {
-  std::vector<std::string> header{"variant", "stage", "settings", "size"};
-  if (o.frames > 0) header.insert(header.end(), {"total ms", "passes (median ms)", "cpu ms", "frames"});
-  header.insert(header.end(), {"max error", "check"});
-  TextTable table(header);
-  for (const Row& row : rows) {
-    std::vector<std::string> cells{std::string(row.variant->name), std::string(name(row.variant->stage)),
-                                   describe(*row.variant, row.settings), size_text(row.size)};
-    if (row.unsupported) {
-      if (o.frames > 0) cells.insert(cells.end(), {"-", "-", "-", "-"});
-      cells.insert(cells.end(), {"-", "unsupported: " + *row.unsupported});
-      table.add_row(cells);
-      continue;
-    }
-    if (o.frames > 0) {
-      std::string passes;
-      for (const std::string& span : row.spans)
-        if (span != "total") passes += (passes.empty() ? "" : "  ") + span + " " + ms_text(median(row.samples.at(span)));
-      const auto total = row.samples.find("total");
-      cells.push_back(total == row.samples.end() ? "-" : ms_text(median(total->second)));
-      cells.push_back(passes);
-      cells.push_back(ms_text(median(row.cpu_ms)));
-      cells.push_back(std::to_string(row.cpu_ms.size()));
-    }
-    if (row.check) {
-      cells.push_back(row.check->text());
-      cells.push_back(row.check->ok ? "ok" : "FAIL (" + format_double(row.check->worst_fraction, 3) + "x tolerance at " +
-                                                  std::to_string(row.check->worst_x) + "," + std::to_string(row.check->worst_y) + ")");
-    } else {
-      cells.insert(cells.end(), {"-", "-"});
-    }
-    table.add_row(cells);
-  }
-  table.print(std::cout);
+bool has_knobs(const VariantInfo& v) {
+  return v.workgroups.size() > 1 || v.unrolls.size() > 1 || v.segments.size() > 1 || v.cache_bits.size() > 1;
+}
+
+// Coordinate descent over the knob candidates: one knob at a time, the others at their best so
+// far. Far fewer runs than every combination, and the knobs interact little.
+void tune(Measurer& measurer, Input& input, const VariantInfo& variant, BlurSettings base, glm::ivec2 size, int frames,
+          const gl::GlInfo& info, report::TuningTable& table, TextTable& out) {
+  const BlurSettings defaults = resolve(variant, base);
+  const double default_ms = median_total(measurer.measure(input, variant, defaults, size, false, frames));
+  if (!std::isfinite(default_ms)) return;
+  BlurSettings best = defaults;
+  double best_ms = default_ms;
+  auto consider = [&](BlurSettings candidate) {
+    const double ms = median_total(measurer.measure(input, variant, candidate, size, false, frames));
+    if (ms < best_ms) best = candidate, best_ms = ms;
+  };
+  for (glm::ivec2 wg : variant.workgroups) if (wg != best.workgroup) { BlurSettings c = best; c.workgroup = wg; consider(c); }
+  for (int u : variant.unrolls) if (u != best.unroll) { BlurSettings c = best; c.unroll = u; consider(c); }
+  for (int s : variant.segments) if (s != best.segment) { BlurSettings c = best; c.segment = s; consider(c); }
+  for (int b : variant.cache_bits) if (b != best.cache_bits) { BlurSettings c = best; c.cache_bits = b; consider(c); }
+  // The choice must still be correct.
+  const report::Measurement checked = measurer.measure(input, variant, best, size, true, 0);
+  report::TunedEntry e;
+  e.renderer = info.renderer;
+  e.variant = std::string(variant.name);
+  e.size = size;
+  e.input_format = best.input_format;
+  e.kernel = best.kernel.type;
+  e.radius = best.kernel.radius;
+  e.workgroup = best.workgroup;
+  e.unroll = best.unroll;
+  e.segment = best.segment;
+  e.cache_bits = best.cache_bits;
+  e.median_ms = best_ms;
+  e.default_ms = default_ms;
+  if (checked.check && checked.check->ok) table.put(e);
+  out.add_row({std::string(variant.name), size_text(size), describe(variant, best), format_double(default_ms, 4),
+               format_double(best_ms, 4), format_double(default_ms / best_ms, 3) + "x",
+               checked.check ? (checked.check->ok ? "ok" : "FAIL (not saved)") : "-"});
+}
+
+// Fails before any GL work when a report file could not be written at the end.
+void check_writable(const std::string& path, const char* option) {
+  if (path.empty()) return;
+  const std::filesystem::path p(path);
+  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (std::filesystem::is_directory(p, ec)) throw Error(std::string(option) + " '" + path + "' is a directory");
+  if (!std::filesystem::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
+    throw Error(std::string(option) + " '" + path + "': cannot write into '" + dir.string() + "'");
 }
 
 }  // namespace
@@ -183,28 +227,54 @@ int run_headless(const cli::Options& o) {
   std::optional<Image> image;
   if (!o.image.empty()) image = load_png(o.image);
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
+  std::optional<report::TuningTable> tuned;
+  if (!o.tuned.empty()) tuned = report::TuningTable::load(o.tuned);
+  check_writable(o.output, "--output");
+  check_writable(o.csv, "--csv");
+  check_writable(o.json, "--json");
+  if (o.tune) check_writable(o.tune_file, "--tune-file");
 
   const bool debug = o.gl_debug || kDebugBuild;
   auto context = gl::HeadlessContext::create(debug, o.device);
   const gl::GlInfo& info = context->info();
   std::cout << gl::describe(info) << std::endl;
 
-  std::vector<glm::ivec2> sizes = image ? std::vector<glm::ivec2>{{image->width, image->height}}
-                                        : (o.sizes.empty() ? std::vector<glm::ivec2>{kDefaultSize} : o.sizes);
+  const std::vector<glm::ivec2> sizes = image ? std::vector<glm::ivec2>{{image->width, image->height}}
+                                              : (o.sizes.empty() ? std::vector<glm::ivec2>{kDefaultSize} : o.sizes);
   for (glm::ivec2 size : sizes)
     if (size.x > info.limits.max_texture_size || size.y > info.limits.max_texture_size)
       throw UsageError((image ? "--image " + o.image + " (" : "--size (") + size_text(size) + ") exceeds GL_MAX_TEXTURE_SIZE " +
                        std::to_string(info.limits.max_texture_size));
   std::vector<const VariantInfo*> selected = o.variants;
   if (selected.empty()) selected.assign(variants().begin(), variants().end());
+  // Timings are compared with the copy pass of the same run: time it even if not asked for.
+  const VariantInfo* copy = find_variant("copy");
+  if (o.frames > 0 && o.output.empty() && !o.tune && std::find(selected.begin(), selected.end(), copy) == selected.end())
+    selected.insert(selected.begin(), copy);
 
   gl::ProgramCache programs(std::move(sources));
   gl::TimerPool timers(gl::make_gl_query_backend(info.software));
   BlurPipeline pipeline(programs, info.limits, &timers);
   Scene scene(programs);
+  Measurer measurer(pipeline, timers, o);
 
-  const bool want_check = o.check || !o.output.empty() || o.frames > 0;
-  std::vector<Row> rows;
+  report::Report rep;
+  rep.gl = info;
+  rep.date = now_iso8601();
+  rep.warmup = o.warmup;
+  rep.frames = o.frames;
+  rep.budget_s = o.budget;
+  rep.scene_time = o.time;
+  rep.image = o.image;
+
+  size_t jobs = 0;
+  for (gl::Format f : o.input_formats)
+    for (const VariantInfo* v : selected) jobs += o.settings_list(*v, f).size();
+  Progress progress(jobs * sizes.size());
+
+  report::TuningTable tuning = o.tune && std::filesystem::exists(o.tune_file) ? report::TuningTable::load(o.tune_file) : report::TuningTable();
+  TextTable tune_table({"variant", "size", "best settings", "default ms", "best ms", "gain", "check"});
+
   for (glm::ivec2 size : sizes)
     for (gl::Format input_format : o.input_formats) {
       Input input(size, input_format);
@@ -213,27 +283,63 @@ int run_headless(const cli::Options& o) {
       else
         scene.render(input.source, o.time);
       for (const VariantInfo* variant : selected)
-        for (const BlurSettings& settings : o.settings_list(*variant, input_format))
-          rows.push_back(measure(pipeline, timers, input, *variant, settings, size, o, want_check));
-      if (!o.output.empty() && !rows.empty() && !rows.back().unsupported) {
-        // --output: one run only (checked by the parser). Written whole or not at all.
-        save_png(input.destination.download(), o.output);
-      }
+        for (BlurSettings settings : o.settings_list(*variant, input_format)) {
+          progress.step(std::string(variant->name) + " " + size_text(size) + " r=" + std::to_string(settings.kernel.radius));
+          if (o.tune) {
+            if (has_knobs(*variant) && !unsupported_reason(*variant, resolve(*variant, settings), size, info.limits))
+              tune(measurer, input, *variant, settings, size, o.frames, info, tuning, tune_table);
+            continue;
+          }
+          bool from_table = false;
+          const bool knobs_given = !o.workgroups.empty() || !o.unrolls.empty() || !o.segments.empty() || !o.cache_bits.empty();
+          if (tuned && !knobs_given)
+            if (const auto entry = tuned->find(info.renderer, std::string(variant->name), size, input_format, settings.kernel.type,
+                                               settings.kernel.radius)) {
+              settings = report::with_tuned_knobs(*variant, settings, *entry);
+              from_table = true;
+            }
+          report::Measurement m = measurer.measure(input, *variant, settings, size, /*check=*/true, o.frames);
+          m.tuned = from_table;
+          rep.rows.push_back(std::move(m));
+          // --output: one run only (checked by the parser). Written whole or not at all.
+          if (!o.output.empty() && !rep.rows.back().unsupported) save_png(input.destination.download(), o.output);
+        }
     }
 
-  const bool all_unsupported = std::all_of(rows.begin(), rows.end(), [](const Row& r) { return r.unsupported.has_value(); });
-  if (!rows.empty() && all_unsupported && (o.variants.size() == 1 || !o.output.empty()))
-    throw UsageError(std::string(rows.front().variant->name) + " cannot run " + describe(*rows.front().variant, rows.front().settings) +
-                     ": " + *rows.front().unsupported);
+  if (o.tune) {
+    tune_table.print(std::cout);
+    tuning.save(o.tune_file);
+    std::cout << "\nsaved the choices to " << o.tune_file << " (use them with --tuned " << o.tune_file << ")\n";
+    return debug && gl::debug_error_count() > 0 ? 1 : 0;
+  }
 
-  print_rows(rows, o);
+  const bool all_unsupported =
+      std::all_of(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.unsupported.has_value(); });
+  if (!rep.rows.empty() && all_unsupported && (o.variants.size() == 1 || !o.output.empty()))
+    throw UsageError(std::string(rep.rows.front().variant->name) + " cannot run " +
+                     describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + *rep.rows.front().unsupported);
+
+  report::write_table(rep, std::cout);
   if (!o.output.empty()) std::cout << "\nwrote " << o.output << "\n";
+  if (!o.csv.empty()) {
+    std::ostringstream text;
+    report::write_csv(rep, text);
+    write_file_atomically(o.csv, text.str());
+    std::cout << "wrote " << o.csv << "\n";
+  }
+  if (!o.json.empty()) {
+    std::ostringstream text;
+    report::write_json(rep, text);
+    write_file_atomically(o.json, text.str());
+    std::cout << "wrote " << o.json << "\n";
+  }
 
   int exit_code = 0;
-  const size_t failures = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.check && !r.check->ok; }));
-  if (o.check && failures > 0) {
-    std::cerr << "blurlab: " << failures << " of " << rows.size() << " runs exceed their tolerance\n";
-    exit_code = 1;
+  const size_t failures = static_cast<size_t>(
+      std::count_if(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.check && !r.check->ok; }));
+  if (failures > 0) {
+    std::cerr << "blurlab: " << failures << " of " << rep.rows.size() << " runs exceed their tolerance (see the check column)\n";
+    if (o.check) exit_code = 1;
   }
   if (debug && gl::debug_error_count() > 0) {
     std::cerr << "blurlab: " << gl::debug_error_count() << " OpenGL errors (printed above)\n";

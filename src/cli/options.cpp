@@ -110,6 +110,11 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--time", time_text, "Scene time in seconds (default 1)")->type_name("T");
   app.add_option("--image", o.image, "Blur this PNG instead of the scene")->type_name("IN.png");
   app.add_option("--output", o.output, "Write the blurred image (RGBA8 PNG, same size)")->type_name("OUT.png");
+  app.add_option("--csv", o.csv, "Headless: also write the report as CSV")->type_name("FILE");
+  app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings)")->type_name("FILE");
+  app.add_flag("--tune", o.tune, "Headless: try each variant's knob candidates, keep the fastest per GPU and size");
+  app.add_option("--tune-file", o.tune_file, "Where --tune saves its choices (default blurlab-tune.json)")->type_name("FILE");
+  app.add_option("--tuned", o.tuned, "Use the knobs a --tune run saved (where no knob is given)")->type_name("FILE");
   app.add_option("--shader-dir", o.shader_dir, "Load shaders from DIR instead of the embedded copies")->type_name("DIR");
   app.add_option("--screenshot", o.screenshot, "Window: after --frames N, save the last frame (overlay included) and exit")->type_name("FILE.png");
   app.add_option("--script", o.script, "Window: scripted input, e.g. '10:key=Right;20:resize=517x389;30:resize=0x0'")->type_name("STEPS");
@@ -184,7 +189,9 @@ Options parse_options(int argc, const char* const* argv) {
     else throw UsageError("--device '" + device_text + "' is not auto, gpu or software");
   }
   for (const auto& [option, value] : {std::pair{"--image", &o.image}, std::pair{"--output", &o.output},
-                                      std::pair{"--shader-dir", &o.shader_dir}, std::pair{"--screenshot", &o.screenshot}, std::pair{"--script", &o.script}})
+                                      std::pair{"--shader-dir", &o.shader_dir}, std::pair{"--screenshot", &o.screenshot}, std::pair{"--script", &o.script},
+                                      std::pair{"--csv", &o.csv}, std::pair{"--json", &o.json}, std::pair{"--tune-file", &o.tune_file},
+                                      std::pair{"--tuned", &o.tuned}})
     if (app.count(option) && value->empty()) throw UsageError(std::string(option) + " needs a file name");
 
   // Knobs must belong to at least one selected variant.
@@ -214,6 +221,9 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.headless && !o.screenshot.empty()) throw UsageError("--screenshot applies to the window; with --headless use --output");
   if (o.headless && !o.script.empty()) throw UsageError("--script applies to the window, not --headless");
   if (!o.screenshot.empty() && !o.frames_given) throw UsageError("--screenshot needs --frames N (the frame to save)");
+  if (o.tune && (!o.output.empty() || o.check)) throw UsageError("--tune times knob candidates; it does not go with --output or --check");
+  if (o.tune && o.frames == 0) throw UsageError("--tune needs timed frames (--frames above 0)");
+  if (o.tune && !o.tuned.empty()) throw UsageError("--tune and --tuned do not go together");
   if (!o.script.empty()) ui::parse_script(o.script);  // validate now: one line, exit 2
   if (!o.output.empty()) {
     size_t runs = 0;
@@ -240,8 +250,8 @@ void check_window_options(const Options& o) {
   single(o.unrolls.size(), "--unroll");
   single(o.segments.size(), "--segment");
   single(o.cache_bits.size(), "--cache");
-  if (!o.image.empty() || !o.output.empty() || o.check)
-    throw UsageError("--image, --output and --check need --headless (the window shows the animated scene)");
+  if (!o.image.empty() || !o.output.empty() || o.check || !o.csv.empty() || !o.json.empty() || o.tune || !o.tuned.empty())
+    throw UsageError("--image, --output, --check, --csv, --json, --tune and --tuned need --headless (the window shows the scene)");
 }
 
 }  // namespace blurlab::cli

@@ -38,6 +38,10 @@ struct Options {
   double time = 1.0;
 
   std::string image, output, shader_dir;
+  std::string csv, json;   // headless report files
+  bool tune = false;       // try each variant's knob candidates, keep the fastest
+  std::string tune_file = "blurlab-tune.json";  // where --tune saves its choices
+  std::string tuned;       // a --tune file whose choices this run uses
   std::string screenshot;  // window: save the last frame of --frames N here
   std::string script;      // window: scripted keys and resizes ("FRAME:key=NAME;FRAME:resize=WxH")
 

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "util/error.h"
+#include "util/files.h"
 
 namespace blurlab {
 
@@ -86,23 +87,13 @@ void save_png(const Image& image, const std::filesystem::path& path) {
 }
 
 void save_png_rgba8(const std::vector<uint8_t>& bytes, int width, int height, const std::filesystem::path& path) {
-  const std::string name = path.string();
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error("cannot write '" + name + "': it is a directory");
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  if (!std::filesystem::is_directory(dir, ec)) throw Error("cannot write '" + name + "': no such directory '" + dir.string() + "'");
-
-  const std::filesystem::path temp = dir / ("." + path.filename().string() + ".partial");
-  errno = 0;
-  if (!stbi_write_png(temp.c_str(), width, height, 4, bytes.data(), width * 4)) {
-    std::filesystem::remove(temp, ec);
-    throw Error("cannot write '" + name + "': " + (errno ? std::strerror(errno) : "PNG encoder failed"));
-  }
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    throw Error("cannot write '" + name + "': " + ec.message());
-  }
+  std::string png;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, 4, bytes.data(), width * 4))
+    throw Error("cannot write '" + path.string() + "': the PNG encoder failed");
+  write_file_atomically(path, png);
 }
 
 Image flipped_vertically(const Image& image) {

@@ -6,7 +6,9 @@ namespace blurlab {
 
 void TextTable::print(std::ostream& out) const {
   std::vector<size_t> width(header_.size(), 0);
+  auto is_title = [](const std::vector<std::string>& row) { return row.size() == 2 && row[0] == kTitle; };
   auto measure = [&](const std::vector<std::string>& row) {
+    if (is_title(row)) return;
     for (size_t i = 0; i < row.size() && i < width.size(); ++i) width[i] = std::max(width[i], row[i].size());
   };
   measure(header_);
@@ -26,6 +28,8 @@ void TextTable::print(std::ostream& out) const {
   for (const auto& row : rows_) {
     if (row.empty())
       out << "\n";
+    else if (is_title(row))
+      out << row[1] << "\n";
     else
       line(row);
   }

@@ -125,10 +125,7 @@ TEST_P(VariantsMatchReference, AtRadius) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Radii, VariantsMatchReference, ::testing::Values(0, 1, 2, 7, 16, 33, 64),
-                         [](const auto& p) {
-                           std::string name = "r";  // (not "r" + ...: GCC 12 warns falsely, PR 105329)
-                           return name += std::to_string(p.param);
-                         });
+                         [](const auto& p) { return "r" + std::to_string(p.param); });
 
 }  // namespace
 }  // namespace blurlab::test

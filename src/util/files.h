@@ -1,0 +1,12 @@
+#pragma once
+// Output files are written whole or not at all: into a temporary file beside the target, then
+// renamed over it. A failure leaves no file (and the old one, if any, untouched).
+#include <filesystem>
+#include <string_view>
+
+namespace blurlab {
+
+// Throws blurlab::Error with one line naming the file and the reason.
+void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+
+}  // namespace blurlab

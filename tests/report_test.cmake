@@ -1,0 +1,31 @@
+# A short sweep on the headless context: the CSV and JSON reports and the charts made from them.
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${BLURLAB} --headless --gl-debug --size 64x48 --kernel box,gauss --radius 1,3:5:2
+                        --variant frag-separable,compute-separable,compute-naive --frames 3 --warmup 1
+                        --csv ${OUT}/report.csv --json ${OUT}/report.json
+                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "blurlab exited ${code}\n${out}\n${err}")
+endif()
+file(STRINGS ${OUT}/report.csv lines)
+list(LENGTH lines count)
+# header + copy + 3 variants x 2 kernels x 3 radii
+if(NOT count EQUAL 20)
+  message(FATAL_ERROR "report.csv has ${count} lines, expected 20")
+endif()
+file(READ ${OUT}/report.json json)
+string(JSON renderer GET "${json}" gl renderer)
+string(JSON results LENGTH "${json}" results)
+if(NOT results EQUAL 19 OR renderer STREQUAL "")
+  message(FATAL_ERROR "report.json: ${results} results, renderer '${renderer}'")
+endif()
+execute_process(COMMAND ${PYTHON} ${CHARTS} ${OUT}/report.json --out ${OUT} --log RESULT_VARIABLE code OUTPUT_VARIABLE charts)
+if(NOT code EQUAL 0 OR NOT charts MATCHES "time_vs_radius_64x48_rgba8_box.png" OR NOT charts MATCHES "bars_64x48_rgba8_gauss_r5.png")
+  message(FATAL_ERROR "charts.py failed (${code}):\n${charts}")
+endif()
+foreach(chart IN ITEMS time_vs_radius_64x48_rgba8_gauss.png bars_64x48_rgba8_box_r5.png)
+  if(NOT EXISTS ${OUT}/${chart})
+    message(FATAL_ERROR "missing chart ${chart}")
+  endif()
+endforeach()

@@ -1,0 +1,146 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "blur/registry.h"
+#include "report/report.h"
+#include "report/tuning.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace blurlab::report {
+namespace {
+
+Measurement timed(const char* variant, int radius, std::vector<double> total_ms) {
+  Measurement m;
+  m.variant = find_variant(variant);
+  m.settings = resolve(*m.variant, BlurSettings{});
+  m.settings.kernel = make_kernel(KernelType::Gauss, radius, std::nullopt);
+  m.size = {1000, 500};
+  m.span_order = {"total"};
+  m.spans_ms["total"] = total_ms;
+  m.cpu_ms = total_ms;
+  CheckResult check;
+  check.max_error = {1, 0, 1, 0};
+  m.check = check;
+  return m;
+}
+
+Report sample() {
+  Report r;
+  r.gl.renderer = "Test GPU";
+  r.frames = 3;
+  r.rows.push_back(timed("copy", 16, {0.5, 0.5, 0.5}));
+  r.rows.push_back(timed("frag-naive", 16, {40.0, 41.0, 39.0}));
+  r.rows.push_back(timed("frag-separable", 16, {2.0, 2.2, 1.8}));
+  r.rows.push_back(timed("compute-separable", 16, {1.0, 1.0, 1.0}));
+  Measurement refused = timed("compute-naive", 16, {});
+  refused.unsupported = "needs more shared memory";
+  refused.spans_ms.clear();
+  refused.check.reset();
+  r.rows.push_back(refused);
+  return r;
+}
+
+TEST(Report, Stats) {
+  const Stats s = stats_of({5.0, 1.0, 3.0, 2.0, 4.0});
+  EXPECT_EQ(s.count, 5u);
+  EXPECT_DOUBLE_EQ(s.median, 3.0);
+  EXPECT_DOUBLE_EQ(s.min, 1.0);
+  EXPECT_DOUBLE_EQ(s.max, 5.0);
+  EXPECT_DOUBLE_EQ(s.spread, 4.6 - 1.4);  // p90 - p10, interpolated
+  EXPECT_DOUBLE_EQ(stats_of({1.0, 2.0}).median, 1.5);
+  EXPECT_EQ(stats_of({}).count, 0u);
+}
+
+TEST(Report, DerivedNumbers) {
+  const Report r = sample();
+  const Derived separable = r.derive(r.rows[2]);
+  EXPECT_DOUBLE_EQ(*separable.copy_ms, 0.5);
+  EXPECT_DOUBLE_EQ(*separable.x_copy, 4.0);
+  EXPECT_DOUBLE_EQ(*separable.speedup, 20.0);  // frag-naive 40 ms / 2 ms: same stage
+  // 1000x500 rgba8 read once and written once = 4 MB in 2 ms.
+  EXPECT_DOUBLE_EQ(*separable.gbps, 2.0);
+  EXPECT_FALSE(r.derive(r.rows[3]).speedup) << "compute-naive (refused) gives no speed-up";
+  EXPECT_FALSE(r.derive(r.rows[4]).x_copy) << "an unsupported row has no time";
+  EXPECT_DOUBLE_EQ(minimum_traffic_bytes({10, 10}, gl::Format::rgba16f), 1600.0);
+}
+
+TEST(Report, CsvHasOneLinePerRowAndAStableHeader) {
+  std::ostringstream out;
+  write_csv(sample(), out);
+  const std::vector<std::string> lines = split(out.str(), '\n');
+  ASSERT_EQ(lines.size(), 7u);  // header, 5 rows, trailing empty
+  const size_t columns = split(lines[0], ',').size();
+  EXPECT_EQ(columns, 32u);
+  EXPECT_EQ(lines[0].substr(0, 28), "variant,stage,kernel,radius,");
+  for (size_t i = 1; i < 6; ++i) EXPECT_EQ(split(lines[i], ',').size(), columns) << lines[i];
+  EXPECT_NE(lines[3].find("frag-separable,fragment,gauss,16,"), std::string::npos);
+  EXPECT_NE(lines[5].find(",no,\"needs more shared memory\","), std::string::npos);
+}
+
+TEST(Report, JsonCarriesGpuSettingsAndResults) {
+  std::ostringstream out;
+  write_json(sample(), out);
+  const auto doc = nlohmann::json::parse(out.str());
+  EXPECT_EQ(doc["gl"]["renderer"], "Test GPU");
+  ASSERT_EQ(doc["results"].size(), 5u);
+  const auto& separable = doc["results"][2];
+  EXPECT_EQ(separable["variant"], "frag-separable");
+  EXPECT_EQ(separable["settings"]["radius"], 16);
+  EXPECT_EQ(separable["settings"]["intermediate"], "rgba8");
+  EXPECT_DOUBLE_EQ(separable["spans"]["total"]["median_ms"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(separable["x_copy"].get<double>(), 4.0);
+  EXPECT_EQ(separable["error"]["max"].size(), 4u);
+  EXPECT_FALSE(doc["results"][4]["supported"].get<bool>());
+  EXPECT_EQ(doc["results"][4]["reason"], "needs more shared memory");
+}
+
+TEST(Report, TableGroupsAndSaysWhyARowIsMissing) {
+  std::ostringstream out;
+  write_table(sample(), out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("== 1000x500 rgba8 copy pass (the floor)"), std::string::npos);
+  EXPECT_NE(text.find("== 1000x500 rgba8 gauss r=16"), std::string::npos);
+  EXPECT_NE(text.find("unsupported: needs more shared memory"), std::string::npos);
+  // Fastest first within the group.
+  EXPECT_LT(text.find("compute-separable"), text.find("frag-separable"));
+  EXPECT_LT(text.find("frag-separable"), text.find("frag-naive"));
+}
+
+TEST(Tuning, SaveLoadAndNearestRadius) {
+  TuningTable table;
+  TunedEntry e;
+  e.renderer = "GPU";
+  e.variant = "compute-separable";
+  e.size = {64, 32};
+  e.radius = 4;
+  e.workgroup = {256, 1};
+  e.median_ms = 1.0;
+  e.default_ms = 2.0;
+  table.put(e);
+  e.radius = 32;
+  e.workgroup = {8, 8};
+  table.put(e);
+  e.workgroup = {16, 16};
+  table.put(e);  // replaces the r=32 entry
+  EXPECT_EQ(table.entries().size(), 2u);
+  const auto path = std::filesystem::temp_directory_path() / ("blurlab_tune_" + std::to_string(::getpid()) + ".json");
+  table.save(path);
+  const TuningTable back = TuningTable::load(path);
+  EXPECT_EQ(back.find("GPU", "compute-separable", {64, 32}, gl::Format::rgba8, KernelType::Gauss, 6)->workgroup, glm::ivec2(256, 1));
+  EXPECT_EQ(back.find("GPU", "compute-separable", {64, 32}, gl::Format::rgba8, KernelType::Gauss, 30)->workgroup, glm::ivec2(16, 16));
+  EXPECT_FALSE(back.find("Other GPU", "compute-separable", {64, 32}, gl::Format::rgba8, KernelType::Gauss, 4));
+  EXPECT_FALSE(back.find("GPU", "compute-separable", {64, 33}, gl::Format::rgba8, KernelType::Gauss, 4));
+  std::ofstream(path) << "{\"entries\": [{\"variant\": 3}]}";
+  EXPECT_THROW(TuningTable::load(path), Error);
+  std::filesystem::remove(path);
+  EXPECT_THROW(TuningTable::load(path), Error);
+}
+
+}  // namespace
+}  // namespace blurlab::report
