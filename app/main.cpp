@@ -45,8 +45,8 @@ int run(int argc, char** argv) {
       blurlab::cli::check_window_options(options);
       return blurlab::app::run_window(options);
     }
-    if (!options.screenshot.empty() || !options.script.empty())
-      throw blurlab::Error("--screenshot and --script need a window, and no display is available (try xvfb-run)");
+    if (!options.screenshot.empty() || !options.script.empty() || options.soak > 0)
+      throw blurlab::Error("--screenshot, --script and --soak need a window, and no display is available (try xvfb-run)");
     std::fprintf(stderr, "blurlab: no display: running headless (--headless)\n");
   }
   return blurlab::app::run_headless(options);

@@ -6,6 +6,8 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -13,6 +15,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "blur/check.h"
 #include "blur/pipeline.h"
@@ -23,6 +26,7 @@
 #include "gl/timer_pool.h"
 #include "overlay.h"
 #include "scene/scene.h"
+#include "ui/soak.h"
 #include "ui/span_stats.h"
 #include "ui/view_state.h"
 #include "util/error.h"
@@ -41,6 +45,16 @@ constexpr bool kDebugBuild = false;
 #else
 constexpr bool kDebugBuild = true;
 #endif
+
+// Resident memory of this process (bytes), for the soak's bound.
+size_t resident_bytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long pages = 0, resident = 0;
+  const int read = std::fscanf(f, "%lu %lu", &pages, &resident);
+  std::fclose(f);
+  return read == 2 ? resident * static_cast<size_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
 
 // Keys arrive through the GLFW callback and are handled once per frame.
 std::vector<ui::Key>* g_pending_keys = nullptr;
@@ -127,11 +141,22 @@ class App {
     const auto all = variants();
     uint64_t frame = 0;
     auto last = std::chrono::steady_clock::now();
+    const auto start = last;
     size_t script_at = 0;
     while (!glfwWindowShouldClose(window_)) {
       // Scripted input (tests, soak runs) goes through the same paths as real input.
-      for (; script_at < script_.size() && script_[script_at].frame <= frame; ++script_at) {
-        const ui::ScriptStep& step = script_[script_at];
+      std::vector<ui::ScriptStep> steps;
+      for (; script_at < script_.size() && script_[script_at].frame <= frame; ++script_at) steps.push_back(script_[script_at]);
+      if (options_.soak > 0) {
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (elapsed >= options_.soak) break;
+        if (elapsed >= options_.soak * 0.2 && settled_rss_ == 0) settled_rss_ = resident_bytes();
+        steps = soak_.steps(frame, state_.settings.kernel.radius);
+        resizes_ += static_cast<size_t>(std::count_if(steps.begin(), steps.end(), [](const ui::ScriptStep& s) { return s.resize.has_value(); }));
+        peak_rss_ = std::max(peak_rss_, resident_bytes());
+        visited_.insert(state_.variant);
+      }
+      for (const ui::ScriptStep& step : steps) {
         if (step.key) keys_.push_back(*step.key);
         if (step.resize) scripted_resize(*step.resize);
       }
@@ -148,7 +173,7 @@ class App {
       glm::ivec2 size{0, 0};
       glfwGetFramebufferSize(window_, &size.x, &size.y);
       if (minimized_ || size.x <= 0 || size.y <= 0) {
-        glfwWaitEventsTimeout(script_at < script_.size() ? 0.01 : 0.25);
+        glfwWaitEventsTimeout(script_at < script_.size() || options_.soak > 0 ? 0.01 : 0.25);
         ++frame;
         ++minimized_frames_;
         if (options_.frames_given && frame >= static_cast<uint64_t>(options_.frames)) break;
@@ -189,10 +214,34 @@ class App {
     std::printf("frames %llu (minimized %llu), GPU timer queries %zu, frames dropped %zu\n",
                 static_cast<unsigned long long>(frame), static_cast<unsigned long long>(minimized_frames_),
                 timers_.queries_created(), timers_.frames_dropped());
-    return 0;
+    return options_.soak > 0 ? soak_verdict(frame) : 0;
   }
 
  private:
+  // The soak's bounds: the query pool stays small (queries are reused), memory stops growing once
+  // settled (programs, textures and timings are bounded), and no GL error (checked by the caller
+  // with --gl-debug).
+  int soak_verdict(uint64_t frames) {
+    constexpr size_t kMaxQueries = 64;
+    constexpr size_t kMaxGrowth = 64u << 20;
+    const size_t end_rss = resident_bytes();
+    const double mib = 1.0 / (1 << 20);
+    std::printf("soak: %.0f s, %llu frames, %zu variants visited, %zu resizes, %zu programs compiled (%zu cached)\n", options_.soak,
+                static_cast<unsigned long long>(frames), visited_.size(), resizes_, programs_.compiled(), programs_.size());
+    std::printf("soak: timer queries %zu (bound %zu), resident memory %.1f MiB settled, %.1f MiB peak, %.1f MiB at the end "
+                "(growth bound %.0f MiB)\n",
+                timers_.queries_created(), kMaxQueries, settled_rss_ * mib, peak_rss_ * mib, end_rss * mib, kMaxGrowth * mib);
+    if (timers_.queries_created() > kMaxQueries) {
+      std::fprintf(stderr, "blurlab: soak: the timer-query pool grew to %zu queries\n", timers_.queries_created());
+      return 1;
+    }
+    if (settled_rss_ > 0 && end_rss > settled_rss_ + kMaxGrowth) {
+      std::fprintf(stderr, "blurlab: soak: memory grew by %.1f MiB after settling\n", (end_rss - settled_rss_) * mib);
+      return 1;
+    }
+    return 0;
+  }
+
   void scripted_resize(glm::ivec2 size) {
     if (size.x == 0 || size.y == 0) {
       // What a minimized window reports; iconify too where a window manager allows it.
@@ -386,6 +435,9 @@ class App {
   bool pending_screenshot_ = false;
   bool minimized_ = false;
   uint64_t minimized_frames_ = 0;
+  ui::SoakDriver soak_;
+  size_t settled_rss_ = 0, peak_rss_ = 0, resizes_ = 0;
+  std::set<size_t> visited_;
   double time_ = 0.0;
   double cpu_frame_ms_ = 0.0;
 };

@@ -2,6 +2,8 @@
 #   MODE=screenshot: three screenshots of the same paused frame, checked by blurlab-screenshot-check.
 #   MODE=resize: odd sizes, 1x1 and 0x0 (minimized) while running; the last screenshot must have
 #   the last size, no GL errors, and the minimized frames must have been skipped, not rendered.
+#   MODE=nogl: a display whose OpenGL is below 4.3 gives one line and exit code 1.
+#   MODE=soak: SECONDS of pseudo-random input (not in the default run: ctest -C Soak -R soak).
 find_program(XVFB_RUN xvfb-run)
 if(NOT XVFB_RUN)
   message(FATAL_ERROR "xvfb-run is missing (Debian package xvfb)")
@@ -41,6 +43,23 @@ elseif(MODE STREQUAL "resize")
   if(NOT header MATCHES "0000032300000259$")
     message(FATAL_ERROR "the last screenshot is not 803x601 (header ${header})")
   endif()
+elseif(MODE STREQUAL "soak")
+  # Minutes of pseudo-random keys and resizes; the program checks its own bounds (timer queries,
+  # memory growth after settling) and --gl-debug turns any GL error into exit code 1.
+  execute_process(COMMAND ${xvfb} ${BLURLAB} --gl-debug --soak ${SECONDS} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(REGEX MATCHALL "soak: [^\n]*" figures "${out}")
+  string(REPLACE ";" "\n" figures "${figures}")
+  message(STATUS "${figures}")
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "soak failed (exit ${code}):\n${err}")
+  endif()
+elseif(MODE STREQUAL "nogl")
+  # A display but no OpenGL 4.3: one line and exit code 1.
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env MESA_GL_VERSION_OVERRIDE=4.2 ${xvfb} ${BLURLAB} --frames 2
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab: OpenGL 4.3 core is not available in a window[^\n]*\n$")
+    message(FATAL_ERROR "expected exit 1 and one line, got ${code}:\n${err}")
+  endif()
 else()
-  message(FATAL_ERROR "MODE must be screenshot or resize")
+  message(FATAL_ERROR "MODE must be screenshot, resize or nogl")
 endif()

@@ -99,14 +99,16 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     defines.push_back({"SRC_FORMAT", std::string(gl::name(src))});
     defines.push_back({"DST_FORMAT", std::string(gl::name(dst))});
     defines.insert(defines.end(), extra.begin(), extra.end());
-    return owner_.programs_.get({{GL_COMPUTE_SHADER, file}}, defines);
+    return hold(owner_.programs_.share({{GL_COMPUTE_SHADER, file}}, defines));
   }
 
   const gl::Program& fragment(const std::string& file, const gl::Defines& extra) override {
     gl::Defines defines = common_defines(owner_.settings_);
     defines.insert(defines.end(), extra.begin(), extra.end());
-    return owner_.programs_.get({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, defines);
+    return hold(owner_.programs_.share({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, defines));
   }
+
+  std::vector<std::shared_ptr<const gl::Program>> held;
 
   const gl::Texture& source() const override { return *source_; }
   const gl::Texture& destination() const override { return *destination_; }
@@ -150,6 +152,11 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   }
 
  private:
+  const gl::Program& hold(std::shared_ptr<const gl::Program> program) {
+    held.push_back(std::move(program));
+    return *held.back();
+  }
+
   void bind(const gl::Program& program, std::initializer_list<Binding> bindings) {
     glUseProgram(program.id());
     glBindBufferBase(GL_UNIFORM_BUFFER, 0, owner_.kernel_block_.get());
@@ -239,6 +246,7 @@ void BlurPipeline::refresh_programs() {
   if (!blur_) return;
   Passes setup(*this, nullptr, nullptr);
   blur_->prepare(setup);
+  programs_in_use_ = std::move(setup.held);  // the previous set is released only now
 }
 
 void BlurPipeline::poison_intermediates(const float rgba[4]) {

@@ -57,6 +57,8 @@ class BlurPipeline {
   gl::VertexArrayHandle empty_vao_;
   gl::FramebufferHandle framebuffer_;
   std::map<int, gl::Texture> intermediates_;
+  // The programs the current variant prepared: held so the cache may drop them only once unused.
+  std::vector<std::shared_ptr<const gl::Program>> programs_in_use_;
 };
 
 }  // namespace blurlab

@@ -118,6 +118,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--shader-dir", o.shader_dir, "Load shaders from DIR instead of the embedded copies")->type_name("DIR");
   app.add_option("--screenshot", o.screenshot, "Window: after --frames N, save the last frame (overlay included) and exit")->type_name("FILE.png");
   app.add_option("--script", o.script, "Window: scripted input, e.g. '10:key=Right;20:resize=517x389;30:resize=0x0'")->type_name("STEPS");
+  std::string soak_text;
+  app.add_option("--soak", soak_text, "Window: S seconds of pseudo-random keys and resizes, then check GL errors, queries, memory")->type_name("S");
   app.add_option("--device", device_text, "Headless GL device: auto (GPU if any), gpu, software")->type_name("KIND");
   app.add_flag("--gl-debug", o.gl_debug, "KHR_debug output; any GL error makes the exit code 1");
 
@@ -152,7 +154,8 @@ Options parse_options(int argc, const char* const* argv) {
   if (app.count("--sigma")) o.sigmas = parse_double_list(sigma_text, "--sigma", 0.0, kMaxSigma);
   if (app.count("--format")) o.formats = parse_formats(format_text, "--format", true);
   if (app.count("--input-format")) o.input_formats = parse_formats(input_format_text, "--input-format", false);
-  if (app.count("--size")) o.sizes = parse_size_list(size_text, "--size", kMaxImageEdge);
+  // Sizes up to 65536 parse; the device's GL_MAX_TEXTURE_SIZE decides at run time.
+  if (app.count("--size")) o.sizes = parse_size_list(size_text, "--size", 65536);
   if (app.count("--workgroup")) o.workgroups = parse_size_list(workgroup_text, "--workgroup", 1024, true);
   if (app.count("--unroll")) o.unrolls = parse_int_list(unroll_text, "--unroll", 1, 32);
   if (app.count("--segment")) o.segments = parse_int_list(segment_text, "--segment", 1, kMaxImageEdge);
@@ -181,6 +184,12 @@ Options parse_options(int argc, const char* const* argv) {
     const auto b = parse_double(budget_text);
     if (!b || *b < 0.0 || *b > 86400.0) throw UsageError("--budget '" + budget_text + "' is not a number of seconds in 0..86400");
     o.budget = *b;
+  }
+  if (app.count("--soak")) {
+    const auto seconds = parse_double(soak_text);
+    if (!seconds || *seconds <= 0.0 || *seconds > 86400.0) throw UsageError("--soak '" + soak_text + "' is not a number of seconds in (0, 86400]");
+    if (o.headless) throw UsageError("--soak runs the window, not --headless");
+    o.soak = *seconds;
   }
   if (app.count("--device")) {
     if (device_text == "auto") o.device = gl::DevicePreference::Auto;

@@ -44,6 +44,7 @@ struct Options {
   std::string tuned;       // a --tune file whose choices this run uses
   std::string screenshot;  // window: save the last frame of --frames N here
   std::string script;      // window: scripted keys and resizes ("FRAME:key=NAME;FRAME:resize=WxH")
+  double soak = 0.0;       // window: seconds of pseudo-random input, then bounds checked
 
   // Every kernel of the sweep (kernels x radii x sigmas, as make_kernel completes them).
   std::vector<Kernel> kernel_list() const;

@@ -170,19 +170,28 @@ Program build_program(const ShaderSources& sources, const std::vector<ShaderFile
   return Program(std::move(program), label, local_size);
 }
 
-const Program& ProgramCache::get(const std::vector<ShaderFile>& files, const Defines& defines) {
+std::shared_ptr<const Program> ProgramCache::share(const std::vector<ShaderFile>& files, const Defines& defines) {
   std::string key;
   for (const auto& f : files) key += std::to_string(f.stage) + ":" + f.name + ";";
   for (const auto& [k, v] : defines) key += k + "=" + v + ";";
   auto it = programs_.find(key);
   if (it == programs_.end()) {
-    auto program = std::make_unique<Program>(build_program(sources_, files, defines));
-    it = programs_.emplace(key, Entry{files, defines, std::move(program)}).first;
+    auto program = std::make_shared<Program>(build_program(sources_, files, defines));
+    ++compiled_;
+    it = programs_.emplace(key, Entry{files, defines, std::move(program), 0}).first;
+    while (programs_.size() > capacity_) {
+      auto oldest = programs_.begin();
+      for (auto e = programs_.begin(); e != programs_.end(); ++e)
+        if (e->second.last_use < oldest->second.last_use) oldest = e;
+      programs_.erase(oldest);  // holders of share() keep it alive
+    }
   }
-  return *it->second.program;
+  it->second.last_use = ++clock_;
+  return it->second.program;
 }
 
 void ProgramCache::reload() {
+  // (Programs already dropped from the cache are re-fetched by their holders' next prepare.)
   std::vector<std::pair<Entry*, Program>> rebuilt;
   for (auto& [key, entry] : programs_) rebuilt.emplace_back(&entry, build_program(sources_, entry.files, entry.defines));
   for (auto& [entry, program] : rebuilt) *entry->program = std::move(program);

@@ -85,24 +85,33 @@ class Program {
 
 Program build_program(const ShaderSources& sources, const std::vector<ShaderFile>& files, const Defines& defines);
 
-// Programs by (files, defines), compiled once. Pointers stay valid across reload().
+// Programs by (files, defines), compiled once. A long session visits many radii and knobs,
+// each a program of its own: past `capacity` the least recently used are dropped. Whoever keeps
+// a program across frames holds it with share(), so a dropped program lives on until released;
+// a reference from get() is good until the next get(). Programs stay valid across reload().
 class ProgramCache {
  public:
-  explicit ProgramCache(ShaderSources sources) : sources_(std::move(sources)) {}
-  const Program& get(const std::vector<ShaderFile>& files, const Defines& defines);
+  explicit ProgramCache(ShaderSources sources, size_t capacity = 256) : sources_(std::move(sources)), capacity_(capacity) {}
+  const Program& get(const std::vector<ShaderFile>& files, const Defines& defines) { return *share(files, defines); }
+  std::shared_ptr<const Program> share(const std::vector<ShaderFile>& files, const Defines& defines);
   // Recompiles every cached program from the sources. On any failure nothing changes (the
   // last good programs stay in use) and the ShaderError is rethrown.
   void reload();
   size_t size() const { return programs_.size(); }
+  size_t compiled() const { return compiled_; }
   const ShaderSources& sources() const { return sources_; }
 
  private:
   struct Entry {
     std::vector<ShaderFile> files;
     Defines defines;
-    std::unique_ptr<Program> program;
+    std::shared_ptr<Program> program;
+    uint64_t last_use = 0;
   };
   ShaderSources sources_;
+  size_t capacity_;
+  uint64_t clock_ = 0;
+  size_t compiled_ = 0;
   std::map<std::string, Entry> programs_;
 };
 

@@ -16,7 +16,15 @@ Texture::Texture(int width, int height, Format format, std::string_view label)
     : handle_(create_texture()), width_(width), height_(height), format_(format) {
   if (width <= 0 || height <= 0) throw Error("texture size must be positive");
   glBindTexture(GL_TEXTURE_2D, handle_.get());
+  while (glGetError() != GL_NO_ERROR) {
+  }
   glTexStorage2D(GL_TEXTURE_2D, 1, info(format).internal_format, width, height);
+  // Allocation is where a huge size fails: say so instead of blurring into nothing.
+  if (const GLenum error = glGetError(); error != GL_NO_ERROR) {
+    glBindTexture(GL_TEXTURE_2D, 0);
+    throw Error("cannot allocate a " + std::to_string(width) + "x" + std::to_string(height) + " " + std::string(name(format)) +
+                " texture (" + (error == GL_OUT_OF_MEMORY ? std::string("out of memory") : "GL error " + std::to_string(error)) + ")");
+  }
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);

@@ -3,7 +3,10 @@
 #include <stb_image.h>
 #include <stb_image_write.h>
 
+#include <zlib.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -45,6 +48,50 @@ std::vector<unsigned char> read_file(const std::filesystem::path& path) {
   return bytes;
 }
 
+uint32_t big_endian32(const unsigned char* p) {
+  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
+}
+
+// stb_image decodes without checking chunk CRCs, so a damaged file could decode into a wrong
+// picture without a word. Walk the chunks first: each complete, each CRC right (zlib's crc32),
+// IHDR first, at least one IDAT, IEND last. Returns what is wrong, or an empty string.
+std::string png_structure_error(const std::vector<unsigned char>& bytes) {
+  size_t at = 8;
+  bool seen_idat = false;
+  for (int index = 0;; ++index) {
+    if (bytes.size() - at < 12) return index == 0 ? "no IHDR chunk (truncated)" : "truncated (no IEND chunk)";
+    const uint32_t length = big_endian32(&bytes[at]);
+    const std::string type(reinterpret_cast<const char*>(&bytes[at + 4]), 4);
+    for (char c : type)
+      if (!std::isalpha(static_cast<unsigned char>(c))) return "a chunk type is not letters (corrupt file)";
+    if (length > 0x7fffffffu || length > bytes.size() - at - 12) return "chunk " + type + " is truncated";
+    const uint32_t stored = big_endian32(&bytes[at + 8 + length]);
+    const uint32_t actual = static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0), &bytes[at + 4], 4 + length));
+    if (stored != actual) return "chunk " + type + " has a bad CRC (corrupt file)";
+    if (index == 0 && (type != "IHDR" || length != 13)) return "the first chunk is not IHDR";
+    if (index == 0) {
+      // The header's fields, as the PNG specification allows them.
+      const unsigned char* h = &bytes[at + 8];
+      const uint32_t width = big_endian32(h), height = big_endian32(h + 4);
+      const int depth = h[8], color = h[9];
+      if (width == 0 || height == 0) return "the header declares no pixels (" + std::to_string(width) + "x" + std::to_string(height) + ")";
+      if (width > static_cast<uint32_t>(kMaxImageEdge) || height > static_cast<uint32_t>(kMaxImageEdge))
+        return "the header declares " + std::to_string(width) + "x" + std::to_string(height) + ", larger than " +
+               std::to_string(kMaxImageEdge) + "x" + std::to_string(kMaxImageEdge);
+      const bool depth_ok = (color == 0 && (depth == 1 || depth == 2 || depth == 4 || depth == 8 || depth == 16)) ||
+                            (color == 3 && (depth == 1 || depth == 2 || depth == 4 || depth == 8)) ||
+                            ((color == 2 || color == 4 || color == 6) && (depth == 8 || depth == 16));
+      if (!depth_ok) return "bit depth " + std::to_string(depth) + " with color type " + std::to_string(color) + " is not valid PNG";
+      if (h[10] != 0 || h[11] != 0) return "unknown compression or filter method";
+      if (h[12] > 1) return "unknown interlace method " + std::to_string(h[12]);
+    }
+    if (index > 0 && type == "IHDR") return "a second IHDR chunk";
+    if (type == "IDAT") seen_idat = true;
+    at += 12 + length;
+    if (type == "IEND") return seen_idat ? "" : "no IDAT chunk (no pixels)";
+  }
+}
+
 }  // namespace
 
 Image load_png(const std::filesystem::path& path) {
@@ -55,6 +102,8 @@ Image load_png(const std::filesystem::path& path) {
   if (bytes.size() < 8 || std::memcmp(bytes.data(), kPngSignature, 8) != 0)
     throw Error("cannot load '" + name + "': not a PNG file");
   if (bytes.size() > static_cast<size_t>(INT32_MAX)) throw Error("cannot load '" + name + "': file too large");
+  if (const std::string problem = png_structure_error(bytes); !problem.empty())
+    throw Error("cannot load '" + name + "': " + problem);
   const int size = static_cast<int>(bytes.size());
 
   // Check the declared size before decoding, so a corrupt header cannot ask for gigabytes.

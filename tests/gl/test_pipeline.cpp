@@ -89,6 +89,24 @@ TEST_F(Pipeline, ReloadKeepsTheLastGoodProgram) {
   std::filesystem::remove_all(dir);
 }
 
+TEST_F(Pipeline, ProgramCacheDropsTheLeastRecentlyUsedButNotWhatIsHeld) {
+  gl::ProgramCache programs(gl::ShaderSources::embedded(), 2);
+  const std::vector<gl::ShaderFile> copy{{GL_COMPUTE_SHADER, "copy.comp"}};
+  auto defines = [](int wg) {
+    return gl::Defines{{"WG_X", std::to_string(wg)}, {"WG_Y", "1"}, {"SRC_FORMAT", "rgba8"}, {"DST_FORMAT", "rgba8"}};
+  };
+  const auto held = programs.share(copy, defines(1));
+  programs.get(copy, defines(2));
+  programs.get(copy, defines(3));  // over capacity: wg=1 (least recently used) leaves the cache
+  EXPECT_EQ(programs.size(), 2u);
+  EXPECT_EQ(held->local_size()[0], 1);
+  EXPECT_TRUE(glIsProgram(held->id())) << "a held program stays alive";
+  programs.get(copy, defines(1));  // compiled again
+  EXPECT_EQ(programs.compiled(), 4u);
+  programs.get(copy, defines(1));
+  EXPECT_EQ(programs.compiled(), 4u);
+}
+
 TEST(DebugOutput, CountsGlErrors) {
   // The mechanism every GL test relies on must itself be able to fail.
   const size_t before = gl::debug_error_count();

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "ui/soak.h"
 #include "ui/span_stats.h"
 #include "ui/view_state.h"
 #include "util/error.h"
@@ -121,6 +122,35 @@ TEST(SpanStats, WindowMeanMinMax) {
   EXPECT_EQ(stats.history("h"), (std::vector<float>{1.0f, 1.5f, 5.0f}));
   stats.clear();
   EXPECT_TRUE(stats.summaries().empty());
+}
+
+TEST(Soak, KeepsRadiusAndSizesInBoundsAndComesBackFromMinimized) {
+  SoakDriver driver;
+  ViewState state;
+  set_radius(state, 4);
+  int keys = 0, resizes = 0, minimized = 0, restored = 0;
+  bool is_minimized = false;
+  for (uint64_t frame = 0; frame < 5000; ++frame)
+    for (const ScriptStep& step : driver.steps(frame, state.settings.kernel.radius)) {
+      if (step.key) {
+        ++keys;
+        handle_key(state, *step.key, 15);
+        EXPECT_LE(state.settings.kernel.radius, SoakDriver::kMaxRadius);
+      }
+      if (step.resize) {
+        ++resizes;
+        const bool zero = *step.resize == glm::ivec2(0, 0);
+        minimized += zero;
+        restored += is_minimized && !zero;
+        is_minimized = zero;
+        EXPECT_LE(step.resize->x, SoakDriver::kMaxSize.x);
+        EXPECT_LE(step.resize->y, SoakDriver::kMaxSize.y);
+      }
+    }
+  EXPECT_GT(keys, 1500);
+  EXPECT_GT(resizes, 200);
+  EXPECT_GT(minimized, 10);
+  EXPECT_GE(restored, minimized - 1);  // every minimized window comes back
 }
 
 }  // namespace

@@ -1,0 +1,325 @@
+// Bad input against the real program: every case must end with exit code 2 (usage) or 1 (run
+// time), exactly one line on stderr that starts with "blurlab: ", no crash, and no file written.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "blur/registry.h"
+#include "image/image.h"
+#include "run_program.h"
+
+namespace blurlab::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Case {
+  std::string name;
+  std::vector<std::string> args;
+  int exit_code;
+  std::string message;  // a part of the stderr line
+  std::map<std::string, std::string> env = {};
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+// A directory per test with the files the cases refer to.
+class Sandbox {
+ public:
+  Sandbox() {
+    dir_ = fs::temp_directory_path() / ("blurlab_bad_input_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "adir");
+    fs::create_directories(dir_ / "empty_glsl");
+    save_png(Image(37, 23), dir_ / "in.png");
+    std::ofstream(dir_ / "garbage.json") << "this is not json";
+    fs::copy(BLURLAB_GLSL_DIR, dir_ / "broken_glsl");
+    std::ofstream(dir_ / "broken_glsl" / "copy.comp") << "#version 430 core\nlayout(local_size_x = WG_X) in;\nvoid main() {\n  nonsense;\n}\n";
+  }
+  ~Sandbox() { fs::remove_all(dir_); }
+  const fs::path& dir() const { return dir_; }
+
+ private:
+  static inline int counter_ = 0;
+  fs::path dir_;
+};
+
+void expect_clean_failure(const Case& c, const fs::path& dir, const std::vector<std::string>& files_before) {
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, c.args, dir, c.env);
+  ASSERT_FALSE(r.crashed) << "killed by signal " << r.signal << "\n" << r.err;
+  EXPECT_EQ(r.exit_code, c.exit_code) << r.err;
+  ASSERT_FALSE(r.err.empty()) << "nothing on stderr";
+  EXPECT_EQ(r.err.rfind("blurlab: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not exactly one line:\n" << r.err;
+  EXPECT_NE(r.err.find(c.message), std::string::npos) << "expected '" << c.message << "' in: " << r.err;
+  EXPECT_EQ(files_below(dir), files_before) << "a file appeared or vanished";
+}
+
+class BadArguments : public ::testing::TestWithParam<Case> {};
+
+TEST_P(BadArguments, OneLineAndNoFile) {
+  Sandbox sandbox;
+  expect_clean_failure(GetParam(), sandbox.dir(), files_below(sandbox.dir()));
+}
+
+std::vector<Case> bad_arguments() {
+  const std::string out = "out.png";
+  std::vector<Case> cases = {
+      {"unknown_option", {"--frobnicate"}, 2, "--frobnicate"},
+      {"unknown_short_option", {"-x"}, 2, "-x"},
+      {"stray_argument", {"stray"}, 2, "stray"},
+      {"radius_missing", {"--radius"}, 2, "radius"},
+      {"radius_empty", {"--radius="}, 2, "--radius"},
+      {"radius_word", {"--radius", "abc"}, 2, "not a whole number"},
+      {"radius_fraction", {"--radius", "1.5"}, 2, "not a whole number"},
+      {"radius_negative", {"--radius", "-1"}, 2, "out of range"},
+      {"radius_too_big", {"--radius", "129"}, 2, "out of range 0..128"},
+      {"radius_overflow", {"--radius", "99999999999999999999"}, 2, "--radius"},
+      {"radius_empty_item", {"--radius", "1,,2"}, 2, "empty list item"},
+      {"radius_backwards_range", {"--radius", "5:1"}, 2, "ends before it starts"},
+      {"radius_zero_step", {"--radius", "1:8:0"}, 2, "step"},
+      {"radius_factor_one", {"--radius", "1:8:x1"}, 2, "step"},
+      {"radius_geometric_from_zero", {"--radius", "0:8:x2"}, 2, "start above 0"},
+      {"radius_four_parts", {"--radius", "1:2:3:4"}, 2, "range"},
+      {"radius_range_too_far", {"--radius", "0:300"}, 2, "out of range"},
+      {"sigma_zero", {"--sigma", "0"}, 2, "out of range"},
+      {"sigma_negative", {"--sigma", "-1"}, 2, "--sigma"},
+      {"sigma_nan", {"--sigma", "nan"}, 2, "not a number"},
+      {"sigma_inf", {"--sigma", "inf"}, 2, "not a number"},
+      {"sigma_overflow", {"--sigma", "1e400"}, 2, "not a number"},
+      {"sigma_hex", {"--sigma", "0x10"}, 2, "not a number"},
+      {"sigma_needs_large_radius", {"--sigma", "50"}, 2, "give --radius"},
+      {"sigma_with_box", {"--sigma", "2", "--kernel", "box"}, 2, "gauss kernel only"},
+      {"kernel_unknown", {"--kernel", "median"}, 2, "not box or gauss"},
+      {"kernel_empty", {"--kernel", ""}, 2, "--kernel"},
+      {"kernel_trailing_comma", {"--kernel", "box,"}, 2, "empty list item"},
+      {"format_unknown", {"--format", "rgb8"}, 2, "--format 'rgb8'"},
+      {"format_wide", {"--format", "rgba64f"}, 2, "--format"},
+      {"input_format_32f", {"--input-format", "rgba32f"}, 2, "rgba8, rgba16f"},
+      {"input_format_bgra", {"--input-format", "bgra8"}, 2, "--input-format"},
+      {"size_zero", {"--size", "0x0"}, 2, "positive"},
+      {"size_zero_width", {"--size", "0x10"}, 2, "positive"},
+      {"size_zero_height", {"--size", "10x0"}, 2, "positive"},
+      {"size_negative", {"--size", "-5x5"}, 2, "--size"},
+      {"size_single_number", {"--size", "640"}, 2, "not WxH"},
+      {"size_just_x", {"--size", "x"}, 2, "not WxH"},
+      {"size_three_parts", {"--size", "10x10x10"}, 2, "not WxH"},
+      {"size_huge", {"--size", "100000x10"}, 2, "larger than 65536"},
+      {"size_words", {"--size", "abcxdef"}, 2, "not WxH"},
+      {"size_exponent", {"--size", "1e3x5"}, 2, "not WxH"},
+      {"size_beyond_gl_limit", {"--headless", "--variant", "copy", "--size", "20000x16", "--frames", "1"}, 2, "GL_MAX_TEXTURE_SIZE"},
+      {"workgroup_zero", {"--variant", "compute-naive", "--workgroup", "0x8"}, 2, "positive"},
+      {"workgroup_negative", {"--variant", "compute-naive", "--workgroup", "-8"}, 2, "--workgroup"},
+      {"workgroup_huge", {"--variant", "compute-naive", "--workgroup", "4096x1"}, 2, "larger than"},
+      {"workgroup_for_fragment", {"--variant", "frag-naive", "--workgroup", "8x8"}, 2, "no workgroup"},
+      {"workgroup_beyond_device",
+       {"--headless", "--variant", "compute-naive", "--workgroup", "64x64", "--output", out, "--frames", "0"}, 2, "cannot run"},
+      {"unroll_zero", {"--unroll", "0"}, 2, "out of range"},
+      {"unroll_too_big", {"--unroll", "33"}, 2, "out of range"},
+      {"unroll_not_a_knob", {"--variant", "compute-naive", "--unroll", "4"}, 2, "no unroll"},
+      {"segment_zero", {"--segment", "0"}, 2, "out of range"},
+      {"segment_not_a_knob", {"--variant", "frag-separable", "--segment", "64"}, 2, "no segment"},
+      {"cache_unknown", {"--cache", "fp8"}, 2, "fp32 or fp16"},
+      {"cache_not_a_knob", {"--variant", "compute-separable", "--cache", "fp16"}, 2, "no shared-memory cache"},
+      {"intermediate_not_a_knob", {"--variant", "frag-naive", "--format", "rgba16f"}, 2, "no intermediate"},
+      {"warmup_negative", {"--warmup", "-1"}, 2, "out of range"},
+      {"warmup_word", {"--warmup", "x"}, 2, "not a whole number"},
+      {"warmup_list", {"--warmup", "1,2"}, 2, "one number"},
+      {"frames_negative", {"--frames", "-2"}, 2, "out of range"},
+      {"frames_too_many", {"--frames", "100001"}, 2, "out of range"},
+      {"frames_fraction", {"--frames", "1.5"}, 2, "not a whole number"},
+      {"time_negative", {"--time", "-1"}, 2, "--time"},
+      {"time_word", {"--time", "yesterday"}, 2, "--time"},
+      {"time_huge", {"--time", "1e9"}, 2, "--time"},
+      {"budget_negative", {"--budget", "-3"}, 2, "--budget"},
+      {"budget_word", {"--budget", "x"}, 2, "--budget"},
+      {"device_unknown", {"--device", "tpu"}, 2, "auto, gpu or software"},
+      {"variant_unknown", {"--variant", "nope"}, 2, "unknown variant 'nope'"},
+      {"variant_empty", {"--variant", ""}, 2, "--variant"},
+      {"variant_one_unknown_in_list", {"--variant", "frag-naive,nope"}, 2, "unknown variant 'nope'"},
+      {"variant_all_in_list", {"--variant", "all,copy"}, 2, "unknown variant 'all'"},
+      {"output_without_variant", {"--output", out}, 2, "exactly one variant"},
+      {"output_with_radius_list", {"--output", out, "--variant", "frag-naive", "--radius", "1,2"}, 2, "exactly one"},
+      {"output_with_two_variants", {"--output", out, "--variant", "frag-naive,compute-naive"}, 2, "exactly one"},
+      {"output_with_two_sizes", {"--output", out, "--variant", "copy", "--size", "8x8,9x9"}, 2, "exactly one"},
+      {"output_missing", {"--output"}, 2, "--output"},
+      {"output_empty", {"--output", ""}, 2, "needs a file name"},
+      {"image_empty", {"--image", ""}, 2, "needs a file name"},
+      {"image_with_size", {"--image", "in.png", "--size", "10x10"}, 2, "--size does not apply"},
+      {"print_kernel_two_radii", {"--print-kernel", "--radius", "1,2"}, 2, "single kernel"},
+      {"print_kernel_two_kernels", {"--print-kernel", "--kernel", "box,gauss"}, 2, "single kernel"},
+      {"screenshot_headless", {"--headless", "--screenshot", "s.png", "--frames", "2"}, 2, "--screenshot applies to the window"},
+      {"screenshot_without_frames", {"--screenshot", "s.png"}, 2, "needs --frames"},
+      {"script_headless", {"--headless", "--script", "1:key=G"}, 2, "--script applies to the window"},
+      {"script_unknown_key", {"--script", "3:key=Q"}, 2, "unknown key 'Q'"},
+      {"script_malformed", {"--script", "three:key=G"}, 2, "frame number"},
+      {"tune_with_check", {"--headless", "--tune", "--check"}, 2, "--tune"},
+      {"tune_without_frames", {"--headless", "--tune", "--frames", "0"}, 2, "timed frames"},
+      {"tune_with_tuned", {"--headless", "--tune", "--tuned", "t.json"}, 2, "do not go together"},
+      {"csv_missing", {"--csv"}, 2, "--csv"},
+      {"json_empty", {"--json", ""}, 2, "needs a file name"},
+      {"shader_dir_missing", {"--headless", "--shader-dir", "nowhere"}, 2, "not a directory"},
+      // Run-time failures: exit code 1.
+      {"image_missing", {"--headless", "--variant", "copy", "--image", "missing.png", "--output", out}, 1, "cannot read 'missing.png'"},
+      {"image_is_directory", {"--headless", "--variant", "copy", "--image", "adir", "--output", out}, 1, "is a directory"},
+      {"output_in_missing_directory", {"--headless", "--variant", "copy", "--image", "in.png", "--output", "no/such/out.png"}, 1,
+       "cannot write into"},
+      {"output_is_directory", {"--headless", "--variant", "copy", "--image", "in.png", "--output", "adir"}, 1, "is a directory"},
+      {"csv_in_missing_directory", {"--headless", "--variant", "copy", "--frames", "1", "--csv", "no/x.csv"}, 1, "cannot write into"},
+      {"json_is_directory", {"--headless", "--variant", "copy", "--frames", "1", "--json", "adir"}, 1, "is a directory"},
+      {"tuned_missing", {"--headless", "--variant", "copy", "--tuned", "missing.json"}, 1, "cannot read the tuning file"},
+      {"tuned_garbage", {"--headless", "--variant", "copy", "--tuned", "garbage.json"}, 1, "not a blurlab tuning file"},
+      {"shader_broken", {"--headless", "--variant", "copy", "--shader-dir", "broken_glsl", "--image", "in.png", "--output", out}, 1,
+       "copy.comp:4"},
+      {"shader_missing", {"--headless", "--variant", "copy", "--shader-dir", "empty_glsl", "--image", "in.png", "--output", out}, 1,
+       "cannot read shader"},
+      {"no_gl43_headless", {"--headless", "--variant", "copy", "--frames", "1"}, 1, "OpenGL 4.3 core is not available",
+       {{"MESA_GL_VERSION_OVERRIDE", "4.2"}}},
+      {"window_options_without_display", {"--script", "1:key=G", "--frames", "2"}, 1, "no display"},
+  };
+  // Every box-only variant refuses the Gaussian, by name, when asked for it alone.
+  for (const VariantInfo* v : variants())
+    if (v->kernels == KernelSupport::BoxOnly)
+      cases.push_back({std::string("gauss_refused_") + std::string(v->name),
+                       {"--headless", "--variant", std::string(v->name), "--kernel", "gauss", "--image", "in.png", "--output", out,
+                        "--frames", "0"},
+                       2,
+                       "box kernel only"});
+  for (Case& c : cases)
+    for (char& ch : c.name)
+      if (ch == '-') ch = '_';
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cli, BadArguments, ::testing::ValuesIn(bad_arguments()), [](const auto& p) { return p.param.name; });
+
+// --- malformed PNG files, made here ---------------------------------------------------------
+
+uint32_t crc_of(const std::string& type_and_data) {
+  return static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(type_and_data.data()),
+                                     static_cast<uInt>(type_and_data.size())));
+}
+
+std::string be32(uint32_t v) {
+  return std::string{static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8), static_cast<char>(v)};
+}
+
+std::string chunk(const std::string& type, const std::string& data) {
+  return be32(static_cast<uint32_t>(data.size())) + type + data + be32(crc_of(type + data));
+}
+
+const std::string kSignature("\x89PNG\r\n\x1a\n", 8);
+
+std::string ihdr(uint32_t w, uint32_t h, int depth = 8, int color = 6, int compression = 0, int filter = 0, int interlace = 0) {
+  return chunk("IHDR", be32(w) + be32(h) + std::string{static_cast<char>(depth), static_cast<char>(color),
+                                                     static_cast<char>(compression), static_cast<char>(filter),
+                                                     static_cast<char>(interlace)});
+}
+
+// Filter byte 0 + RGBA for each row, zlib-compressed; `rows` may be fewer than the image has.
+std::string idat(uint32_t w, uint32_t rows) {
+  std::string raw;
+  for (uint32_t y = 0; y < rows; ++y) {
+    raw += '\0';
+    for (uint32_t x = 0; x < w * 4; ++x) raw += static_cast<char>((x * 7 + y * 13) & 0xff);
+  }
+  uLongf size = compressBound(static_cast<uLong>(raw.size()));
+  std::string packed(size, '\0');
+  compress(reinterpret_cast<Bytef*>(packed.data()), &size, reinterpret_cast<const Bytef*>(raw.data()), static_cast<uLong>(raw.size()));
+  packed.resize(size);
+  return chunk("IDAT", packed);
+}
+
+std::string valid_png() { return kSignature + ihdr(11, 7) + idat(11, 7) + chunk("IEND", ""); }
+
+struct BadFile {
+  std::string name;
+  std::string bytes;
+  bool directory = false;
+};
+
+void PrintTo(const BadFile& f, std::ostream* os) { *os << f.name; }
+
+std::vector<BadFile> bad_files() {
+  const std::string good = valid_png();
+  std::vector<BadFile> files;
+  // Cut short anywhere: inside the signature, the IHDR, the IDAT, the IEND.
+  for (size_t length : {size_t{0}, size_t{1}, size_t{4}, size_t{7}, size_t{8}, size_t{12}, size_t{16}, size_t{20}, size_t{29},
+                        size_t{33}, size_t{34}, size_t{40}, size_t{45}, good.size() / 2, good.size() - 13, good.size() - 12,
+                        good.size() - 8, good.size() - 5, good.size() - 1})
+    files.push_back({"truncated_" + std::to_string(length), good.substr(0, length)});
+  // Not a PNG at all.
+  files.push_back({"gif_header", "GIF89a" + std::string(40, '\1')});
+  files.push_back({"jpeg_header", std::string("\xFF\xD8\xFF\xE0", 4) + std::string(60, '\2')});
+  files.push_back({"bmp_header", "BM" + std::string(60, '\3')});
+  files.push_back({"text", "hello, I am not an image\n"});
+  files.push_back({"zeros", std::string(64, '\0')});
+  files.push_back({"signature_one_byte_off", "\x88" + good.substr(1)});
+  files.push_back({"signature_only", kSignature});
+  // A readable structure with impossible header fields (CRCs correct).
+  const std::string rest = idat(11, 7) + chunk("IEND", "");
+  files.push_back({"zero_width", kSignature + ihdr(0, 7) + rest});
+  files.push_back({"zero_height", kSignature + ihdr(11, 0) + rest});
+  files.push_back({"huge_width", kSignature + ihdr(0x7fffffff, 7) + rest});
+  files.push_back({"huge_height", kSignature + ihdr(11, 100000) + rest});
+  files.push_back({"huge_both", kSignature + ihdr(20000, 20000) + rest});
+  files.push_back({"width_just_above_limit", kSignature + ihdr(16385, 1) + rest});
+  files.push_back({"bit_depth_3", kSignature + ihdr(11, 7, 3) + rest});
+  files.push_back({"color_type_5", kSignature + ihdr(11, 7, 8, 5) + rest});
+  files.push_back({"compression_1", kSignature + ihdr(11, 7, 8, 6, 1) + rest});
+  files.push_back({"filter_method_1", kSignature + ihdr(11, 7, 8, 6, 0, 1) + rest});
+  files.push_back({"interlace_2", kSignature + ihdr(11, 7, 8, 6, 0, 0, 2) + rest});
+  // Damaged bytes: the CRCs catch what the decoder would not.
+  for (size_t at : {size_t{20}, size_t{29}, size_t{40}, good.size() - 16, good.size() - 5, good.size() - 1}) {
+    std::string damaged = good;
+    damaged[at] = static_cast<char>(damaged[at] ^ 0x5a);
+    files.push_back({"flipped_byte_" + std::to_string(at), damaged});
+  }
+  files.push_back({"idat_length_huge", kSignature + ihdr(11, 7) + be32(0xfffffff0u) + "IDAT" + std::string(16, '\0')});
+  files.push_back({"idat_not_zlib", kSignature + ihdr(11, 7) + chunk("IDAT", std::string(50, '\x33')) + chunk("IEND", "")});
+  files.push_back({"idat_too_few_rows", kSignature + ihdr(11, 7) + idat(11, 3) + chunk("IEND", "")});
+  files.push_back({"idat_empty", kSignature + ihdr(11, 7) + chunk("IDAT", "") + chunk("IEND", "")});
+  files.push_back({"no_idat", kSignature + ihdr(11, 7) + chunk("IEND", "")});
+  files.push_back({"no_iend", kSignature + ihdr(11, 7) + idat(11, 7)});
+  files.push_back({"no_ihdr", kSignature + idat(11, 7) + chunk("IEND", "")});
+  files.push_back({"two_ihdr", kSignature + ihdr(11, 7) + ihdr(11, 7) + rest});
+  files.push_back({"ihdr_too_short", kSignature + chunk("IHDR", std::string(5, '\1')) + rest});
+  files.push_back({"chunk_type_not_letters", kSignature + ihdr(11, 7) + chunk("ID@T", "x") + rest});
+  files.push_back({"a_directory", "", true});
+  return files;
+}
+
+class BadImages : public ::testing::TestWithParam<BadFile> {};
+
+TEST_P(BadImages, RefusedWithOneLineAndNoOutput) {
+  Sandbox sandbox;
+  const BadFile& f = GetParam();
+  if (f.directory)
+    fs::create_directories(sandbox.dir() / "bad.png");
+  else
+    std::ofstream(sandbox.dir() / "bad.png", std::ios::binary) << f.bytes;
+  const Case c{f.name, {"--headless", "--variant", "copy", "--frames", "0", "--image", "bad.png", "--output", "out.png"}, 1, "bad.png"};
+  expect_clean_failure(c, sandbox.dir(), files_below(sandbox.dir()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Png, BadImages, ::testing::ValuesIn(bad_files()), [](const auto& p) { return p.param.name; });
+
+TEST(GoodImages, TheValidTemplateLoads) {
+  // The malformed files above are made from this one: it must itself be fine, or the tests
+  // above would pass for the wrong reason.
+  Sandbox sandbox;
+  std::ofstream(sandbox.dir() / "good.png", std::ios::binary) << valid_png();
+  const ProgramResult r = run_program(BLURLAB_PROGRAM,
+                                      {"--headless", "--variant", "copy", "--frames", "0", "--image", "good.png", "--output", "out.png"},
+                                      sandbox.dir());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const Image back = load_png(sandbox.dir() / "out.png");
+  EXPECT_EQ(back.width, 11);
+  EXPECT_EQ(back.height, 7);
+  EXPECT_EQ(to_rgba8(back)[4 * 3 + 1], static_cast<uint8_t>((13 * 7) & 0xff));  // x=3 (byte 13) of row 0
+}
+
+}  // namespace
+}  // namespace blurlab::test
