@@ -11,8 +11,8 @@ class ComputeSeparableLinear final : public Blur {
   void prepare(BlurSetup& setup) override {
     // Sources are sampled, not images: SRC_FORMAT is unused; DST_FORMAT is the written image's.
     const gl::Format io = setup.settings().input_format, mid = setup.settings().intermediate_format();
-    horizontal_ = &setup.compute("compute_separable_linear.comp", io, mid, linear::axis(0));
-    vertical_ = &setup.compute("compute_separable_linear.comp", mid, io, linear::axis(1));
+    horizontal_ = &setup.compute("compute_separable_linear.comp", io, mid, {{"AXIS", "0"}});
+    vertical_ = &setup.compute("compute_separable_linear.comp", mid, io, {{"AXIS", "1"}});
   }
   void run(BlurPasses& passes) override {
     const gl::Texture& rows = passes.intermediate(0);

@@ -8,8 +8,8 @@ namespace {
 class FragSeparableLinear final : public Blur {
  public:
   void prepare(BlurSetup& setup) override {
-    horizontal_ = &setup.fragment("frag_separable_linear.frag", linear::axis(0));
-    vertical_ = &setup.fragment("frag_separable_linear.frag", linear::axis(1));
+    horizontal_ = &setup.fragment("frag_separable_linear.frag", {{"AXIS", "0"}});
+    vertical_ = &setup.fragment("frag_separable_linear.frag", {{"AXIS", "1"}});
   }
   void run(BlurPasses& passes) override {
     const gl::Texture& rows = passes.intermediate(0);
