@@ -28,8 +28,12 @@
 // the x and y indices are clamped independently, so the same holds per axis.
 //
 // Precision. Texture units quantize the weight t (8 fractional bits on NVIDIA and llvmpipe),
-// hence the 2 LSB tolerance of these variants; positions are computed in fp32 from integers and
-// the fp32 offsets of the weights block.
+// hence the 2 LSB tolerance of these variants. Measured on llvmpipe: for rgba8 textures the
+// position is rounded to 1/256 texel and the filtered value is itself rounded to 8 bits (half up)
+// per fetch; float textures filter with exact fp32 weights. So one pass over rgba8 errs by at
+// most sum_k W_k max_dP |round(dP w_k/256) - dP t_k| (w_k: the quantized t_k): under 0.5 LSB for
+// the box (t = 1/2 is exact), up to 0.86 LSB for Gaussians (sigma 8); an rgba8 intermediate adds
+// its own 0.5 LSB between two such passes.
 const int LINEAR_SAMPLES = 2 * LINEAR_COUNT + 1;
 
 // Sample j = 0..LINEAR_SAMPLES-1 of one axis: (offset in texels, weight). j = 0 is the centre,
