@@ -8,7 +8,10 @@
   X(frag_naive)             \
   X(frag_separable)         \
   X(compute_naive)          \
-  X(compute_separable)
+  X(compute_separable)      \
+  X(frag_separable_linear)  \
+  X(frag_linear_2d)         \
+  X(compute_separable_linear)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;
