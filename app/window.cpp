@@ -454,6 +454,7 @@ int run_window(const cli::Options& o) {
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
   const glm::ivec2 size = o.sizes.empty() ? glm::ivec2(1280, 720) : o.sizes.front();
   GLFWwindow* window = glfwCreateWindow(size.x, size.y, "blurlab", nullptr, nullptr);
+  gl::keep_drivers_loaded_for_sanitizers();  // loaded even when the 4.3 context is refused
   if (!window) {
     const char* why = nullptr;
     glfwGetError(&why);
@@ -461,6 +462,7 @@ int run_window(const cli::Options& o) {
     throw Error(std::string("OpenGL 4.3 core is not available in a window: ") + (why ? why : "glfwCreateWindow failed"));
   }
   glfwMakeContextCurrent(window);
+  gl::keep_drivers_loaded_for_sanitizers();
   int status = 1;
   {
     if (debug) gl::enable_debug_output();

@@ -2,6 +2,9 @@
 
 #include <epoxy/egl.h>
 
+#include <dlfcn.h>
+#include <link.h>
+
 #include <cstring>
 #include <optional>
 #include <sstream>
@@ -120,6 +123,7 @@ std::unique_ptr<HeadlessContext> HeadlessContext::create(bool debug, DevicePrefe
       why = candidate.platform + ": eglInitialize failed";
       continue;
     }
+    keep_drivers_loaded_for_sanitizers();
     const char* ext = eglQueryString(candidate.display, EGL_EXTENSIONS);
     if (!has_extension(ext, "EGL_KHR_surfaceless_context") || !eglBindAPI(EGL_OPENGL_API)) {
       why = candidate.platform + ": no desktop OpenGL without a surface";
@@ -186,6 +190,23 @@ HeadlessContext::~HeadlessContext() {
   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   eglDestroyContext(display, static_cast<EGLContext>(context_));
   eglTerminate(display);
+}
+
+void keep_drivers_loaded_for_sanitizers() {
+#ifdef BLURLAB_SANITIZE
+  // GL drivers are unloaded when their display or window closes; LeakSanitizer, which runs at
+  // exit, then sees the drivers' start-up allocations under "<unknown module>" and cannot tell
+  // them from ours. Marking the loaded driver libraries RTLD_NODELETE keeps them mapped, so
+  // tests/lsan.supp can name them. Only in sanitizer builds.
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void*) {
+        const std::string name = info->dlpi_name ? info->dlpi_name : "";
+        for (const char* driver : {"_dri.so", "libgallium", "libLLVM", "libGLX_mesa", "libEGL_mesa", "libglapi"})
+          if (name.find(driver) != std::string::npos) dlopen(name.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+        return 0;
+      },
+      nullptr);
+#endif
 }
 
 }  // namespace blurlab::gl

@@ -32,6 +32,10 @@ std::string describe(const GlInfo& info);
 
 enum class DevicePreference { Auto, Gpu, Software };
 
+// In sanitizer builds, keeps the GL driver libraries loaded until exit (see context.cpp); a
+// no-op otherwise. Called once a display or window has loaded its driver.
+void keep_drivers_loaded_for_sanitizers();
+
 // An OpenGL 4.3 core context with no window, current on the creating thread.
 // Prefers an EGL device that is a real GPU (EGL_EXT_platform_device), else Mesa's surfaceless
 // platform (llvmpipe). Throws blurlab::Error (exit 1) with one line when there is none.

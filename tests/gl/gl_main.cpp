@@ -19,6 +19,8 @@ const gl::GlInfo& gl_info() { return g_context->info(); }
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  // Listing the tests (CTest's discovery at build time) needs no GL context.
+  if (::testing::GTEST_FLAG(list_tests)) return RUN_ALL_TESTS();
   // Tests run on the software rasterizer unless BLURLAB_TEST_DEVICE says otherwise, so results
   // do not depend on the machine's GPU.
   const char* device = std::getenv("BLURLAB_TEST_DEVICE");
