@@ -8,7 +8,8 @@
   X(frag_naive)             \
   X(frag_separable)         \
   X(compute_naive)          \
-  X(compute_separable)
+  X(compute_separable)      \
+  X(compute_sliding)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;
