@@ -9,7 +9,8 @@
   X(frag_separable)         \
   X(compute_naive)          \
   X(compute_separable)      \
-  X(compute_sliding)
+  X(compute_sliding)        \
+  X(compute_sliding_inline)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;
