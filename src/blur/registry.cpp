@@ -10,7 +10,8 @@
   X(compute_naive)          \
   X(compute_separable)      \
   X(compute_sliding)        \
-  X(compute_sliding_inline)
+  X(compute_sliding_inline) \
+  X(compute_scan)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;
