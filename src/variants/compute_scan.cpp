@@ -15,37 +15,25 @@ constexpr gl::Format kIntermediate = gl::Format::rgba32f;
 
 class ComputeScan final : public Blur {
  public:
-  void prepare(BlurSetup& setup) override {
-    const gl::Format io = setup.settings().input_format;
-    gl::Defines h = sliding::pass_defines(io, io, false, true, 1), v = sliding::pass_defines(io, kIntermediate, true, false, 1);
-    h.push_back({"AXIS", "0"});
-    v.push_back({"AXIS", "1"});
-    horizontal_ = &setup.compute("compute_scan.comp", io, kIntermediate, h);
-    vertical_ = &setup.compute("compute_scan.comp", kIntermediate, io, v);
-  }
+  void prepare(BlurSetup& setup) override { programs_ = sliding::rows_then_columns(setup, "compute_scan.comp", kIntermediate); }
   void run(BlurPasses& passes) override {
     const BlurSettings& s = passes.settings();
     const glm::ivec2 size = passes.size();
     const gl::Texture& rows = passes.intermediate(0, kIntermediate);
-    passes.dispatch("h", *horizontal_, {Binding::read(passes.source()), Binding::write(rows)},
-                    sliding::line_pass_groups(size, 0, s.workgroup, s.segment));
-    passes.dispatch("v", *vertical_, {Binding::read(rows), Binding::write(passes.destination())},
+    sliding::dispatch_line_pass(passes, "h", *programs_.rows, 0, passes.source(), rows);
+    passes.dispatch("v", *programs_.columns, {Binding::read(rows), Binding::write(passes.destination())},
                     {(size.x + s.workgroup.x - 1) / s.workgroup.x, (size.y + s.segment - 1) / s.segment, 1});
   }
 
  private:
-  const gl::Program* horizontal_ = nullptr;
-  const gl::Program* vertical_ = nullptr;
+  sliding::RowsThenColumns programs_;
 };
 
 // Shared memory of the vertical pass: two sums of 16 bytes (uvec4 or vec4) per invocation.
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::GlLimits& limits) {
-  const long long bytes = 2LL * s.workgroup.x * s.workgroup.y * 16;
-  if (bytes > limits.max_compute_shared_memory)
-    return "needs " + std::to_string((bytes + 1023) / 1024) + " KiB of shared memory (2 x " + std::to_string(s.workgroup.x) +
-           "x" + std::to_string(s.workgroup.y) + " sums of 16 bytes), the device has " +
-           std::to_string(limits.max_compute_shared_memory / 1024) + " KiB";
-  return std::nullopt;
+  return sliding::shared_memory_reason(2LL * s.workgroup.x * s.workgroup.y * 16,
+                                       "2 x " + std::to_string(s.workgroup.x) + "x" + std::to_string(s.workgroup.y) + " sums of 16 bytes",
+                                       limits);
 }
 
 // Float input. Pass 1: a row slide. Pass 2, per output: the window before the segment (2r+1
@@ -71,7 +59,7 @@ extern const VariantInfo compute_scan{
     .kernels = KernelSupport::BoxOnly,
     .workgroups = {{16, 16}, {32, 8}, {8, 32}, {32, 4}},
     .unrolls = {4, 1, 8},
-    .segments = {256, 64, 1024, 16384},
+    .segments = {128, 64, 256, 1024, 16384},
     .accumulated_terms = terms,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeScan); },

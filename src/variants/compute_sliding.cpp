@@ -10,29 +10,16 @@ namespace {
 class ComputeSliding final : public Blur {
  public:
   void prepare(BlurSetup& setup) override {
-    const BlurSettings& s = setup.settings();
-    const gl::Format io = s.input_format, mid = s.intermediate_format();
-    // rgba32f holds the raw row sums (exact integers for rgba8 input); rgba8 and rgba16f hold
-    // row averages.
-    const bool raw = mid == gl::Format::rgba32f;
-    gl::Defines h = sliding::pass_defines(io, io, false, raw, 1), v = sliding::pass_defines(io, mid, raw, false, 1);
-    h.push_back({"AXIS", "0"});
-    v.push_back({"AXIS", "1"});
-    horizontal_ = &setup.compute("compute_sliding.comp", io, mid, h);
-    vertical_ = &setup.compute("compute_sliding.comp", mid, io, v);
+    programs_ = sliding::rows_then_columns(setup, "compute_sliding.comp", setup.settings().intermediate_format());
   }
   void run(BlurPasses& passes) override {
-    const BlurSettings& s = passes.settings();
     const gl::Texture& rows = passes.intermediate(0);
-    passes.dispatch("h", *horizontal_, {Binding::read(passes.source()), Binding::write(rows)},
-                    sliding::line_pass_groups(passes.size(), 0, s.workgroup, s.segment));
-    passes.dispatch("v", *vertical_, {Binding::read(rows), Binding::write(passes.destination())},
-                    sliding::line_pass_groups(passes.size(), 1, s.workgroup, s.segment));
+    sliding::dispatch_line_pass(passes, "h", *programs_.rows, 0, passes.source(), rows);
+    sliding::dispatch_line_pass(passes, "v", *programs_.columns, 1, rows, passes.destination());
   }
 
  private:
-  const gl::Program* horizontal_ = nullptr;
-  const gl::Program* vertical_ = nullptr;
+  sliding::RowsThenColumns programs_;
 };
 
 // Float input: a warm-up and a slide over at most a segment in each pass, and the weights.
@@ -53,7 +40,7 @@ extern const VariantInfo compute_sliding{
     .uses_intermediate = true,
     .workgroups = {{64, 1}, {32, 1}, {256, 1}},
     .unrolls = {4, 1, 2, 8, 16, 32},
-    .segments = {256, 64, 1024, 16384},
+    .segments = {128, 64, 256, 1024, 16384},
     .accumulated_terms = terms,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSliding); },
 };

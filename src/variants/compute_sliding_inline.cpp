@@ -29,12 +29,9 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::Gl
   const int strip = s.workgroup.x;
   if (s.workgroup.y != 1 || strip < 2 || strip % 2 != 0)
     return "workgroup must be Nx1 with N even (a strip of N columns, batches of N/2 rows)";
-  const long long bytes = static_cast<long long>(strip) * (strip + 1) * 16;
-  if (bytes > limits.max_compute_shared_memory)
-    return "needs " + std::to_string((bytes + 1023) / 1024) + " KiB of shared memory (" + std::to_string(strip) + " rows x " +
-           std::to_string(strip + 1) + " sums of 16 bytes), the device has " +
-           std::to_string(limits.max_compute_shared_memory / 1024) + " KiB";
-  return std::nullopt;
+  return sliding::shared_memory_reason(
+      static_cast<long long>(strip) * (strip + 1) * 16,
+      std::to_string(strip) + " rows x " + std::to_string(strip + 1) + " sums of 16 bytes", limits);
 }
 
 // Float input: each row's horizontal slide over the strip, then the column's slide over a

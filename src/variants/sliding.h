@@ -4,7 +4,9 @@
 // bounds. Box kernel only: a running sum adds and subtracts texels, it cannot weight them.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "blur/blur.h"
 
@@ -50,11 +52,37 @@ inline glm::ivec3 flat_groups(long long count, glm::ivec2 group) {
   return {static_cast<int>(x), static_cast<int>((total + x - 1) / x), 1};
 }
 
-// The groups of line_pass() in glsl/sliding_common.glsl: one invocation per segment of
-// `segment` texels of each line; lines are rows (axis 0) or columns (axis 1).
-inline glm::ivec3 line_pass_groups(glm::ivec2 size, int axis, glm::ivec2 group, int segment) {
-  const int lines = axis == 0 ? size.y : size.x, length = axis == 0 ? size.x : size.y;
-  return flat_groups(static_cast<long long>(lines) * ((length + segment - 1) / segment), group);
+// Dispatches line_pass() of glsl/sliding_common.glsl: one invocation per segment of
+// settings().segment texels of each line; lines are rows (axis 0) or columns (axis 1).
+inline void dispatch_line_pass(BlurPasses& passes, std::string_view name, const gl::Program& program, int axis,
+                               const gl::Texture& src, const gl::Texture& dst) {
+  const glm::ivec2 size = passes.size();
+  const int lines = axis == 0 ? size.y : size.x, length = axis == 0 ? size.x : size.y, segment = passes.settings().segment;
+  passes.dispatch(name, program, {Binding::read(src), Binding::write(dst)},
+                  flat_groups(static_cast<long long>(lines) * ((length + segment - 1) / segment), passes.settings().workgroup));
+}
+
+// The two programs of one shader: running sums along rows (AXIS 0) into an intermediate of
+// format `mid`, then along columns (AXIS 1) out of it. rgba32f holds raw row sums (exact
+// integers for rgba8 input); rgba8 and rgba16f hold row averages.
+struct RowsThenColumns {
+  const gl::Program* rows = nullptr;
+  const gl::Program* columns = nullptr;
+};
+inline RowsThenColumns rows_then_columns(BlurSetup& setup, const std::string& file, gl::Format mid) {
+  const gl::Format io = setup.settings().input_format;
+  const bool raw = mid == gl::Format::rgba32f;
+  gl::Defines h = pass_defines(io, io, false, raw, 1), v = pass_defines(io, mid, raw, false, 1);
+  h.push_back({"AXIS", "0"});
+  v.push_back({"AXIS", "1"});
+  return {&setup.compute(file, io, mid, h), &setup.compute(file, mid, io, v)};
+}
+
+// check(): why `bytes` of shared memory (holding `what`) do not fit the device, or nullopt.
+inline std::optional<std::string> shared_memory_reason(long long bytes, const std::string& what, const gl::GlLimits& limits) {
+  if (bytes <= limits.max_compute_shared_memory) return std::nullopt;
+  return "needs " + std::to_string((bytes + 1023) / 1024) + " KiB of shared memory (" + what + "), the device has " +
+         std::to_string(limits.max_compute_shared_memory / 1024) + " KiB";
 }
 
 // Float input: the fp32 roundings one output of a running sum can accumulate, in units of
