@@ -34,10 +34,17 @@ struct Line {
 
 ACC load_line(Line line, int i) { return to_acc(imageLoad(u_src, line.origin + clamp(i, 0, line.len - 1) * line.dir)); }
 
-// The window sum just before `start`, i.e. centred on start - 1: texels start-1-r .. start-1+r.
+// The window sum just before `start`, i.e. centred on start - 1: texels start-1-r .. start-1+r,
+// UNROLL loads at a time.
 ACC window_before(Line line, int start) {
+  const int taps = 2 * RADIUS + 1;
   ACC sum = ACC(0);
-  for (int k = -RADIUS - 1; k < RADIUS; ++k) sum += load_line(line, start + k);
+  for (int base = 0; base < taps; base += UNROLL) {
+    ACC texel[UNROLL];
+    for (int u = 0; u < UNROLL; ++u) texel[u] = load_line(line, start - RADIUS - 1 + base + u);
+    for (int u = 0; u < UNROLL; ++u)
+      if (base + u < taps) sum += texel[u];
+  }
   return sum;
 }
 
