@@ -12,8 +12,8 @@
 
 namespace blurlab::sliding {
 
-// The defines of one running-sum pass that reads a texture of `src` format and writes one of
-// `dst` format, for an image of `input` format (see glsl/sliding_common.glsl).
+// The defines of one running-sum pass that reads a texture of `src` format, for an image of
+// `input` format (see glsl/sliding_common.glsl).
 //
 // rgba8 input (EXACT=1): sums are integers in uint, so they are exact; each texel read becomes
 // an integer, uint(round(v * IN_SCALE)):
