@@ -3,8 +3,10 @@
 // MIBox_Vertical_Scan).
 //   AXIS 0: running box sums along rows (one invocation per row segment) into an rgba32f
 //           intermediate that holds the raw sums (sliding_common.glsl: line_pass).
-//   AXIS 1: a workgroup of WG_X columns x WG_Y invocations per column owns SEGMENT rows of those
-//           columns; invocation k of a column takes the k-th contiguous chunk of those rows.
+//   AXIS 1: a workgroup of WG_X columns x WG_Y invocations per column owns WG_Y * SEGMENT rows
+//           of those columns; invocation k of a column takes the k-th contiguous chunk of those
+//           rows (SEGMENT rows, fewer at the bottom). In both passes an invocation slides over at
+//           most SEGMENT texels.
 // With P the prefix sum of a column's row sums H (rows past the edges repeat the edge row), the
 // vertical box sum is V(y) = P[y+r] - P[y-r-1]. Across a chunk [c0, c1) it changes by
 //   D = (P[c1-1+r] - P[c0-1+r]) - (P[c1-2-r] - P[c0-2-r]) = sum over y in the chunk of H[y+r] - H[y-r-1],
@@ -34,7 +36,7 @@ void main() {
   ivec2 size = imageSize(u_src);
   int column = int(gl_LocalInvocationID.x), k = int(gl_LocalInvocationID.y);
   int x = int(gl_WorkGroupID.x) * WG_X + column;
-  int y0 = int(gl_WorkGroupID.y) * SEGMENT, y1 = min(y0 + SEGMENT, size.y);
+  int y0 = int(gl_WorkGroupID.y) * (WG_Y * SEGMENT), y1 = min(y0 + WG_Y * SEGMENT, size.y);
   int chunk = (y1 - y0 + WG_Y - 1) / WG_Y;
   int c0 = min(y0 + k * chunk, y1), c1 = min(c0 + chunk, y1);  // may be empty
   bool inside = x < size.x;  // partial workgroup: no reads or writes, but every barrier

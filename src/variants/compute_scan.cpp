@@ -20,9 +20,10 @@ class ComputeScan final : public Blur {
     const BlurSettings& s = passes.settings();
     const glm::ivec2 size = passes.size();
     const gl::Texture& rows = passes.intermediate(0, kIntermediate);
+    const int rows_per_group = s.segment * s.workgroup.y;  // WG_Y chunks of a segment each
     sliding::dispatch_line_pass(passes, "h", *programs_.rows, 0, passes.source(), rows);
     passes.dispatch("v", *programs_.columns, {Binding::read(rows), Binding::write(passes.destination())},
-                    {(size.x + s.workgroup.x - 1) / s.workgroup.x, (size.y + s.segment - 1) / s.segment, 1});
+                    {(size.x + s.workgroup.x - 1) / s.workgroup.x, (size.y + rows_per_group - 1) / rows_per_group, 1});
   }
 
  private:
@@ -36,14 +37,16 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::Gl
                                        limits);
 }
 
-// Float input. Pass 1: a row slide. Pass 2, per output: the window before the segment (2r+1
-// terms in WG_Y shares, then the shares added: 2r + WG_Y roundings of window sums); the chunk
-// totals of the chunks before its own (at most a segment of steps; their running value is a
-// difference of two windows, up to twice a window: 2 units, plus the entering - leaving
-// difference) and their WG_Y additions; then its own chunk's slide; and the weights.
+// Float input. Pass 1: a row slide over a segment. Pass 2, per output: the window before the
+// workgroup's rows (2r+1 terms in WG_Y shares, then the shares added: 2r + WG_Y roundings of
+// window sums); the totals of the chunks before its own (at most the workgroup's rows in steps;
+// their running value is a difference of two windows, up to twice a window: 2 units, plus the
+// entering - leaving difference) and their WG_Y additions; then its own chunk's slide; and the
+// weights.
 double terms(const BlurSettings& s, glm::ivec2 size) {
   const int r = s.kernel.radius, chunks = s.workgroup.y;
-  const double rows = sliding::segment_steps(s.segment, size.y), chunk = std::ceil(rows / chunks);
+  const double rows = std::min(static_cast<double>(s.segment) * chunks, static_cast<double>(size.y));
+  const double chunk = std::ceil(rows / chunks);
   const double vertical = 2.0 * r + chunks + (2.0 + 2.0 / (2.0 * r + 1.0)) * rows + chunks +
                           (1.0 + 2.0 / (2.0 * r + 1.0)) * chunk;
   return sliding::slide_terms(r, sliding::segment_steps(s.segment, size.x)) + vertical + sliding::kScaleTerms;
@@ -59,7 +62,7 @@ extern const VariantInfo compute_scan{
     .kernels = KernelSupport::BoxOnly,
     .workgroups = {{16, 16}, {32, 8}, {8, 32}, {32, 4}},
     .unrolls = {4, 1, 8},
-    .segments = {128, 64, 256, 1024, 16384},
+    .segments = {64, 16, 256, 1024, 16384},
     .accumulated_terms = terms,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeScan); },
