@@ -2,16 +2,20 @@
 
 #include <array>
 
-// One line per variant: its VariantInfo is defined in src/variants/<id>.cpp.
-#define BLURLAB_VARIANTS(X) \
-  X(copy)                   \
-  X(frag_naive)             \
-  X(frag_separable)         \
-  X(compute_naive)          \
-  X(compute_separable)      \
-  X(frag_separable_linear)  \
-  X(frag_linear_2d)         \
-  X(compute_separable_linear)
+// One line per variant: its VariantInfo is defined in src/variants/<id>.cpp. The order is the
+// app's (keys 1-9): the floor, then fragment and compute variants from naive to specialized.
+#define BLURLAB_VARIANTS(X)   \
+  X(copy)                     \
+  X(frag_naive)               \
+  X(frag_separable)           \
+  X(frag_separable_linear)    \
+  X(frag_linear_2d)           \
+  X(compute_naive)            \
+  X(compute_separable)        \
+  X(compute_separable_linear) \
+  X(compute_sliding)          \
+  X(compute_sliding_inline)   \
+  X(compute_scan)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;

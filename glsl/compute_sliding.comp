@@ -1,0 +1,13 @@
+#version 430 core
+// compute-sliding: one running-sum pass along AXIS (0 = rows into the intermediate, 1 = columns
+// into the output): one invocation per segment of a line; each output costs two reads whatever
+// the radius (see sliding_common.glsl).
+#include "blur_common.glsl"
+
+layout(local_size_x = WG_X, local_size_y = WG_Y) in;
+layout(SRC_FORMAT, binding = 0) uniform restrict readonly image2D u_src;
+layout(DST_FORMAT, binding = 1) uniform restrict writeonly image2D u_dst;
+
+#include "sliding_common.glsl"
+
+void main() { line_pass(); }

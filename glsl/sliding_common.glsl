@@ -1,0 +1,95 @@
+// sliding_common.glsl: running box sums along a line (a sliding window: add the entering texel,
+// subtract the leaving one), shared by compute-sliding, compute-sliding-inline and compute-scan.
+// Include it after blur_common.glsl and after declaring u_src (image unit 0) and u_dst (unit 1).
+// Defines from the host (src/variants/sliding.h):
+//   EXACT        1: rgba8 input, every texel read becomes an integer and sums are uint (exact;
+//                   a modular wrap of a difference cancels); 0: fp32 sums
+//   IN_SCALE     EXACT: the texel read times IN_SCALE is an integer (255 for unorm8)
+//   OUT_WEIGHTS  factors of the box weight 1/(2r+1) a stored sum takes (0: raw sums)
+//   OUT_UNIT     the value of one integer step of the sum (1.0 for fp32 sums and raw sums)
+//   SLIDE_EMIT_CUSTOM  defined by a shader that defines emit() itself (else: store into u_dst)
+
+#if EXACT
+#define ACC uvec4
+ACC to_acc(vec4 v) { return uvec4(round(v * IN_SCALE)); }
+#else
+#define ACC vec4
+ACC to_acc(vec4 v) { return v; }
+#endif
+
+// A sum as a texel value: times the box weight (from the weights block) OUT_WEIGHTS times.
+vec4 from_acc(ACC sum) {
+  float w = tap_weight(0);
+  float scale = (OUT_WEIGHTS == 0 ? 1.0 : OUT_WEIGHTS == 1 ? w : w * w) * OUT_UNIT;
+  return vec4(sum) * scale;
+}
+
+// A line of texels origin + i * dir, i in [0, len). Reads clamp i to the line: clamp-to-edge,
+// so a window reaching past an end repeats the edge texel.
+struct Line {
+  ivec2 origin;
+  ivec2 dir;
+  int len;
+};
+
+ACC load_line(Line line, int i) { return to_acc(imageLoad(u_src, line.origin + clamp(i, 0, line.len - 1) * line.dir)); }
+
+// The window sum just before `start`, i.e. centred on start - 1: texels start-1-r .. start-1+r,
+// UNROLL loads at a time.
+ACC window_before(Line line, int start) {
+  const int taps = 2 * RADIUS + 1;
+  ACC sum = ACC(0);
+  for (int base = 0; base < taps; base += UNROLL) {
+    ACC texel[UNROLL];
+    for (int u = 0; u < UNROLL; ++u) texel[u] = load_line(line, start - RADIUS - 1 + base + u);
+    for (int u = 0; u < UNROLL; ++u)
+      if (base + u < taps) sum += texel[u];
+  }
+  return sum;
+}
+
+// Output k of a slide, the window sum centred on texel p of the line.
+void emit(ivec2 p, int k, ACC sum);
+
+// Slides the window over texels start .. start+count-1 of the line, from `sum`, the window
+// centred on start - 1. Each step adds the texel entering at +r and subtracts the one leaving at
+// -r-1, UNROLL steps per iteration with their loads grouped (reads past the end are clamped and
+// unused). With `outputs`, emits every window sum; returns the last one. From sum = 0 and without
+// outputs it returns the change of the window over the stretch.
+ACC slide(Line line, int start, int count, ACC sum, bool outputs) {
+  for (int base = 0; base < count; base += UNROLL) {
+    ACC change[UNROLL];
+    for (int u = 0; u < UNROLL; ++u) change[u] = load_line(line, start + base + u + RADIUS);
+    for (int u = 0; u < UNROLL; ++u) change[u] -= load_line(line, start + base + u - RADIUS - 1);
+    for (int u = 0; u < UNROLL; ++u) {
+      int k = base + u;
+      if (k < count) {
+        sum += change[u];
+        if (outputs) emit(line.origin + (start + k) * line.dir, k, sum);
+      }
+    }
+  }
+  return sum;
+}
+
+#ifndef SLIDE_EMIT_CUSTOM
+void emit(ivec2 p, int k, ACC sum) { imageStore(u_dst, p, from_acc(sum)); }
+
+// A whole pass of running sums along lines: rows (AXIS 0) or columns (AXIS 1). One invocation
+// per segment of SEGMENT texels of a line; it warms its window up at the segment start (2r+1
+// reads), then slides. Adjacent invocations take adjacent lines, so their reads and writes at
+// each step are neighbours. The workgroup grid is flattened (see sliding::flat_groups).
+void line_pass() {
+  ivec2 size = imageSize(u_src);
+  Line line;
+  line.dir = AXIS == 0 ? ivec2(1, 0) : ivec2(0, 1);
+  line.len = AXIS == 0 ? size.x : size.y;
+  int lines = AXIS == 0 ? size.y : size.x;
+  int group = int(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x);
+  int index = group * (WG_X * WG_Y) + int(gl_LocalInvocationIndex);
+  int l = index % lines, start = (index / lines) * SEGMENT;
+  if (start >= line.len) return;  // past the last segment; no barrier in this pass
+  line.origin = AXIS == 0 ? ivec2(0, l) : ivec2(l, 0);
+  slide(line, start, min(SEGMENT, line.len - start), window_before(line, start), true);
+}
+#endif

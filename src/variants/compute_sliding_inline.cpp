@@ -1,0 +1,87 @@
+// compute-sliding-inline: the two running sums of compute-sliding in one dispatch, without an
+// intermediate texture: a workgroup walks down a strip of columns, computes the horizontal box
+// sums of the rows entering and leaving its vertical windows into shared memory, and keeps one
+// vertical running sum per column (see glsl/compute_sliding_inline.comp).
+#include "variants/sliding.h"
+
+namespace blurlab {
+namespace {
+
+class ComputeSlidingInline final : public Blur {
+ public:
+  void prepare(BlurSetup& setup) override {
+    const gl::Format io = setup.settings().input_format;
+    program_ = &setup.compute("compute_sliding_inline.comp", io, io, sliding::pass_defines(io, io, false, false, 2));
+  }
+  void run(BlurPasses& passes) override {
+    const BlurSettings& s = passes.settings();
+    const glm::ivec2 size = passes.size();
+    passes.dispatch("blur", *program_, {Binding::read(passes.source()), Binding::write(passes.destination())},
+                    {(size.x + s.workgroup.x - 1) / s.workgroup.x, (size.y + s.segment - 1) / s.segment, 1});
+  }
+
+ private:
+  const gl::Program* program_ = nullptr;
+};
+
+// Mesa's llvmpipe silently ends the loops of a shader invocation once their iterations add up
+// to 65535 (gallivm's loop limiter), so the rest of a long walk is never stored. An invocation
+// here loops, per batch of WG_X/2 rows, over a row's warm-up (2r+1 texels, UNROLL at a time),
+// its slide over the strip (UNROLL texels at a time; these inner loops are unrolled) and the
+// batch's rows. Walks that long (tall images with long segments at large r) also leave a GPU
+// with few workgroups, so they are refused on every device.
+constexpr long long kMaxLoopIterations = 65535;
+struct Walk {
+  long long per_batch, batch, warmup;
+  long long iterations(long long rows) const { return (warmup + rows + batch - 1) / batch * per_batch; }
+};
+Walk walk(const BlurSettings& s) {
+  const long long n = s.unroll, strip = s.workgroup.x, warmup = 2LL * s.kernel.radius + 1;
+  return {(warmup + n - 1) / n + (strip + n - 1) / n + strip / 2 + 1, strip / 2, warmup};
+}
+
+std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& limits) {
+  const int strip = s.workgroup.x;
+  if (s.workgroup.y != 1 || strip < 2 || strip % 2 != 0)
+    return "workgroup must be Nx1 with N even (a strip of N columns, batches of N/2 rows)";
+  // Shared memory: one row of strip sums (padded by one) per invocation, 16 bytes each (uvec4 or vec4).
+  if (auto reason = sliding::shared_memory_reason(static_cast<long long>(strip) * (strip + 1) * 16,
+                                                  std::to_string(strip) + " rows x " + std::to_string(strip + 1) + " sums of 16 bytes",
+                                                  limits))
+    return reason;
+  const Walk w = walk(s);
+  const long long rows = std::min(s.segment, size.y), iterations = w.iterations(rows);
+  if (iterations > kMaxLoopIterations) {
+    const long long longest = kMaxLoopIterations / w.per_batch * w.batch - w.warmup;
+    return "a workgroup walking " + std::to_string(rows) + " rows loops " + std::to_string(iterations) +
+           " times per invocation; llvmpipe stops shaders at 65535: " +
+           (longest >= 1 ? "use --segment <= " + std::to_string(longest) : "use a larger --unroll or workgroup");
+  }
+  return std::nullopt;
+}
+
+// Float input: each row's horizontal slide over the strip, then the column's slide over a
+// segment after a warm-up of 2r+1 additions (one more than a line's warm-up), and the weights.
+double terms(const BlurSettings& s, glm::ivec2 size) {
+  const int r = s.kernel.radius;
+  return sliding::slide_terms(r, s.workgroup.x) + sliding::slide_terms(r, sliding::segment_steps(s.segment, size.y)) + 1.0 +
+         sliding::kScaleTerms;
+}
+
+}  // namespace
+
+namespace variant {
+extern const VariantInfo compute_sliding_inline{
+    .name = "compute-sliding-inline",
+    .stage = Stage::Compute,
+    .summary = "box only: one dispatch, row running sums into shared memory, column running sums from them",
+    .kernels = KernelSupport::BoxOnly,
+    .workgroups = {{32, 1}, {16, 1}},
+    .unrolls = {4, 1, 8},
+    .segments = {256, 64, 1024, 16384},
+    .accumulated_terms = terms,
+    .check = check,
+    .create = [] { return std::unique_ptr<Blur>(new ComputeSlidingInline); },
+};
+}  // namespace variant
+}  // namespace blurlab

@@ -1,0 +1,100 @@
+#pragma once
+// Shared by the running-sum variants (compute-sliding, compute-sliding-inline, compute-scan):
+// the defines of glsl/sliding_common.glsl, the dispatch of a line pass, and their fp32 error
+// bounds. Box kernel only: a running sum adds and subtracts texels, it cannot weight them.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "blur/blur.h"
+
+namespace blurlab::sliding {
+
+// The defines of one running-sum pass that reads a texture of `src` format, for an image of
+// `input` format (see glsl/sliding_common.glsl).
+//
+// rgba8 input (EXACT=1): sums are integers in uint, so they are exact; each texel read becomes
+// an integer, uint(round(v * IN_SCALE)):
+//   - rgba8 texels (the source, or averages stored in rgba8): v * 255 (exact: v = k / 255);
+//   - rgba32f holding raw integer sums (a row sum of 2r+1 bytes is at most 65535, exact in fp32): 1;
+//   - rgba16f holding averages in [0, 1]: fixed point v * 2^23 (exact down to 2^-13, off by at
+//     most 2^-24 below; 2r+1 <= 257 such values sum to less than 2^32).
+// rgba32f is the only format that holds raw sums: rgba8 cannot, and rgba16f has 11 significant
+// bits and a maximum of 65504. The others hold averages (one factor of 1/(2r+1) applied).
+// `raw_src`/`raw_dst`: the texture holds raw sums (rgba32f intermediates); `dims` is how many
+// axes this pass sums over (1, or 2 for a single-pass 2D box).
+inline gl::Defines pass_defines(gl::Format input, gl::Format src, bool raw_src, bool raw_dst, int dims) {
+  const bool exact = input == gl::Format::rgba8;
+  std::string in_scale = "1.0", unit = "1.0";
+  if (exact && !raw_src) {
+    in_scale = src == gl::Format::rgba16f ? "8388608.0" : "255.0";
+    unit = src == gl::Format::rgba16f ? "(1.0 / 8388608.0)" : "(1.0 / 255.0)";
+  } else if (exact) {
+    unit = "(1.0 / 255.0)";  // raw sums count steps of 1/255
+  }
+  // Factors of the box weight the output takes: none for raw sums; otherwise one per axis summed
+  // so far that is not yet normalized.
+  const int weights = raw_dst ? 0 : dims + (raw_src ? 1 : 0);
+  return {{"EXACT", exact ? "1" : "0"},
+          {"IN_SCALE", in_scale},
+          {"OUT_WEIGHTS", std::to_string(weights)},
+          {"OUT_UNIT", raw_dst ? "1.0" : unit}};
+}
+
+// A 2D grid of workgroups of `group` invocations with at least `count` invocations in all
+// (glsl/sliding_common.glsl flattens it); at most 65535 groups along x.
+inline glm::ivec3 flat_groups(long long count, glm::ivec2 group) {
+  const long long size = static_cast<long long>(group.x) * group.y;
+  const long long total = std::max(1LL, (count + size - 1) / size);
+  const long long x = std::min(total, 65535LL);
+  return {static_cast<int>(x), static_cast<int>((total + x - 1) / x), 1};
+}
+
+// Dispatches line_pass() of glsl/sliding_common.glsl: one invocation per segment of
+// settings().segment texels of each line; lines are rows (axis 0) or columns (axis 1).
+inline void dispatch_line_pass(BlurPasses& passes, std::string_view name, const gl::Program& program, int axis,
+                               const gl::Texture& src, const gl::Texture& dst) {
+  const glm::ivec2 size = passes.size();
+  const int lines = axis == 0 ? size.y : size.x, length = axis == 0 ? size.x : size.y, segment = passes.settings().segment;
+  passes.dispatch(name, program, {Binding::read(src), Binding::write(dst)},
+                  flat_groups(static_cast<long long>(lines) * ((length + segment - 1) / segment), passes.settings().workgroup));
+}
+
+// The two programs of one shader: running sums along rows (AXIS 0) into an intermediate of
+// format `mid`, then along columns (AXIS 1) out of it. rgba32f holds raw row sums (exact
+// integers for rgba8 input); rgba8 and rgba16f hold row averages.
+struct RowsThenColumns {
+  const gl::Program* rows = nullptr;
+  const gl::Program* columns = nullptr;
+};
+inline RowsThenColumns rows_then_columns(BlurSetup& setup, const std::string& file, gl::Format mid) {
+  const gl::Format io = setup.settings().input_format;
+  const bool raw = mid == gl::Format::rgba32f;
+  gl::Defines h = pass_defines(io, io, false, raw, 1), v = pass_defines(io, mid, raw, false, 1);
+  h.push_back({"AXIS", "0"});
+  v.push_back({"AXIS", "1"});
+  return {&setup.compute(file, io, mid, h), &setup.compute(file, mid, io, v)};
+}
+
+// check(): why `bytes` of shared memory (holding `what`) do not fit the device, or nullopt.
+inline std::optional<std::string> shared_memory_reason(long long bytes, const std::string& what, const gl::GlLimits& limits) {
+  if (bytes <= limits.max_compute_shared_memory) return std::nullopt;
+  return "needs " + std::to_string((bytes + 1023) / 1024) + " KiB of shared memory (" + what + "), the device has " +
+         std::to_string(limits.max_compute_shared_memory / 1024) + " KiB";
+}
+
+// Float input: the fp32 roundings one output of a running sum can accumulate, in units of
+// 2^-24 times the input's peak once the sum is normalized (each rounding is at most 2^-24 of
+// the value rounded). A warm-up of 2r+1 texels is 2r additions of partial window sums (at most
+// one unit each); each of `steps` slide steps rounds the difference entering - leaving (at most
+// two texels: 2/(2r+1) units) and the running sum (one unit).
+inline double slide_terms(int r, double steps) { return 2.0 * r + (1.0 + 2.0 / (2.0 * r + 1.0)) * steps; }
+// Normalizing a sum: the weight 1/(2r+1) is rounded once, squared (one more), and multiplied.
+inline constexpr double kScaleTerms = 3.0;
+
+// The longest stretch one invocation slides over: a segment, or the whole line.
+inline double segment_steps(int segment, int length) { return std::min(segment, length); }
+
+}  // namespace blurlab::sliding
