@@ -8,7 +8,11 @@
   X(frag_naive)             \
   X(frag_separable)         \
   X(compute_naive)          \
-  X(compute_separable)
+  X(compute_separable)      \
+  X(compute_naive_lds)      \
+  X(compute_separable_lds)  \
+  X(compute_inline_lds)     \
+  X(compute_inline_persistent)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;
