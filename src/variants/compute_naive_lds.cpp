@@ -25,7 +25,7 @@ extern const VariantInfo compute_naive_lds{
     .name = "compute-naive-lds",
     .stage = Stage::Compute,
     .summary = "compute shader, workgroup tile + apron cached in shared memory, all (2r+1)^2 taps from there",
-    .workgroups = {{16, 16}, {8, 8}, {32, 8}},
+    .workgroups = {{8, 8}, {16, 16}, {32, 8}},
     .cache_bits = {32, 16},
     .accumulated_terms = direct_2d_terms,
     .check = check,
