@@ -4,17 +4,21 @@
 
 // One line per variant: its VariantInfo is defined in src/variants/<id>.cpp. The order is the
 // app's (keys 1-9): the floor, then fragment and compute variants from naive to specialized.
-#define BLURLAB_VARIANTS(X)   \
-  X(copy)                     \
-  X(frag_naive)               \
-  X(frag_separable)           \
-  X(frag_separable_linear)    \
-  X(frag_linear_2d)           \
-  X(compute_naive)            \
-  X(compute_separable)        \
-  X(compute_separable_linear) \
-  X(compute_sliding)          \
-  X(compute_sliding_inline)   \
+#define BLURLAB_VARIANTS(X)    \
+  X(copy)                      \
+  X(frag_naive)                \
+  X(frag_separable)            \
+  X(frag_separable_linear)     \
+  X(frag_linear_2d)            \
+  X(compute_naive)             \
+  X(compute_separable)         \
+  X(compute_separable_linear)  \
+  X(compute_naive_lds)         \
+  X(compute_separable_lds)     \
+  X(compute_inline_lds)        \
+  X(compute_inline_persistent) \
+  X(compute_sliding)           \
+  X(compute_sliding_inline)    \
   X(compute_scan)
 
 namespace blurlab::variant {

@@ -1,0 +1,78 @@
+#pragma once
+// The shared-memory budget of the LDS variants (compute-naive-lds, compute-separable-lds,
+// compute-inline-lds, compute-inline-persistent). Each variant states how many texels its one
+// shared array holds (a function of the settings); the same number is check()'s formula and the
+// shader's LDS_TEXELS define, which the shader checks against its own layout with #error.
+// A texel is a vec4 (16 bytes) with cache_bits 32, or a uvec2 of packHalf2x16 (8 bytes) with 16.
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "blur/blur.h"
+
+namespace blurlab::lds {
+
+using Texels = int (*)(const BlurSettings& resolved);
+
+inline int texel_bytes(int cache_bits) { return cache_bits == 16 ? 8 : 16; }
+inline int bytes(const BlurSettings& s, Texels texels) { return texels(s) * texel_bytes(s.cache_bits); }
+
+inline std::string kib(int bytes) {
+  char text[32];
+  if (bytes % 1024 == 0)
+    std::snprintf(text, sizeof text, "%d KiB", bytes / 1024);
+  else
+    std::snprintf(text, sizeof text, "%.1f KiB", bytes / 1024.0);
+  return text;
+}
+
+// nullopt when the settings fit the device's shared memory; else one line with the numbers:
+// what they need (`layout` says of what, e.g. "tile 48x48 fp32"), what the device has, and the
+// largest radius that fits with these knobs (or that none does).
+inline std::optional<std::string> check_budget(const BlurSettings& s, const gl::GlLimits& limits, Texels texels,
+                                               const std::string& layout) {
+  if (s.cache_bits != 32 && s.cache_bits != 16) return "cache must be fp32 or fp16";
+  const int need = bytes(s, texels);
+  const int have = limits.max_compute_shared_memory;
+  if (need <= have) return std::nullopt;
+  int fits = -1;
+  for (BlurSettings smaller = s; smaller.kernel.radius > 0 && fits < 0;) {
+    --smaller.kernel.radius;
+    if (bytes(smaller, texels) <= have) fits = smaller.kernel.radius;
+  }
+  return "needs " + kib(need) + " of shared memory (" + layout + "), the device has " + kib(have) +
+         (fits >= 0 ? "; these knobs fit r <= " + std::to_string(fits) : "; these knobs fit no radius");
+}
+
+inline const char* cache_name(const BlurSettings& s) { return s.cache_bits == 16 ? "fp16" : "fp32"; }
+
+inline gl::Defines defines(const BlurSettings& s, Texels texels) { return {{"LDS_TEXELS", std::to_string(texels(s))}}; }
+
+// The image texels one workgroup of a one-dispatch variant covers: by default its workgroup.
+using Cover = glm::ivec2 (*)(const BlurSettings& resolved);
+inline glm::ivec2 workgroup_cover(const BlurSettings& s) { return s.workgroup; }
+
+// A one-dispatch LDS variant: glsl/<file> blurs the source into the destination, timed as span
+// `span`, one workgroup per cover(settings) texels of the image.
+class OneDispatch final : public Blur {
+ public:
+  OneDispatch(const char* file, const char* span, Texels texels, Cover cover = workgroup_cover)
+      : file_(file), span_(span), texels_(texels), cover_(cover) {}
+  void prepare(BlurSetup& setup) override {
+    const gl::Format format = setup.settings().input_format;
+    program_ = &setup.compute(file_, format, format, defines(setup.settings(), texels_));
+  }
+  void run(BlurPasses& passes) override {
+    passes.dispatch(span_, *program_, {Binding::read(passes.source()), Binding::write(passes.destination())},
+                    groups_covering(passes.size(), cover_(passes.settings())));
+  }
+
+ private:
+  const char* file_;
+  const char* span_;
+  Texels texels_;
+  Cover cover_;
+  const gl::Program* program_ = nullptr;
+};
+
+}  // namespace blurlab::lds
