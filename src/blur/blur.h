@@ -68,6 +68,9 @@ struct VariantInfo {
   // fp32 roundings one output accumulates, for the float-format error bound; nullptr: two
   // passes of 2r+1 taps. Running sums accumulate along whole lines, hence the size.
   double (*accumulated_terms)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
+  // Loop iterations of the longest-running invocation, checked against the device's
+  // GlLimits::max_loop_iterations; nullptr: few enough for any device.
+  double (*loop_iterations)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
   // Variant-specific limits (shared memory, shapes): a reason when unsupported.
   std::optional<std::string> (*check)(const BlurSettings& resolved, glm::ivec2 size, const gl::GlLimits& limits) = nullptr;
   std::unique_ptr<Blur> (*create)() = nullptr;

@@ -49,6 +49,12 @@ std::optional<std::string> unsupported_reason(const VariantInfo& variant, const 
       return "workgroup " + std::to_string(wg.x) + "x" + std::to_string(wg.y) + " exceeds the device's " +
              std::to_string(limits.max_compute_invocations) + " invocations";
   }
+  if (variant.loop_iterations && limits.max_loop_iterations > 0) {
+    const double iterations = variant.loop_iterations(s, size);
+    if (iterations > static_cast<double>(limits.max_loop_iterations))
+      return "needs " + format_double(iterations, 6) + " loop iterations per invocation; this driver stops shader loops after " +
+             std::to_string(limits.max_loop_iterations) + " (llvmpipe's loop limiter) and would blur wrongly";
+  }
   if (variant.check) return variant.check(s, size, limits);
   return std::nullopt;
 }

@@ -35,6 +35,7 @@ GlInfo query_gl_info(const std::string& platform, bool debug) {
   info.platform = platform;
   info.debug = debug;
   info.software = is_software_renderer(info.renderer);
+  if (info.renderer.find("llvmpipe") != std::string::npos) info.limits.max_loop_iterations = 65535;
   glGetIntegerv(GL_MAJOR_VERSION, &info.major);
   glGetIntegerv(GL_MINOR_VERSION, &info.minor);
   GlLimits& l = info.limits;

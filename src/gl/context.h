@@ -12,6 +12,10 @@ struct GlLimits {
   int max_compute_workgroup_count[3] = {0, 0, 0};
   int max_texture_size = 0;
   int max_uniform_block_size = 0;
+  // Loop iterations one shader invocation may run before the driver silently stops it: llvmpipe
+  // counts every loop iteration of an invocation and gives up at 65535 (its "loop limiter");
+  // 0 for drivers without such a limit.
+  long max_loop_iterations = 0;
 };
 
 struct GlInfo {

@@ -179,15 +179,17 @@ std::shared_ptr<const Program> ProgramCache::share(const std::vector<ShaderFile>
     auto program = std::make_shared<Program>(build_program(sources_, files, defines));
     ++compiled_;
     it = programs_.emplace(key, Entry{files, defines, std::move(program), 0}).first;
-    while (programs_.size() > capacity_) {
-      auto oldest = programs_.begin();
-      for (auto e = programs_.begin(); e != programs_.end(); ++e)
-        if (e->second.last_use < oldest->second.last_use) oldest = e;
-      programs_.erase(oldest);  // holders of share() keep it alive
-    }
   }
   it->second.last_use = ++clock_;
-  return it->second.program;
+  std::shared_ptr<const Program> result = it->second.program;
+  // Over capacity: drop the least recently used (never the one just asked for, the newest).
+  while (programs_.size() > capacity_) {
+    auto oldest = programs_.begin();
+    for (auto e = programs_.begin(); e != programs_.end(); ++e)
+      if (e->second.last_use < oldest->second.last_use) oldest = e;
+    programs_.erase(oldest);  // holders of share() keep it alive
+  }
+  return result;
 }
 
 void ProgramCache::reload() {

@@ -28,6 +28,7 @@ extern const VariantInfo compute_naive{
     .summary = "compute shader, one invocation per pixel, all (2r+1)^2 taps",
     .workgroups = {{16, 16}, {8, 8}, {32, 8}, {32, 32}},
     .accumulated_terms = direct_2d_terms,
+    .loop_iterations = direct_2d_terms,  // 2r+1 rows of 2r+1 taps
     .create = [] { return std::unique_ptr<Blur>(new ComputeNaive); },
 };
 }  // namespace variant

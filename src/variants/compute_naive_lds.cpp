@@ -28,6 +28,7 @@ extern const VariantInfo compute_naive_lds{
     .workgroups = {{8, 8}, {16, 16}, {32, 8}},
     .cache_bits = {32, 16},
     .accumulated_terms = direct_2d_terms,
+    .loop_iterations = direct_2d_terms,  // the (2r+1)^2 taps dominate the tile load
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new lds::OneDispatch("compute_naive_lds.comp", "2d", tile_texels)); },
 };

@@ -26,6 +26,7 @@ extern const VariantInfo frag_linear_2d{
     .tolerance_lsb = 2,
     .hardware_filtering = true,
     .accumulated_terms = linear::grid_2d_terms,
+    .loop_iterations = linear::grid_2d_iterations,
     .create = [] { return std::unique_ptr<Blur>(new FragLinear2d); },
 };
 }  // namespace variant

@@ -21,5 +21,10 @@ inline double grid_2d_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
   const double n = samples_per_axis(s.kernel.radius);
   return n * n + n + 4.0;
 }
+// Loop iterations of one invocation of the 2D variant: n rows of n fetches.
+inline double grid_2d_iterations(const BlurSettings& s, glm::ivec2 /*size*/) {
+  const double n = samples_per_axis(s.kernel.radius);
+  return n * n + n;
+}
 
 }  // namespace blurlab::linear
