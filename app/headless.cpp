@@ -30,12 +30,6 @@ namespace blurlab::app {
 
 namespace {
 
-#ifdef NDEBUG
-constexpr bool kDebugBuild = false;
-#else
-constexpr bool kDebugBuild = true;
-#endif
-
 constexpr glm::ivec2 kDefaultSize{1920, 1080};
 
 std::string size_text(glm::ivec2 size) { return std::to_string(size.x) + "x" + std::to_string(size.y); }
@@ -234,7 +228,7 @@ int run_headless(const cli::Options& o) {
   check_writable(o.json, "--json");
   if (o.tune) check_writable(o.tune_file, "--tune-file");
 
-  const bool debug = o.gl_debug || kDebugBuild;
+  const bool debug = o.gl_debug || gl::kDebugBuild;
   auto context = gl::HeadlessContext::create(debug, o.device);
   const gl::GlInfo& info = context->info();
   std::cout << gl::describe(info) << std::endl;

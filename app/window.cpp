@@ -40,12 +40,6 @@ bool display_available() {
 
 namespace {
 
-#ifdef NDEBUG
-constexpr bool kDebugBuild = false;
-#else
-constexpr bool kDebugBuild = true;
-#endif
-
 // Resident memory of this process (bytes), for the soak's bound.
 size_t resident_bytes() {
   std::FILE* f = std::fopen("/proc/self/statm", "r");
@@ -445,7 +439,7 @@ class App {
 }  // namespace
 
 int run_window(const cli::Options& o) {
-  const bool debug = o.gl_debug || kDebugBuild;
+  const bool debug = o.gl_debug || gl::kDebugBuild;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);

@@ -5,6 +5,13 @@
 
 namespace blurlab::gl {
 
+// Debug builds check every GL call path with KHR_debug; release builds do with --gl-debug.
+#ifdef NDEBUG
+inline constexpr bool kDebugBuild = false;
+#else
+inline constexpr bool kDebugBuild = true;
+#endif
+
 // Installs the callback on the current context (synchronous, so the message points at the
 // call that caused it). Returns false where the context has no KHR_debug.
 bool enable_debug_output();

@@ -1,5 +1,6 @@
 // compute-separable-lds: two dispatches (horizontal into the intermediate, then vertical); each
 // workgroup caches its line segments plus the apron in shared memory, 2r+1 taps from there.
+#include "blur/two_pass.h"
 #include "variants/lds.h"
 
 namespace blurlab {
@@ -20,31 +21,6 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, con
                                lds::cache_name(s));
 }
 
-class ComputeSeparableLds final : public Blur {
- public:
-  void prepare(BlurSetup& setup) override {
-    const BlurSettings& s = setup.settings();
-    const gl::Format io = s.input_format, mid = s.intermediate_format();
-    gl::Defines defines = lds::defines(s, line_texels);
-    defines.push_back({"AXIS", "0"});
-    horizontal_ = &setup.compute("compute_separable_lds.comp", io, mid, defines);
-    defines.back().second = "1";
-    vertical_ = &setup.compute("compute_separable_lds.comp", mid, io, defines);
-  }
-  void run(BlurPasses& passes) override {
-    const gl::Texture& rows = passes.intermediate(0);
-    const glm::ivec2 wg = passes.settings().workgroup;
-    passes.dispatch("h", *horizontal_, {Binding::read(passes.source()), Binding::write(rows)},
-                    groups_covering(passes.size(), wg));
-    passes.dispatch("v", *vertical_, {Binding::read(rows), Binding::write(passes.destination())},
-                    groups_covering(passes.size(), {wg.y, wg.x}));
-  }
-
- private:
-  const gl::Program* horizontal_ = nullptr;
-  const gl::Program* vertical_ = nullptr;
-};
-
 }  // namespace
 
 namespace variant {
@@ -56,7 +32,12 @@ extern const VariantInfo compute_separable_lds{
     .workgroups = {{128, 1}, {32, 1}, {64, 1}, {256, 1}, {64, 4}},
     .cache_bits = {32, 16},
     .check = check,
-    .create = [] { return std::unique_ptr<Blur>(new ComputeSeparableLds); },
+    .create = [] {
+      return make_two_pass({.stage = Stage::Compute,
+                            .shader = "compute_separable_lds.comp",
+                            .defines = [](const BlurSettings& s) { return lds::defines(s, line_texels); },
+                            .transpose_vertical = true});
+    },
 };
 }  // namespace variant
 }  // namespace blurlab
