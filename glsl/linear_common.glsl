@@ -40,7 +40,9 @@ const int LINEAR_SAMPLES = 2 * LINEAR_COUNT + 1;
 // j = 2k+1 and 2k+2 are group k at +offset and -offset.
 vec2 linear_sample(int j) {
   if (j == 0) return vec2(0.0, tap_weight(0));
-  vec2 g = linear_tap((j - 1) >> 1);
+  // max(): after unrolling, NVIDIA's compiler folds the dead j = 0 branch into u_linear[-1] and
+  // refuses to link (r = 0); Mesa does not.
+  vec2 g = linear_tap(max(j - 1, 0) >> 1);
   return (j & 1) == 1 ? g : vec2(-g.x, g.y);
 }
 

@@ -137,8 +137,10 @@ Program build_program(const ShaderSources& sources, const std::vector<ShaderFile
   for (const auto& f : files) name += (name.empty() ? "" : "+") + f.name;
   ProgramHandle program(glCreateProgram());
   std::vector<ShaderHandle> shaders;
+  std::vector<std::string> last_stage_files;  // some drivers (NVIDIA) report compile errors at link time
   for (const auto& file : files) {
     const ExpandedSource source = expand_source(sources, file.name, defines);
+    last_stage_files = source.files;
     ShaderHandle shader(glCreateShader(file.stage));
     const char* text = source.text.c_str();
     glShaderSource(shader.get(), 1, &text, nullptr);
@@ -157,7 +159,8 @@ Program build_program(const ShaderSources& sources, const std::vector<ShaderFile
   glGetProgramiv(program.get(), GL_LINK_STATUS, &ok);
   for (const auto& shader : shaders) glDetachShader(program.get(), shader.get());
   if (!ok) {
-    const std::string log = program_log(program.get());
+    // Source numbers in a link log are those of the last stage (the fragment or compute shader).
+    const std::string log = map_log_to_files(program_log(program.get()), last_stage_files);
     throw ShaderError("cannot link " + name + ": " + first_error_line(log), log);
   }
   std::string label = name;
