@@ -111,34 +111,47 @@ class Measurer {
 
  private:
   void time(Input& input, report::Measurement& m, int frames) {
-    // The budget bounds slow configurations (naive 2D on a CPU rasterizer); the report says
-    // how many frames each median is over.
     using clock = std::chrono::steady_clock;
     const auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
+    // Warm-up: the requested frames and at least a quarter second of GPU work, so clocks that
+    // dropped while the CPU checked the previous configuration ramp up again. Slow
+    // configurations stop early (a third of the budget).
+    constexpr double kMinWarmupSeconds = 0.25;
     const auto warmup_start = clock::now();
-    for (int i = 0; i < o_.warmup; ++i) {
+    int warm = 0;
+    while (true) {
       pipeline_.run(input.source, input.destination);
-      if (o_.budget > 0 && i >= 1) {
-        glFinish();
-        if (seconds_since(warmup_start) > o_.budget / 3) break;
-      }
+      ++warm;
+      if (warm % 4 != 0 && warm < o_.warmup) continue;
+      glFinish();
+      const double elapsed = seconds_since(warmup_start);
+      if (warm >= o_.warmup && elapsed >= kMinWarmupSeconds) break;
+      if (o_.budget > 0 && elapsed > o_.budget / 3) break;
     }
     glFinish();
-    const auto timing_start = clock::now();
-    for (int f = 0; f < frames; ++f) {
-      if (o_.budget > 0 && f >= 3 && seconds_since(timing_start) > o_.budget) break;
-      const auto start = clock::now();
-      timers_.begin_frame();
-      pipeline_.run(input.source, input.destination);
-      timers_.end_frame();
-      glFinish();  // CPU wall time of a whole frame, GPU finished: a sanity check on the GPU spans
-      m.cpu_ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - start).count());
-      for (const gl::FrameTimes& frame : timers_.poll())
+    // As many frames as the budget allows at the warm-up's pace (at least 3).
+    const double frame_seconds = seconds_since(warmup_start) / warm;
+    int n = frames;
+    if (o_.budget > 0) n = std::clamp(static_cast<int>(o_.budget / std::max(frame_seconds, 1e-6)), std::min(3, frames), frames);
+    // Timed frames back to back, as an application renders them: the GPU stays busy, the pool is
+    // polled without waiting, and one glFinish at the end gives the CPU wall time per frame.
+    auto collect = [&](const std::vector<gl::FrameTimes>& done) {
+      for (const gl::FrameTimes& frame : done)
         for (const gl::SpanTime& span : frame.spans) {
           if (std::find(m.span_order.begin(), m.span_order.end(), span.name) == m.span_order.end()) m.span_order.push_back(span.name);
           m.spans_ms[span.name].push_back(span.ms);
         }
+    };
+    const auto start = clock::now();
+    for (int f = 0; f < n; ++f) {
+      timers_.begin_frame();
+      pipeline_.run(input.source, input.destination);
+      timers_.end_frame();
+      collect(timers_.poll());
     }
+    glFinish();
+    m.cpu_ms.assign(1, std::chrono::duration<double, std::milli>(clock::now() - start).count() / n);
+    collect(timers_.poll());
   }
 
   void poison(const gl::Texture& destination) {
@@ -247,7 +260,8 @@ int run_headless(const cli::Options& o) {
     selected.insert(selected.begin(), copy);
 
   gl::ProgramCache programs(std::move(sources));
-  gl::TimerPool timers(gl::make_gl_query_backend(info.software));
+  // Room for every frame of a configuration in flight (timed frames are not waited for).
+  gl::TimerPool timers(gl::make_gl_query_backend(info.software), static_cast<size_t>(o.frames) * 16 + 64);
   BlurPipeline pipeline(programs, info.limits, &timers);
   Scene scene(programs);
   Measurer measurer(pipeline, timers, o);

@@ -177,7 +177,7 @@ void write_table(const Report& r, std::ostream& out) {
     out << "\ntotal ms: median GPU time of the blur over n frames (timestamp queries); spread: (p90 - p10) / 2 of the median;\n"
            "x copy: total / the copy pass of the same size and format; vs naive: the naive variant of the same stage, same\n"
            "kernel (when it is in the sweep) / total; GB/s: minimum traffic (each texel read once, written once) / total;\n"
-           "cpu ms: wall time per frame with the GPU finished (a sanity check).\n";
+           "cpu ms: wall time of the timed frames, run back to back, over their number, GPU finished (a sanity check).\n";
 }
 
 void write_csv(const Report& r, std::ostream& out) {

@@ -14,5 +14,15 @@ $B "${common[@]}" --variant frag-naive,compute-naive,compute-naive-lds,frag-line
    --json "$OUT/naive.json" --csv "$OUT/naive.csv" > "$OUT/naive.txt" 2>&1
 echo "naive exit $?"
 grep -E "FAIL" "$OUT/sweep.txt" "$OUT/naive.txt" | head
-python3 .device/charts.py "$OUT/sweep.json" --out "$OUT" --log --radius 16 --prefix h200_ 2>&1 | head -3
-grep -E "^== 4096x4096 rgba8 (box r=(1|32|64)|gauss r=16)" -A14 "$OUT/sweep.txt" | cut -c1-150
+# Run-to-run noise: the same configurations twice more.
+for i in 1 2; do
+  $B --headless --size 4096x4096 --kernel box,gauss --radius 1,8,16,32 --variant copy,compute-separable,compute-sliding \
+     --frames ${FRAMES:-60} --warmup 10 --budget 1.5 --csv "$OUT/repeat$i.csv" > /dev/null 2>&1
+done
+echo "repeats done"
+# The fastest knobs of the variants that have them, at 4096x4096.
+$B --headless --tune --size 4096x4096 --kernel box,gauss --radius 16 --frames 30 --budget 1 --tune-file "$OUT/tune.json" \
+   --variant compute-separable,compute-separable-lds,compute-inline-lds,compute-inline-persistent,compute-sliding,compute-sliding-inline,compute-scan \
+   > "$OUT/tune.txt" 2>&1
+echo "tune exit $?"; tail -14 "$OUT/tune.txt" | cut -c1-160
+grep -E "^== 4096x4096 rgba8 (box r=(1|32|64)|gauss r=16)" -A14 "$OUT/sweep.txt" | cut -c1-110
