@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Charts from a blurlab report (blurlab --headless --json REPORT.json).
 
-  python3 app/charts.py REPORT.json [--out DIR] [--log] [--radius R] [--prefix NAME]
+  python3 app/charts.py REPORT.json [MORE.json ...] [--out DIR] [--log] [--radius R] [--prefix NAME]
 
 Writes, for every image size, input format and kernel in the report:
   <prefix>time_vs_radius_<size>_<format>_<kernel>.png   median GPU time per variant against r
@@ -22,6 +22,8 @@ matplotlib.use("Agg")  # no display needed
 import matplotlib.pyplot as plt  # noqa: E402
 
 STAGE_STYLE = {"fragment": "--", "compute": "-"}
+# Fifteen variants: twenty distinct colours, so no two lines share one.
+plt.rcParams["axes.prop_cycle"] = plt.cycler(color=plt.get_cmap("tab20").colors)
 
 
 def load(path):
@@ -69,13 +71,15 @@ def title(report, size, fmt, kernel):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("report")
+    parser.add_argument("reports", nargs="+", help="JSON reports of one GPU (several sweeps are merged)")
     parser.add_argument("--out", default=".")
     parser.add_argument("--log", action="store_true", help="log scale for time")
     parser.add_argument("--radius", type=int, help="radius of the bar chart (default: the largest measured)")
     parser.add_argument("--prefix", default="", help="file name prefix, e.g. h200_")
     args = parser.parse_args()
-    report = load(args.report)
+    report = load(args.reports[0])
+    for more in args.reports[1:]:
+        report["results"] += load(more)["results"]
     os.makedirs(args.out, exist_ok=True)
     series, floors = groups(report)
     if not series:

@@ -104,7 +104,7 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--unroll", unroll_text, "Sliding-window unroll factor: 1, 2, 4, 8, 16, 32")->type_name("N|LIST");
   app.add_option("--segment", segment_text, "Sliding-window segment length in texels")->type_name("N|LIST");
   app.add_option("--cache", cache_text, "Shared-memory cache precision: fp32 or fp16")->type_name("LIST");
-  app.add_option("--warmup", warmup_text, "Untimed frames before timing (default 5)")->type_name("N");
+  app.add_option("--warmup", warmup_text, "Untimed frames before timing, and at least 0.25 s of them (default 5)")->type_name("N");
   app.add_option("--frames", frames_text, "Timed frames; medians are over these (default 30; 0 with --check)")->type_name("N");
   app.add_option("--budget", budget_text, "Stop timing a configuration after S seconds (at least 3 frames; 0 = no limit; default 3)")->type_name("S");
   app.add_option("--time", time_text, "Scene time in seconds (default 1)")->type_name("T");
