@@ -17,6 +17,7 @@
   X(compute_separable_lds)     \
   X(compute_inline_lds)        \
   X(compute_inline_persistent) \
+  X(compute_inline_regblock)   \
   X(compute_sliding)           \
   X(compute_sliding_inline)    \
   X(compute_scan)

@@ -52,15 +52,21 @@ inline gl::Defines defines(const BlurSettings& s, Texels texels) { return {{"LDS
 using Cover = glm::ivec2 (*)(const BlurSettings& resolved);
 inline glm::ivec2 workgroup_cover(const BlurSettings& s) { return s.workgroup; }
 
+// Defines a variant adds to LDS_TEXELS (e.g. a kernel-specific code path); nullptr: none.
+using Extra = gl::Defines (*)(const BlurSettings& resolved);
+
 // A one-dispatch LDS variant: glsl/<file> blurs the source into the destination, timed as span
 // `span`, one workgroup per cover(settings) texels of the image.
 class OneDispatch final : public Blur {
  public:
-  OneDispatch(const char* file, const char* span, Texels texels, Cover cover = workgroup_cover)
-      : file_(file), span_(span), texels_(texels), cover_(cover) {}
+  OneDispatch(const char* file, const char* span, Texels texels, Cover cover = workgroup_cover, Extra extra = nullptr)
+      : file_(file), span_(span), texels_(texels), cover_(cover), extra_(extra) {}
   void prepare(BlurSetup& setup) override {
-    const gl::Format format = setup.settings().input_format;
-    program_ = &setup.compute(file_, format, format, defines(setup.settings(), texels_));
+    const BlurSettings& s = setup.settings();
+    gl::Defines all = defines(s, texels_);
+    if (extra_)
+      for (auto& define : extra_(s)) all.push_back(std::move(define));
+    program_ = &setup.compute(file_, s.input_format, s.input_format, all);
   }
   void run(BlurPasses& passes) override {
     passes.dispatch(span_, *program_, {Binding::read(passes.source()), Binding::write(passes.destination())},
@@ -72,6 +78,7 @@ class OneDispatch final : public Blur {
   const char* span_;
   Texels texels_;
   Cover cover_;
+  Extra extra_;
   const gl::Program* program_ = nullptr;
 };
 

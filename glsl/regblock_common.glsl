@@ -1,0 +1,91 @@
+// regblock_common.glsl: register-blocked line sums (compute-inline-regblock). Include after
+// blur_common.glsl and lds_common.glsl, once per line-sum function, with
+//   RB_K         outputs per line segment (a compile-time constant)
+//   RB_LINE_SUM  the name of the function this inclusion defines
+//   RB_BOX       1: box kernel, running sums; 0: weighted taps
+// The helpers shared by all inclusions are declared by the first one.
+//
+// A line segment is K consecutive outputs of one line (a row of the source image, or a column of
+// the shared-memory cache): out[k] = sum over j = 0..2r of w(j - r) * in[k + j], k = 0..K-1, from
+// its K + 2r inputs in[0 .. K+2r-1]. Each input is read ONCE and used for every output whose
+// window holds it, so a segment costs (K + 2r) / K reads per output instead of 2r + 1. All loop
+// bounds are compile-time (RADIUS, RB_K), so compilers unroll the short loops and keep out[] in
+// registers.
+
+#ifndef RB_SHARED_DECLARED
+#define RB_SHARED_DECLARED
+
+const int RB_TAPS = 2 * RADIUS + 1;
+
+// Where a segment's inputs are: a row of the source image from `start`, clamped to the edge, or
+// the cache (lds_common.glsl) at base + i * stride. `from_image` is a constant at every call,
+// so the branch folds away.
+struct RbLine {
+  bool from_image;
+  ivec2 start;
+  int base;
+  int stride;
+};
+
+vec4 rb_input(RbLine line, int i) {
+  if (line.from_image) return imageLoad(u_src, clamp_to_edge(line.start + ivec2(i, 0), imageSize(u_src)));
+  return lds_load(line.base + i * line.stride);
+}
+
+// Reads input i of `line` (a compile-time constant once the loops are unrolled) and adds it to
+// every output k of `acc` whose window holds it (0 <= i - k <= 2r), at tap i - k; the conditions
+// fold away.
+#define RB_SCATTER(acc, line, i)                                                       \
+  {                                                                                     \
+    vec4 x = rb_input(line, i);                                                         \
+    for (int k = 0; k < RB_K; ++k)                                                      \
+      if ((i) - k >= 0 && (i) - k < RB_TAPS) acc[k] += tap_weight((i) - k - RADIUS) * x; \
+  }
+
+#endif  // RB_SHARED_DECLARED
+
+// The K outputs of one line segment.
+void RB_LINE_SUM(RbLine line, out vec4 acc[RB_K]) {
+  const int inputs = RB_K + 2 * RADIUS;
+#if RB_BOX
+  // A running sum: out[0] sums in[0 .. 2r]; out[k] = out[k-1] + in[k+2r] - in[k-1]. The inputs
+  // that leave the window, in[0 .. K-2], are kept in registers when they are read (in the first
+  // sum, or for small r during the slide). The sums are scaled once by w(0) = 1/(2r+1).
+  const int kept = min(RB_K - 1, RB_TAPS);
+  vec4 keep[RB_K];
+  vec4 sum = vec4(0.0);
+  for (int i = 0; i < kept; ++i) {
+    keep[i] = rb_input(line, i);
+    sum += keep[i];
+  }
+  for (int i = kept; i < RB_TAPS; ++i) sum += rb_input(line, i);
+  acc[0] = sum;
+  for (int k = 1; k < RB_K; ++k) {
+    vec4 x = rb_input(line, k + 2 * RADIUS);
+    if (k + 2 * RADIUS < RB_K - 1) keep[k + 2 * RADIUS] = x;
+    sum += x - keep[k - 1];
+    acc[k] = sum;
+  }
+  float scale = tap_weight(0);
+  for (int k = 0; k < RB_K; ++k) acc[k] *= scale;
+#else
+  // Weighted taps, each output adding its 2r+1 products in tap order, one FMA each. Inputs come
+  // in blocks of K: block b = 1 .. full-1 (inputs i = bK .. bK+K-1) lies inside the window of
+  // every output (1 <= i - k and i <= 2r), so it takes all K x K products without conditions,
+  // from the 2K-1 weights of d = ii - k = -(K-1) .. K-1, loaded once into w[d + K - 1]. The
+  // inputs before (block 0) and after the full blocks go one by one with compile-time conditions.
+  const int full = RB_TAPS / RB_K;
+  const int tail = max(RB_K, full * RB_K);
+  for (int k = 0; k < RB_K; ++k) acc[k] = vec4(0.0);
+  for (int i = 0; i < RB_K; ++i) RB_SCATTER(acc, line, i)
+  for (int b = 1; b < full; ++b) {
+    float w[2 * RB_K - 1];
+    for (int d = 0; d < 2 * RB_K - 1; ++d) w[d] = tap_weight(b * RB_K + d - (RB_K - 1) - RADIUS);
+    for (int ii = 0; ii < RB_K; ++ii) {
+      vec4 x = rb_input(line, b * RB_K + ii);
+      for (int k = 0; k < RB_K; ++k) acc[k] += w[ii - k + RB_K - 1] * x;
+    }
+  }
+  for (int i = tail; i < inputs; ++i) RB_SCATTER(acc, line, i)
+#endif
+}

@@ -1,0 +1,111 @@
+// compute-inline-regblock: one dispatch, no intermediate texture, register blocked. Like
+// compute-inline-lds, a workgroup blurs its tile's rows plus the vertical apron horizontally into
+// shared memory, then vertically from there; but each invocation sums K consecutive outputs of a
+// line from the K + 2r inputs they need, each read once into registers (glsl/regblock_common.glsl):
+// (K + 2r) / K image fetches per horizontal output and (K + 2r) / K shared loads per vertical
+// output, instead of 2r + 1 of each.
+//
+// Knobs: workgroup W x H invocations; unroll KY, the outputs per invocation of the vertical
+// stage; segment KX, those of the horizontal stage; cache fp16 or fp32. The output tile is W
+// columns by H * KY rows: in the vertical stage invocation (x, y) writes column x, rows
+// y*KY .. y*KY + KY-1; in the horizontal stage the W x (H*KY + 2r) cached sums are cut into
+// segments of KX columns (KX must divide W), dealt out to the W * H invocations. KX = W (one
+// segment per row) reads fewest texels; the default 16x8 with KX = 16 takes the tile's 64 + 2r
+// rows in one round for r <= 32. The box kernel takes a running sum instead of weighted taps
+// (RB_BOX).
+#include <algorithm>
+#include <cmath>
+
+#include "variants/lds.h"
+
+namespace blurlab {
+namespace {
+
+struct Tile {
+  int width, height;  // outputs
+  int rows;           // cached rows: the vertical apron added
+  int stride;         // cache row stride: the width rounded up to odd (no bank conflicts)
+  int kx, ky;          // outputs per line segment: horizontal, vertical
+};
+Tile tile(const BlurSettings& s) {
+  const int kx = std::max(s.segment, 1), ky = std::max(s.unroll, 1);
+  return {s.workgroup.x, s.workgroup.y * ky, s.workgroup.y * ky + 2 * s.kernel.radius, s.workgroup.x | 1, kx, ky};
+}
+
+// glsl/compute_inline_regblock.comp's cache: (W | 1) x (HK + 2r) texels.
+int cache_texels(const BlurSettings& s) {
+  const Tile t = tile(s);
+  return t.stride * t.rows;
+}
+
+glm::ivec2 tile_cover(const BlurSettings& s) {
+  const Tile t = tile(s);
+  return {t.width, t.height};
+}
+
+gl::Defines kernel_path(const BlurSettings& s) {
+  return {{"RB_BOX", s.kernel.type == KernelType::Box ? "1" : "0"}};
+}
+
+std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
+  if (s.unroll < 1) return "unroll must be at least 1";
+  if (s.segment < 1 || s.workgroup.x % s.segment != 0)
+    return "the workgroup width " + std::to_string(s.workgroup.x) + " must be a multiple of the segment " +
+           std::to_string(s.segment) + " (rows are cut into segments of that many columns)";
+  const Tile t = tile(s);
+  return lds::check_budget(s, limits, cache_texels,
+                           "cache " + std::to_string(t.stride) + "x" + std::to_string(t.rows) + " " + lds::cache_name(s) +
+                               " for a " + std::to_string(t.width) + "x" + std::to_string(t.height) + " tile");
+}
+
+// One line segment (regblock_common.glsl), every iteration of every loop as written: an upper
+// bound, as compilers unroll the short constant loops.
+double segment_iterations(const BlurSettings& s, int outputs) {
+  const double r = s.kernel.radius, k = outputs, taps = 2 * r + 1, inputs = k + 2 * r;
+  if (s.kernel.type == KernelType::Box) return taps + (k - 1) + k;  // first sum, slide, scale
+  const double full = std::floor(taps / k), tail_start = std::max(k, full * k);
+  return k + k * (1 + k)                                          // zero, head inputs x outputs
+         + std::max(full - 1, 0.0) * (1 + (2 * k - 1) + k * (1 + k))  // full blocks
+         + (inputs - tail_start) * (1 + k);                            // tail inputs x outputs
+}
+
+// The horizontal stage's rounds of segments (and their stores), then the vertical segment.
+double loop_iterations(const BlurSettings& s, glm::ivec2 /*size*/) {
+  const Tile t = tile(s);
+  const double invocations = s.workgroup.x * s.workgroup.y;
+  const double rounds = std::ceil(double(t.rows) * (t.width / t.kx) / invocations);
+  return rounds * (1 + segment_iterations(s, t.kx) + t.kx) + segment_iterations(s, t.ky) + t.ky;
+}
+
+// fp32 roundings per output: weighted, 2r+1 FMAs per stage (the default 2(2r+1) + 2). Box: per
+// stage the first sum (2r+1 adds), two per slide step (KX-1 and KY-1), the scale and the
+// weight's own rounding; plus the output. The fp16 cache's rounding is added by the check.
+double accumulated_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
+  const double taps = 2.0 * s.kernel.radius + 1.0;
+  if (s.kernel.type != KernelType::Box) return 2.0 * taps + 2.0;
+  const Tile t = tile(s);
+  return 2.0 * (taps + 2.0) + 2.0 * (t.kx - 1) + 2.0 * (t.ky - 1) + 2.0;
+}
+
+}  // namespace
+
+namespace variant {
+extern const VariantInfo compute_inline_regblock{
+    .name = "compute-inline-regblock",
+    .stage = Stage::Compute,
+    .summary = "compute shader, one dispatch, register blocked: K outputs per invocation from K+2r inputs read once, "
+               "horizontal into shared memory, then vertical",
+    .workgroups = {{16, 8}, {16, 16}, {32, 8}, {64, 4}},
+    .unrolls = {8, 4, 16},
+    .segments = {16, 8},
+    .cache_bits = {16, 32},
+    .accumulated_terms = accumulated_terms,
+    .loop_iterations = loop_iterations,
+    .check = check,
+    .create = [] {
+      return std::unique_ptr<Blur>(new lds::OneDispatch("compute_inline_regblock.comp", "hv", cache_texels, tile_cover,
+                                                        kernel_path));
+    },
+};
+}  // namespace variant
+}  // namespace blurlab
