@@ -17,9 +17,9 @@
 
 const int RB_TAPS = 2 * RADIUS + 1;
 
-// Where a segment's inputs are: a row of the source image from `start`, clamped to the edge, or
-// the cache (lds_common.glsl) at base + i * stride. `from_image` is a constant at every call,
-// so the branch folds away.
+// Where a segment's inputs are: row start.y (inside the image) of the source from column
+// start.x, columns clamped to the edge, or the cache (lds_common.glsl) at base + i * stride.
+// `from_image` is a constant at every call, so the branch folds away.
 struct RbLine {
   bool from_image;
   ivec2 start;
@@ -28,17 +28,18 @@ struct RbLine {
 };
 
 vec4 rb_input(RbLine line, int i) {
-  if (line.from_image) return imageLoad(u_src, clamp_to_edge(line.start + ivec2(i, 0), imageSize(u_src)));
-  return lds_load(line.base + i * line.stride);
+  if (!line.from_image) return lds_load(line.base + i * line.stride);
+  int x = clamp(line.start.x + i, 0, imageSize(u_src).x - 1);
+  return imageLoad(u_src, ivec2(x, line.start.y));
 }
 
 // Reads input i of `line` (a compile-time constant once the loops are unrolled) and adds it to
 // every output k of `acc` whose window holds it (0 <= i - k <= 2r), at tap i - k; the conditions
 // fold away.
-#define RB_SCATTER(acc, line, i)                                                       \
-  {                                                                                     \
-    vec4 x = rb_input(line, i);                                                         \
-    for (int k = 0; k < RB_K; ++k)                                                      \
+#define RB_SCATTER(acc, line, i)                                                         \
+  {                                                                                      \
+    vec4 x = rb_input(line, i);                                                          \
+    for (int k = 0; k < RB_K; ++k)                                                       \
       if ((i) - k >= 0 && (i) - k < RB_TAPS) acc[k] += tap_weight((i) - k - RADIUS) * x; \
   }
 
@@ -69,23 +70,23 @@ void RB_LINE_SUM(RbLine line, out vec4 acc[RB_K]) {
   float scale = tap_weight(0);
   for (int k = 0; k < RB_K; ++k) acc[k] *= scale;
 #else
-  // Weighted taps, each output adding its 2r+1 products in tap order, one FMA each. Inputs come
-  // in blocks of K: block b = 1 .. full-1 (inputs i = bK .. bK+K-1) lies inside the window of
-  // every output (1 <= i - k and i <= 2r), so it takes all K x K products without conditions,
-  // from the 2K-1 weights of d = ii - k = -(K-1) .. K-1, loaded once into w[d + K - 1]. The
-  // inputs before (block 0) and after the full blocks go one by one with compile-time conditions.
+  // Weighted taps, each output adding its 2r+1 products in tap order, one FMA each. Input i
+  // meets output k at tap i - k. Inputs come in blocks of K: block b = 1 .. full-1 (inputs
+  // i = bK .. bK+K-1) lies inside the window of every output (1 <= i - k and i <= 2r), so it
+  // takes all K x K products without conditions; of its K x K weights only 2K-1 differ (one per
+  // ii - k), which compilers load once when they unroll the block. The inputs before (block 0)
+  // and after the full blocks go one by one with compile-time conditions. Only k needs to be
+  // unrolled to keep acc[] in registers.
   const int full = RB_TAPS / RB_K;
   const int tail = max(RB_K, full * RB_K);
   for (int k = 0; k < RB_K; ++k) acc[k] = vec4(0.0);
   for (int i = 0; i < RB_K; ++i) RB_SCATTER(acc, line, i)
-  for (int b = 1; b < full; ++b) {
-    float w[2 * RB_K - 1];
-    for (int d = 0; d < 2 * RB_K - 1; ++d) w[d] = tap_weight(b * RB_K + d - (RB_K - 1) - RADIUS);
+  for (int b = 1; b < full; ++b)
     for (int ii = 0; ii < RB_K; ++ii) {
-      vec4 x = rb_input(line, b * RB_K + ii);
-      for (int k = 0; k < RB_K; ++k) acc[k] += w[ii - k + RB_K - 1] * x;
+      int i = b * RB_K + ii;
+      vec4 x = rb_input(line, i);
+      for (int k = 0; k < RB_K; ++k) acc[k] += tap_weight(i - k - RADIUS) * x;
     }
-  }
   for (int i = tail; i < inputs; ++i) RB_SCATTER(acc, line, i)
 #endif
 }

@@ -9,10 +9,11 @@
 // stage; segment KX, those of the horizontal stage; cache fp16 or fp32. The output tile is W
 // columns by H * KY rows: in the vertical stage invocation (x, y) writes column x, rows
 // y*KY .. y*KY + KY-1; in the horizontal stage the W x (H*KY + 2r) cached sums are cut into
-// segments of KX columns (KX must divide W), dealt out to the W * H invocations. KX = W (one
-// segment per row) reads fewest texels; the default 16x8 with KX = 16 takes the tile's 64 + 2r
-// rows in one round for r <= 32. The box kernel takes a running sum instead of weighted taps
-// (RB_BOX).
+// segments of KX columns (KX must divide W), dealt out to the W * H invocations; KX = W (one
+// segment per row) reads fewest texels. The default, 16x16 with KY = 8 and KX = 16, blurs a
+// 16x128 tile, takes its 128 + 2r cached rows in one round of segments for r <= 64, and its fp16
+// cache fits 48 KiB for r <= 116 (32 KiB: r <= 56). The box kernel takes a running sum instead
+// of weighted taps (RB_BOX).
 #include <algorithm>
 #include <cmath>
 
@@ -64,9 +65,9 @@ double segment_iterations(const BlurSettings& s, int outputs) {
   const double r = s.kernel.radius, k = outputs, taps = 2 * r + 1, inputs = k + 2 * r;
   if (s.kernel.type == KernelType::Box) return taps + (k - 1) + k;  // first sum, slide, scale
   const double full = std::floor(taps / k), tail_start = std::max(k, full * k);
-  return k + k * (1 + k)                                          // zero, head inputs x outputs
-         + std::max(full - 1, 0.0) * (1 + (2 * k - 1) + k * (1 + k))  // full blocks
-         + (inputs - tail_start) * (1 + k);                            // tail inputs x outputs
+  return k + k * (1 + k)                          // zero, head inputs x outputs
+         + std::max(full - 1, 0.0) * (1 + k * (1 + k))  // full blocks of k inputs x outputs
+         + (inputs - tail_start) * (1 + k);            // tail inputs x outputs
 }
 
 // The horizontal stage's rounds of segments (and their stores), then the vertical segment.
@@ -95,7 +96,7 @@ extern const VariantInfo compute_inline_regblock{
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch, register blocked: K outputs per invocation from K+2r inputs read once, "
                "horizontal into shared memory, then vertical",
-    .workgroups = {{16, 8}, {16, 16}, {32, 8}, {64, 4}},
+    .workgroups = {{16, 16}, {16, 8}, {32, 8}, {64, 4}},
     .unrolls = {8, 4, 16},
     .segments = {16, 8},
     .cache_bits = {16, 32},
