@@ -28,8 +28,8 @@ struct BlurSettings {
   gl::Format input_format = gl::Format::rgba8;  // the source and destination textures
   std::optional<gl::Format> intermediate;       // multi-pass variants; default: input_format
   glm::ivec2 workgroup{0, 0};                   // 0x0: the variant's default
-  int unroll = 0;                               // sliding-window unroll factor N
-  int segment = 0;                              // sliding-window segment length
+  int unroll = 0;                               // outputs per invocation: sliding-window unroll N, regblock vertical K
+  int segment = 0;                              // sliding-window segment length; regblock horizontal K
   int cache_bits = 0;                           // shared-memory cache precision: 32 or 16
 
   gl::Format intermediate_format() const { return intermediate.value_or(input_format); }

@@ -101,8 +101,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (linear-light HDR)")->type_name("LIST");
   app.add_option("--size", size_text, "Image size of the scene (default 1920x1080)")->type_name("WxH|LIST");
   app.add_option("--workgroup", workgroup_text, "Workgroup size of compute variants")->type_name("WxH|N|LIST");
-  app.add_option("--unroll", unroll_text, "Sliding-window unroll factor: 1, 2, 4, 8, 16, 32")->type_name("N|LIST");
-  app.add_option("--segment", segment_text, "Sliding-window segment length in texels")->type_name("N|LIST");
+  app.add_option("--unroll", unroll_text, "Unroll: outputs per invocation (sliding windows: 1, 2, 4, 8, 16, 32; regblock: vertical)")->type_name("N|LIST");
+  app.add_option("--segment", segment_text, "Segment length in texels (sliding windows; regblock: horizontal outputs per invocation)")->type_name("N|LIST");
   app.add_option("--cache", cache_text, "Shared-memory cache precision: fp32 or fp16")->type_name("LIST");
   app.add_option("--warmup", warmup_text, "Untimed frames before timing, and at least 0.25 s of them (default 5)")->type_name("N");
   app.add_option("--frames", frames_text, "Timed frames; medians are over these (default 30; 0 with --check)")->type_name("N");

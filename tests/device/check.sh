@@ -19,7 +19,7 @@ $B --headless --check --frames 0 --variant all --kernel box,gauss --radius 16,64
    --json "$OUT/check_large.json" > "$OUT/check_large.txt" 2>&1
 echo "check exit $?"; grep -E "FAIL|unsupported" "$OUT/check_large.txt" | head -20
 echo "== every knob candidate at 48 KiB"
-$B --headless --check --frames 0 --variant compute-naive-lds,compute-separable-lds,compute-inline-lds,compute-inline-persistent,compute-sliding-inline,compute-scan \
+$B --headless --check --frames 0 --variant compute-naive-lds,compute-separable-lds,compute-inline-lds,compute-inline-persistent,compute-inline-regblock,compute-sliding-inline,compute-scan \
    --kernel box --radius 16,64 --size 517x389 --workgroup 8x8,16x16,32x8,128x1,256x1,64x4,8x128,16x64,32x32,16x8,8x4,32x1,16x1 \
    --cache fp32,fp16 > "$OUT/check_knobs.txt" 2>&1
 echo "check exit $?"; grep -cE " ok$" "$OUT/check_knobs.txt"; grep -E "FAIL" "$OUT/check_knobs.txt" | head

@@ -7,7 +7,7 @@ set -uo pipefail
 source .device/env.sh
 B=.device/bin/blurlab
 common=(--headless --size 4096x4096,1920x1080 --kernel box,gauss --frames ${FRAMES:-60} --warmup 10 --budget 1.5)
-$B "${common[@]}" --variant copy,frag-separable,frag-separable-linear,compute-separable,compute-separable-linear,compute-separable-lds,compute-inline-lds,compute-inline-persistent,compute-sliding,compute-sliding-inline,compute-scan \
+$B "${common[@]}" --variant copy,frag-separable,frag-separable-linear,compute-separable,compute-separable-linear,compute-separable-lds,compute-inline-lds,compute-inline-persistent,compute-inline-regblock,compute-sliding,compute-sliding-inline,compute-scan \
    --radius 1,2,4,8,16,32,64 --json "$OUT/sweep.json" --csv "$OUT/sweep.csv" > "$OUT/sweep.txt" 2>&1
 echo "sweep exit $?"
 $B "${common[@]}" --variant frag-naive,compute-naive,compute-naive-lds,frag-linear-2d --radius 1,2,4,8,16 \
@@ -22,7 +22,7 @@ done
 echo "repeats done"
 # The fastest knobs of the variants that have them, at 4096x4096.
 $B --headless --tune --size 4096x4096 --kernel box,gauss --radius 16 --frames 30 --budget 1 --tune-file "$OUT/tune.json" \
-   --variant compute-separable,compute-separable-lds,compute-inline-lds,compute-inline-persistent,compute-sliding,compute-sliding-inline,compute-scan \
+   --variant compute-separable,compute-separable-lds,compute-inline-lds,compute-inline-persistent,compute-inline-regblock,compute-sliding,compute-sliding-inline,compute-scan \
    > "$OUT/tune.txt" 2>&1
 echo "tune exit $?"; tail -14 "$OUT/tune.txt" | cut -c1-160
 grep -E "^== 4096x4096 rgba8 (box r=(1|32|64)|gauss r=16)" -A14 "$OUT/sweep.txt" | cut -c1-110
