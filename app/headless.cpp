@@ -113,10 +113,12 @@ class Measurer {
   void time(Input& input, report::Measurement& m, int frames) {
     using clock = std::chrono::steady_clock;
     const auto seconds_since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
-    // Warm-up: the requested frames and at least a quarter second of GPU work, so clocks that
-    // dropped while the CPU checked the previous configuration ramp up again. Slow
-    // configurations stop early (a third of the budget).
-    constexpr double kMinWarmupSeconds = 0.25;
+    // Warm-up: the requested frames and at least half a second of GPU work, so clocks that
+    // dropped while the CPU checked the previous configuration ramp up again (on the H200, the
+    // first configuration after a CPU reference measured 3-5x too slow after 0.13 s and still 5x
+    // after 0.25 s of warm-up; 0.5 s was enough). Slow configurations stop early, after a third
+    // of the budget, but never before that half second.
+    constexpr double kMinWarmupSeconds = 0.5;
     const auto warmup_start = clock::now();
     int warm = 0;
     while (true) {
@@ -126,7 +128,7 @@ class Measurer {
       glFinish();
       const double elapsed = seconds_since(warmup_start);
       if (warm >= o_.warmup && elapsed >= kMinWarmupSeconds) break;
-      if (o_.budget > 0 && elapsed > o_.budget / 3) break;
+      if (o_.budget > 0 && elapsed > std::max(o_.budget / 3, kMinWarmupSeconds)) break;
     }
     glFinish();
     // As many frames as the budget allows at the warm-up's pace (at least 3).
