@@ -13,22 +13,22 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
 if [ "${TUNE:-0}" = 1 ]; then
   $B --headless --check --frames 0 --variant compute-inline-regblock --kernel box,gauss --radius 0,1,2,7,16,33,64,128 \
      --size 517x389,131x97,3x2,1x1 --input-format rgba8,rgba16f > "$OUT/check_regblock.txt" 2>&1
-  echo "check exit $?"; grep -cE " ok$" "$OUT/check_regblock.txt"; grep -E "FAIL" "$OUT/check_regblock.txt" | head
+  echo "check exit $?"
   $B --headless --check --frames 0 --variant compute-inline-regblock --kernel box,gauss --radius 16,64 --size 517x389 \
-     --workgroup 16x16,16x8,32x8,64x4 --unroll 4,8,16 --segment 8,16 --cache fp16,fp32 > "$OUT/check_regblock_knobs.txt" 2>&1
-  echo "knobs check exit $?"; grep -cE " ok$" "$OUT/check_regblock_knobs.txt"; grep -E "FAIL" "$OUT/check_regblock_knobs.txt" | head
+     --workgroup 16x16,16x8,32x8,64x4 --unroll 4,8,16 --segment 8,16 --cache fp16,fp32 >> "$OUT/check_regblock.txt" 2>&1
+  echo "knobs check exit $?"; grep -cE " ok$" "$OUT/check_regblock.txt"; grep -E "FAIL" "$OUT/check_regblock.txt" | head
   tune=(--headless --tune --size $S --frames 20 --warmup 5 --budget 0.4 --tune-file "$OUT/tune.json"
         --variant compute-separable-lds,compute-inline-regblock,compute-sliding)
-  $B "${tune[@]}" --kernel box --radius 1,8,32,64 > "$OUT/tune_box.txt" 2>&1; echo "tune box exit $?"
-  $B "${tune[@]}" --kernel gauss --sigma 10 --radius 16,30 > "$OUT/tune_gauss.txt" 2>&1; echo "tune gauss exit $?"
-  grep -E "^compute" "$OUT/tune_box.txt" "$OUT/tune_gauss.txt" | cut -c1-200
+  $B "${tune[@]}" --kernel box --radius 1,8,32,64 > "$OUT/tune.txt" 2>&1; echo "tune box exit $?"
+  $B "${tune[@]}" --kernel gauss --sigma 10 --radius 16,30 >> "$OUT/tune.txt" 2>&1; echo "tune gauss exit $?"
+  grep -E "^compute" "$OUT/tune.txt" | cut -c1-200
   exit 0
 fi
 tuned=(); [ -n "${TUNED:-}" ] && tuned=(--tuned "$TUNED")
 common=(--headless --size $S --frames ${FRAMES:-100} --warmup 10 --budget 1.5 --check "${tuned[@]}" --variant copy,$V)
-$B "${common[@]}" --kernel box --radius 1,8,32,64 --json "$OUT/best_box.json" --csv "$OUT/best_box.csv" > "$OUT/best_box.txt" 2>&1
+$B "${common[@]}" --kernel box --radius 1,8,32,64 --json "$OUT/best_box.json" > "$OUT/best_box.txt" 2>&1
 echo "box exit $?"
-$B "${common[@]}" --kernel gauss --sigma 10 --radius 16,30 --json "$OUT/best_gauss.json" --csv "$OUT/best_gauss.csv" > "$OUT/best_gauss.txt" 2>&1
+$B "${common[@]}" --kernel gauss --sigma 10 --radius 16,30 --json "$OUT/best_gauss.json" > "$OUT/best_gauss.txt" 2>&1
 echo "gauss exit $?"
 grep -E "FAIL" "$OUT/best_box.txt" "$OUT/best_gauss.txt" | head
 grep -E "^== |^(copy|compute)" "$OUT/best_box.txt" "$OUT/best_gauss.txt" | cut -c1-150
