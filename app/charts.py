@@ -22,7 +22,7 @@ matplotlib.use("Agg")  # no display needed
 import matplotlib.pyplot as plt  # noqa: E402
 
 STAGE_STYLE = {"fragment": "--", "compute": "-"}
-# Fifteen variants: twenty distinct colours, so no two lines share one.
+# Sixteen variants: twenty distinct colours, so no two lines share one.
 plt.rcParams["axes.prop_cycle"] = plt.cycler(color=plt.get_cmap("tab20").colors)
 
 
