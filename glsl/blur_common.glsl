@@ -4,6 +4,7 @@
 //   the variant's knobs     each knob's define (src/blur/knob.h), e.g. WG_X and WG_Y for the
 //                           workgroup, SEGMENT, UNROLL, CACHE_BITS; only the variant's own
 //   SRC_FORMAT, DST_FORMAT  image format qualifiers of image units 0 and 1 (compute)
+//   SRC_RAW_FORMAT, ...     the same units bound raw (raw_images.glsl)
 
 const int MAX_RADIUS = 128;
 const int TAP_VEC4S = (2 * MAX_RADIUS + 1 + 3) / 4;

@@ -117,6 +117,8 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     gl::Defines defines = common_defines(*owner_.variant_, owner_.settings_);
     defines.push_back({"SRC_FORMAT", std::string(gl::name(src))});
     defines.push_back({"DST_FORMAT", std::string(gl::name(dst))});
+    defines.push_back({"SRC_RAW_FORMAT", std::string(gl::info(src).raw_name)});
+    defines.push_back({"DST_RAW_FORMAT", std::string(gl::info(dst).raw_name)});
     defines.insert(defines.end(), extra.begin(), extra.end());
     return hold(owner_.programs_.share({{GL_COMPUTE_SHADER, file}}, defines));
   }
@@ -181,7 +183,8 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     glBindBufferBase(GL_UNIFORM_BUFFER, 0, owner_.kernel_block_.get());
     for (const Binding& b : bindings) {
       const GLuint id = b.texture->id();
-      const GLenum format = gl::info(b.texture->format()).internal_format;
+      const gl::FormatInfo& info = gl::info(b.texture->format());
+      const GLenum format = b.raw ? info.raw_format : info.internal_format;
       switch (b.kind) {
         case Binding::Kind::ImageRead:
           gl::barriers().before(gl::Access::ImageLoad, id);
