@@ -19,6 +19,7 @@
   X(compute_inline_lds)        \
   X(compute_inline_persistent) \
   X(compute_inline_regblock)   \
+  X(compute_strip_regblock)    \
   X(compute_sliding)           \
   X(compute_sliding_inline)    \
   X(compute_scan)              \
