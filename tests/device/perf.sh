@@ -58,6 +58,6 @@ if [ "$part" = box ] || [ "$part" = all ]; then
 fi
 if [ "$part" = gauss ] || [ "$part" = all ]; then
   $B "${common[@]}" --variant copy,compute-strip-regblock --kernel gauss --sigma 10 --radius 16,30 --size 4096x4096,1920x1080 \
-     --workgroup 128,256,512 --strip 32,64,128 --block 4,8,16 --segment 512,2048 --json "$OUT/gauss.json" > "$OUT/gauss.txt" 2>&1
+     --workgroup 128,256,512 --strip 32,64,128 --block 4,8,16 --segment 1024 --json "$OUT/gauss.json" > "$OUT/gauss.txt" 2>&1
   echo "gauss exit $?"; summary "$OUT/gauss.json"
 fi
