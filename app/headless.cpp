@@ -86,7 +86,8 @@ int run_headless(const cli::Options& o) {
   if (request.variants.empty()) request.variants.assign(variants().begin(), variants().end());
   request.settings = [&o](const VariantInfo& v, gl::Format f) { return o.settings_list(v, f); };
   request.add_floor = o.frames > 0 && o.output.empty() && !o.tune;  // ratios need the floor of the same run
-  request.tuned = tuned && !o.any_knob_given() ? &*tuned : nullptr;
+  request.tuned = tuned ? &*tuned : nullptr;
+  for (const auto& [knob, values] : o.knob_values) request.given_knobs.push_back(knob);
   request.renderer = info.renderer;
   const std::vector<bench::Job> jobs = bench::plan(request);
 

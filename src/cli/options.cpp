@@ -153,7 +153,7 @@ Options parse_options(int argc, const char* const* argv) {
                "Headless: also measure the copy bandwidth (texture, buffer) and the FMA rate; each row says which limits it (always with --json)");
   app.add_flag("--tune", o.tune, "Headless: try each variant's knob candidates, keep the fastest per GPU and size");
   app.add_option("--tune-file", o.tune_file, "Where --tune saves its choices (default blurlab-tune.json)")->type_name("FILE");
-  app.add_option("--tuned", o.tuned, "Use the knobs a --tune run saved (where no knob is given)")->type_name("FILE");
+  app.add_option("--tuned", o.tuned, "Use the knobs a --tune run saved (for the knobs not given on the command line)")->type_name("FILE");
   app.add_option("--shader-dir", o.shader_dir, "Load shaders from DIR instead of the embedded copies")->type_name("DIR");
   app.add_option("--screenshot", o.screenshot, "Window: after --frames N, save the last frame (overlay included) and exit")->type_name("FILE.png");
   app.add_option("--script", o.script, "Window: scripted input, e.g. '10:key=Right;20:resize=517x389;30:resize=0x0'")->type_name("STEPS");
