@@ -18,6 +18,8 @@
 #include "blur/registry.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
+#include "image/image_file.h"
+#include "image_input.h"
 #include "report/report.h"
 #include "report/tuning.h"
 #include "scene/scene.h"
@@ -233,8 +235,9 @@ void check_writable(const std::string& path, const char* option) {
 
 int run_headless(const cli::Options& o) {
   // Everything that can fail without a GPU fails first.
-  std::optional<Image> image;
-  if (!o.image.empty()) image = load_png(o.image);
+  RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
+  const std::optional<Image> image = std::move(run_input.image);
+  const std::vector<gl::Format>& input_formats = run_input.input_formats;
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
   std::optional<report::TuningTable> tuned;
   if (!o.tuned.empty()) tuned = report::TuningTable::load(o.tuned);
@@ -278,7 +281,7 @@ int run_headless(const cli::Options& o) {
   rep.image = o.image;
 
   size_t jobs = 0;
-  for (gl::Format f : o.input_formats)
+  for (gl::Format f : input_formats)
     for (const VariantInfo* v : selected) jobs += o.settings_list(*v, f).size();
   Progress progress(jobs * sizes.size());
 
@@ -286,7 +289,7 @@ int run_headless(const cli::Options& o) {
   TextTable tune_table({"variant", "size", "best settings", "default ms", "best ms", "gain", "check"});
 
   for (glm::ivec2 size : sizes)
-    for (gl::Format input_format : o.input_formats) {
+    for (gl::Format input_format : input_formats) {
       Input input(size, input_format);
       if (image)
         input.source.upload(*image);
@@ -312,7 +315,8 @@ int run_headless(const cli::Options& o) {
           m.tuned = from_table;
           rep.rows.push_back(std::move(m));
           // --output: one run only (checked by the parser). Written whole or not at all.
-          if (!o.output.empty() && !rep.rows.back().unsupported) save_png(input.destination.download(), o.output);
+          if (!o.output.empty() && !rep.rows.back().unsupported)
+            save_image(input.destination.download(), o.output, run_input.output_bits);
         }
     }
 
@@ -330,7 +334,8 @@ int run_headless(const cli::Options& o) {
                      describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + *rep.rows.front().unsupported);
 
   report::write_table(rep, std::cout);
-  if (!o.output.empty()) std::cout << "\nwrote " << o.output << "\n";
+  if (!o.output.empty())
+    std::cout << "\nwrote " << o.output << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
   if (!o.csv.empty()) {
     std::ostringstream text;
     report::write_csv(rep, text);
