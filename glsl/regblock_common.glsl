@@ -18,7 +18,8 @@
 const int RB_TAPS = 2 * RADIUS + 1;
 
 // Where a segment's inputs are: row start.y (inside the image) of the source from column
-// start.x, columns clamped to the edge, or the cache (lds_common.glsl) at base + i * stride.
+// start.x (the border rule applied past the ends), or the cache (lds_common.glsl) at
+// base + i * stride.
 // `from_image` is a constant at every call, so the branch folds away.
 struct RbLine {
   bool from_image;
@@ -29,8 +30,7 @@ struct RbLine {
 
 vec4 rb_input(RbLine line, int i) {
   if (!line.from_image) return lds_load(line.base + i * line.stride);
-  int x = clamp(line.start.x + i, 0, imageSize(u_src).x - 1);
-  return imageLoad(u_src, ivec2(x, line.start.y));
+  return source_texel(line.start + ivec2(i, 0));
 }
 
 // Reads input i of `line` (a compile-time constant once the loops are unrolled) and adds it to

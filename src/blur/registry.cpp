@@ -1,5 +1,6 @@
 #include "blur/registry.h"
 
+#include <algorithm>
 #include <array>
 
 // One line per variant: its VariantInfo is defined in src/variants/<id>.cpp. The order is the
@@ -40,6 +41,23 @@ std::span<const VariantInfo* const> variants() {
 const VariantInfo* find_variant(std::string_view name) {
   for (const VariantInfo* v : variants())
     if (v->name == name) return v;
+  return nullptr;
+}
+
+const std::vector<Knob>& all_knobs() {
+  static const std::vector<Knob> knobs = [] {
+    std::vector<Knob> list;
+    for (const VariantInfo* v : variants())
+      for (const Knob& k : v->knobs)
+        if (std::none_of(list.begin(), list.end(), [&](const Knob& seen) { return seen.name == k.name; })) list.push_back(k);
+    return list;
+  }();
+  return knobs;
+}
+
+const Knob* find_any_knob(std::string_view name) {
+  for (const Knob& k : all_knobs())
+    if (k.name == name) return &k;
   return nullptr;
 }
 

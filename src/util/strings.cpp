@@ -79,5 +79,6 @@ std::string format_bytes(uint64_t bytes) {
   out << value << " " << kUnits[unit];
   return out.str();
 }
+std::string size_text(glm::ivec2 size) { return std::to_string(size.x) + "x" + std::to_string(size.y); }
 
 }  // namespace blurlab

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <glm/vec2.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,5 +18,7 @@ std::optional<std::pair<int, int>> parse_size(std::string_view text);
 std::string format_double(double value, int significant = 6);
 // "512 bytes", "3.0 KiB", "1.5 GiB": binary units, one decimal.
 std::string format_bytes(uint64_t bytes);
+// "WxH".
+std::string size_text(glm::ivec2 size);
 
 }  // namespace blurlab

@@ -13,7 +13,7 @@ class Copy final : public Blur {
   }
   void run(BlurPasses& passes) override {
     passes.dispatch("copy", *program_, {Binding::read(passes.source()), Binding::write(passes.destination())},
-                    groups_covering(passes.size(), passes.settings().workgroup));
+                    groups_covering(passes.size(), passes.settings().workgroup()));
   }
 
  private:
@@ -27,9 +27,9 @@ extern const VariantInfo copy{
     .name = "copy",
     .stage = Stage::Compute,
     .summary = "no blur: reads each texel once and writes it once (the floor)",
-    .is_blur = false,
+    .role = Role::Floor,
     .tolerance_lsb = 0,  // a copy is exact
-    .workgroups = {{16, 16}, {32, 8}, {64, 4}, {256, 1}},
+    .knobs = {knobs::workgroup({{16, 16}, {32, 8}, {64, 4}, {256, 1}})},
     .accumulated_terms = [](const BlurSettings&, glm::ivec2) { return 0.0; },
     .create = [] { return std::unique_ptr<Blur>(new Copy); },
 };
