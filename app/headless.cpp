@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "bench/roofline.h"
 #include "bench/sweep.h"
 #include "blur/registry.h"
 #include "gl/debug.h"
@@ -126,6 +127,8 @@ int run_headless(const cli::Options& o) {
   rep.budget_s = o.budget;
   rep.scene_time = o.time;
   rep.image = o.image;
+  if ((o.roofline || !o.json.empty()) && o.frames > 0)
+    rep.roofline = bench::measure_roofline(programs, pipeline, timers, info, measurer.policy());
   bench::SweepResult result = bench::run_sweep(jobs, measurer, o.frames, fill, on_job, !o.output.empty());
   rep.rows = std::move(result.rows);
 

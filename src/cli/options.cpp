@@ -151,6 +151,8 @@ Options parse_options(int argc, const char* const* argv) {
       ->type_name("OUT");
   app.add_option("--csv", o.csv, "Headless: also write the report as CSV")->type_name("FILE");
   app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings)")->type_name("FILE");
+  app.add_flag("--roofline", o.roofline,
+               "Headless: also measure the copy bandwidth (texture, buffer) and the FMA rate; each row says which limits it (always with --json)");
   app.add_flag("--tune", o.tune, "Headless: try each variant's knob candidates, keep the fastest per GPU and size");
   app.add_option("--tune-file", o.tune_file, "Where --tune saves its choices (default blurlab-tune.json)")->type_name("FILE");
   app.add_option("--tuned", o.tuned, "Use the knobs a --tune run saved (where no knob is given)")->type_name("FILE");

@@ -42,6 +42,7 @@ struct Options {
 
   std::string image, output, shader_dir;
   std::string csv, json;   // headless report files
+  bool roofline = false;   // measure the device's bandwidth and FMA rate in the same run
   bool tune = false;       // try each variant's knob candidates, keep the fastest
   std::string tune_file = "blurlab-tune.json";  // where --tune saves its choices
   std::string tuned;       // a --tune file whose choices this run uses

@@ -119,6 +119,25 @@ Derived Report::derive(const Measurement& m) const {
   return d;
 }
 
+double minimal_fmas_per_pixel(const Kernel& kernel, bool blur) {
+  if (!blur) return 0.0;
+  if (kernel.type == KernelType::Box) return 4.0 * 2.0 * 2.0;
+  return 4.0 * (2.0 * kernel.radius + 1.0) * 2.0;
+}
+
+std::optional<Bound> Report::bound(const Measurement& m) const {
+  const auto total = m.total_median();
+  if (!roofline || !total || *total <= 0.0) return std::nullopt;
+  const double pixels = static_cast<double>(m.size.x) * m.size.y;
+  const double memory_ms = minimum_traffic_bytes(m.size, m.settings.input_format) / (roofline->texture_copy_gbps * 1e9) * 1e3;
+  const double arithmetic_ms = minimal_fmas_per_pixel(m.settings.kernel, is_blur(*m.variant)) * pixels / roofline->fma_per_s * 1e3;
+  Bound b;
+  b.limit = arithmetic_ms > memory_ms ? "arithmetic" : "memory";
+  b.ms = std::max(memory_ms, arithmetic_ms);
+  b.fraction = b.ms / *total;
+  return b;
+}
+
 RowRecord row_record(const Report& report, const Measurement& m) {
   RowRecord row;
   row.variant = m.variant;
@@ -133,6 +152,7 @@ RowRecord row_record(const Report& report, const Measurement& m) {
     for (const std::string& span : m.span_order) row.spans.emplace_back(span, stats_of(m.spans_ms.at(span)));
     if (!m.cpu_ms.empty()) row.cpu = stats_of(m.cpu_ms);
     row.derived = report.derive(m);
+    row.bound = report.bound(m);
   }
   row.check = m.check;
   row.tolerance = m.tolerance.reason;
@@ -176,6 +196,7 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   if (d.x_copy) j["x_copy"] = *d.x_copy;
   if (d.speedup) j["speedup_vs_naive"] = *d.speedup;
   if (d.gbps) j["min_traffic_gbps"] = *d.gbps;
+  if (row.bound) j["bound"] = {{"limit", row.bound->limit}, {"ms", row.bound->ms}, {"fraction", row.bound->fraction}};
   if (row.check)
     j["error"] = {{"max", {row.check->max_error[0], row.check->max_error[1], row.check->max_error[2], row.check->max_error[3]}},
                   {"unit", row.check->lsb ? "lsb" : "abs"},
@@ -215,10 +236,15 @@ void write_table(const Report& r, std::ostream& out) {
     return ta && tb && *ta < *tb;
   });
 
-  const bool timed = r.frames > 0;
+  const bool timed = r.frames > 0, roof = timed && r.roofline;
+  if (r.roofline)
+    out << "roofline (" << size_text(r.roofline->size) << "): texture copy " << fixed(r.roofline->texture_copy_gbps, 0) << " GB/s ("
+        << r.roofline->texture_copy_setting << "), buffer copy " << fixed(r.roofline->buffer_copy_gbps, 0) << " GB/s, fp32 FMA "
+        << fixed(2.0 * r.roofline->fma_per_s / 1e12, 2) << " TFLOP/s\n\n";
   std::vector<std::string> header{"variant", "stage", "settings"};
   if (timed)
     header.insert(header.end(), {"total ms", "spread", "min", "x copy", "vs naive", "GB/s", "passes (median ms)", "cpu ms", "n"});
+  if (roof) header.insert(header.begin() + 9, "roof");
   header.insert(header.end(), {"max error", "check"});
   TextTable table(header);
   const RowRecord* previous = nullptr;
@@ -232,7 +258,7 @@ void write_table(const Report& r, std::ostream& out) {
     previous = &row;
     std::vector<std::string> cells{std::string(row.variant->name), std::string(name(row.variant->stage)), settings_text(row)};
     if (row.unsupported) {
-      if (timed) cells.insert(cells.end(), 9, "-");
+      if (timed) cells.insert(cells.end(), roof ? 10 : 9, "-");
       cells.insert(cells.end(), {"-", "unsupported: " + *row.unsupported});
       table.add_row(cells);
       continue;
@@ -248,6 +274,8 @@ void write_table(const Report& r, std::ostream& out) {
                                  t.count ? ms(t.min) : "-", d.x_copy ? fixed(*d.x_copy, 2) : "-",
                                  d.speedup ? fixed(*d.speedup, 1) + "x" : "-", d.gbps ? fixed(*d.gbps, 1) : "-",
                                  passes.empty() ? "-" : passes, row.cpu ? ms(row.cpu->median) : "-", std::to_string(t.count)});
+      if (roof)
+        cells.insert(cells.begin() + 9, row.bound ? fixed(100.0 * row.bound->fraction, 0) + "% " + (row.bound->limit == "memory" ? "mem" : "fma") : "-");
     }
     cells.insert(cells.end(), {row.check ? row.check->text() : "-", check_text(row)});
     table.add_row(cells);
@@ -258,6 +286,9 @@ void write_table(const Report& r, std::ostream& out) {
            "x copy: total / the copy pass of the same size and format; vs naive: the naive variant of the same stage, same\n"
            "kernel (when it is in the sweep) / total; GB/s: minimum traffic (each texel read once, written once) / total;\n"
            "cpu ms: wall time of the timed frames, run back to back, over their number, GPU finished (a sanity check).\n";
+  if (roof)
+    out << "roof: the bound that limits the row (mem: its minimum traffic at the texture copy bandwidth; fma: its minimal\n"
+           "FMAs, 8(2r+1) per pixel for a Gaussian, at the FMA rate) over its time; 100% is at the roofline.\n";
 }
 
 void write_csv(const Report& r, std::ostream& out) {
@@ -266,7 +297,8 @@ void write_csv(const Report& r, std::ostream& out) {
   out << "variant,stage,role,kernel,radius,sigma,input_format,intermediate";
   for (const Knob& k : knobs) out << "," << k.name;
   out << ",tuned,width,height,supported,reason,frames,total_median_ms,total_min_ms,total_max_ms,total_spread_ms,passes,"
-         "cpu_median_ms,copy_ms,x_copy,speedup_vs_naive,min_traffic_gbps,error_r,error_g,error_b,error_a,error_unit,check\n";
+         "cpu_median_ms,copy_ms,x_copy,speedup_vs_naive,min_traffic_gbps,bound,bound_fraction,error_r,error_g,error_b,error_a,"
+         "error_unit,check\n";
   auto opt = [](const std::optional<double>& v) { return v ? format_double(*v, 6) : std::string(); };
   for (const Measurement& m : r.rows) {
     const RowRecord row = row_record(r, m);
@@ -290,7 +322,8 @@ void write_csv(const Report& r, std::ostream& out) {
                        row.unsupported.value_or(""), std::to_string(t.count), t.count ? format_double(t.median, 6) : "",
                        t.count ? format_double(t.min, 6) : "", t.count ? format_double(t.max, 6) : "",
                        t.count ? format_double(t.spread, 6) : "", passes, row.cpu ? format_double(row.cpu->median, 6) : "",
-                       opt(d.copy_ms), opt(d.x_copy), opt(d.speedup), opt(d.gbps)});
+                       opt(d.copy_ms), opt(d.x_copy), opt(d.speedup), opt(d.gbps), row.bound ? row.bound->limit : "",
+                       row.bound ? format_double(row.bound->fraction, 4) : ""});
     for (int c = 0; c < 4; ++c) f.push_back(row.check ? format_double(row.check->max_error[static_cast<size_t>(c)], 6) : "");
     f.push_back(row.check ? (row.check->lsb ? "lsb" : "abs") : "");
     f.push_back(row.check ? (row.check->ok ? "ok" : "fail") : "");
@@ -315,6 +348,12 @@ void write_json(const Report& r, std::ostream& out) {
                 {{"max_compute_shared_memory", l.max_compute_shared_memory},
                  {"max_compute_invocations", l.max_compute_invocations},
                  {"max_texture_size", l.max_texture_size}}}};
+  if (r.roofline)
+    doc["roofline"] = {{"size", {{"width", r.roofline->size.x}, {"height", r.roofline->size.y}}},
+                       {"texture_copy_gbps", r.roofline->texture_copy_gbps},
+                       {"texture_copy_setting", r.roofline->texture_copy_setting},
+                       {"buffer_copy_gbps", r.roofline->buffer_copy_gbps},
+                       {"fma_tflops", 2.0 * r.roofline->fma_per_s / 1e12}};
   doc["run"] = {{"warmup", r.warmup}, {"frames", r.frames}, {"budget_s", r.budget_s}, {"scene_time", r.scene_time},
                 {"input", r.image.empty() ? "scene" : r.image}};
   json rows = json::array();
