@@ -14,6 +14,8 @@
 #include "blur/registry.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
+#include "image/image_file.h"
+#include "image_input.h"
 #include "report/report.h"
 #include "report/tuning.h"
 #include "scene/scene.h"
@@ -57,8 +59,8 @@ int gl_error_exit_code(bool debug) {
 
 int run_headless(const cli::Options& o) {
   // Everything that can fail without a GPU fails first.
-  std::optional<Image> image;
-  if (!o.image.empty()) image = load_png(o.image);
+  RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
+  const std::optional<Image> image = std::move(run_input.image);
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
   std::optional<report::TuningTable> tuned;
   if (!o.tuned.empty()) tuned = report::TuningTable::load(o.tuned);
@@ -81,7 +83,7 @@ int run_headless(const cli::Options& o) {
 
   bench::SweepRequest request;
   request.sizes = sizes;
-  request.input_formats = o.input_formats;
+  request.input_formats = run_input.input_formats;
   request.variants = o.variants;
   if (request.variants.empty()) request.variants.assign(variants().begin(), variants().end());
   request.settings = [&o](const VariantInfo& v, gl::Format f) { return o.settings_list(v, f); };
@@ -138,9 +140,10 @@ int run_headless(const cli::Options& o) {
                      describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + *rep.rows.front().unsupported);
 
   // --output: one run only (checked by the parser). Written whole or not at all.
-  if (!o.output.empty() && result.last_output) save_png(*result.last_output, o.output);
+  if (!o.output.empty() && result.last_output) save_image(*result.last_output, o.output, run_input.output_bits);
   report::write_table(rep, std::cout);
-  if (!o.output.empty()) std::cout << "\nwrote " << o.output << "\n";
+  if (!o.output.empty())
+    std::cout << "\nwrote " << o.output << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
   if (!o.csv.empty()) {
     std::ostringstream text;
     report::write_csv(rep, text);
