@@ -11,6 +11,10 @@ const int TAP_VEC4S = (2 * MAX_RADIUS + 1 + 3) / 4;
 const int MAX_LINEAR_TAPS = (MAX_RADIUS + 1) / 2;
 const int LINEAR_VEC4S = (MAX_LINEAR_TAPS + 1) / 2;
 
+// Values of one pass that change from dispatch to dispatch of a program (BlurPasses::dispatch's
+// `pass`), e.g. a Kawase pass's offset; only the variants that set them read them.
+layout(location = 0) uniform vec4 u_pass;
+
 // Weights computed once on the CPU (src/blur/kernel.cpp), in double, rounded to float.
 layout(std140, binding = 0) uniform KernelWeights {
   vec4 u_taps[TAP_VEC4S];       // w(i) for i = -r..r at flat index i + r, 4 per vec4

@@ -7,7 +7,19 @@
 //   IN_SCALE     EXACT: the texel read times IN_SCALE is an integer (255 for unorm8)
 //   OUT_WEIGHTS  factors of the box weight 1/(2r+1) a stored sum takes (0: raw sums)
 //   OUT_UNIT     the value of one integer step of the sum (1.0 for fp32 sums and raw sums)
+//   SLIDE_RADIUS the window's radius (default RADIUS), with SLIDE_BOX_WEIGHT its box weight
+//                1/(2 SLIDE_RADIUS + 1) (default tap_weight(0) of the weights block): box-iterated
+//                slides boxes of other radii than the request's, given per pass (u_pass)
 //   SLIDE_EMIT_CUSTOM  defined by a shader that defines emit() itself (else: store_target)
+
+#ifndef SLIDE_RADIUS
+#define SLIDE_RADIUS RADIUS
+#endif
+#ifdef SLIDE_BOX_WEIGHT
+float box_weight() { return SLIDE_BOX_WEIGHT; }
+#else
+float box_weight() { return tap_weight(0); }
+#endif
 
 #if EXACT
 #define ACC uvec4
@@ -19,7 +31,7 @@ ACC to_acc(vec4 v) { return v; }
 
 // A sum as a texel value: times the box weight (from the weights block) OUT_WEIGHTS times.
 vec4 from_acc(ACC sum) {
-  float w = tap_weight(0);
+  float w = box_weight();
   float scale = (OUT_WEIGHTS == 0 ? 1.0 : OUT_WEIGHTS == 1 ? w : w * w) * OUT_UNIT;
   return vec4(sum) * scale;
 }
@@ -37,11 +49,11 @@ ACC load_line(Line line, int i) { return to_acc(source_texel(line.origin + i * l
 // The window sum just before `start`, i.e. centred on start - 1: texels start-1-r .. start-1+r,
 // UNROLL loads at a time.
 ACC window_before(Line line, int start) {
-  const int taps = 2 * RADIUS + 1;
+  int taps = 2 * SLIDE_RADIUS + 1;
   ACC sum = ACC(0);
   for (int base = 0; base < taps; base += UNROLL) {
     ACC texel[UNROLL];
-    for (int u = 0; u < UNROLL; ++u) texel[u] = load_line(line, start - RADIUS - 1 + base + u);
+    for (int u = 0; u < UNROLL; ++u) texel[u] = load_line(line, start - SLIDE_RADIUS - 1 + base + u);
     for (int u = 0; u < UNROLL; ++u)
       if (base + u < taps) sum += texel[u];
   }
@@ -59,8 +71,8 @@ void emit(ivec2 p, int k, ACC sum);
 ACC slide(Line line, int start, int count, ACC sum, bool outputs) {
   for (int base = 0; base < count; base += UNROLL) {
     ACC change[UNROLL];
-    for (int u = 0; u < UNROLL; ++u) change[u] = load_line(line, start + base + u + RADIUS);
-    for (int u = 0; u < UNROLL; ++u) change[u] -= load_line(line, start + base + u - RADIUS - 1);
+    for (int u = 0; u < UNROLL; ++u) change[u] = load_line(line, start + base + u + SLIDE_RADIUS);
+    for (int u = 0; u < UNROLL; ++u) change[u] -= load_line(line, start + base + u - SLIDE_RADIUS - 1);
     for (int u = 0; u < UNROLL; ++u) {
       int k = base + u;
       if (k < count) {

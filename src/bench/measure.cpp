@@ -42,6 +42,28 @@ const ReferenceImage& Input::reference(const Kernel& kernel) {
   return references_.back().second;
 }
 
+const ReferenceImage& Input::expected(const VariantInfo& variant, const BlurSettings& resolved) {
+  if (!is_approximation(variant)) return reference(reference_kernel(variant, resolved));
+  ModelKey key{&variant, resolved};
+  key.settings.knobs.clear();
+  if (!model_ || !(model_->first == key)) {
+    model_.reset();  // free the previous one first
+    model_.emplace(key, expected_output(variant, resolved, pixels()));
+  }
+  return model_->second;
+}
+
+const ReferenceImage& Input::fidelity_reference(double sigma) {
+  const Kernel kernel = fidelity_kernel(sigma);
+  for (auto& [k, ref] : references_)
+    if (k == kernel) return ref;
+  if (!gaussian_ || !(gaussian_->first == kernel)) {
+    gaussian_.reset();
+    gaussian_.emplace(kernel, reference_blur(pixels(), kernel_weights(kernel)));
+  }
+  return gaussian_->second;
+}
+
 report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, const BlurSettings& settings, bool check,
                                       int frames) {
   report::Measurement m;
@@ -50,6 +72,7 @@ report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, 
   m.settings = resolve(variant, settings);
   m.unsupported = pipeline_.configure(variant, settings, m.size);
   if (m.unsupported) return m;
+  if (variant.approximation.choose) m.approximation = variant.approximation.choose(m.settings);
   if (frames > 0) {
     TimingPolicy policy = policy_;
     policy.frames = frames;
@@ -63,8 +86,12 @@ report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, 
     poison(input.destination);
     pipeline_.run(input.source, input.destination);
     const Image output = input.destination.download();
-    m.tolerance = tolerance_for(variant, m.settings, m.size, peak_magnitude(input.pixels()));
-    m.check = compare_to_reference(output, input.reference(reference_kernel(variant, m.settings)), m.tolerance);
+    const double peak = peak_magnitude(input.pixels());
+    m.tolerance = tolerance_for(variant, m.settings, m.size, peak);
+    m.check = compare_to_reference(output, input.expected(variant, m.settings), m.tolerance);
+    if (m.approximation)
+      m.fidelity = measure_fidelity(output, input.fidelity_reference(m.approximation->sigma),
+                                    fidelity_scale(m.settings.input_format, peak), m.approximation->sigma);
   }
   return m;
 }

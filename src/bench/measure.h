@@ -14,7 +14,9 @@
 namespace blurlab::bench {
 
 // The image blurred in one (size, input format) group of a sweep, and the references computed
-// from it (one per kernel, on demand).
+// from it: one per kernel of the sweep, kept for the group; an approximation's CPU model and the
+// exact Gaussian its fidelity is measured against, the latest one of each kept (a sweep runs a
+// variant's settings of one kernel one after another).
 class Input {
  public:
   Input(glm::ivec2 size, gl::Format format);
@@ -23,10 +25,21 @@ class Input {
   // What the GPU blurs: the source texture read back once.
   const Image& pixels();
   const ReferenceImage& reference(const Kernel& kernel);
+  // What the variant's output must match (blur/check.h expected_output).
+  const ReferenceImage& expected(const VariantInfo& variant, const BlurSettings& resolved);
+  // The exact Gaussian of a sigma an approximation declares (fidelity_kernel).
+  const ReferenceImage& fidelity_reference(double sigma);
 
  private:
+  struct ModelKey {
+    const VariantInfo* variant;
+    BlurSettings settings;  // without knobs: they change how, not what
+    bool operator==(const ModelKey&) const = default;
+  };
   std::optional<Image> pixels_;
   std::vector<std::pair<Kernel, ReferenceImage>> references_;
+  std::optional<std::pair<ModelKey, ReferenceImage>> model_;
+  std::optional<std::pair<Kernel, ReferenceImage>> gaussian_;
 };
 
 class Measurer {

@@ -4,6 +4,7 @@
 // and in blur/pipeline.cpp: settings, weights, intermediate targets, bindings, barriers, timing.
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -43,6 +44,9 @@ struct BlurSettings {
 
 class BlurSetup;
 class BlurPasses;
+struct Image;
+struct ReferenceImage;
+struct Tolerance;
 
 class Blur {
  public:
@@ -53,13 +57,36 @@ class Blur {
   virtual void run(BlurPasses& passes) = 0;
 };
 
-enum class KernelSupport { BoxAndGauss, BoxOnly };
+enum class KernelSupport {
+  BoxAndGauss,
+  BoxOnly,    // running sums: they cannot weight taps
+  GaussOnly,  // approximations: they answer a request for a Gaussian of sigma
+};
 
 // What a variant is to the others in a report.
 enum class Role {
-  Floor,     // not a blur: the copy pass every blur's time is divided by
-  Baseline,  // the naive blur of its stage: "vs naive" is its time over another's
-  Blur,
+  Floor,          // not a blur: the copy pass every blur's time is divided by
+  Baseline,       // the naive blur of its stage: "vs naive" is its time over another's
+  Blur,           // an exact blur: the kernel's weights, within rounding
+  Approximation,  // another algorithm standing in for the Gaussian (VariantInfo::approximation)
+};
+
+// What an approximate variant chose for a request: the sigma its kernel has (from the kernel's
+// variance, which need not be the sigma asked for) and its parameters, for the report's row.
+struct ApproxChoice {
+  double sigma = 0.0;  // 0: the identity (nothing to blur)
+  std::string parameters;  // e.g. "boxes r=3,3,4"
+};
+
+// An approximate variant (Role::Approximation) is checked twice, never mixed up: its output
+// against a CPU model of its own algorithm (its passes, offsets, recursions and rounding points),
+// within the tolerance it states; and, as fidelity, against the exact Gaussian of the sigma it
+// declares (blur/check.h). All three functions take resolved settings.
+struct ApproximationInfo {
+  ApproxChoice (*choose)(const BlurSettings& resolved) = nullptr;
+  ReferenceImage (*model)(const Image& input, const BlurSettings& resolved) = nullptr;
+  // How far the GPU may stray from the model, and why (an input of largest magnitude input_peak).
+  Tolerance (*tolerance)(const BlurSettings& resolved, glm::ivec2 size, double input_peak) = nullptr;
 };
 
 struct VariantInfo {
@@ -69,6 +96,8 @@ struct VariantInfo {
   Role role = Role::Blur;
   KernelSupport kernels = KernelSupport::BoxAndGauss;
   bool uses_intermediate = false;  // multi-pass: --format applies
+  // The intermediate format when --format gives none; nullopt: the input format.
+  std::optional<gl::Format> default_intermediate;
   // Allowed error in LSB of rgba8: 1 for rounding; 2 where texture units filter with 8-bit weights.
   int tolerance_lsb = 1;
   bool hardware_filtering = false;
@@ -83,9 +112,11 @@ struct VariantInfo {
   // Variant-specific limits (shared memory, shapes): a reason when unsupported.
   std::optional<std::string> (*check)(const BlurSettings& resolved, glm::ivec2 size, const gl::GlLimits& limits) = nullptr;
   std::unique_ptr<Blur> (*create)() = nullptr;
+  ApproximationInfo approximation;  // Role::Approximation only
 };
 
 bool is_blur(const VariantInfo& variant);
+bool is_approximation(const VariantInfo& variant);
 // The variant's knob of that name, or nullptr.
 const Knob* find_knob(const VariantInfo& variant, std::string_view name);
 
@@ -97,7 +128,8 @@ double direct_2d_terms(const BlurSettings& resolved, glm::ivec2 size);
 Kernel reference_kernel(const VariantInfo& variant, const BlurSettings& resolved);
 
 // Keeps the variant's knobs (their defaults where none is given) and drops the others; drops the
-// intermediate format of a variant without an intermediate texture.
+// intermediate format of a variant without an intermediate texture, and fills in the variant's
+// default_intermediate where none is given.
 BlurSettings resolve(const VariantInfo& variant, BlurSettings settings);
 // Why the variant cannot run these (resolved) settings on this device, or nullopt.
 std::optional<std::string> unsupported_reason(const VariantInfo& variant, const BlurSettings& resolved,
@@ -110,7 +142,8 @@ std::string describe(const VariantInfo& variant, const BlurSettings& resolved);
 // the bits, e.g. an rgba8 texel as one uint); sampled textures bind to texture units with a
 // shared CLAMP_TO_EDGE sampler.
 struct Binding {
-  enum class Kind { ImageRead, ImageWrite, Sampled, SampledLinear };
+  // ImageReadWrite: a variant's own scratch image, written and read back by the same invocation.
+  enum class Kind { ImageRead, ImageWrite, ImageReadWrite, Sampled, SampledLinear };
   Kind kind;
   const gl::Texture* texture;
   GLuint unit;
@@ -118,6 +151,8 @@ struct Binding {
 
   static Binding read(const gl::Texture& t, GLuint unit = 0) { return {Kind::ImageRead, &t, unit}; }
   static Binding write(const gl::Texture& t, GLuint unit = 1) { return {Kind::ImageWrite, &t, unit}; }
+  static Binding read_write(const gl::Texture& t, GLuint unit) { return {Kind::ImageReadWrite, &t, unit}; }
+  bool stores() const { return kind == Kind::ImageWrite || kind == Kind::ImageReadWrite; }
   static Binding read_raw(const gl::Texture& t, GLuint unit = 0) { return {Kind::ImageRead, &t, unit, true}; }
   static Binding write_raw(const gl::Texture& t, GLuint unit = 1) { return {Kind::ImageWrite, &t, unit, true}; }
   static Binding sampled(const gl::Texture& t, GLuint unit = 0) { return {Kind::Sampled, &t, unit}; }
@@ -147,11 +182,15 @@ class BlurPasses {
   virtual glm::ivec2 size() const = 0;
   virtual const gl::Texture& source() const = 0;
   virtual const gl::Texture& destination() const = 0;
-  // Intermediate target number `slot`, of the intermediate format (or `format`), image size.
-  virtual const gl::Texture& intermediate(int slot, std::optional<gl::Format> format = std::nullopt) = 0;
+  // Intermediate target number `slot`, of the intermediate format (or `format`), of the image's
+  // size (or `size`: the levels of a pyramid).
+  virtual const gl::Texture& intermediate(int slot, std::optional<gl::Format> format = std::nullopt,
+                                          std::optional<glm::ivec2> size = std::nullopt) = 0;
   // One compute dispatch, timed as span `name`; barriers before it come from the bindings.
+  // `pass`: values of the pass that change from dispatch to dispatch of one program (a pass's
+  // offset), set as `layout(location = 0) uniform vec4 u_pass` (glsl/blur_common.glsl).
   virtual void dispatch(std::string_view name, const gl::Program& program, std::initializer_list<Binding> bindings,
-                        glm::ivec3 groups) = 0;
+                        glm::ivec3 groups, std::optional<glm::vec4> pass = std::nullopt) = 0;
   // One fullscreen triangle into `target`, timed as span `name`.
   virtual void draw(std::string_view name, const gl::Program& program, std::initializer_list<Binding> inputs,
                     const gl::Texture& target) = 0;

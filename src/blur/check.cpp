@@ -25,6 +25,7 @@ double storage_error(gl::Format format) {
 }  // namespace
 
 Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::ivec2 size, double input_peak) {
+  if (variant.approximation.tolerance) return variant.approximation.tolerance(s, size, input_peak);
   Tolerance t;
   if (s.input_format == gl::Format::rgba8) {
     t.lsb = true;
@@ -64,6 +65,124 @@ Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::
   t.absolute = absolute * peak + std::ldexp(1.0, -24);  // last term: float subnormal floor
   t.reason = reason + ", all times the input peak " + format_double(peak, 4);
   return t;
+}
+
+ReferenceImage expected_output(const VariantInfo& variant, const BlurSettings& resolved, const Image& input) {
+  if (variant.approximation.model) return variant.approximation.model(input, resolved);
+  return reference_blur(input, kernel_weights(reference_kernel(variant, resolved)));
+}
+
+namespace {
+
+// The unit in the last place of values up to `magnitude` in a float format of `mantissa_bits`
+// (a power of two itself is exact, so values up to 1 round in steps of 2^-11 in fp16).
+double ulp_below(double magnitude, int mantissa_bits) {
+  return std::ldexp(1.0, std::ilogb(std::max(magnitude * (1.0 - 0x1p-20), 1e-30)) - mantissa_bits);
+}
+
+std::string steps_text(double value) { return format_double(value * 255.0, 3); }
+
+}  // namespace
+
+ModelErrorBound::ModelErrorBound(gl::Format input_format, double input_peak)
+    : input_(input_format), peak_(input_format == gl::Format::rgba8 ? 1.0 : std::max(input_peak, 1e-30)), magnitude_(peak_) {}
+
+void ModelErrorBound::gain(double l1) {
+  bound_ *= l1;
+  magnitude_ *= l1;
+}
+
+void ModelErrorBound::fp32(double terms) {
+  bound_ += terms * std::ldexp(magnitude_, -24);
+  fp32_terms_ += terms;
+}
+
+void ModelErrorBound::filtered_fetches(gl::Format format, double extent) {
+  const double e = 3.0 * std::ldexp(extent, -24);
+  double error = e >= 1.0 / 512.0 ? 2.0 * magnitude_ / 256.0 : 0.0;  // a quantized weight one step off, per axis
+  if (format == gl::Format::rgba8)
+    error += 0.5 / 255.0;
+  else
+    error += 2.0 * e * magnitude_;
+  bound_ += error;
+  filtering_ += error;
+  ++filtered_passes_;
+}
+
+void ModelErrorBound::store(gl::Format format, double tie_distance) {
+  switch (format) {
+    case gl::Format::rgba8: {
+      const double steps = bound_ * 255.0;
+      if (tie_distance > 0.0 && steps < tie_distance) {
+        bound_ = 0.0;  // both round the same value to the same step
+        ++tie_free_stores_;
+      } else {
+        bound_ = (std::floor(steps) + 1.0) / 255.0;
+        ++rgba8_stores_;
+      }
+      break;
+    }
+    case gl::Format::rgba16f:
+      bound_ += 1.5 * ulp_below(magnitude_, 10);
+      ++fp16_stores_;
+      break;
+    case gl::Format::rgba32f:
+      bound_ += 1.5 * ulp_below(magnitude_, 23);
+      ++fp32_stores_;
+      break;
+  }
+}
+
+Tolerance ModelErrorBound::tolerance(const std::string& what) const {
+  std::string terms;
+  auto add = [&](int count, const std::string& text) {
+    if (count > 0) terms += (terms.empty() ? "" : ", ") + std::to_string(count) + " " + text;
+  };
+  add(tie_free_stores_, "rgba8 stores of tie-free sums (exact)");
+  add(rgba8_stores_, "rgba8 stores (+1 step each)");
+  add(fp16_stores_, "fp16 stores (1.5 ulp: GL may truncate)");
+  add(fp32_stores_, "fp32 stores (1.5 ulp)");
+  if (filtered_passes_ > 0)
+    terms += (terms.empty() ? "" : ", ") + std::to_string(filtered_passes_) + " passes of filtered fetches (" +
+             format_double(filtering_ * 255.0 / peak_, 3) + " steps)";
+  if (fp32_terms_ > 0.0) terms += (terms.empty() ? "" : ", ") + format_double(fp32_terms_, 4) + " fp32 roundings";
+  Tolerance t;
+  if (input_ == gl::Format::rgba8) {
+    t.lsb = true;
+    t.lsb_limit = static_cast<int>(std::floor(bound_ * 255.0)) + 1;
+    t.reason = std::to_string(t.lsb_limit) + " LSB against its CPU model (" + what + "): " + steps_text(bound_) +
+               " steps before the output's rounding (" + (terms.empty() ? "none" : terms) + ") + 1 for the rounding";
+    return t;
+  }
+  t.lsb = false;
+  t.relative = storage_error(input_);
+  t.absolute = bound_ + std::ldexp(1.0, -24);  // last term: float subnormal floor
+  t.reason = "float, against its CPU model (" + what + "): 1 ulp of the fp16 output + " + format_double(bound_, 3) + " (" +
+             (terms.empty() ? "none" : terms) + "), input peak " + format_double(peak_, 4);
+  return t;
+}
+
+Kernel fidelity_kernel(double sigma) {
+  if (!(sigma > 0.0)) return Kernel{KernelType::Box, 0, 0.0};
+  return Kernel{KernelType::Gauss, static_cast<int>(std::ceil(3.0 * sigma)), sigma};
+}
+
+double fidelity_scale(gl::Format input_format, double input_peak) {
+  return input_format == gl::Format::rgba8 ? 1.0 : std::max(input_peak, 1e-30);
+}
+
+Fidelity measure_fidelity(const Image& output, const ReferenceImage& gaussian, double scale, double sigma) {
+  Fidelity f;
+  f.sigma = sigma;
+  double sum_squares = 0.0;
+  for (size_t i = 0; i < output.texels.size(); ++i) {
+    const double error = std::abs(static_cast<double>(output.texels[i]) - gaussian.texels[i]) * 255.0 / scale;
+    f.max_lsb = std::max(f.max_lsb, std::isfinite(error) ? error : INFINITY);
+    sum_squares += error * error;
+  }
+  f.rms_lsb = output.texels.empty() ? 0.0 : std::sqrt(sum_squares / static_cast<double>(output.texels.size()));
+  f.psnr_db = f.rms_lsb > 0.0 ? 20.0 * std::log10(255.0 / f.rms_lsb) : INFINITY;
+  return f;
 }
 
 CheckResult compare_to_reference(const Image& gpu, const ReferenceImage& ref, const Tolerance& tolerance) {

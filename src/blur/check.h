@@ -19,8 +19,67 @@ struct Tolerance {
 };
 
 // The tolerance for a variant's output with these settings, for an input whose largest
-// magnitude is `input_peak`.
+// magnitude is `input_peak`. An approximation states its own (ApproximationInfo::tolerance).
 Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& resolved, glm::ivec2 size, double input_peak);
+
+// What a variant's output must match: the CPU model of its algorithm for an approximation,
+// otherwise the reference blur with reference_kernel().
+ReferenceImage expected_output(const VariantInfo& variant, const BlurSettings& resolved, const Image& input);
+
+// The bound of |GPU - model| an approximation states as its tolerance, built pass by pass in the
+// order the GPU runs them: what each step adds where the GPU and the model may compute or round
+// differently. The model rounds wherever the GPU stores (to the same format); what remains is
+// rounding the model cannot know: fp32 arithmetic, GL's choice of rounding for float-to-half,
+// texture units' filtering, and values that land next to a rounding boundary.
+class ModelErrorBound {
+ public:
+  ModelErrorBound(gl::Format input_format, double input_peak);
+  // A pass whose outputs are sums of its inputs with weights of absolute sum `l1` (1 for an
+  // average): an error of the inputs grows by that factor (and so may the values).
+  void gain(double l1);
+  // fp32 arithmetic: `terms` roundings, each at most 2^-24 of the largest value.
+  void fp32(double terms);
+  // A pass averaging bilinear fetches (weights summing to 1) of a texture of `format` whose sides
+  // are at most `extent` texels, at positions whose fractions are multiples of 1/8. The position's
+  // fp32 error, three roundings of values up to the extent, moves the bilinear weight by at most
+  // e = 3 x 2^-24 x extent: float textures filter with the moved weight (llvmpipe: each axis off
+  // by e times the values' range); texture units that quantize weights to 8 bits (llvmpipe for
+  // rgba8, NVIDIA for every format) keep the exact weight while e < 1/512, else are off by 1/256.
+  // And rgba8 values may be rounded to 8 bits per fetch (llvmpipe does, half up): half a step.
+  void filtered_fetches(gl::Format format, double extent);
+  // The pass stores its output in `format` (not the last pass: its store is the output).
+  // rgba8: both round to the nearest step, so results differ by at most floor(d) + 1 steps, or
+  // not at all when every exact value lies at least `tie_distance` steps from a rounding boundary
+  // and d is below that. fp16: GL may truncate (llvmpipe does) where the model rounds to nearest:
+  // 1.5 units in the last place. fp32: 1.5 units in the last place.
+  void store(gl::Format format, double tie_distance = 0.0);
+  // The tolerance of the output (stored in the input format), with the reason `what` (the
+  // algorithm) followed by the terms.
+  Tolerance tolerance(const std::string& what) const;
+
+ private:
+  gl::Format input_;
+  double peak_;
+  double magnitude_;  // largest value a pass may hold
+  double bound_ = 0.0;
+  int rgba8_stores_ = 0, tie_free_stores_ = 0, fp16_stores_ = 0, fp32_stores_ = 0, filtered_passes_ = 0;
+  double fp32_terms_ = 0.0, filtering_ = 0.0;
+};
+
+// How close an approximation comes to the exact Gaussian it stands in for, over every texel and
+// channel, in 8-bit steps of the input's range (1/255 of the peak; for rgba8 input the peak is 1).
+struct Fidelity {
+  double sigma = 0.0;    // the sigma compared with: the one the variant declares
+  double max_lsb = 0.0;
+  double rms_lsb = 0.0;
+  double psnr_db = 0.0;  // 20 log10(255 / rms_lsb); infinite when equal
+};
+// The exact Gaussian of `sigma` as the exact variants blur it (r = ceil(3 sigma), the integrated
+// weights), at any radius; sigma 0 is the identity.
+Kernel fidelity_kernel(double sigma);
+// `scale`: the input's range (1 for rgba8, the input's peak for float input).
+Fidelity measure_fidelity(const Image& output, const ReferenceImage& gaussian, double scale, double sigma);
+double fidelity_scale(gl::Format input_format, double input_peak);
 
 struct CheckResult {
   std::array<double, 4> max_error{};  // per channel: LSB for rgba8, absolute for float formats

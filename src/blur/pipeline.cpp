@@ -13,6 +13,7 @@ namespace blurlab {
 std::string_view name(Stage stage) { return stage == Stage::Fragment ? "fragment" : "compute"; }
 
 bool is_blur(const VariantInfo& variant) { return variant.role != Role::Floor; }
+bool is_approximation(const VariantInfo& variant) { return variant.role == Role::Approximation; }
 
 const Knob* find_knob(const VariantInfo& variant, std::string_view name) {
   for (const Knob& k : variant.knobs)
@@ -43,6 +44,7 @@ BlurSettings resolve(const VariantInfo& variant, BlurSettings s) {
   }
   s.knobs = std::move(resolved);
   if (!variant.uses_intermediate) s.intermediate.reset();
+  else if (!s.intermediate) s.intermediate = variant.default_intermediate;
   return s;
 }
 
@@ -50,6 +52,8 @@ std::optional<std::string> unsupported_reason(const VariantInfo& variant, const 
                                               const gl::GlLimits& limits) {
   if (is_blur(variant) && variant.kernels == KernelSupport::BoxOnly && s.kernel.type != KernelType::Box)
     return "box kernel only (a running sum cannot weight taps)";
+  if (is_blur(variant) && variant.kernels == KernelSupport::GaussOnly && s.kernel.type != KernelType::Gauss)
+    return "gauss kernel only (an approximation of the Gaussian of the requested sigma)";
   if (variant.uses_intermediate && gl::info(s.input_format).is_float && !gl::info(s.intermediate_format()).is_float)
     return "an rgba8 intermediate cannot hold linear-light values above 1; use rgba16f or rgba32f";
   if (size.x > limits.max_texture_size || size.y > limits.max_texture_size)
@@ -81,7 +85,12 @@ std::optional<std::string> unsupported_reason(const VariantInfo& variant, const 
 
 std::string describe(const VariantInfo& variant, const BlurSettings& s) {
   std::ostringstream out;
-  if (is_blur(variant)) {
+  if (is_approximation(variant) && s.kernel.type == KernelType::Gauss && variant.approximation.choose) {
+    // The radius does not apply: an approximation derives its passes from sigma alone.
+    const ApproxChoice choice = variant.approximation.choose(s);
+    out << "gauss sigma=" << format_double(s.kernel.sigma, 4) << " ~sigma=" << format_double(choice.sigma, 4) << " ("
+        << choice.parameters << ")";
+  } else if (is_blur(variant)) {
     out << name(s.kernel.type) << " r=" << s.kernel.radius;
     if (s.kernel.type == KernelType::Gauss) out << " sigma=" << format_double(s.kernel.sigma, 4);
   } else {
@@ -145,23 +154,25 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   const gl::Texture& source() const override { return *source_; }
   const gl::Texture& destination() const override { return *destination_; }
 
-  const gl::Texture& intermediate(int slot, std::optional<gl::Format> format) override {
+  const gl::Texture& intermediate(int slot, std::optional<gl::Format> format, std::optional<glm::ivec2> size) override {
     const gl::Format f = format.value_or(owner_.settings_.intermediate_format());
+    const glm::ivec2 extent = size.value_or(owner_.size_);
     gl::Texture& t = owner_.intermediates_[slot];
-    if (!t || t.width() != owner_.size_.x || t.height() != owner_.size_.y || t.format() != f)
-      t = gl::Texture(owner_.size_.x, owner_.size_.y, f, "intermediate " + std::to_string(slot));
+    if (!t || t.width() != extent.x || t.height() != extent.y || t.format() != f)
+      t = gl::Texture(extent.x, extent.y, f, "intermediate " + std::to_string(slot));
     return t;
   }
 
   void dispatch(std::string_view name, const gl::Program& program, std::initializer_list<Binding> bindings,
-                glm::ivec3 groups) override {
+                glm::ivec3 groups, std::optional<glm::vec4> pass) override {
     bind(program, bindings);
+    if (pass) glUniform4f(0, pass->x, pass->y, pass->z, pass->w);
     {
       gl::ScopedSpan span(owner_.timers_, name);
       glDispatchCompute(static_cast<GLuint>(groups.x), static_cast<GLuint>(groups.y), static_cast<GLuint>(groups.z));
     }
     for (const Binding& b : bindings)
-      if (b.kind == Binding::Kind::ImageWrite) gl::barriers().image_stored(b.texture->id());
+      if (b.stores()) gl::barriers().image_stored(b.texture->id());
   }
 
   void draw(std::string_view name, const gl::Program& program, std::initializer_list<Binding> inputs,
@@ -180,7 +191,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     for (const Binding& b : inputs)
-      if (b.kind == Binding::Kind::ImageWrite) gl::barriers().image_stored(b.texture->id());
+      if (b.stores()) gl::barriers().image_stored(b.texture->id());
   }
 
  private:
@@ -204,6 +215,10 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
         case Binding::Kind::ImageWrite:
           gl::barriers().before(gl::Access::ImageLoad, id);  // orders these stores after earlier ones
           glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_WRITE_ONLY, format);
+          break;
+        case Binding::Kind::ImageReadWrite:
+          gl::barriers().before(gl::Access::ImageLoad, id);
+          glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_READ_WRITE, format);
           break;
         case Binding::Kind::Sampled:
         case Binding::Kind::SampledLinear:

@@ -1,27 +1,12 @@
 #include "blur/reference.h"
 
 #include <algorithm>
-#include <thread>
+
+#include "blur/model.h"
 
 namespace blurlab {
 
-namespace {
-
-// Runs body(begin, end) over [0, count) split across the hardware threads.
-template <typename Body>
-void parallel_rows(int count, Body body) {
-  const int threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 64);
-  const int chunks = std::min(threads, std::max(count, 1));
-  if (chunks <= 1 || static_cast<long long>(count) < 64) {
-    body(0, count);
-    return;
-  }
-  std::vector<std::thread> pool;
-  for (int t = 0; t < chunks; ++t) pool.emplace_back(body, count * t / chunks, count * (t + 1) / chunks);
-  for (auto& thread : pool) thread.join();
-}
-
-}  // namespace
+using model::parallel_rows;
 
 ReferenceImage reference_blur(const Image& input, const std::vector<double>& weights) {
   const int w = input.width, h = input.height, r = static_cast<int>(weights.size() / 2);

@@ -4,7 +4,8 @@
 #include <array>
 
 // One line per variant: its VariantInfo is defined in src/variants/<id>.cpp. The order is the
-// app's (keys 1-9): the floor, then fragment and compute variants from naive to specialized.
+// app's (keys 1-9): the floor, then fragment and compute variants from naive to specialized, then
+// the approximations of the Gaussian.
 #define BLURLAB_VARIANTS(X)    \
   X(copy)                      \
   X(frag_naive)                \
@@ -23,7 +24,11 @@
   X(compute_sliding)           \
   X(compute_sliding_inline)    \
   X(compute_scan)              \
-  X(compute_box_prefix)
+  X(compute_box_prefix)        \
+  X(box_iterated)              \
+  X(kawase)                    \
+  X(dual_kawase)               \
+  X(recursive_gaussian)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;

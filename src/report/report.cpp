@@ -44,6 +44,7 @@ std::string_view role_name(Role role) {
     case Role::Floor: return "floor";
     case Role::Baseline: return "baseline";
     case Role::Blur: return "blur";
+    case Role::Approximation: return "approximation";
   }
   return "?";
 }
@@ -56,6 +57,7 @@ bool same_scenario(const Measurement& a, const Measurement& b) {
 std::string settings_text(const RowRecord& row) {
   std::string text;
   auto add = [&](const std::string& part) { text += (text.empty() ? "" : " ") + part; };
+  if (row.approximation) add("~sigma=" + format_double(row.approximation->sigma, 4) + " " + row.approximation->parameters);
   if (row.variant->uses_intermediate) add("int=" + std::string(gl::name(row.settings.intermediate_format())));
   for (const auto& [knob, value] : row.knobs) add(knob + "=" + value);
   if (row.tuned) add("(tuned)");
@@ -67,6 +69,14 @@ std::string check_text(const RowRecord& row) {
   if (row.check->ok) return "ok";
   return "FAIL " + format_double(row.check->worst_fraction, 3) + "x at " + std::to_string(row.check->worst_x) + "," +
          std::to_string(row.check->worst_y);
+}
+
+// The fidelity column: an approximation's error against the exact Gaussian it stands in for.
+std::string fidelity_text(const RowRecord& row) {
+  if (row.exact_gaussian) return "exact";
+  if (!row.fidelity) return "-";
+  return "max " + fixed(row.fidelity->max_lsb, 1) + " rms " + fixed(row.fidelity->rms_lsb, 2) + " " +
+         fixed(row.fidelity->psnr_db, 1) + " dB";
 }
 
 const Stats* span_stats(const RowRecord& row, const std::string& name) {
@@ -130,7 +140,8 @@ std::optional<Bound> Report::bound(const Measurement& m) const {
   if (!roofline || !total || *total <= 0.0) return std::nullopt;
   const double pixels = static_cast<double>(m.size.x) * m.size.y;
   const double memory_ms = minimum_traffic_bytes(m.size, m.settings.input_format) / (roofline->texture_copy_gbps * 1e9) * 1e3;
-  const double arithmetic_ms = minimal_fmas_per_pixel(m.settings.kernel, is_blur(*m.variant)) * pixels / roofline->fma_per_s * 1e3;
+  const bool exact_blur = is_blur(*m.variant) && !is_approximation(*m.variant);
+  const double arithmetic_ms = minimal_fmas_per_pixel(m.settings.kernel, exact_blur) * pixels / roofline->fma_per_s * 1e3;
   Bound b;
   b.limit = arithmetic_ms > memory_ms ? "arithmetic" : "memory";
   b.ms = std::max(memory_ms, arithmetic_ms);
@@ -156,6 +167,10 @@ RowRecord row_record(const Report& report, const Measurement& m) {
   }
   row.check = m.check;
   row.tolerance = m.tolerance.reason;
+  row.approximation = m.approximation;
+  row.fidelity = m.fidelity;
+  row.exact_gaussian = m.check && !m.unsupported && is_blur(*m.variant) && !is_approximation(*m.variant) &&
+                       m.settings.kernel.type == KernelType::Gauss;
   return row;
 }
 
@@ -167,7 +182,7 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   j["variant"] = v.name;
   j["stage"] = name(v.stage);
   j["role"] = role_name(v.role);
-  j["kernels"] = v.kernels == KernelSupport::BoxOnly ? "box" : "box,gauss";
+  j["kernels"] = v.kernels == KernelSupport::BoxOnly ? "box" : v.kernels == KernelSupport::GaussOnly ? "gauss" : "box,gauss";
   j["size"] = {{"width", row.size.x}, {"height", row.size.y}};
   json settings = {{"input_format", gl::name(s.input_format)}};
   if (is_blur(v)) {
@@ -176,6 +191,7 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
     if (s.kernel.type == KernelType::Gauss) settings["sigma"] = s.kernel.sigma;
   }
   if (v.uses_intermediate) settings["intermediate"] = gl::name(s.intermediate_format());
+  if (row.approximation) settings["approximation"] = {{"sigma", row.approximation->sigma}, {"parameters", row.approximation->parameters}};
   json knobs = json::object();
   for (const auto& [knob, value] : row.knobs) knobs[knob] = value;
   settings["knobs"] = knobs;
@@ -202,6 +218,14 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
                   {"unit", row.check->lsb ? "lsb" : "abs"},
                   {"tolerance", row.tolerance},
                   {"ok", row.check->ok}};
+  // Fidelity to the exact Gaussian, in LSB of the input's range. JSON has no infinity: an output
+  // equal to the Gaussian has no PSNR.
+  if (row.fidelity) {
+    j["fidelity"] = {{"sigma", row.fidelity->sigma}, {"max_lsb", row.fidelity->max_lsb}, {"rms_lsb", row.fidelity->rms_lsb}};
+    if (std::isfinite(row.fidelity->psnr_db)) j["fidelity"]["psnr_db"] = row.fidelity->psnr_db;
+  } else if (row.exact_gaussian) {
+    j["fidelity"] = {{"exact", true}, {"max_lsb_bound", 1}};
+  }
 }
 
 std::string csv_field(const std::string& text) {
@@ -245,7 +269,7 @@ void write_table(const Report& r, std::ostream& out) {
   if (timed)
     header.insert(header.end(), {"total ms", "spread", "min", "x copy", "vs naive", "GB/s", "passes (median ms)", "cpu ms", "n"});
   if (roof) header.insert(header.begin() + 9, "roof");
-  header.insert(header.end(), {"max error", "check"});
+  header.insert(header.end(), {"fidelity", "max error", "check"});
   TextTable table(header);
   const RowRecord* previous = nullptr;
   for (const RowRecord& row : rows) {
@@ -259,7 +283,7 @@ void write_table(const Report& r, std::ostream& out) {
     std::vector<std::string> cells{std::string(row.variant->name), std::string(name(row.variant->stage)), settings_text(row)};
     if (row.unsupported) {
       if (timed) cells.insert(cells.end(), roof ? 10 : 9, "-");
-      cells.insert(cells.end(), {"-", "unsupported: " + *row.unsupported});
+      cells.insert(cells.end(), {"-", "-", "unsupported: " + *row.unsupported});
       table.add_row(cells);
       continue;
     }
@@ -277,7 +301,7 @@ void write_table(const Report& r, std::ostream& out) {
       if (roof)
         cells.insert(cells.begin() + 9, row.bound ? fixed(100.0 * row.bound->fraction, 0) + "% " + (row.bound->limit == "memory" ? "mem" : "fma") : "-");
     }
-    cells.insert(cells.end(), {row.check ? row.check->text() : "-", check_text(row)});
+    cells.insert(cells.end(), {fidelity_text(row), row.check ? row.check->text() : "-", check_text(row)});
     table.add_row(cells);
   }
   table.print(out);
@@ -288,7 +312,12 @@ void write_table(const Report& r, std::ostream& out) {
            "cpu ms: wall time of the timed frames, run back to back, over their number, GPU finished (a sanity check).\n";
   if (roof)
     out << "roof: the bound that limits the row (mem: its minimum traffic at the texture copy bandwidth; fma: its minimal\n"
-           "FMAs, 8(2r+1) per pixel for a Gaussian, at the FMA rate) over its time; 100% is at the roofline.\n";
+           "FMAs, 8(2r+1) per pixel for an exact Gaussian, at the FMA rate) over its time; 100% is at the roofline.\n";
+  if (std::any_of(rows.begin(), rows.end(), [](const RowRecord& row) { return row.fidelity || row.exact_gaussian; }))
+    out << "fidelity: error against the exact Gaussian the row stands in for (an approximation: of the sigma it declares,\n"
+           "~sigma), in LSB of the input's range (1/255), max and RMS over every texel and channel, and PSNR; exact: an exact\n"
+           "variant, within 1 LSB of the exact Gaussian by construction (its check). max error and check: against the CPU\n"
+           "reference, for an approximation the CPU model of its own algorithm.\n";
 }
 
 void write_csv(const Report& r, std::ostream& out) {
@@ -298,7 +327,7 @@ void write_csv(const Report& r, std::ostream& out) {
   for (const Knob& k : knobs) out << "," << k.name;
   out << ",tuned,width,height,supported,reason,frames,total_median_ms,total_min_ms,total_max_ms,total_spread_ms,passes,"
          "cpu_median_ms,copy_ms,x_copy,speedup_vs_naive,min_traffic_gbps,bound,bound_fraction,error_r,error_g,error_b,error_a,"
-         "error_unit,check\n";
+         "error_unit,check,approx_sigma,approx_parameters,fidelity_max_lsb,fidelity_rms_lsb,fidelity_psnr_db\n";
   auto opt = [](const std::optional<double>& v) { return v ? format_double(*v, 6) : std::string(); };
   for (const Measurement& m : r.rows) {
     const RowRecord row = row_record(r, m);
@@ -327,6 +356,11 @@ void write_csv(const Report& r, std::ostream& out) {
     for (int c = 0; c < 4; ++c) f.push_back(row.check ? format_double(row.check->max_error[static_cast<size_t>(c)], 6) : "");
     f.push_back(row.check ? (row.check->lsb ? "lsb" : "abs") : "");
     f.push_back(row.check ? (row.check->ok ? "ok" : "fail") : "");
+    f.push_back(row.approximation ? format_double(row.approximation->sigma, 6) : "");
+    f.push_back(row.approximation ? row.approximation->parameters : "");
+    f.push_back(row.fidelity ? format_double(row.fidelity->max_lsb, 6) : row.exact_gaussian ? "exact" : "");
+    f.push_back(row.fidelity ? format_double(row.fidelity->rms_lsb, 6) : row.exact_gaussian ? "exact" : "");
+    f.push_back(row.fidelity && std::isfinite(row.fidelity->psnr_db) ? format_double(row.fidelity->psnr_db, 6) : "");
     for (size_t i = 0; i < f.size(); ++i) out << (i ? "," : "") << csv_field(f[i]);
     out << "\n";
   }

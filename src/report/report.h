@@ -36,6 +36,10 @@ struct Measurement {
   std::optional<CheckResult> check;
   Tolerance tolerance;
   bool tuned = false;  // knobs taken from a --tuned file
+  // An approximation: what it chose for the request, and its error against the exact Gaussian of
+  // the sigma it declares (measured with the check).
+  std::optional<ApproxChoice> approximation;
+  std::optional<Fidelity> fidelity;
 
   // Median of the "total" span; nullopt when unsupported or untimed.
   std::optional<double> total_median() const;
@@ -60,7 +64,8 @@ struct Roofline {
 
 // The least work a blur of `kernel` does per pixel, in fp32 FMAs (or adds): a Gaussian of 2r+1
 // taps done separably, 4 channels x (2r+1) taps x 2 passes; a box by running sums, 4 channels x
-// (one add, one subtract) x 2 passes; nothing for a copy.
+// (one add, one subtract) x 2 passes; nothing for a copy, nor for an approximation (its work is
+// its own choice: only its memory traffic is a bound).
 double minimal_fmas_per_pixel(const Kernel& kernel, bool is_blur);
 
 // What limits a row: the minimum traffic at the texture copy bandwidth ("memory"), or the minimal
@@ -99,6 +104,11 @@ struct RowRecord {
   std::optional<Bound> bound;
   std::optional<CheckResult> check;
   std::string tolerance;  // the reason of the tolerance the check used
+  std::optional<ApproxChoice> approximation;
+  std::optional<Fidelity> fidelity;
+  // An exact variant blurring a Gaussian: its fidelity is its check (within 1 LSB of the exact
+  // Gaussian by construction), not measured again.
+  bool exact_gaussian = false;
 };
 RowRecord row_record(const Report& report, const Measurement& m);
 void to_json(nlohmann::json& j, const RowRecord& row);

@@ -68,12 +68,13 @@ inline glm::ivec3 flat_groups(long long count, glm::ivec2 group) {
 
 // Dispatches line_pass() of glsl/sliding_common.glsl: one invocation per segment of
 // settings().segment texels of each line; lines are rows (axis 0) or columns (axis 1).
+// `pass`: the pass's values (BlurPasses::dispatch).
 inline void dispatch_line_pass(BlurPasses& passes, std::string_view name, const gl::Program& program, int axis,
-                               const gl::Texture& src, const gl::Texture& dst) {
+                               const gl::Texture& src, const gl::Texture& dst, std::optional<glm::vec4> pass = std::nullopt) {
   const glm::ivec2 size = passes.size();
   const int lines = axis == 0 ? size.y : size.x, length = axis == 0 ? size.x : size.y, seg = segment(passes.settings());
   passes.dispatch(name, program, {Binding::read(src), Binding::write(dst)},
-                  flat_groups(static_cast<long long>(lines) * ((length + seg - 1) / seg), passes.settings().workgroup()));
+                  flat_groups(static_cast<long long>(lines) * ((length + seg - 1) / seg), passes.settings().workgroup()), pass);
 }
 
 // The two programs of one shader: running sums along rows (AXIS 0) into an intermediate of

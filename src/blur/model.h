@@ -1,0 +1,51 @@
+#pragma once
+// What the CPU models of approximate variants share (ApproximationInfo::model): a model runs the
+// variant's own passes in double precision on ReferenceImages and rounds wherever the GPU stores
+// a value, to the format it stores it in, so that what is left between the GPU and its model is
+// the rounding the model cannot know (ModelErrorBound in blur/check.h).
+#include <algorithm>
+#include <cmath>
+#include <thread>
+#include <vector>
+
+#include "blur/reference.h"
+#include "gl/format.h"
+
+namespace blurlab::model {
+
+// Runs body(begin, end) over [0, count) split across the hardware threads.
+template <typename Body>
+void parallel_rows(int count, Body body) {
+  const int threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 64);
+  const int chunks = std::min(threads, std::max(count, 1));
+  if (chunks <= 1 || count < 64) {
+    body(0, count);
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (int t = 0; t < chunks; ++t) pool.emplace_back(body, count * t / chunks, count * (t + 1) / chunks);
+  for (auto& thread : pool) thread.join();
+}
+
+// The input as the model's working image.
+ReferenceImage from_image(const Image& image);
+ReferenceImage blank(int width, int height);
+
+// v as a texel of `format` holds it: rgba8 the nearest step k/255 (in [0, 1]), rgba16f the nearest
+// half (ties to even), rgba32f the nearest float. (GL may truncate to half instead: the error
+// bounds count it.)
+double stored(double v, gl::Format format);
+void store(ReferenceImage& image, gl::Format format);
+
+// Texel (x, y) with the border rule: clamp-to-edge.
+inline double texel(const ReferenceImage& image, int x, int y, int c) {
+  return image.at(std::clamp(x, 0, image.width - 1), std::clamp(y, 0, image.height - 1), c);
+}
+
+// What a bilinear fetch at (px, py) returns, in texel units (texel centres at k + 1/2), with
+// GL_CLAMP_TO_EDGE: the two texels of each axis, floor(p - 1/2) and the next, each clamped, weighted
+// by the fraction of p - 1/2. The models use positions whose fractions are multiples of 1/8, which
+// texture units' 8-bit weights hold exactly.
+double bilinear(const ReferenceImage& image, double px, double py, int c);
+
+}  // namespace blurlab::model

@@ -1,0 +1,202 @@
+// The approximate variants' CPU models and what they declare, without GL: the sigma each declares
+// is its kernel's (the variance of the model's own impulse response), their parameters follow the
+// request, their tolerances and fidelity measure what they say.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "blur/check.h"
+#include "blur/model.h"
+#include "blur/registry.h"
+
+namespace blurlab {
+namespace {
+
+const VariantInfo& variant(std::string_view name) {
+  const VariantInfo* v = find_variant(name);
+  EXPECT_NE(v, nullptr) << name;
+  return *v;
+}
+
+std::vector<const VariantInfo*> approximations() {
+  std::vector<const VariantInfo*> list;
+  for (const VariantInfo* v : variants())
+    if (is_approximation(*v)) list.push_back(v);
+  return list;
+}
+
+BlurSettings gauss(const VariantInfo& v, double sigma, gl::Format input = gl::Format::rgba16f,
+                   gl::Format mid = gl::Format::rgba32f) {
+  BlurSettings s;
+  s.kernel = Kernel{KernelType::Gauss, radius_for_sigma(sigma), sigma};
+  s.input_format = input;
+  s.intermediate = mid;
+  return resolve(v, s);
+}
+
+// The variance along x of the kernel the model applies, from impulse responses in the middle of an
+// image wide enough that borders do not matter: the second moment of each output's weights about
+// the output, averaged over outputs. (Swapping the sums, it is the second moment of the impulse
+// response about the impulse, averaged over the impulse's phase: `period` phases along x for a
+// pyramid, one for a shift-invariant filter; the taps' x offsets and fractions do not depend on
+// the y phase.) Float input and rgba32f intermediates keep rounding out of it.
+double model_variance_x(const VariantInfo& v, double sigma, int period) {
+  const int half = static_cast<int>(std::ceil(8.0 * sigma)) + 2 * period;
+  const int size = 2 * ((half + period - 1) / period) * period + period;
+  double sum = 0.0;
+  for (int px = 0; px < period; ++px) {
+    Image impulse(size, size);
+    const int cx = size / 2 / period * period + px, cy = size / 2;
+    for (int c = 0; c < 4; ++c) impulse.at(cx, cy, c) = 1.0f;
+    const ReferenceImage out = v.approximation.model(impulse, gauss(v, sigma));
+    for (int y = 0; y < size; ++y)
+      for (int x = 0; x < size; ++x) sum += out.at(x, y, 0) * (x - cx) * (x - cx);
+  }
+  return sum / period;
+}
+
+TEST(Approximation, EveryOneIsDeclaredWhole) {
+  ASSERT_EQ(approximations().size(), 4u);
+  for (const VariantInfo* v : approximations()) {
+    EXPECT_EQ(v->kernels, KernelSupport::GaussOnly) << v->name;
+    EXPECT_TRUE(v->approximation.choose && v->approximation.model && v->approximation.tolerance) << v->name;
+  }
+  for (const VariantInfo* v : variants())
+    if (!is_approximation(*v)) {
+      EXPECT_FALSE(v->approximation.model) << v->name << " is exact: its reference is the kernel's";
+    }
+}
+
+TEST(Approximation, TheDeclaredSigmaIsTheModelsOwn) {
+  for (double sigma : {1.0, 2.0, 5.0, 10.0}) {
+    for (const char* name : {"box-iterated", "kawase", "recursive-gaussian"}) {
+      const VariantInfo& v = variant(name);
+      const double declared = v.approximation.choose(gauss(v, sigma)).sigma;
+      EXPECT_NEAR(std::sqrt(model_variance_x(v, sigma, 1)), declared, 2e-3 * declared) << name << " sigma " << sigma;
+    }
+    // A pyramid: 2^levels phases.
+    const VariantInfo& dual = variant("dual-kawase");
+    const ApproxChoice choice = dual.approximation.choose(gauss(dual, sigma));
+    const int levels = std::stoi(choice.parameters);
+    if (levels > 3) continue;  // wide images of every phase: long enough
+    EXPECT_NEAR(std::sqrt(model_variance_x(dual, sigma, 1 << levels)), choice.sigma, 2e-3 * choice.sigma)
+        << "dual-kawase sigma " << sigma << " (" << choice.parameters << ")";
+  }
+}
+
+TEST(Approximation, ParametersFollowTheRequest) {
+  const VariantInfo &box = variant("box-iterated"), &kawase = variant("kawase"), &dual = variant("dual-kawase"),
+                    &iir = variant("recursive-gaussian");
+  // Kovesi's example widths: sigma 5 with 3 boxes: ideal width 10.0 -> 9 and 11, m = 2 of 9.
+  EXPECT_EQ(box.approximation.choose(gauss(box, 5.0)).parameters, "boxes r=4,4,5");
+  EXPECT_EQ(kawase.approximation.choose(gauss(kawase, 5.0)).parameters, "5 passes, offsets 0,1,2,3,1");
+  EXPECT_EQ(kawase.approximation.choose(gauss(kawase, 0.1)).parameters, "1 pass, offset 0");
+  for (double sigma : {2.0, 5.0, 10.0, 20.0, 40.0}) {
+    // The declared sigma is near the request: within the steps each one can take.
+    for (const VariantInfo* v : {&box, &kawase, &dual, &iir}) {
+      const double declared = v->approximation.choose(gauss(*v, sigma)).sigma;
+      EXPECT_NEAR(declared / sigma, 1.0, v == &dual ? 0.2 : 0.1) << v->name << " sigma " << sigma;
+    }
+    EXPECT_NEAR(iir.approximation.choose(gauss(iir, sigma)).sigma, sigma, 1e-4 * sigma) << "variance matched exactly";
+  }
+  // Cost independent of sigma: the recursive filter's passes, the boxes' passes; the pyramid's
+  // levels grow with log sigma.
+  EXPECT_EQ(std::stoi(dual.approximation.choose(gauss(dual, 40.0)).parameters), 5);
+}
+
+TEST(Approximation, ModelsRoundWhereTheGpuStores) {
+  EXPECT_EQ(model::stored(0.5 / 255.0 + 1e-9, gl::Format::rgba8), 1.0 / 255.0);
+  EXPECT_EQ(model::stored(1.7, gl::Format::rgba8), 1.0);
+  EXPECT_EQ(model::stored(1.0 + std::ldexp(1.0, -11), gl::Format::rgba16f), 1.0);  // a tie: to even
+  EXPECT_EQ(model::stored(1.0 + 3 * std::ldexp(1.0, -11), gl::Format::rgba16f), 1.0 + std::ldexp(1.0, -9));
+  EXPECT_EQ(model::stored(std::ldexp(1.0, -25) * 3, gl::Format::rgba16f), std::ldexp(1.0, -23));  // subnormal step 2^-24
+  EXPECT_EQ(model::stored(1.0 / 3.0, gl::Format::rgba32f), static_cast<double>(1.0f / 3.0f));
+  // A bilinear fetch between texel centres 0.5 and 1.5 at 1.25: 3/4 of texel 0, 1/4 of texel 1;
+  // clamped past the edge.
+  ReferenceImage line = model::blank(2, 1);
+  line.texels[0] = 1.0;
+  line.texels[4] = 0.0;
+  EXPECT_DOUBLE_EQ(model::bilinear(line, 0.75, 0.5, 0), 0.75);
+  EXPECT_DOUBLE_EQ(model::bilinear(line, -3.0, 0.5, 0), 1.0);
+  EXPECT_DOUBLE_EQ(model::bilinear(line, 1.75, 0.5, 0), 0.0);
+}
+
+TEST(Approximation, ToleranceCountsEveryStore) {
+  // box-iterated on rgba8: integer sums, every rgba8 store tie-free: the model is exact (1 LSB for
+  // the output's rounding); Kawase's rgba8 ping-pong adds a step per pass.
+  const VariantInfo &box = variant("box-iterated"), &kawase = variant("kawase");
+  const Tolerance exact = tolerance_for(box, gauss(box, 5.0, gl::Format::rgba8, gl::Format::rgba8), {64, 64}, 1.0);
+  EXPECT_TRUE(exact.lsb);
+  EXPECT_EQ(exact.lsb_limit, 1) << exact.reason;
+  EXPECT_NE(exact.reason.find("tie-free"), std::string::npos) << exact.reason;
+  const BlurSettings seven = gauss(kawase, 10.0, gl::Format::rgba8, gl::Format::rgba8);
+  ASSERT_EQ(kawase.approximation.choose(seven).parameters.substr(0, 8), "7 passes");
+  const Tolerance pingpong = tolerance_for(kawase, seven, {64, 64}, 1.0);
+  // 7 filtered fetch passes (0.5 each) and 6 rgba8 stores: floor(d) + 1 per store.
+  EXPECT_GE(pingpong.lsb_limit, 7) << pingpong.reason;
+  EXPECT_LE(pingpong.lsb_limit, 8) << pingpong.reason;
+  const Tolerance half = tolerance_for(kawase, gauss(kawase, 10.0, gl::Format::rgba8, gl::Format::rgba16f), {64, 64}, 1.0);
+  EXPECT_LT(half.lsb_limit, pingpong.lsb_limit) << half.reason;
+  // Float input: an absolute bound scaled by the peak.
+  const Tolerance hdr = tolerance_for(kawase, gauss(kawase, 10.0, gl::Format::rgba16f, gl::Format::rgba16f), {64, 64}, 4.0);
+  EXPECT_FALSE(hdr.lsb);
+  EXPECT_GT(hdr.absolute, 6 * 1.5 * std::ldexp(4.0, -11)) << hdr.reason;
+}
+
+TEST(Approximation, ErrorBoundSteps) {
+  ModelErrorBound b(gl::Format::rgba8, 1.0);
+  b.store(gl::Format::rgba8, 0.01);  // nothing yet, tie-free: still exact
+  EXPECT_EQ(b.tolerance("x").lsb_limit, 1);
+  b.filtered_fetches(gl::Format::rgba8, 1000.0);  // 0.5 step
+  b.store(gl::Format::rgba8);  // floor(0.5) + 1
+  EXPECT_EQ(b.tolerance("x").lsb_limit, 2);
+  b.gain(2.0);
+  EXPECT_EQ(b.tolerance("x").lsb_limit, 3);
+  // Float textures filter with the weights the fp32 position gives: off by 3 x 2^-24 x extent.
+  ModelErrorBound w(gl::Format::rgba16f, 4.0);
+  w.filtered_fetches(gl::Format::rgba16f, 1024.0);
+  EXPECT_NEAR(w.tolerance("x").absolute, 2.0 * 3.0 * std::ldexp(1024.0, -24) * 4.0 + std::ldexp(1.0, -24), 1e-12);
+  // Past 2^24 / 1536 texels an 8-bit weight may round to the next step.
+  ModelErrorBound q(gl::Format::rgba8, 1.0);
+  q.filtered_fetches(gl::Format::rgba8, 16384.0);
+  EXPECT_EQ(q.tolerance("x").lsb_limit, 2 + 1);
+  ModelErrorBound f(gl::Format::rgba8, 1.0);
+  f.store(gl::Format::rgba16f);  // 1.5 x 2^-11 of values below 1
+  EXPECT_NEAR(f.tolerance("x").lsb_limit, 1, 0);
+  for (int i = 0; i < 3; ++i) f.store(gl::Format::rgba16f);  // 6 x 2^-11 = 0.75 step
+  EXPECT_EQ(f.tolerance("x").lsb_limit, 1);
+  f.store(gl::Format::rgba16f);
+  f.store(gl::Format::rgba16f);  // 9 x 2^-11 = 1.12 steps
+  EXPECT_EQ(f.tolerance("x").lsb_limit, 2);
+}
+
+TEST(Approximation, FidelityMeasuresAgainstTheGaussian) {
+  Image out(4, 1);
+  ReferenceImage gaussian = model::blank(4, 1);
+  out.texels[0] = 2.0f / 255.0f;  // 2 LSB off in one of 16 values
+  const Fidelity f = measure_fidelity(out, gaussian, 1.0, 3.0);
+  EXPECT_NEAR(f.max_lsb, 2.0, 1e-5);
+  EXPECT_NEAR(f.rms_lsb, 0.5, 1e-5);  // sqrt(4 / 16)
+  EXPECT_NEAR(f.psnr_db, 20.0 * std::log10(255.0 / 0.5), 1e-4);
+  // Float input: steps of the peak.
+  EXPECT_NEAR(measure_fidelity(out, gaussian, 2.0, 3.0).max_lsb, 1.0, 1e-5);
+  EXPECT_EQ(fidelity_kernel(0.0), (Kernel{KernelType::Box, 0, 0.0}));
+  EXPECT_EQ(fidelity_kernel(2.5).radius, 8);
+  EXPECT_EQ(fidelity_kernel(60.0).radius, 180);  // past the largest radius a variant takes: the reference has no limit
+}
+
+// The models against the plain reference where they must agree: a flat image stays flat (every
+// model keeps the weights' sum at 1, at the borders too).
+TEST(Approximation, FlatStaysFlat) {
+  Image flat(37, 23);
+  for (float& v : flat.texels) v = 0.6f;
+  for (const VariantInfo* v : approximations())
+    for (double sigma : {0.5, 3.0, 20.0}) {
+      const ReferenceImage out = v->approximation.model(flat, gauss(*v, sigma));
+      for (double t : out.texels) ASSERT_NEAR(t, 0.6, 1e-5) << v->name << " sigma " << sigma;
+    }
+}
+
+}  // namespace
+}  // namespace blurlab
