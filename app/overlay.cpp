@@ -80,10 +80,12 @@ OverlayActions draw_overlay_panels(const OverlayModel& m) {
               s.vsync ? "on" : "off");
 
   section("variant");
-  for (Stage stage : {Stage::Fragment, Stage::Compute}) {
-    ImGui::TextDisabled("%s", std::string(name(stage)).c_str());
+  // Exact blurs by stage, then the approximations of the Gaussian in their own group.
+  const auto group_of = [](const VariantInfo& v) { return is_approximation(v) ? 2 : v.stage == Stage::Fragment ? 0 : 1; };
+  for (int group = 0; group < 3; ++group) {
+    ImGui::TextDisabled("%s", group == 0 ? "fragment" : group == 1 ? "compute" : "approximate (compute)");
     for (size_t i = 0; i < all.size(); ++i) {
-      if (all[i]->stage != stage) continue;
+      if (group_of(*all[i]) != group) continue;
       const std::string label = (i < 9 ? std::to_string(i + 1) + "  " : "   ") + std::string(all[i]->name);
       if (ImGui::Selectable(label.c_str(), i == s.variant)) {
         s.variant = i;
@@ -122,7 +124,7 @@ OverlayActions draw_overlay_panels(const OverlayModel& m) {
     ImGui::TextDisabled("kernel: n/a (the copy pass does not blur)");
   }
   if (current.uses_intermediate) {
-    const gl::Format f = s.settings.intermediate_format();
+    const gl::Format f = resolve(current, s.settings).intermediate_format();  // with the variant's default
     if (ImGui::BeginCombo("intermediate", std::string(gl::name(f)).c_str())) {
       for (const auto& info : gl::kFormats)
         if (ImGui::Selectable(std::string(info.name).c_str(), info.format == f)) {
@@ -168,6 +170,10 @@ OverlayActions draw_overlay_panels(const OverlayModel& m) {
   } else if (m.check) {
     ImGui::TextColored(m.check->result.ok ? kGreen : kRed, "%s  %s", m.check->result.text().c_str(), m.check->result.ok ? "ok" : "FAIL");
     ImGui::PushTextWrapPos(460.0f);
+    if (m.check->fidelity) {
+      const Fidelity& f = *m.check->fidelity;
+      ImGui::Text("fidelity to the Gaussian of sigma %.3g: max %.1f  rms %.2f LSB  %.1f dB", f.sigma, f.max_lsb, f.rms_lsb, f.psnr_db);
+    }
     ImGui::TextDisabled("%s", m.check->label.c_str());
     ImGui::TextDisabled("tolerance %s", m.check->tolerance.reason.c_str());
     ImGui::PopTextWrapPos();

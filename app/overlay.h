@@ -15,6 +15,7 @@ struct CheckLine {
   CheckResult result;
   Tolerance tolerance;
   std::string label;
+  std::optional<Fidelity> fidelity;  // an approximation's, against the exact Gaussian it stands in for
 };
 
 struct OverlayModel {

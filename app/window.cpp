@@ -79,8 +79,13 @@ struct Presenter {
 };
 
 // A check against the CPU reference runs on a worker thread; the frame never waits for it.
+struct CheckOutcome {
+  CheckResult result;
+  ReferenceImage reference;          // what the output must match (an approximation's model)
+  std::optional<Fidelity> fidelity;  // an approximation's, against the exact Gaussian
+};
 struct CheckJob {
-  std::future<std::pair<CheckResult, ReferenceImage>> result;
+  std::future<CheckOutcome> result;
   std::string label;
   Tolerance tolerance;
 };
@@ -321,21 +326,27 @@ class App {
     Image output = output_.download();
     auto job = std::make_unique<CheckJob>();
     job->label = std::string(variant.name) + " " + describe(variant, resolved);
-    job->tolerance = tolerance_for(variant, resolved, size_, peak_magnitude(input));
-    const std::vector<double> weights = kernel_weights(reference_kernel(variant, resolved));
-    job->result = std::async(std::launch::async, [input = std::move(input), output = std::move(output), weights,
-                                                  tolerance = job->tolerance] {
-      ReferenceImage reference = reference_blur(input, weights);
-      CheckResult result = compare_to_reference(output, reference, tolerance);
-      return std::pair(result, std::move(reference));
+    const double peak = peak_magnitude(input);
+    job->tolerance = tolerance_for(variant, resolved, size_, peak);
+    job->result = std::async(std::launch::async, [input = std::move(input), output = std::move(output), &variant, resolved,
+                                                  tolerance = job->tolerance, peak] {
+      CheckOutcome outcome;
+      outcome.reference = expected_output(variant, resolved, input);
+      outcome.result = compare_to_reference(output, outcome.reference, tolerance);
+      if (variant.approximation.choose) {
+        const double sigma = variant.approximation.choose(resolved).sigma;
+        const ReferenceImage gaussian = reference_blur(input, kernel_weights(fidelity_kernel(sigma)));
+        outcome.fidelity = measure_fidelity(output, gaussian, fidelity_scale(resolved.input_format, peak), sigma);
+      }
+      return outcome;
     });
     check_job_ = std::move(job);
   }
 
   void poll_check() {
     if (!check_job_ || check_job_->result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
-    auto [result, reference] = check_job_->result.get();
-    last_check_ = CheckLine{result, check_job_->tolerance, check_job_->label};
+    auto [result, reference, fidelity] = check_job_->result.get();
+    last_check_ = CheckLine{result, check_job_->tolerance, check_job_->label, fidelity};
     if (state_.view == ui::View::DiffReference && reference.width == size_.x && reference.height == size_.y) {
       reference_ = gl::Texture(size_.x, size_.y, gl::Format::rgba32f, "CPU reference");
       Image image(reference.width, reference.height);

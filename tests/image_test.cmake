@@ -1,4 +1,5 @@
-# One image-diff test: blur INPUT with VARIANT headless, compare with GOLDEN within TOLERANCE LSB.
+# One image-diff test: blur INPUT with VARIANT headless, compare with GOLDEN within TOLERANCE LSB
+# (TOLERANCE=model: the one the approximation's check states for the case, from GOLDEN_TOOL).
 # EXPECT=run: the variant must blur the case (any refusal fails); EXPECT=kernel: it must refuse
 # the case's kernel, EXPECT=limit: it must refuse for a device limit (shared memory), each with one
 # line naming the reason (exit 2), and write nothing.
@@ -9,7 +10,7 @@ execute_process(COMMAND ${BLURLAB} --headless --gl-debug --frames 0 --variant ${
                 RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(EXPECT STREQUAL "kernel" OR EXPECT STREQUAL "limit")
   if(EXPECT STREQUAL "kernel")
-    set(reason "box kernel only")
+    set(reason "kernel only")
   else()
     set(reason "of shared memory")
   endif()
@@ -24,6 +25,14 @@ if(EXPECT STREQUAL "kernel" OR EXPECT STREQUAL "limit")
 endif()
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "blurlab exited ${code}\n${out}\n${err}")
+endif()
+if(TOLERANCE STREQUAL "model")
+  execute_process(COMMAND ${GOLDEN_TOOL} ${INPUT} --tolerance --variant ${VARIANT} ${ARGS} RESULT_VARIABLE code
+                  OUTPUT_VARIABLE TOLERANCE OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT code EQUAL 0 OR NOT TOLERANCE MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "${GOLDEN_TOOL} --tolerance failed (${code}): ${TOLERANCE}")
+  endif()
+  message(STATUS "${VARIANT}: the tolerance its check states here: ${TOLERANCE} LSB")
 endif()
 execute_process(COMMAND ${COMPARE} ${OUT} ${GOLDEN} --tolerance ${TOLERANCE} RESULT_VARIABLE code)
 if(NOT code EQUAL 0)

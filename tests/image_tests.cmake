@@ -1,6 +1,9 @@
 # Included by ctest (through the generated image_tests_config.cmake, which sets BLURLAB,
-# COMPARE, ASSETS, GOLDEN, OUT, DRIVER, CMAKE and CASES): adds image.<variant>.<case> for every variant
-# the built program lists, so the registry stays the only list of variants.
+# COMPARE, GOLDEN_TOOL, ASSETS, GOLDEN, OUT, DRIVER, REGENERATED, CMAKE and CASES): adds
+# image.<variant>.<case> for every variant the built program lists, so the registry stays the only
+# list of variants. An approximation (tolerance "model") has goldens of its own, made by its CPU
+# model (golden/<variant>/<case>.png, checked by golden.<variant>.<case> like the others), and the
+# tolerance its check states for the case (blurlab-golden --tolerance).
 if(NOT EXISTS "${BLURLAB}")
   add_test(image.not_built "${CMAKE}" -E echo "blurlab is not built: ${BLURLAB}")
   set_tests_properties(image.not_built PROPERTIES WILL_FAIL TRUE)
@@ -13,14 +16,16 @@ if(NOT code EQUAL 0)
 endif()
 string(REPLACE "\n" ";" lines "${listing}")
 foreach(line IN LISTS lines)
-  # name  stage  tolerance ("N LSB" or "exact")  kernels  summary
-  if(NOT line MATCHES "^([a-z0-9-]+) +([a-z]+) +(([0-9]+) LSB|exact) +([a-z,]+) ")
+  # name  stage  tolerance ("N LSB", "exact" or "model")  kernels  summary
+  if(NOT line MATCHES "^([a-z0-9-]+) +([a-z]+) +(([0-9]+) LSB|exact|model) +([a-z,]+) ")
     continue()
   endif()
   set(variant ${CMAKE_MATCH_1})
   string(REPLACE "," ";" kernels "${CMAKE_MATCH_5}")
   if(CMAKE_MATCH_3 STREQUAL "exact")
     set(tolerance 0)
+  elseif(CMAKE_MATCH_3 STREQUAL "model")
+    set(tolerance model)
   else()
     set(tolerance ${CMAKE_MATCH_4})
   endif()
@@ -47,6 +52,15 @@ foreach(line IN LISTS lines)
     endif()
     if(NOT golden STREQUAL "-")
       set(golden "${ASSETS}/${golden}")
+    elseif(tolerance STREQUAL "model")
+      set(golden "${GOLDEN}/${variant}/${name}.png")
+      if(expect STREQUAL "run")
+        # The committed golden must be what the model makes today.
+        set(regenerated ${OUT}/golden_${variant}_${name}.png)
+        add_test(golden.${variant}.${name} "${CMAKE}"
+                 "-DGENERATE=${GOLDEN_TOOL};${ASSETS}/${input};${regenerated};--variant;${variant};${args}"
+                 "-DCOMPARE=${COMPARE}" "-DEXPECTED=${golden}" "-DOUT=${regenerated}" -P "${REGENERATED}")
+      endif()
     elseif(tolerance EQUAL 0)
       continue()  # an exact copy is checked against the identity cases only
     else()
@@ -54,7 +68,7 @@ foreach(line IN LISTS lines)
     endif()
     add_test(image.${variant}.${name} "${CMAKE}" "-DBLURLAB=${BLURLAB}" "-DCOMPARE=${COMPARE}" "-DVARIANT=${variant}"
              "-DINPUT=${ASSETS}/${input}" "-DGOLDEN=${golden}" "-DOUT=${OUT}/${variant}/${name}.png"
-             "-DTOLERANCE=${tolerance}" "-DEXPECT=${expect}" "-DARGS=${args}" -P "${DRIVER}")
+             "-DTOLERANCE=${tolerance}" "-DGOLDEN_TOOL=${GOLDEN_TOOL}" "-DEXPECT=${expect}" "-DARGS=${args}" -P "${DRIVER}")
     set_tests_properties(image.${variant}.${name} PROPERTIES LABELS image TIMEOUT 600)
   endforeach()
 endforeach()

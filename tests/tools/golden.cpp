@@ -1,31 +1,52 @@
-// blurlab-golden IN.png OUT.png --kernel box|gauss [--radius R] [--sigma S]
+// blurlab-golden IN.png OUT.png --kernel box|gauss [--radius R] [--sigma S] [--variant NAME]
+// blurlab-golden IN.png --tolerance --variant NAME --kernel gauss ...
 // Writes the golden image for a blur of IN: the CPU reference in double precision, rounded once
-// to RGBA8. Goldens never come from GPU output.
+// to RGBA8; with --variant, an approximation's CPU model of its own algorithm (its defaults, rgba8
+// input). Goldens never come from GPU output. --tolerance prints, instead, the tolerance in LSB the
+// variant's check states for that blur of IN (an approximation's depends on its passes).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "blur/check.h"
 #include "blur/kernel.h"
 #include "blur/reference.h"
+#include "blur/registry.h"
 #include "image/image_file.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Make a golden image with the CPU reference blur"};
-  std::string in, out, kernel_name = "gauss";
+  std::string in, out, kernel_name = "gauss", variant_name;
   std::optional<int> radius;
   std::optional<double> sigma;
+  bool print_tolerance = false;
   app.add_option("input", in)->required();
-  app.add_option("output", out)->required();
+  app.add_option("output", out);
   app.add_option("--kernel", kernel_name);
   app.add_option("--radius", radius);
   app.add_option("--sigma", sigma);
+  app.add_option("--variant", variant_name, "An approximation: its CPU model instead of the reference");
+  app.add_flag("--tolerance", print_tolerance, "Print the variant's tolerance (LSB) for this blur instead");
   try {
     app.parse(argc, argv);
     const auto type = blurlab::parse_kernel_type(kernel_name);
     if (!type) throw blurlab::UsageError("--kernel must be box or gauss");
-    const blurlab::Kernel kernel = blurlab::make_kernel(*type, radius, sigma);
+    const blurlab::VariantInfo* variant = variant_name.empty() ? nullptr : blurlab::find_variant(variant_name);
+    if (!variant_name.empty() && !variant) throw blurlab::UsageError("unknown variant '" + variant_name + "'");
+    if (variant && !blurlab::is_approximation(*variant))
+      throw blurlab::UsageError(variant_name + " is exact: its golden is the reference's (no --variant)");
+    if (print_tolerance && !variant) throw blurlab::UsageError("--tolerance goes with --variant");
+    if (!print_tolerance && out.empty()) throw blurlab::UsageError("no output file");
+    blurlab::BlurSettings settings;
+    settings.kernel = blurlab::make_kernel(*type, radius, sigma);
     const blurlab::Image image = blurlab::load_image(in).image;
-    const auto reference = blurlab::reference_blur(image, blurlab::kernel_weights(kernel));
+    if (print_tolerance) {
+      const blurlab::BlurSettings resolved = blurlab::resolve(*variant, settings);
+      std::printf("%d\n", blurlab::tolerance_for(*variant, resolved, {image.width, image.height}, 1.0).lsb_limit);
+      return 0;
+    }
+    const auto reference = variant ? blurlab::expected_output(*variant, blurlab::resolve(*variant, settings), image)
+                                   : blurlab::reference_blur(image, blurlab::kernel_weights(settings.kernel));
     blurlab::save_image(blurlab::from_rgba8(blurlab::to_rgba8(reference).data(), image.width, image.height), out);
     return 0;
   } catch (const CLI::ParseError& e) {
