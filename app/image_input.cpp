@@ -1,5 +1,8 @@
 #include "image_input.h"
 
+#include <algorithm>
+
+#include "blur/registry.h"
 #include "image/image_file.h"
 #include "image/memory_budget.h"
 #include "util/error.h"
@@ -8,7 +11,11 @@ namespace blurlab::app {
 
 RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::ostream& out) {
   const MemoryBound memory = memory_bound();
-  const size_t kernels = o.kernel_list().size();
+  // One double-precision reference per kernel; an approximation's check also keeps its CPU model's
+  // output and the exact Gaussian of the sigma it declares (bench::Input), two more.
+  const std::span<const VariantInfo* const> selected = o.variants.empty() ? variants() : std::span(o.variants);
+  const bool approximations = std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return is_approximation(*v); });
+  const size_t kernels = o.kernel_list().size() + (approximations ? 2 : 0);
   RunInput input;
   input.input_formats = o.input_formats;
   if (!o.image.empty()) {

@@ -29,3 +29,35 @@ foreach(chart IN ITEMS time_vs_radius_64x48_rgba8_gauss.png bars_64x48_rgba8_box
     message(FATAL_ERROR "missing chart ${chart}")
   endif()
 endforeach()
+
+# Approximations of the Gaussian answer the same sigma request as the exact variants: their rows
+# carry what they chose and their fidelity, and charts.py draws the quality-cost frontier.
+execute_process(COMMAND ${BLURLAB} --headless --gl-debug --size 48x32 --kernel gauss --sigma 1,3
+                        --variant compute-separable,box-iterated,recursive-gaussian --frames 3 --warmup 1
+                        --csv ${OUT}/approx.csv --json ${OUT}/approx.json
+                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "blurlab exited ${code}\n${out}\n${err}")
+endif()
+file(READ ${OUT}/approx.json json)
+string(JSON results LENGTH "${json}" results)
+set(approximations 0)
+math(EXPR last "${results} - 1")
+foreach(i RANGE ${last})
+  string(JSON role GET "${json}" results ${i} role)
+  if(role STREQUAL "approximation")
+    string(JSON rms GET "${json}" results ${i} fidelity rms_lsb)
+    string(JSON sigma GET "${json}" results ${i} settings approximation sigma)
+    if(rms STREQUAL "" OR sigma STREQUAL "")
+      message(FATAL_ERROR "approximation row ${i} without fidelity or sigma")
+    endif()
+    math(EXPR approximations "${approximations} + 1")
+  endif()
+endforeach()
+if(NOT approximations EQUAL 4)
+  message(FATAL_ERROR "approx.json: ${approximations} approximation rows, expected 4")
+endif()
+execute_process(COMMAND ${PYTHON} ${CHARTS} ${OUT}/approx.json --out ${OUT} RESULT_VARIABLE code OUTPUT_VARIABLE charts)
+if(NOT code EQUAL 0 OR NOT charts MATCHES "frontier_48x32_rgba8.png" OR NOT EXISTS ${OUT}/frontier_48x32_rgba8.png)
+  message(FATAL_ERROR "charts.py drew no frontier (${code}):\n${charts}")
+endif()

@@ -123,7 +123,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--variant", variant_text, "all, or NAME[,NAME...] (see --list-variants)")->type_name("LIST");
   app.add_option("--kernel", kernel_text, "box and/or gauss (default gauss)")->type_name("LIST");
   app.add_option("--radius", radius_text, "0..128; with only --sigma, r = ceil(3 sigma); default 16")->type_name("R|LIST|A:B[:S|:xF]");
-  app.add_option("--sigma", sigma_text, "Gaussian sigma > 0; with only --radius, sigma = r/3")->type_name("S|LIST");
+  app.add_option("--sigma", sigma_text, "Gaussian sigma > 0; with only --radius, sigma = r/3; approximations use sigma alone")
+      ->type_name("S|LIST");
   app.add_option("--format", format_text, "Intermediate format of multi-pass variants: rgba8, rgba16f, rgba32f")->type_name("LIST");
   app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (linear-light HDR)")->type_name("LIST");
   app.add_option("--size", size_text, "Image size of the scene (default 1920x1080)")->type_name("WxH|LIST");

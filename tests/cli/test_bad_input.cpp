@@ -228,6 +228,14 @@ std::vector<Case> bad_arguments() {
                         "--frames", "0"},
                        2,
                        "box kernel only"});
+  // Every approximation of the Gaussian refuses the box, by name.
+  for (const VariantInfo* v : variants())
+    if (v->kernels == KernelSupport::GaussOnly)
+      cases.push_back({std::string("box_refused_") + std::string(v->name),
+                       {"--headless", "--variant", std::string(v->name), "--kernel", "box", "--image", "in.png", "--output", out,
+                        "--frames", "0"},
+                       2,
+                       "gauss kernel only"});
   for (Case& c : cases)
     for (char& ch : c.name)
       if (ch == '-') ch = '_';

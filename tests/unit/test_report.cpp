@@ -76,7 +76,7 @@ TEST(Report, CsvHasOneLinePerRowAndAStableHeader) {
   const std::vector<std::string> lines = split(out.str(), '\n');
   ASSERT_EQ(lines.size(), 7u);  // header, 5 rows, trailing empty
   const size_t columns = split(lines[0], ',').size();
-  EXPECT_EQ(columns, 32u + all_knobs().size()) << "a column per knob name of the registry";
+  EXPECT_EQ(columns, 37u + all_knobs().size()) << "a column per knob name of the registry";
   EXPECT_EQ(lines[0].substr(0, 33), "variant,stage,role,kernel,radius,");
   for (size_t i = 1; i < 5; ++i) EXPECT_EQ(split(lines[i], ',').size(), columns) << lines[i];
   EXPECT_NE(lines[3].find("frag-separable,fragment,blur,gauss,16,"), std::string::npos);
@@ -144,6 +144,40 @@ TEST(Report, TableGroupsAndSaysWhyARowIsMissing) {
   // Fastest first within the group.
   EXPECT_LT(text.find("compute-separable"), text.find("frag-separable"));
   EXPECT_LT(text.find("frag-separable"), text.find("frag-naive"));
+}
+
+// An approximation's row says what it chose and how close it came to the exact Gaussian; an exact
+// variant's Gaussian row says it is exact rather than a measured fidelity.
+TEST(Report, ApproximationsCarryTheirChoiceAndFidelity) {
+  Report r = sample();
+  Measurement approx = timed("kawase", 16, {0.8, 0.8, 0.8});
+  approx.approximation = ApproxChoice{5.3, "5 passes, offsets 0,1,2,2,3"};
+  approx.fidelity = Fidelity{5.3, 12.5, 1.25, 46.2};
+  r.rows.push_back(approx);
+  std::ostringstream json, csv, table;
+  write_json(r, json);
+  write_csv(r, csv);
+  write_table(r, table);
+  const auto doc = nlohmann::json::parse(json.str());
+  const auto& k = doc["results"][5];
+  EXPECT_EQ(k["role"], "approximation");
+  EXPECT_EQ(k["kernels"], "gauss");
+  EXPECT_DOUBLE_EQ(k["settings"]["approximation"]["sigma"].get<double>(), 5.3);
+  EXPECT_EQ(k["settings"]["approximation"]["parameters"], "5 passes, offsets 0,1,2,2,3");
+  EXPECT_DOUBLE_EQ(k["fidelity"]["rms_lsb"].get<double>(), 1.25);
+  EXPECT_DOUBLE_EQ(k["fidelity"]["max_lsb"].get<double>(), 12.5);
+  EXPECT_TRUE(doc["results"][3]["fidelity"]["exact"].get<bool>()) << "compute-separable blurs the exact Gaussian";
+  EXPECT_FALSE(doc["results"][0].contains("fidelity")) << "the copy pass does not blur";
+  const std::vector<std::string> lines = split(csv.str(), '\n');
+  EXPECT_NE(lines[6].find(",5.3,\"5 passes, offsets 0,1,2,2,3\",12.5,1.25,46.2"), std::string::npos) << lines[6];
+  EXPECT_NE(lines[4].find(",exact,exact,"), std::string::npos) << lines[4];
+  const std::string text = table.str();
+  EXPECT_NE(text.find("~sigma=5.3 5 passes, offsets 0,1,2,2,3"), std::string::npos) << text;
+  EXPECT_NE(text.find("max 12.5 rms 1.25 46.2 dB"), std::string::npos) << text;
+  // Its bound is its memory traffic: an approximation's arithmetic is its own choice.
+  r.roofline = Roofline{{4096, 4096}, 2.0, "copy", 3.0, 1e9};
+  EXPECT_EQ(r.bound(r.rows[5])->limit, "memory");
+  EXPECT_EQ(r.bound(r.rows[3])->limit, "arithmetic");
 }
 
 TEST(Tuning, SaveLoadAndNearestRadius) {
