@@ -101,7 +101,7 @@ void ModelErrorBound::filtered_fetches(gl::Format format, double extent) {
   const double e = 3.0 * std::ldexp(extent, -24);
   double error = e >= 1.0 / 512.0 ? 2.0 * magnitude_ / 256.0 : 0.0;  // a quantized weight one step off, per axis
   if (format == gl::Format::rgba8)
-    error += 0.5 / 255.0;
+    error += 1.0 / 255.0;
   else
     error += 2.0 * e * magnitude_;
   bound_ += error;
@@ -112,7 +112,7 @@ void ModelErrorBound::filtered_fetches(gl::Format format, double extent) {
 void ModelErrorBound::store(gl::Format format, double tie_distance) {
   switch (format) {
     case gl::Format::rgba8: {
-      const double steps = bound_ * 255.0;
+      const double steps = bound_ * 255.0 * (1.0 + 1e-12);  // a whole number of steps stays whole
       if (tie_distance > 0.0 && steps < tie_distance) {
         bound_ = 0.0;  // both round the same value to the same step
         ++tie_free_stores_;
@@ -149,7 +149,7 @@ Tolerance ModelErrorBound::tolerance(const std::string& what) const {
   Tolerance t;
   if (input_ == gl::Format::rgba8) {
     t.lsb = true;
-    t.lsb_limit = static_cast<int>(std::floor(bound_ * 255.0)) + 1;
+    t.lsb_limit = static_cast<int>(std::floor(bound_ * 255.0 * (1.0 + 1e-12))) + 1;
     t.reason = std::to_string(t.lsb_limit) + " LSB against its CPU model (" + what + "): " + steps_text(bound_) +
                " steps before the output's rounding (" + (terms.empty() ? "none" : terms) + ") + 1 for the rounding";
     return t;

@@ -133,9 +133,8 @@ TEST(Approximation, ToleranceCountsEveryStore) {
   const BlurSettings seven = gauss(kawase, 10.0, gl::Format::rgba8, gl::Format::rgba8);
   ASSERT_EQ(kawase.approximation.choose(seven).parameters.substr(0, 8), "7 passes");
   const Tolerance pingpong = tolerance_for(kawase, seven, {64, 64}, 1.0);
-  // 7 filtered fetch passes (0.5 each) and 6 rgba8 stores: floor(d) + 1 per store.
-  EXPECT_GE(pingpong.lsb_limit, 7) << pingpong.reason;
-  EXPECT_LE(pingpong.lsb_limit, 8) << pingpong.reason;
+  // 7 filtered fetch passes (1 step each) and 6 rgba8 stores (floor(d) + 1 each): 2 steps a pass.
+  EXPECT_EQ(pingpong.lsb_limit, 14) << pingpong.reason;
   const Tolerance half = tolerance_for(kawase, gauss(kawase, 10.0, gl::Format::rgba8, gl::Format::rgba16f), {64, 64}, 1.0);
   EXPECT_LT(half.lsb_limit, pingpong.lsb_limit) << half.reason;
   // Float input: an absolute bound scaled by the peak.
@@ -148,11 +147,12 @@ TEST(Approximation, ErrorBoundSteps) {
   ModelErrorBound b(gl::Format::rgba8, 1.0);
   b.store(gl::Format::rgba8, 0.01);  // nothing yet, tie-free: still exact
   EXPECT_EQ(b.tolerance("x").lsb_limit, 1);
-  b.filtered_fetches(gl::Format::rgba8, 1000.0);  // 0.5 step
-  b.store(gl::Format::rgba8);  // floor(0.5) + 1
+  b.filtered_fetches(gl::Format::rgba8, 1000.0);  // 1 step: two lerps rounded to 8 bits
   EXPECT_EQ(b.tolerance("x").lsb_limit, 2);
-  b.gain(2.0);
+  b.store(gl::Format::rgba8);  // floor(1) + 1
   EXPECT_EQ(b.tolerance("x").lsb_limit, 3);
+  b.gain(2.0);
+  EXPECT_EQ(b.tolerance("x").lsb_limit, 5);
   // Float textures filter with the weights the fp32 position gives: off by 3 x 2^-24 x extent.
   ModelErrorBound w(gl::Format::rgba16f, 4.0);
   w.filtered_fetches(gl::Format::rgba16f, 1024.0);
@@ -160,7 +160,7 @@ TEST(Approximation, ErrorBoundSteps) {
   // Past 2^24 / 1536 texels an 8-bit weight may round to the next step.
   ModelErrorBound q(gl::Format::rgba8, 1.0);
   q.filtered_fetches(gl::Format::rgba8, 16384.0);
-  EXPECT_EQ(q.tolerance("x").lsb_limit, 2 + 1);
+  EXPECT_EQ(q.tolerance("x").lsb_limit, 3);  // 2 x 255/256 steps for the weights, 1 for the lerps, + 1
   ModelErrorBound f(gl::Format::rgba8, 1.0);
   f.store(gl::Format::rgba16f);  // 1.5 x 2^-11 of values below 1
   EXPECT_NEAR(f.tolerance("x").lsb_limit, 1, 0);
