@@ -1,7 +1,5 @@
 #include "headless.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
@@ -10,9 +8,11 @@
 #include <sstream>
 
 #include "bench/sweep.h"
+#include "blur/linear_light.h"
 #include "blur/registry.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
+#include "report/page.h"
 #include "report/report.h"
 #include "report/tuning.h"
 #include "scene/scene.h"
@@ -35,17 +35,6 @@ std::string now_iso8601() {
   return buffer;
 }
 
-// Fails before any GL work when a report file could not be written at the end.
-void check_writable(const std::string& path, const char* option) {
-  if (path.empty()) return;
-  const std::filesystem::path p(path);
-  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
-  std::error_code ec;
-  if (std::filesystem::is_directory(p, ec)) throw Error(std::string(option) + " '" + path + "' is a directory");
-  if (!std::filesystem::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
-    throw Error(std::string(option) + " '" + path + "': cannot write into '" + dir.string() + "'");
-}
-
 int gl_error_exit_code(bool debug) {
   if (!debug || gl::debug_error_count() == 0) return 0;
   std::cerr << "blurlab: " << gl::debug_error_count() << " OpenGL errors (printed above)\n";
@@ -64,6 +53,7 @@ int run_headless(const cli::Options& o) {
   check_writable(o.output, "--output");
   check_writable(o.csv, "--csv");
   check_writable(o.json, "--json");
+  if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
   if (o.tune) check_writable(o.tune_file, "--tune-file");
 
   const bool debug = o.gl_debug || gl::kDebugBuild;
@@ -95,11 +85,11 @@ int run_headless(const cli::Options& o) {
   BlurPipeline pipeline(programs, info.limits, &timers);
   Scene scene(programs);
   bench::Measurer measurer(pipeline, timers, {.warmup_frames = o.warmup, .frames = o.frames, .budget_s = o.budget});
-  const bench::FillSource fill = [&](gl::Texture& source) {
+  const bench::FillSource fill = [&](gl::Texture& source, bool linear) {
     if (image)
-      source.upload(*image);
+      source.upload(linear ? decode_srgb(*image) : *image);
     else
-      scene.render(source, o.time);
+      scene.render(source, o.time, linear);
   };
   Progress progress(jobs.size());
   const bench::OnJob on_job = [&](const bench::Job& job) {
@@ -124,6 +114,7 @@ int run_headless(const cli::Options& o) {
   rep.budget_s = o.budget;
   rep.scene_time = o.time;
   rep.image = o.image;
+  rep.command = o.command_line;
   bench::SweepResult result = bench::run_sweep(jobs, measurer, o.frames, fill, on_job, !o.output.empty());
   rep.rows = std::move(result.rows);
 
@@ -133,9 +124,10 @@ int run_headless(const cli::Options& o) {
     throw UsageError(std::string(rep.rows.front().variant->name) + " cannot run " +
                      describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + *rep.rows.front().unsupported);
 
-  // --output: one run only (checked by the parser). Written whole or not at all.
-  if (!o.output.empty() && result.last_output) save_png(*result.last_output, o.output);
-  report::write_table(rep, std::cout);
+  // --output: one run only (checked by the parser). Written whole or not at all; linear light is
+  // encoded back to sRGB.
+  if (!o.output.empty() && result.last_output) save_png(o.linear ? encode_srgb(*result.last_output) : *result.last_output, o.output);
+  report::write_table(rep, std::cout, o.wide ? report::Columns::All : report::Columns::Fit);
   if (!o.output.empty()) std::cout << "\nwrote " << o.output << "\n";
   if (!o.csv.empty()) {
     std::ostringstream text;
@@ -149,6 +141,7 @@ int run_headless(const cli::Options& o) {
     write_file_atomically(o.json, text.str());
     std::cout << "wrote " << o.json << "\n";
   }
+  if (!o.report_dir.empty()) std::cout << report::write_report_page(rep, o.report_dir) << "\n";
 
   int exit_code = 0;
   const size_t failures = static_cast<size_t>(

@@ -24,6 +24,16 @@ uint8_t to_unorm8(double v) {
   return static_cast<uint8_t>(std::lround(v * 255.0));
 }
 
+double srgb_to_linear(double encoded) {
+  const double c = std::clamp(encoded, 0.0, 1.0);
+  return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+
+double linear_to_srgb(double linear) {
+  const double c = std::clamp(linear, 0.0, 1.0);
+  return c <= 0.0031308 ? c * 12.92 : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055;
+}
+
 std::vector<uint8_t> to_rgba8(const Image& image) {
   std::vector<uint8_t> bytes(image.texels.size());
   std::transform(image.texels.begin(), image.texels.end(), bytes.begin(), [](float v) { return to_unorm8(v); });

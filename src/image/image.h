@@ -21,6 +21,11 @@ struct Image {
 // 8-bit value nearest to v in [0, 1], as a GPU stores it in an rgba8 texel.
 uint8_t to_unorm8(double v);
 std::vector<uint8_t> to_rgba8(const Image& image);
+
+// The exact piecewise sRGB transfer functions (IEC 61966-2-1), for values in [0, 1]; inputs
+// outside are clamped first (an sRGB code value has no meaning beyond them).
+double srgb_to_linear(double encoded);
+double linear_to_srgb(double linear);
 Image from_rgba8(const uint8_t* rgba, int width, int height);
 
 // Largest edge a loaded image may have; matches the smallest GL_MAX_TEXTURE_SIZE we accept.

@@ -37,4 +37,14 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   }
 }
 
+void check_writable(const std::filesystem::path& path, std::string_view option) {
+  if (path.empty()) return;
+  const std::string name = path.string();
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error(std::string(option) + " '" + name + "' is a directory");
+  if (!std::filesystem::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
+    throw Error(std::string(option) + " '" + name + "': cannot write into '" + dir.string() + "'");
+}
+
 }  // namespace blurlab

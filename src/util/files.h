@@ -9,4 +9,8 @@ namespace blurlab {
 // Throws blurlab::Error with one line naming the file and the reason.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 
+// Fails early (blurlab::Error, exit 1) when a file an option names could not be written at the
+// end: its directory is missing or not writable, or it is a directory. Empty: nothing to check.
+void check_writable(const std::filesystem::path& path, std::string_view option);
+
 }  // namespace blurlab

@@ -17,5 +17,8 @@ std::optional<std::pair<int, int>> parse_size(std::string_view text);
 std::string format_double(double value, int significant = 6);
 // "WxH".
 std::string size_text(glm::ivec2 size);
+// Text broken at spaces into lines of at most `width` characters (a longer word stays whole);
+// lines after the first start with `indent`.
+std::string wrapped(std::string_view text, size_t width, std::string_view indent = "");
 
 }  // namespace blurlab

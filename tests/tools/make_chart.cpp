@@ -2,9 +2,12 @@
 // can regenerate it bit for bit. Hard edges, 1-texel lines, checkers of several periods,
 // gradients in every channel (alpha too: all four channels are blurred) and seeded noise:
 // features where a wrong tap, offset, weight or border shows.
+// blurlab-make-chart --edge OUT.png: 64x16, black on the left half and white on the right: the
+// edge where a blur in sRGB code values and one in linear light differ most (tests/linear_test.cmake).
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
+#include <string_view>
 
 #include "image/image.h"
 #include "util/error.h"
@@ -27,9 +30,25 @@ void put(blurlab::Image& im, int x, int y, int r, int g, int b, int a = 255) {
 
 }  // namespace
 
+int save(const blurlab::Image& im, const char* path) {
+  try {
+    blurlab::save_png(im, path);
+  } catch (const blurlab::Error& e) {
+    std::fprintf(stderr, "blurlab-make-chart: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string_view(argv[1]) == "--edge") {
+    blurlab::Image edge(64, 16);
+    for (int y = 0; y < edge.height; ++y)
+      for (int x = 0; x < edge.width; ++x) put(edge, x, y, x < 32 ? 0 : 255, x < 32 ? 0 : 255, x < 32 ? 0 : 255);
+    return save(edge, argv[2]);
+  }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: blurlab-make-chart OUT.png\n");
+    std::fprintf(stderr, "usage: blurlab-make-chart OUT.png | --edge OUT.png\n");
     return 2;
   }
   blurlab::Image im(kWidth, kHeight);
@@ -75,11 +94,5 @@ int main(int argc, char** argv) {
       }
       put(im, x, y, r, g, b, a);
     }
-  try {
-    blurlab::save_png(im, argv[1]);
-  } catch (const blurlab::Error& e) {
-    std::fprintf(stderr, "blurlab-make-chart: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  return save(im, argv[1]);
 }
