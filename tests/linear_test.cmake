@@ -1,10 +1,11 @@
 # --linear: decode sRGB to linear light, blur in rgba16f, encode back.
-#   MODE=edge: a black/white edge blurred by a fragment and a compute variant equals the CPU
-#   reference done the same way (blurlab-golden --linear: decode, blur and encode in double, rounded
-#   once), within 1 step: the GPU's rgba16f input, intermediate and output round by at most 2^-10
-#   relative, under 0.1 of a step once encoded; the final rounding may land on the other side of a
-#   half step. The gamma-space blur equals its own reference, and the two differ visibly at the
-#   edge (the linear one is brighter: 188 against 128 in the middle).
+#   MODE=edge: sharp edges (black/white, and 64/192, which decoding changes) blurred by a fragment
+#   and a compute variant equal the CPU reference done the same way (blurlab-golden --linear:
+#   decode, blur and encode in double, rounded once), within 1 step: the GPU's rgba16f input,
+#   intermediate and output round by at most 2^-10 relative, under 0.1 of a step once encoded; the
+#   final rounding may land on the other side of a half step. The gamma-space blur equals its own
+#   reference, and the two differ visibly at the black/white edge (the linear one is brighter:
+#   188 against 128 in the middle).
 #   MODE=check: every variant blurs the chart in linear light within its float tolerance of the
 #   reference made from the same decoded input; the only refusals are box-only variants' Gaussian.
 file(REMOVE_RECURSE ${OUT})

@@ -2,8 +2,9 @@
 // can regenerate it bit for bit. Hard edges, 1-texel lines, checkers of several periods,
 // gradients in every channel (alpha too: all four channels are blurred) and seeded noise:
 // features where a wrong tap, offset, weight or border shows.
-// blurlab-make-chart --edge OUT.png: 64x16, black on the left half and white on the right: the
-// edge where a blur in sRGB code values and one in linear light differ most (tests/linear_test.cmake).
+// blurlab-make-chart --edge OUT.png: 64x16, dark on the left half and bright on the right: black
+// and white in the top rows (where a blur of sRGB code values and one in linear light differ
+// most), 64 and 192 below (values that decoding changes, unlike 0 and 1; tests/linear_test.cmake).
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
@@ -44,7 +45,10 @@ int main(int argc, char** argv) {
   if (argc == 3 && std::string_view(argv[1]) == "--edge") {
     blurlab::Image edge(64, 16);
     for (int y = 0; y < edge.height; ++y)
-      for (int x = 0; x < edge.width; ++x) put(edge, x, y, x < 32 ? 0 : 255, x < 32 ? 0 : 255, x < 32 ? 0 : 255);
+      for (int x = 0; x < edge.width; ++x) {
+        const int v = y < 8 ? (x < 32 ? 0 : 255) : (x < 32 ? 64 : 192);
+        put(edge, x, y, v, v, v);
+      }
     return save(edge, argv[2]);
   }
   if (argc != 2) {
