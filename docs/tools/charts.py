@@ -160,8 +160,8 @@ def bar_chart(report, size, fmt, kernel, radius, bars, floor, notes, colour, log
     if floor:
         ax.axvline(floor, color="black", linewidth=1, linestyle=":", label=f"copy pass (floor) {floor:.3g} ms")
         handles, _ = ax.get_legend_handles_labels()
-    if handles or notes:
-        ax.legend(handles=handles + note_handles(notes), fontsize=7, loc="lower right")
+    if handles or notes:  # below the bars, which fill the axes
+        ax.legend(handles=handles + note_handles(notes), fontsize=7, loc="upper left", bbox_to_anchor=(0.0, -0.12))
     for y, ms in enumerate(values):
         ax.text(ms, y, f" {ms:.3g} ms" + (f" ({ms / floor:.1f}x copy)" if floor else ""), va="center", fontsize=7)
     if log:
@@ -208,7 +208,7 @@ def main():
     written = []
     for tag, fig in charts(report, args.log, args.radius):
         path = os.path.join(args.out, f"{args.prefix}{tag}.png")
-        fig.savefig(path, dpi=110)
+        fig.savefig(path, dpi=110, bbox_inches="tight")  # legends outside the axes included
         plt.close(fig)
         written.append(path)
     for path in written:
