@@ -61,8 +61,9 @@ std::optional<size_t> variant_combo(const char* id, size_t current) {
     const auto all = variants();
     for (size_t i = 0; i < all.size(); ++i) {
       if (ImGui::Selectable(variant_label(i).c_str(), i == current)) picked = i;
-      ImGui::SameLine(ImGui::GetContentRegionAvail().x - 60.0f);
-      ImGui::TextDisabled("%s", std::string(name(all[i]->stage)).c_str());
+      const std::string stage(name(all[i]->stage));
+      ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(stage.c_str()).x);
+      ImGui::TextDisabled("%s", stage.c_str());
     }
     ImGui::EndCombo();
   }
@@ -128,9 +129,10 @@ void help_panel() {
       {"F1 or ?", "this help"},
       {"Esc", "quit"},
   };
+  const float column = ImGui::CalcTextSize("1-9, Shift+1-9").x + 16.0f;
   for (const auto& row : rows) {
     ImGui::TextUnformatted(row[0]);
-    ImGui::SameLine(120.0f);
+    ImGui::SameLine(column);
     ImGui::TextDisabled("%s", row[1]);
   }
   ImGui::End();
