@@ -19,6 +19,7 @@ import collections
 import json
 import os
 import sys
+import textwrap
 
 try:
     import matplotlib
@@ -26,12 +27,14 @@ try:
     matplotlib.use("Agg")  # no display needed
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
-    from matplotlib.ticker import ScalarFormatter
+    from matplotlib.ticker import FuncFormatter
 except ImportError as e:
     sys.exit(f"charts.py: matplotlib is missing for {sys.executable} ({e}); on Debian: apt-get install python3-matplotlib")
 
 STAGE_STYLE = {"fragment": "--", "compute": "-"}
-PALETTE = plt.get_cmap("tab20").colors  # twenty distinct colours for sixteen variants
+# Twenty colours for sixteen variants: tab20's ten dark hues first, then their light pairs, so
+# neighbours in the registry's order differ in hue.
+PALETTE = plt.get_cmap("tab20").colors[0::2] + plt.get_cmap("tab20").colors[1::2]
 
 
 def load(path):
@@ -65,7 +68,7 @@ def groups(report):
     rows_of = collections.defaultdict(list)
     for row in report["results"]:
         s, size = row["settings"], (row["size"]["width"], row["size"]["height"])
-        if row.get("role") == "floor":
+        if row.get("role") == "floor" or "kernel" not in s:  # the copy pass (older reports have no role)
             ms = total_ms(row)
             if ms is not None:
                 floors[(size, s["input_format"])] = ms
@@ -98,9 +101,9 @@ def missing(rows, kernel, shown):
         by_reason.setdefault(reason, []).append(variant)
     lines = []
     for reason, variants in by_reason.items():
-        if len(reason) > 60:
-            reason = reason[:57] + "..."
-        lines.append(f"not shown ({reason}): " + ", ".join(variants))
+        if len(reason) > 90:
+            reason = reason[:87] + "..."
+        lines.append(textwrap.fill(f"not shown ({reason}): " + ", ".join(variants), 44))
     return lines
 
 
@@ -121,7 +124,7 @@ def title(report, size, fmt, kernel):
 
 def time_chart(report, size, fmt, kernel, by_variant, floor, notes, colour, log):
     """Median GPU time against the radius, a line per variant; the copy pass as the floor."""
-    fig, ax = plt.subplots(figsize=(9, 5.5))
+    fig, ax = plt.subplots(figsize=(12, 5.5))
     for variant, points in sorted(by_variant.items()):
         radii = sorted(points)
         ax.plot(radii, [points[r] for r in radii], STAGE_STYLE.get(stage_of(report, variant), "-"), marker="o",
@@ -138,11 +141,12 @@ def time_chart(report, size, fmt, kernel, by_variant, floor, notes, colour, log)
             ax.set_xscale("symlog", base=2, linthresh=1)
         else:
             ax.set_xscale("log", base=2)
-        ax.xaxis.set_major_formatter(ScalarFormatter())  # 1, 2, 4, ... rather than powers
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda r, _: f"{r:g}"))  # 1, 2, 4, ... rather than powers
     ax.set_title(title(report, size, fmt, kernel), fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     handles, _ = ax.get_legend_handles_labels()
-    ax.legend(handles=handles + note_handles(notes), fontsize=7, ncol=1 if notes else 2)
+    # Beside the axes: the lines of slow variants run along the top, where a legend inside would sit.
+    ax.legend(handles=handles + note_handles(notes), fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
 
