@@ -7,11 +7,14 @@
 #include <optional>
 #include <sstream>
 
+#include "bench/roofline.h"
 #include "bench/sweep.h"
 #include "blur/linear_light.h"
 #include "blur/registry.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
+#include "image/image_file.h"
+#include "image_input.h"
 #include "report/page.h"
 #include "report/report.h"
 #include "report/tuning.h"
@@ -45,8 +48,8 @@ int gl_error_exit_code(bool debug) {
 
 int run_headless(const cli::Options& o) {
   // Everything that can fail without a GPU fails first.
-  std::optional<Image> image;
-  if (!o.image.empty()) image = load_png(o.image);
+  RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
+  const std::optional<Image> image = std::move(run_input.image);
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
   std::optional<report::TuningTable> tuned;
   if (!o.tuned.empty()) tuned = report::TuningTable::load(o.tuned);
@@ -70,12 +73,13 @@ int run_headless(const cli::Options& o) {
 
   bench::SweepRequest request;
   request.sizes = sizes;
-  request.input_formats = o.input_formats;
+  request.input_formats = run_input.input_formats;
   request.variants = o.variants;
   if (request.variants.empty()) request.variants.assign(variants().begin(), variants().end());
   request.settings = [&o](const VariantInfo& v, gl::Format f) { return o.settings_list(v, f); };
   request.add_floor = o.frames > 0 && o.output.empty() && !o.tune;  // ratios need the floor of the same run
-  request.tuned = tuned && !o.any_knob_given() ? &*tuned : nullptr;
+  request.tuned = tuned ? &*tuned : nullptr;
+  for (const auto& [knob, values] : o.knob_values) request.given_knobs.push_back(knob);
   request.renderer = info.renderer;
   const std::vector<bench::Job> jobs = bench::plan(request);
 
@@ -115,6 +119,8 @@ int run_headless(const cli::Options& o) {
   rep.scene_time = o.time;
   rep.image = o.image;
   rep.command = o.command_line;
+  if ((o.roofline || !o.json.empty()) && o.frames > 0)
+    rep.roofline = bench::measure_roofline(programs, pipeline, timers, info, measurer.policy());
   bench::SweepResult result = bench::run_sweep(jobs, measurer, o.frames, fill, on_job, !o.output.empty());
   rep.rows = std::move(result.rows);
 
@@ -126,9 +132,11 @@ int run_headless(const cli::Options& o) {
 
   // --output: one run only (checked by the parser). Written whole or not at all; linear light is
   // encoded back to sRGB.
-  if (!o.output.empty() && result.last_output) save_png(o.linear ? encode_srgb(*result.last_output) : *result.last_output, o.output);
+  if (!o.output.empty() && result.last_output)
+    save_image(o.linear ? encode_srgb(*result.last_output) : *result.last_output, o.output, run_input.output_bits);
   report::write_table(rep, std::cout, o.wide ? report::Columns::All : report::Columns::Fit);
-  if (!o.output.empty()) std::cout << "\nwrote " << o.output << "\n";
+  if (!o.output.empty())
+    std::cout << "\nwrote " << o.output << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
   if (!o.csv.empty()) {
     std::ostringstream text;
     report::write_csv(rep, text);

@@ -48,7 +48,7 @@ void main() {
     int row = s % ROWS, column = (s / ROWS) * BLOCK_X;
     int y = border_texel(ivec2(0, origin.y - RADIUS + row), size).y;
     vec4 sums[BLOCK_X];
-    row_sums(RbLine(true, ivec2(origin.x + column - RADIUS, y), 0, 0), sums);
+    row_sums(RbLine(true, ivec2(origin.x + column - RADIUS, y), 0, 0, 0), sums);
     for (int k = 0; k < BLOCK_X; ++k) lds_store(row * ROW_STRIDE + column + k, sums[k]);
   }
   // Every invocation reaches the barrier, also those past the image's edge.
@@ -58,7 +58,7 @@ void main() {
   // Vertical stage: output row y * BLOCK_Y + k of the tile takes cache rows y * BLOCK_Y + k .. + 2r.
   ivec2 local = ivec2(gl_LocalInvocationID.xy);
   vec4 outputs[BLOCK_Y];
-  column_sums(RbLine(false, ivec2(0), local.y * BLOCK_Y * ROW_STRIDE + local.x, ROW_STRIDE), outputs);
+  column_sums(RbLine(false, ivec2(0), local.y * BLOCK_Y * ROW_STRIDE + local.x, ROW_STRIDE, 0), outputs);
   ivec2 p = origin + ivec2(local.x, local.y * BLOCK_Y);
   if (p.x < size.x)
     for (int k = 0; k < BLOCK_Y; ++k)

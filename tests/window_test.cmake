@@ -1,7 +1,8 @@
 # Window tests under Xvfb (the window needs an X display; CI has none, so xvfb-run gives one).
 # Pictures are checked by blurlab-screenshot-check (tests/tools/screenshot_check.cpp); the
 # overlay's geometry and lines come from what blurlab prints at the last frame of --frames N.
-#   MODE=screenshot: three screenshots of the same paused frame (blurred, unblurred, bare).
+#   MODE=screenshot: three screenshots of the same paused frame (blurred, unblurred, bare); one
+#   saved as .jpg must be a JPEG.
 #   MODE=layout: the overlay at 1920x1080, 1280x720 and 640x360 (screenshots kept in OUT).
 #   MODE=linear: linear light (L) leaves the unblurred scene as it is and changes only the blur.
 #   MODE=stale: switching to a box-only variant with the Gaussian on; a check of older settings.
@@ -76,6 +77,14 @@ if(MODE STREQUAL "screenshot")
   run_blurlab(unblurred "0:key=Space;0:key=B;0:key=Tab" --frames 6 --size 960x540)
   run_blurlab(bare "0:key=Space;0:key=Tab" --frames 6 --size 960x540)
   check_screenshots(frame ${OUT}/blurred.png ${OUT}/unblurred.png ${OUT}/bare.png)
+  # The format comes from the extension: .jpg writes a JPEG (once it wrote a PNG under that name).
+  file(REMOVE ${OUT}/small.jpg)
+  execute_process(COMMAND ${xvfb} ${BLURLAB} ${common} --frames 3 --size 320x180 --screenshot ${OUT}/small.jpg
+                  RESULT_VARIABLE code ERROR_VARIABLE err)
+  file(READ ${OUT}/small.jpg header LIMIT 3 HEX)
+  if(NOT code EQUAL 0 OR NOT header STREQUAL "ffd8ff")
+    message(FATAL_ERROR "--screenshot small.jpg: exit ${code}, first bytes '${header}' (a JPEG starts ffd8ff)\n${err}")
+  endif()
 elseif(MODE STREQUAL "layout")
   # Designed for 1280x720 and smaller: the panel is a small share of the window (at most a third
   # of 640x360), and the GPU times (the blur's total and each of its two passes) and the
@@ -223,6 +232,14 @@ elseif(MODE STREQUAL "errors")
                   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab: no screenshot made: the window was minimized at frame 5\n$" OR EXISTS ${OUT}/minimized.png)
     message(FATAL_ERROR "minimized: expected exit 1, one line and no file, got ${code}:\n${out}\n${err}")
+  endif()
+  # The format comes from the extension: .jpg writes a JPEG (once it wrote a PNG under that name).
+  file(REMOVE ${OUT}/small.jpg)
+  execute_process(COMMAND ${xvfb} ${BLURLAB} ${common} --frames 3 --size 320x180 --screenshot ${OUT}/small.jpg
+                  RESULT_VARIABLE code ERROR_VARIABLE err)
+  file(READ ${OUT}/small.jpg header LIMIT 3 HEX)
+  if(NOT code EQUAL 0 OR NOT header STREQUAL "ffd8ff")
+    message(FATAL_ERROR "--screenshot small.jpg: exit ${code}, first bytes '${header}' (a JPEG starts ffd8ff)\n${err}")
   endif()
 elseif(MODE STREQUAL "resize")
   run_blurlab(resized "3:resize=517x389;6:resize=0x0;10:resize=641x361;13:key=Right;15:resize=1x1;18:resize=0x0;20:resize=803x601;23:key=L"

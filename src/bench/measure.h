@@ -17,7 +17,7 @@ namespace blurlab::bench {
 // references computed from it (one per kernel, on demand).
 class Input {
  public:
-  Input(glm::ivec2 size, gl::Format format, bool linear);
+  Input(glm::ivec2 size, gl::Format format, bool linear = false);
   gl::Texture source, destination;
   bool linear;  // the source holds sRGB pictures decoded to linear light
 

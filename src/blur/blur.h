@@ -108,16 +108,21 @@ std::optional<std::string> unsupported_reason(const VariantInfo& variant, const 
 // "gauss r=16 sigma=5.333 in=rgba8 int=rgba8 workgroup=16x16", only what applies to the variant.
 std::string describe(const VariantInfo& variant, const BlurSettings& resolved);
 
-// How a pass uses a texture. Images bind to image units with the texture's own format; sampled
-// textures bind to texture units with a shared CLAMP_TO_EDGE sampler.
+// How a pass uses a texture. Images bind to image units with the texture's own format, or, raw,
+// with the unsigned-integer format of the same size (gl::FormatInfo::raw_format: the shader sees
+// the bits, e.g. an rgba8 texel as one uint); sampled textures bind to texture units with a
+// shared CLAMP_TO_EDGE sampler.
 struct Binding {
   enum class Kind { ImageRead, ImageWrite, Sampled, SampledLinear };
   Kind kind;
   const gl::Texture* texture;
   GLuint unit;
+  bool raw = false;
 
   static Binding read(const gl::Texture& t, GLuint unit = 0) { return {Kind::ImageRead, &t, unit}; }
   static Binding write(const gl::Texture& t, GLuint unit = 1) { return {Kind::ImageWrite, &t, unit}; }
+  static Binding read_raw(const gl::Texture& t, GLuint unit = 0) { return {Kind::ImageRead, &t, unit, true}; }
+  static Binding write_raw(const gl::Texture& t, GLuint unit = 1) { return {Kind::ImageWrite, &t, unit, true}; }
   static Binding sampled(const gl::Texture& t, GLuint unit = 0) { return {Kind::Sampled, &t, unit}; }
   static Binding sampled_linear(const gl::Texture& t, GLuint unit = 0) { return {Kind::SampledLinear, &t, unit}; }
 };
@@ -130,7 +135,8 @@ class BlurSetup {
   virtual glm::ivec2 size() const = 0;
   // A compute program from glsl/<file>. Defines every shader gets: RADIUS, the defines of the
   // variant's knobs (Knob::define), and SRC_FORMAT / DST_FORMAT, the image format qualifiers of
-  // image units 0 and 1 (they must match the bound textures).
+  // image units 0 and 1 (they must match the bound textures), and SRC_RAW_FORMAT /
+  // DST_RAW_FORMAT, those of the same units bound raw (Binding::read_raw, write_raw).
   virtual const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra = {}) = 0;
   // A fragment program: glsl/fullscreen.vert + glsl/<file>, same defines.
   virtual const gl::Program& fragment(const std::string& file, const gl::Defines& extra = {}) = 0;
@@ -153,6 +159,11 @@ class BlurPasses {
   virtual void draw(std::string_view name, const gl::Program& program, std::initializer_list<Binding> inputs,
                     const gl::Texture& target) = 0;
 };
+
+// The kernel's weights as the CONST_TAPS define: the 2r+1 floats the weights block holds, written
+// as literals that round-trip exactly, so a shader can take them as compile-time constants
+// (glsl/blur_common.glsl) at the price of a program per kernel rather than per radius.
+gl::Defines constant_weight_defines(const Kernel& kernel);
 
 // Workgroups needed to cover `size` with groups of `group` (partial groups at the edges).
 inline glm::ivec3 groups_covering(glm::ivec2 size, glm::ivec2 group) {

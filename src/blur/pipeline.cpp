@@ -1,5 +1,6 @@
 #include "blur/pipeline.h"
 
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
@@ -96,6 +97,16 @@ std::string describe(const VariantInfo& variant, const BlurSettings& s) {
   return out.str();
 }
 
+gl::Defines constant_weight_defines(const Kernel& kernel) {
+  std::string list;
+  for (double w : kernel_weights(kernel)) {
+    char literal[32];
+    std::snprintf(literal, sizeof literal, "%.9g", static_cast<double>(static_cast<float>(w)));  // 9 digits: the float exactly
+    list += (list.empty() ? "" : ", ") + std::string(literal);
+  }
+  return {{"CONST_TAPS", list}};
+}
+
 namespace {
 
 gl::Defines common_defines(const VariantInfo& variant, const BlurSettings& s) {
@@ -120,6 +131,8 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     gl::Defines defines = common_defines(*owner_.variant_, owner_.settings_);
     defines.push_back({"SRC_FORMAT", std::string(gl::name(src))});
     defines.push_back({"DST_FORMAT", std::string(gl::name(dst))});
+    defines.push_back({"SRC_RAW_FORMAT", std::string(gl::info(src).raw_name)});
+    defines.push_back({"DST_RAW_FORMAT", std::string(gl::info(dst).raw_name)});
     defines.insert(defines.end(), extra.begin(), extra.end());
     return hold(owner_.programs_.share({{GL_COMPUTE_SHADER, file}}, defines));
   }
@@ -184,7 +197,8 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     glBindBufferBase(GL_UNIFORM_BUFFER, 0, owner_.kernel_block_.get());
     for (const Binding& b : bindings) {
       const GLuint id = b.texture->id();
-      const GLenum format = gl::info(b.texture->format()).internal_format;
+      const gl::FormatInfo& info = gl::info(b.texture->format());
+      const GLenum format = b.raw ? info.raw_format : info.internal_format;
       switch (b.kind) {
         case Binding::Kind::ImageRead:
           gl::barriers().before(gl::Access::ImageLoad, id);

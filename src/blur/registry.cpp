@@ -19,9 +19,11 @@
   X(compute_inline_lds)        \
   X(compute_inline_persistent) \
   X(compute_inline_regblock)   \
+  X(compute_strip_regblock)    \
   X(compute_sliding)           \
   X(compute_sliding_inline)    \
-  X(compute_scan)
+  X(compute_scan)              \
+  X(compute_box_prefix)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;

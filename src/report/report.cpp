@@ -111,17 +111,36 @@ Derived Report::derive(const Measurement& m) const {
   d.gbps = minimum_traffic_bytes(m.size, m.settings.input_format) / (*total * 1e-3) / 1e9;
   for (const Measurement& other : rows) {
     if (!same_scenario(m, other)) continue;
-    if (other.variant->role == Role::Floor) {
-      if (const auto copy = other.total_median()) {
+    // The floor is the fastest copy of the run at this size and format.
+    if (other.variant->role == Role::Floor)
+      if (const auto copy = other.total_median(); copy && (!d.copy_ms || *copy < *d.copy_ms)) {
         d.copy_ms = *copy;
         d.x_copy = *total / *copy;
       }
-    }
     if (is_blur(*m.variant) && other.variant->role == Role::Baseline && other.variant->stage == m.variant->stage &&
         other.settings.kernel == m.settings.kernel)
       if (const auto base = other.total_median()) d.speedup = *base / *total;
   }
   return d;
+}
+
+double minimal_fmas_per_pixel(const Kernel& kernel, bool blur) {
+  if (!blur) return 0.0;
+  if (kernel.type == KernelType::Box) return 4.0 * 2.0 * 2.0;
+  return 4.0 * (2.0 * kernel.radius + 1.0) * 2.0;
+}
+
+std::optional<Bound> Report::bound(const Measurement& m) const {
+  const auto total = m.total_median();
+  if (!roofline || !total || *total <= 0.0) return std::nullopt;
+  const double pixels = static_cast<double>(m.size.x) * m.size.y;
+  const double memory_ms = minimum_traffic_bytes(m.size, m.settings.input_format) / (roofline->texture_copy_gbps * 1e9) * 1e3;
+  const double arithmetic_ms = minimal_fmas_per_pixel(m.settings.kernel, is_blur(*m.variant)) * pixels / roofline->fma_per_s * 1e3;
+  Bound b;
+  b.limit = arithmetic_ms > memory_ms ? "arithmetic" : "memory";
+  b.ms = std::max(memory_ms, arithmetic_ms);
+  b.fraction = b.ms / *total;
+  return b;
 }
 
 RowRecord row_record(const Report& report, const Measurement& m) {
@@ -138,6 +157,7 @@ RowRecord row_record(const Report& report, const Measurement& m) {
     for (const std::string& span : m.span_order) row.spans.emplace_back(span, stats_of(m.spans_ms.at(span)));
     if (!m.cpu_ms.empty()) row.cpu = stats_of(m.cpu_ms);
     row.derived = report.derive(m);
+    row.bound = report.bound(m);
   }
   row.check = m.check;
   row.tolerance = m.tolerance.reason;
@@ -181,6 +201,7 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   if (d.x_copy) j["x_copy"] = *d.x_copy;
   if (d.speedup) j["speedup_vs_naive"] = *d.speedup;
   if (d.gbps) j["min_traffic_gbps"] = *d.gbps;
+  if (row.bound) j["bound"] = {{"limit", row.bound->limit}, {"ms", row.bound->ms}, {"fraction", row.bound->fraction}};
   if (row.check)
     j["error"] = {{"max", {row.check->max_error[0], row.check->max_error[1], row.check->max_error[2], row.check->max_error[3]}},
                   {"unit", row.check->lsb ? "lsb" : "abs"},
@@ -251,14 +272,20 @@ TableView table_view(const Report& r, Columns columns) {
     return ta && tb && *ta < *tb;
   });
 
-  const bool timed = r.frames > 0;
+  const bool timed = r.frames > 0, roof = timed && r.roofline;
   const bool all = columns == Columns::All;
   TableView view;
+  if (r.roofline)
+    view.preamble = "roofline (" + size_text(r.roofline->size) + "): texture copy " + fixed(r.roofline->texture_copy_gbps, 0) +
+                    " GB/s (" + r.roofline->texture_copy_setting + "), buffer copy " + fixed(r.roofline->buffer_copy_gbps, 0) +
+                    " GB/s, fp32 FMA " + fixed(2.0 * r.roofline->fma_per_s / 1e12, 2) + " TFLOP/s";
   view.header = all ? std::vector<std::string>{"variant", "stage", "settings"} : std::vector<std::string>{"variant", "settings"};
   if (timed && all)
-    view.header.insert(view.header.end(), {"total ms", "spread", "min", "x copy", "vs naive", "GB/s", "passes (median ms)", "cpu ms", "n"});
+    view.header.insert(view.header.end(), {"total ms", "spread", "min", "x copy", "vs naive", "GB/s"});
   else if (timed)
     view.header.insert(view.header.end(), {"total ms", "spread", "x copy", "vs naive", "GB/s"});
+  if (roof) view.header.push_back("roof");
+  if (timed && all) view.header.insert(view.header.end(), {"passes (median ms)", "cpu ms", "n"});
   if (all)
     view.header.insert(view.header.end(), {"max error", "check"});
   else
@@ -294,6 +321,8 @@ TableView table_view(const Report& r, Columns columns) {
       cells.push_back(d.x_copy ? fixed(*d.x_copy, 2) : "-");
       cells.push_back(d.speedup ? fixed(*d.speedup, 1) + "x" : "-");
       cells.push_back(d.gbps ? fixed(*d.gbps, 1) : "-");
+      if (roof)
+        cells.push_back(row.bound ? fixed(100.0 * row.bound->fraction, 0) + "% " + (row.bound->limit == "memory" ? "mem" : "fma") : "-");
       if (all) {
         std::string passes;
         for (const auto& [span, stats] : row.spans)
@@ -312,6 +341,9 @@ TableView table_view(const Report& r, Columns columns) {
     legend = "total ms: median GPU time of the blur over n frames (timestamp queries); spread: (p90 - p10) / 2 of the median; "
              "x copy: total / the copy pass of the same size and format; vs naive: the naive variant of the same stage, same "
              "kernel (when it is in the sweep) / total; GB/s: minimum traffic (each texel read once, written once) / total.";
+  if (roof)
+    legend += " roof: the bound that limits the row (mem: its minimum traffic at the texture copy bandwidth; fma: its minimal "
+              "FMAs, 8(2r+1) per pixel for a Gaussian, at the FMA rate) over its time; 100% is at the roofline.";
   if (all && timed)
     legend += " cpu ms: wall time of the timed frames, run back to back, over their number, GPU finished (a sanity check).";
   if (!all)
@@ -325,6 +357,7 @@ TableView table_view(const Report& r, Columns columns) {
 
 void write_table(const Report& r, std::ostream& out, Columns columns) {
   const TableView view = table_view(r, columns);
+  if (!view.preamble.empty()) out << view.preamble << "\n\n";
   TextTable table(view.header);
   for (size_t g = 0; g < view.groups.size(); ++g) {
     if (g > 0) table.add_separator();
@@ -343,7 +376,8 @@ void write_csv(const Report& r, std::ostream& out) {
   out << "variant,stage,role,kernel,radius,sigma,input_format,linear,intermediate";
   for (const Knob& k : knobs) out << "," << k.name;
   out << ",tuned,width,height,supported,reason,frames,total_median_ms,total_min_ms,total_max_ms,total_spread_ms,passes,"
-         "cpu_median_ms,copy_ms,x_copy,speedup_vs_naive,min_traffic_gbps,error_r,error_g,error_b,error_a,error_unit,check\n";
+         "cpu_median_ms,copy_ms,x_copy,speedup_vs_naive,min_traffic_gbps,bound,bound_fraction,error_r,error_g,error_b,error_a,"
+         "error_unit,check\n";
   auto opt = [](const std::optional<double>& v) { return v ? format_double(*v, 6) : std::string(); };
   for (const Measurement& m : r.rows) {
     const RowRecord row = row_record(r, m);
@@ -367,7 +401,8 @@ void write_csv(const Report& r, std::ostream& out) {
                        row.unsupported.value_or(""), std::to_string(t.count), t.count ? format_double(t.median, 6) : "",
                        t.count ? format_double(t.min, 6) : "", t.count ? format_double(t.max, 6) : "",
                        t.count ? format_double(t.spread, 6) : "", passes, row.cpu ? format_double(row.cpu->median, 6) : "",
-                       opt(d.copy_ms), opt(d.x_copy), opt(d.speedup), opt(d.gbps)});
+                       opt(d.copy_ms), opt(d.x_copy), opt(d.speedup), opt(d.gbps), row.bound ? row.bound->limit : "",
+                       row.bound ? format_double(row.bound->fraction, 4) : ""});
     for (int c = 0; c < 4; ++c) f.push_back(row.check ? format_double(row.check->max_error[static_cast<size_t>(c)], 6) : "");
     f.push_back(row.check ? (row.check->lsb ? "lsb" : "abs") : "");
     f.push_back(row.check ? (row.check->ok ? "ok" : "fail") : "");
@@ -392,6 +427,12 @@ void write_json(const Report& r, std::ostream& out) {
                 {{"max_compute_shared_memory", l.max_compute_shared_memory},
                  {"max_compute_invocations", l.max_compute_invocations},
                  {"max_texture_size", l.max_texture_size}}}};
+  if (r.roofline)
+    doc["roofline"] = {{"size", {{"width", r.roofline->size.x}, {"height", r.roofline->size.y}}},
+                       {"texture_copy_gbps", r.roofline->texture_copy_gbps},
+                       {"texture_copy_setting", r.roofline->texture_copy_setting},
+                       {"buffer_copy_gbps", r.roofline->buffer_copy_gbps},
+                       {"fma_tflops", 2.0 * r.roofline->fma_per_s / 1e12}};
   doc["run"] = {{"warmup", r.warmup}, {"frames", r.frames}, {"budget_s", r.budget_s}, {"scene_time", r.scene_time},
                 {"input", r.image.empty() ? "scene" : r.image}, {"command", r.command}};
   // Every variant in the registry's order, so charts give each the same colour in every chart.
@@ -498,6 +539,7 @@ void write_markdown(const Report& r, const Page& page, std::ostream& out) {
 
   out << "\n## Results\n";
   const TableView view = table_view(r, Columns::All);
+  if (!view.preamble.empty()) out << "\n" << view.preamble << "\n";
   for (const TableView::Group& group : view.groups) {
     out << "\n### " << group.heading << "\n\n";
     md_table(out, view.header, group.rows);

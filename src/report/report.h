@@ -49,8 +49,31 @@ struct Derived {
   std::optional<double> gbps;      // minimum traffic (read once + write once) / total
 };
 
+// The device's limits, measured in the same run (bench/roofline.h).
+struct Roofline {
+  glm::ivec2 size{0, 0};             // of the copies (rgba8 texels; the buffers hold as many bytes)
+  double texture_copy_gbps = 0.0;    // (bytes read + bytes written) / time, the best copy setting
+  std::string texture_copy_setting;  // which copy setting that was
+  double buffer_copy_gbps = 0.0;     // the same through buffers, one uvec4 per invocation
+  double fma_per_s = 0.0;            // fp32 fused multiply-adds per second (2 FLOP each)
+};
+
+// The least work a blur of `kernel` does per pixel, in fp32 FMAs (or adds): a Gaussian of 2r+1
+// taps done separably, 4 channels x (2r+1) taps x 2 passes; a box by running sums, 4 channels x
+// (one add, one subtract) x 2 passes; nothing for a copy.
+double minimal_fmas_per_pixel(const Kernel& kernel, bool is_blur);
+
+// What limits a row: the minimum traffic at the texture copy bandwidth ("memory"), or the minimal
+// FMAs at the FMA rate ("arithmetic"), whichever takes longer, and the row's time against it.
+struct Bound {
+  std::string limit;      // "memory" or "arithmetic"
+  double ms = 0.0;        // the bound's time for this row
+  double fraction = 0.0;  // bound / the row's median: 1 is at the roofline
+};
+
 struct Report {
   gl::GlInfo gl;
+  std::optional<Roofline> roofline;
   std::string date;
   int warmup = 0, frames = 0;
   double budget_s = 0.0, scene_time = 0.0;
@@ -59,6 +82,8 @@ struct Report {
   std::vector<Measurement> rows;
 
   Derived derive(const Measurement& m) const;
+  // nullopt without a roofline or a time.
+  std::optional<Bound> bound(const Measurement& m) const;
 };
 
 // One row as the table, the CSV and the JSON show it.
@@ -72,6 +97,7 @@ struct RowRecord {
   std::vector<std::pair<std::string, Stats>> spans;  // "total" first, then the passes
   std::optional<Stats> cpu;
   Derived derived;
+  std::optional<Bound> bound;
   std::optional<CheckResult> check;
   std::string tolerance;  // the reason of the tolerance the check used
 };
@@ -93,6 +119,7 @@ struct TableView {
     std::string heading;  // "1920x1080 rgba8 gauss r=16 sigma=5.333"
     std::vector<std::vector<std::string>> rows;
   };
+  std::string preamble;  // the roofline measured in the run, if any
   std::vector<std::string> header;
   std::vector<Group> groups;
   std::vector<std::string> footnotes;  // Columns::Fit: the reasons of unsupported rows, [1], [2], ...

@@ -8,7 +8,7 @@
 #include "blur/kernel.h"
 #include "blur/linear_light.h"
 #include "blur/reference.h"
-#include "image/image.h"
+#include "image/image_file.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {
@@ -28,11 +28,11 @@ int main(int argc, char** argv) {
     const auto type = blurlab::parse_kernel_type(kernel_name);
     if (!type) throw blurlab::UsageError("--kernel must be box or gauss");
     const blurlab::Kernel kernel = blurlab::make_kernel(*type, radius, sigma);
-    const blurlab::Image image = blurlab::load_png(in);
+    const blurlab::Image image = blurlab::load_image(in).image;
     const auto weights = blurlab::kernel_weights(kernel);
     const auto reference = linear ? blurlab::encode_srgb(blurlab::reference_blur(blurlab::decode_srgb(image), weights))
                                   : blurlab::reference_blur(image, weights);
-    blurlab::save_png_rgba8(blurlab::to_rgba8(reference), image.width, image.height, out);
+    blurlab::save_image(blurlab::from_rgba8(blurlab::to_rgba8(reference).data(), image.width, image.height), out);
     return 0;
   } catch (const CLI::ParseError& e) {
     return app.exit(e);

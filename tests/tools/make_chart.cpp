@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "image/image.h"
+#include "image/image_file.h"
 #include "util/error.h"
 
 namespace {
@@ -33,7 +33,7 @@ void put(blurlab::Image& im, int x, int y, int r, int g, int b, int a = 255) {
 
 int save(const blurlab::Image& im, const char* path) {
   try {
-    blurlab::save_png(im, path);
+    blurlab::save_image(im, path);
   } catch (const blurlab::Error& e) {
     std::fprintf(stderr, "blurlab-make-chart: %s\n", e.what());
     return 1;

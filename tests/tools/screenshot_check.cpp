@@ -17,7 +17,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "image/image.h"
+#include "image/image_file.h"
 #include "util/error.h"
 
 namespace {
@@ -175,7 +175,7 @@ int main(int argc, char** argv) {
       for (size_t i = 2; i < 6; ++i) rect.push_back(std::stoi(inside_args[i]));
     }
     std::vector<Image> images;
-    for (const std::string& f : files) images.push_back(blurlab::load_png(f));
+    for (const std::string& f : files) images.push_back(blurlab::load_image(f).image);
     if (*frame_cmd) return frame(images[0], images[1], images[2]);
     if (*same_cmd) return same(images[0], images[1], max_lsb, max_mean);
     if (*differ_cmd) return differ(images[0], images[1], min_mean);

@@ -76,7 +76,7 @@ TEST(Report, CsvHasOneLinePerRowAndAStableHeader) {
   const std::vector<std::string> lines = split(out.str(), '\n');
   ASSERT_EQ(lines.size(), 7u);  // header, 5 rows, trailing empty
   const size_t columns = split(lines[0], ',').size();
-  EXPECT_EQ(columns, 31u + all_knobs().size()) << "a column per knob name of the registry";
+  EXPECT_EQ(columns, 33u + all_knobs().size()) << "a column per knob name of the registry";
   EXPECT_NE(lines[0].find(",input_format,linear,intermediate,"), std::string::npos);
   EXPECT_EQ(lines[0].substr(0, 33), "variant,stage,role,kernel,radius,");
   for (size_t i = 1; i < 5; ++i) EXPECT_EQ(split(lines[i], ',').size(), columns) << lines[i];
@@ -111,6 +111,30 @@ TEST(Report, JsonCarriesGpuSettingsAndResults) {
   EXPECT_EQ(doc["variants"][0], variants()[0]->name);
   EXPECT_FALSE(doc["results"][4]["supported"].get<bool>());
   EXPECT_EQ(doc["results"][4]["reason"], "needs \"more\" shared memory, 48 KiB");
+}
+
+TEST(Report, TheRooflineSaysWhichBoundLimitsARow) {
+  Report r = sample();
+  EXPECT_FALSE(r.bound(r.rows[2])) << "no roofline measured";
+  // 1000x500: 4 MB of minimum traffic at 2 GB/s = 2 ms; a Gaussian r = 16 needs 8 x 33 FMAs per
+  // pixel = 132 M FMAs, at 1e11 FMA/s 1.32 ms.
+  r.roofline = Roofline{{4096, 4096}, 2.0, "copy", 3.0, 1e11};
+  const Bound separable = *r.bound(r.rows[2]);  // 2 ms measured
+  EXPECT_EQ(separable.limit, "memory");
+  EXPECT_DOUBLE_EQ(separable.ms, 2.0);
+  EXPECT_DOUBLE_EQ(separable.fraction, 1.0);
+  r.roofline->fma_per_s = 5e10;  // 2.64 ms of FMAs: arithmetic limits
+  const Bound slow_fma = *r.bound(r.rows[3]);  // compute-separable, 1 ms measured
+  EXPECT_EQ(slow_fma.limit, "arithmetic");
+  EXPECT_NEAR(slow_fma.fraction, 2.64, 1e-9);
+  EXPECT_FALSE(r.bound(r.rows[4])) << "an unsupported row has no bound";
+  EXPECT_DOUBLE_EQ(minimal_fmas_per_pixel(make_kernel(KernelType::Box, 64, std::nullopt), true), 16.0);
+  EXPECT_DOUBLE_EQ(minimal_fmas_per_pixel(make_kernel(KernelType::Gauss, 16, std::nullopt), false), 0.0);
+  std::ostringstream json;
+  write_json(r, json);
+  const auto doc = nlohmann::json::parse(json.str());
+  EXPECT_DOUBLE_EQ(doc["roofline"]["fma_tflops"].get<double>(), 0.1);
+  EXPECT_EQ(doc["results"][3]["bound"]["limit"], "arithmetic");
 }
 
 TEST(Report, TableGroupsAndSaysWhyARowIsMissing) {
