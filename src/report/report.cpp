@@ -357,7 +357,7 @@ TableView table_view(const Report& r, Columns columns) {
 
 void write_table(const Report& r, std::ostream& out, Columns columns) {
   const TableView view = table_view(r, columns);
-  if (!view.preamble.empty()) out << view.preamble << "\n\n";
+  if (!view.preamble.empty()) out << wrapped(view.preamble, kTableWidth) << "\n\n";
   TextTable table(view.header);
   for (size_t g = 0; g < view.groups.size(); ++g) {
     if (g > 0) table.add_separator();
