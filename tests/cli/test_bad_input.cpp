@@ -217,7 +217,7 @@ std::vector<Case> bad_arguments() {
        "knob workgroup '0x0' must have positive sides"},
       {"tuned_unknown_knob", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_unknown_knob.json"}, 1,
        "compute-sliding has no knob 'turbo'"},
-      {"tuned_not_a_file", {"--headless", "--variant", "copy", "--tuned", "adir"}, 1, "not a regular file"},
+      {"tuned_not_a_file", {"--headless", "--variant", "copy", "--tuned", "adir"}, 1, "cannot read the tuning file 'adir': it is a directory"},
       {"shader_broken", {"--headless", "--variant", "copy", "--shader-dir", "broken_glsl", "--image", "in.png", "--output", out}, 1,
        "copy.comp:4"},
       {"shader_missing", {"--headless", "--variant", "copy", "--shader-dir", "empty_glsl", "--image", "in.png", "--output", out}, 1,
