@@ -218,17 +218,6 @@ void tune(Measurer& measurer, Input& input, const VariantInfo& variant, BlurSett
                checked.check ? (checked.check->ok ? "ok" : "FAIL (not saved)") : "-"});
 }
 
-// Fails before any GL work when a report file could not be written at the end.
-void check_writable(const std::string& path, const char* option) {
-  if (path.empty()) return;
-  const std::filesystem::path p(path);
-  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
-  std::error_code ec;
-  if (std::filesystem::is_directory(p, ec)) throw Error(std::string(option) + " '" + path + "' is a directory");
-  if (!std::filesystem::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
-    throw Error(std::string(option) + " '" + path + "': cannot write into '" + dir.string() + "'");
-}
-
 }  // namespace
 
 int run_headless(const cli::Options& o) {
@@ -238,10 +227,12 @@ int run_headless(const cli::Options& o) {
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
   std::optional<report::TuningTable> tuned;
   if (!o.tuned.empty()) tuned = report::TuningTable::load(o.tuned);
-  check_writable(o.output, "--output");
-  check_writable(o.csv, "--csv");
-  check_writable(o.json, "--json");
-  if (o.tune) check_writable(o.tune_file, "--tune-file");
+  for (const auto& [file, option] : {std::pair{&o.output, "--output"}, std::pair{&o.csv, "--csv"}, std::pair{&o.json, "--json"}})
+    if (!file->empty()) check_output_target(*file, option);
+  if (o.tune) check_output_target(o.tune_file, "--tune-file");
+  // Files written from here on appear only at outputs.commit(), once the whole run succeeded;
+  // a failure, an exception or a signal leaves none of them and no temporary file.
+  StagedOutputs outputs;
 
   const bool debug = o.gl_debug || gl::kDebugBuild;
   auto context = gl::HeadlessContext::create(debug, o.device);
@@ -319,8 +310,13 @@ int run_headless(const cli::Options& o) {
   if (o.tune) {
     tune_table.print(std::cout);
     tuning.save(o.tune_file);
+    if (debug && gl::debug_error_count() > 0) {
+      print_error(std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above); " + o.tune_file + " not saved");
+      return 1;
+    }
+    outputs.commit();
     std::cout << "\nsaved the choices to " << o.tune_file << " (use them with --tuned " << o.tune_file << ")\n";
-    return debug && gl::debug_error_count() > 0 ? 1 : 0;
+    return 0;
   }
 
   const bool all_unsupported =
@@ -330,32 +326,39 @@ int run_headless(const cli::Options& o) {
                      describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + *rep.rows.front().unsupported);
 
   report::write_table(rep, std::cout);
-  if (!o.output.empty()) std::cout << "\nwrote " << o.output << "\n";
   if (!o.csv.empty()) {
     std::ostringstream text;
     report::write_csv(rep, text);
     write_file_atomically(o.csv, text.str());
-    std::cout << "wrote " << o.csv << "\n";
   }
   if (!o.json.empty()) {
     std::ostringstream text;
     report::write_json(rep, text);
     write_file_atomically(o.json, text.str());
-    std::cout << "wrote " << o.json << "\n";
   }
 
-  int exit_code = 0;
-  const size_t failures = static_cast<size_t>(
+  // A failed run writes none of its files, and its one line on stderr says so.
+  std::vector<std::string> failures;
+  const size_t over_tolerance = static_cast<size_t>(
       std::count_if(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.check && !r.check->ok; }));
-  if (failures > 0) {
-    std::cerr << "blurlab: " << failures << " of " << rep.rows.size() << " runs exceed their tolerance (see the check column)\n";
-    if (o.check) exit_code = 1;
+  if (over_tolerance > 0)
+    failures.push_back(std::to_string(over_tolerance) + " of " + std::to_string(rep.rows.size()) +
+                       " runs exceed their tolerance (see the check column)");
+  if (debug && gl::debug_error_count() > 0) failures.push_back(std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above)");
+  const bool failed = (o.check && over_tolerance > 0) || (debug && gl::debug_error_count() > 0);
+  std::string summary;
+  for (const std::string& f : failures) summary += (summary.empty() ? "" : "; ") + f;
+  if (failed) {
+    if (outputs.size() > 0) summary += "; no files written";
+    print_error(summary);
+    return 1;
   }
-  if (debug && gl::debug_error_count() > 0) {
-    std::cerr << "blurlab: " << gl::debug_error_count() << " OpenGL errors (printed above)\n";
-    exit_code = 1;
-  }
-  return exit_code;
+  outputs.commit();
+  if (!summary.empty()) print_error(summary);  // without --check, a check that fails is reported, not fatal
+  if (!o.output.empty()) std::cout << "\nwrote " << o.output << "\n";
+  for (const std::string* file : {&o.csv, &o.json})
+    if (!file->empty()) std::cout << "wrote " << *file << "\n";
+  return 0;
 }
 
 }  // namespace blurlab::app

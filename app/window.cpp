@@ -31,6 +31,7 @@
 #include "ui/span_stats.h"
 #include "ui/view_state.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace blurlab::app {
 
@@ -235,11 +236,11 @@ class App {
     for (size_t rss : rss_curve_) curve += " " + std::to_string(static_cast<int>(rss * mib));
     std::printf("soak: resident memory every tenth of the run (MiB):%s\n", curve.c_str());
     if (timers_.queries_created() > kMaxQueries) {
-      std::fprintf(stderr, "blurlab: soak: the timer-query pool grew to %zu queries\n", timers_.queries_created());
+      print_error("soak: the timer-query pool grew to " + std::to_string(timers_.queries_created()) + " queries");
       return 1;
     }
     if (settled_rss_ > 0 && end_rss > settled_rss_ + kMaxGrowth) {
-      std::fprintf(stderr, "blurlab: soak: memory grew by %.1f MiB after settling\n", (end_rss - settled_rss_) * mib);
+      print_error("soak: memory grew by " + format_double((end_rss - settled_rss_) * mib, 4) + " MiB after settling");
       return 1;
     }
     return 0;
@@ -304,7 +305,7 @@ class App {
     } catch (const gl::ShaderError& e) {
       // The last good programs stay in use; the overlay shows the log with file and line.
       shader_error_ = e.log().empty() ? e.what() : e.log();
-      std::fprintf(stderr, "blurlab: %s\n", e.what());
+      print_error(e.what());
     }
   }
 
@@ -410,7 +411,8 @@ class App {
       save_png(flipped_vertically(from_rgba8(pixels.data(), size_.x, size_.y)), path);
       std::printf("saved %s\n", path.c_str());
     } catch (const Error& e) {
-      std::fprintf(stderr, "blurlab: %s\n", e.what());
+      if (!requested.empty()) throw;  // --screenshot FILE was the point of the run: it failed
+      print_error(e.what());          // the S key: say so and go on
     }
   }
 
@@ -491,7 +493,7 @@ int run_window(const cli::Options& o) {
     }
     ImGui::DestroyContext();
     if (debug && gl::debug_error_count() > 0) {
-      std::fprintf(stderr, "blurlab: %zu OpenGL errors (printed above)\n", gl::debug_error_count());
+      print_error(std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above)");
       status = 1;
     }
   }
