@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include <CLI/CLI.hpp>
+#include <set>
 
 #include "blur/registry.h"
 #include "cli/lists.h"
@@ -11,46 +12,91 @@
 
 namespace blurlab::cli {
 
+namespace {
+
+// Each value once, in the order first given.
+template <typename T>
+std::vector<std::optional<T>> unique_or_derived(const std::vector<T>& given) {
+  if (given.empty()) return {std::nullopt};  // derived by make_kernel()
+  std::vector<std::optional<T>> values;
+  std::set<T> seen;
+  for (const T& v : given)
+    if (seen.insert(v).second) values.push_back(v);
+  return values;
+}
+
+// The values the sweep gives each setting of one variant but the kernel; {0} (or {nullopt}) for
+// a knob the variant lacks. settings_list() runs their product, configuration_count() counts it.
+struct KnobAxes {
+  std::vector<std::optional<gl::Format>> intermediates{std::nullopt};
+  std::vector<glm::ivec2> workgroups{{0, 0}};
+  std::vector<int> unrolls{0}, segments{0}, cache_bits{0};
+
+  double combinations() const {
+    return static_cast<double>(intermediates.size()) * static_cast<double>(workgroups.size()) * static_cast<double>(unrolls.size()) *
+           static_cast<double>(segments.size()) * static_cast<double>(cache_bits.size());
+  }
+};
+
+KnobAxes knob_axes(const Options& o, const VariantInfo& variant) {
+  KnobAxes axes;
+  if (variant.uses_intermediate && !o.formats.empty()) axes.intermediates.assign(o.formats.begin(), o.formats.end());
+  if (!variant.workgroups.empty() && !o.workgroups.empty()) axes.workgroups = o.workgroups;
+  if (!variant.unrolls.empty() && !o.unrolls.empty()) axes.unrolls = o.unrolls;
+  if (!variant.segments.empty() && !o.segments.empty()) axes.segments = o.segments;
+  if (!variant.cache_bits.empty() && !o.cache_bits.empty()) axes.cache_bits = o.cache_bits;
+  return axes;
+}
+
+}  // namespace
+
+// Radii and sigmas are made unique first, so the (radius, sigma) pairs are distinct and so are
+// their kernels: no search through the list (a 4096-value sigma list by 129 radii took minutes).
 std::vector<Kernel> Options::kernel_list() const {
   std::vector<Kernel> list;
+  const auto rs = unique_or_derived(radii);
   for (KernelType type : kernels) {
-    const std::vector<std::optional<int>> rs = radii.empty() ? std::vector<std::optional<int>>{std::nullopt}
-                                                             : std::vector<std::optional<int>>(radii.begin(), radii.end());
-    std::vector<std::optional<double>> ss{std::nullopt};
-    if (type == KernelType::Gauss && !sigmas.empty()) ss.assign(sigmas.begin(), sigmas.end());
+    const auto ss = type == KernelType::Gauss ? unique_or_derived(sigmas) : std::vector<std::optional<double>>{std::nullopt};
     for (const auto& r : rs)
-      for (const auto& s : ss) {
-        const Kernel k = make_kernel(type, r, s);
-        if (std::find(list.begin(), list.end(), k) == list.end()) list.push_back(k);
-      }
+      for (const auto& s : ss) list.push_back(make_kernel(type, r, s));
   }
   return list;
 }
 
+double Options::configuration_count() const {
+  double kernel_count = 0;
+  for (KernelType type : kernels)
+    kernel_count += static_cast<double>(unique_or_derived(radii).size()) *
+                    static_cast<double>(type == KernelType::Gauss ? unique_or_derived(sigmas).size() : 1);
+  const std::vector<const VariantInfo*> selected = variants.empty() ? std::vector<const VariantInfo*>(blurlab::variants().begin(),
+                                                                                                        blurlab::variants().end())
+                                                                    : variants;
+  double per_image = 0;
+  for (const VariantInfo* v : selected) per_image += (v->is_blur ? kernel_count : 1.0) * knob_axes(*this, *v).combinations();
+  return per_image * static_cast<double>(input_formats.size()) * static_cast<double>(std::max<size_t>(sizes.size(), 1));
+}
+
 std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl::Format input) const {
-  auto or_zero = [](const std::vector<int>& given, bool has) { return has && !given.empty() ? given : std::vector<int>{0}; };
-  std::vector<glm::ivec2> wgs = !variant.workgroups.empty() && !workgroups.empty() ? workgroups : std::vector<glm::ivec2>{{0, 0}};
-  std::vector<std::optional<gl::Format>> mids{std::nullopt};
-  if (variant.uses_intermediate && !formats.empty()) mids.assign(formats.begin(), formats.end());
+  const KnobAxes axes = knob_axes(*this, variant);
   std::vector<BlurSettings> list;
   std::vector<Kernel> sweep = kernel_list();
   if (!variant.is_blur) sweep.resize(1);  // the copy pass ignores the kernel: run it once
   for (const Kernel& kernel : sweep)
-      for (const auto& mid : mids)
-        for (glm::ivec2 wg : wgs)
-          for (int unroll : or_zero(unrolls, !variant.unrolls.empty()))
-            for (int segment : or_zero(segments, !variant.segments.empty()))
-              for (int cache : or_zero(cache_bits, !variant.cache_bits.empty())) {
-                BlurSettings s;
-                s.kernel = kernel;
-                s.input_format = input;
-                s.intermediate = mid;
-                s.workgroup = wg;
-                s.unroll = unroll;
-                s.segment = segment;
-                s.cache_bits = cache;
-                list.push_back(s);
-              }
+    for (const auto& mid : axes.intermediates)
+      for (glm::ivec2 wg : axes.workgroups)
+        for (int unroll : axes.unrolls)
+          for (int segment : axes.segments)
+            for (int cache : axes.cache_bits) {
+              BlurSettings s;
+              s.kernel = kernel;
+              s.input_format = input;
+              s.intermediate = mid;
+              s.workgroup = wg;
+              s.unroll = unroll;
+              s.segment = segment;
+              s.cache_bits = cache;
+              list.push_back(s);
+            }
   return list;
 }
 
@@ -65,13 +111,6 @@ std::vector<gl::Format> parse_formats(const std::string& text, const char* optio
     list.push_back(*f);
   }
   return list;
-}
-
-// CLI11 messages are already one line; make sure, and drop its trailing period style issues.
-std::string one_line(std::string text) {
-  for (char& c : text)
-    if (c == '\n' || c == '\r') c = ' ';
-  return std::string(trim(text));
 }
 
 }  // namespace
@@ -130,7 +169,7 @@ Options parse_options(int argc, const char* const* argv) {
     o.help_text = app.help();
     return o;
   } catch (const CLI::ParseError& e) {
-    throw UsageError(one_line(e.what()));
+    throw UsageError(std::string(trim(e.what())));  // print_error() makes it one line
   }
 
   if (!variant_text.empty() && variant_text != "all") {
@@ -220,6 +259,11 @@ Options parse_options(int argc, const char* const* argv) {
   if (!o.cache_bits.empty() && !any_has(&VariantInfo::cache_bits)) throw UsageError("--cache: " + names() + " has no shared-memory cache");
   if (!o.formats.empty() && !std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return v->uses_intermediate; }))
     throw UsageError("--format: " + names() + " has no intermediate texture");
+
+  // A sweep is bounded before its lists are built: one run cannot mean a billion configurations.
+  if (const double n = o.configuration_count(); n > kMaxConfigurations)
+    throw UsageError("the sweep has " + format_double(n, 15) + " configurations, more than " + format_double(kMaxConfigurations, 15) +
+                     " in one run; split it into several runs");
 
   // Combinations that cannot mean anything.
   if (!o.sigmas.empty() && std::find(o.kernels.begin(), o.kernels.end(), KernelType::Gauss) == o.kernels.end())

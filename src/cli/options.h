@@ -12,6 +12,9 @@
 
 namespace blurlab::cli {
 
+// The most configurations (variants x kernels x knobs x formats x sizes) one run may sweep.
+inline constexpr double kMaxConfigurations = 100000;
+
 struct Options {
   bool help = false;  // --help: the text is in help_text
   std::string help_text;
@@ -50,6 +53,9 @@ struct Options {
   std::vector<Kernel> kernel_list() const;
   // Every setting of the sweep for one variant and input format (knobs it lacks stay 0).
   std::vector<BlurSettings> settings_list(const VariantInfo& variant, gl::Format input_format) const;
+  // How many configurations the sweep has: settings_list() sizes summed over the variants (all
+  // if none given) and input formats, times the sizes. Counted without building the lists.
+  double configuration_count() const;
 };
 
 // Throws UsageError with one line on any mistake.
