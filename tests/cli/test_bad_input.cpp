@@ -157,6 +157,7 @@ std::vector<Case> bad_arguments() {
       {"warmup_negative", {"--warmup", "-1"}, 2, "out of range"},
       {"warmup_word", {"--warmup", "x"}, 2, "not a whole number"},
       {"warmup_list", {"--warmup", "1,2"}, 2, "one number"},
+      {"warmup_plus_minus", {"--warmup", "+-0"}, 2, "not a whole number"},  // found by fuzz_lists
       {"frames_negative", {"--frames", "-2"}, 2, "out of range"},
       {"frames_too_many", {"--frames", "100001"}, 2, "out of range"},
       {"frames_fraction", {"--frames", "1.5"}, 2, "not a whole number"},

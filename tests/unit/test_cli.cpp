@@ -7,6 +7,7 @@
 #include "cli/lists.h"
 #include "cli/options.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace blurlab::cli {
 namespace {
@@ -44,6 +45,14 @@ TEST(Lists, Errors) {
     EXPECT_THROW(parse_int_list(bad, "--radius", 0, 128), UsageError) << "'" << bad << "'";
   }
   EXPECT_THROW(parse_int_list("0:100000", "--segment", 0, 1000000), UsageError);  // too many values
+}
+
+TEST(Lists, SignsAreSingle) {
+  // Found by fuzz_lists (tests/fuzz/corpus/lists/regression_plus_minus): "+-1" parsed as -1.
+  EXPECT_EQ(parse_int("+7"), 7);
+  EXPECT_EQ(parse_int("-7"), -7);
+  for (const char* bad : {"+-1", "+-0", "-+1", "++1", "--1", "+", "-"}) EXPECT_EQ(parse_int(bad), std::nullopt) << bad;
+  EXPECT_THROW(parse_int_list("+-0", "--warmup", 0, 100000), UsageError);
 }
 
 TEST(Lists, Sizes) {
