@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <system_error>
@@ -66,26 +67,18 @@ std::string length_refusal(const fs::path& file) {
 Target classify(const fs::path& given) {
   if (given.empty()) return refused("no file name");
   if (const std::string why = length_refusal(given); !why.empty()) return refused(why);
-  // Follow symbolic links one at a time: the file they end at is replaced, the links stay.
-  fs::path path = given;
-  bool through_proc = false;
   struct stat st {};
-  for (int hops = 0;; ++hops) {
-    if (::lstat(path.c_str(), &st) != 0) {
-      if (errno != ENOENT) return refused(std::strerror(errno));
-      if (path != given) return refused("it is a symbolic link to " + quoted(path) + ", which does not exist");
-      if (const std::string why = directory_refusal(path); !why.empty()) return refused(why);
-      Target t;
-      t.path = path;
-      return t;
+  if (::stat(given.c_str(), &st) != 0) {  // follows links, /proc's too (/dev/stdout -> pipe:[...])
+    const int error = errno;
+    if (error != ENOENT) return refused(std::strerror(error));
+    if (::lstat(given.c_str(), &st) == 0) {
+      std::error_code ec;
+      return refused("it is a symbolic link to " + quoted(fs::read_symlink(given, ec)) + ", which does not exist");
     }
-    through_proc = through_proc || under_proc(path.parent_path());
-    if (!S_ISLNK(st.st_mode)) break;
-    if (hops == 40) return refused(std::strerror(ELOOP));
-    std::error_code ec;
-    const fs::path next = fs::read_symlink(path, ec);
-    if (ec) return refused(ec.message());
-    path = next.is_absolute() ? next : path.parent_path() / next;
+    if (const std::string why = directory_refusal(given); !why.empty()) return refused(why);
+    Target t;
+    t.path = given;
+    return t;
   }
   if (S_ISDIR(st.st_mode)) return refused("it is a directory");
   if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
@@ -98,6 +91,16 @@ Target classify(const fs::path& given) {
   if (!S_ISREG(st.st_mode))
     return refused(std::string("it is ") + (S_ISBLK(st.st_mode) ? "a block device" : S_ISSOCK(st.st_mode) ? "a socket" : "not a file") +
                    " (blurlab writes files, character devices and FIFOs)");
+  // A regular file: follow the links one at a time to the file itself, which is replaced; the links stay.
+  fs::path path = given;
+  bool through_proc = false;
+  for (int hops = 0; ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode); ++hops) {
+    std::error_code ec;
+    const fs::path next = fs::read_symlink(path, ec);
+    if (ec || hops == 40) return refused(ec ? ec.message() : std::strerror(ELOOP));
+    through_proc = through_proc || under_proc(path.parent_path());
+    path = next.is_absolute() ? next : path.parent_path() / next;
+  }
   if (through_proc)  // /dev/stdout -> /proc/self/fd/1 -> a file the shell opened: replacing it would cut the shell off
     return refused("it leads through /proc to a file a process has open; name the file itself");
   if (::access(path.c_str(), W_OK) != 0) return refused(std::strerror(errno));  // read-only, or immutable (EPERM)
@@ -110,6 +113,7 @@ Target classify(const fs::path& given) {
 
 // Writes into a character device or FIFO. Returns why it failed, or "".
 std::string write_through(const fs::path& path, std::string_view content) {
+  std::fflush(stdout);  // /dev/stdout may be this pipe or terminal: what was printed comes first
   // O_NONBLOCK: a FIFO nobody reads fails now (ENXIO) instead of waiting forever.
   const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return errno == ENXIO ? "no process is reading from it" : std::strerror(errno);

@@ -91,7 +91,9 @@ TEST_P(BadArguments, OneLineAndNoFile) {
   Sandbox sandbox;
   if (GetParam().devices && !sandbox.make_devices()) GTEST_SKIP() << "cannot make device nodes, and /dev is writable";
   expect_clean_failure(GetParam(), sandbox.dir(), files_below(sandbox.dir()));
-  if (GetParam().devices) EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / "full")) << "the device was replaced";
+  if (GetParam().devices) {
+    EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / "full")) << "the device was replaced";
+  }
 }
 
 std::vector<Case> bad_arguments() {

@@ -171,6 +171,18 @@ TEST_F(Files, StdoutThatIsARegularFileIsRefusedNotReplaced) {
   EXPECT_EQ(entries(), std::vector<std::string>{"stdout.txt"});
 }
 
+TEST_F(Files, StdoutThatIsAPipeIsWrittenThrough) {
+  // /dev/stdout -> /proc/self/fd/1 -> pipe:[N], a link to no path: stat() follows it, a walk cannot.
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  write_file_atomically("/proc/self/fd/" + std::to_string(ends[1]), "down the pipe");
+  ::close(ends[1]);
+  char buffer[64] = {};
+  EXPECT_EQ(::read(ends[0], buffer, sizeof buffer - 1), 13);
+  EXPECT_STREQ(buffer, "down the pipe");
+  ::close(ends[0]);
+}
+
 TEST_F(Files, ImmutableTargetSaysWhyNotSuccess) {
   write_file_atomically(dir_ / "frozen.csv", "old");
   if (!set_immutable(dir_ / "frozen.csv", true)) GTEST_SKIP() << "cannot set the immutable attribute here (chattr +i)";
