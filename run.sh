@@ -40,7 +40,7 @@ case $mode in
     mkdir -p out
     build-release/app/blurlab --headless --csv out/report.csv --json out/report.json "$@"
     python=python3; [ -x /usr/bin/python3 ] && python=/usr/bin/python3  # Debian's, with matplotlib
-    "$python" app/charts.py out/report.json --out out --log > out/charts.txt
+    "$python" docs/tools/charts.py out/report.json --out out --log > out/charts.txt
     echo
     echo "report: out/report.csv, out/report.json; charts: $(tr '\n' ' ' < out/charts.txt)"
     ;;

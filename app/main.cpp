@@ -13,10 +13,12 @@
 namespace {
 
 void list_variants() {
+  // name, stage, tolerance, kernels, summary: tests/image_tests.cmake reads the first four.
   for (const blurlab::VariantInfo* v : blurlab::variants())
-    std::printf("%-28s %-9s %-6s %.*s\n", std::string(v->name).c_str(), std::string(blurlab::name(v->stage)).c_str(),
+    std::printf("%-28s %-9s %-6s %-9s %.*s\n", std::string(v->name).c_str(), std::string(blurlab::name(v->stage)).c_str(),
                 v->tolerance_lsb == 0 ? "exact" : (std::to_string(v->tolerance_lsb) + " LSB").c_str(),
-                static_cast<int>(v->summary.size()), v->summary.data());
+                v->kernels == blurlab::KernelSupport::BoxOnly ? "box" : "box,gauss", static_cast<int>(v->summary.size()),
+                v->summary.data());
 }
 
 void print_kernel(const blurlab::Kernel& kernel) {

@@ -21,25 +21,20 @@ void section(const char* title) {
   ImGui::Separator();
 }
 
-std::string wg_text(glm::ivec2 wg) { return std::to_string(wg.x) + "x" + std::to_string(wg.y); }
-
-// A combo over a variant's knob candidates; the running value is shown even when the user gave
-// one outside the list. Returns true when the user picked another value.
-template <typename T, typename Text>
-bool knob_combo(const char* label, const std::vector<T>& candidates, T current, T& chosen, Text text) {
-  if (candidates.empty()) {
-    ImGui::TextDisabled("%s: n/a for this variant", label);
-    return false;
-  }
+// One combo per knob of the variant, over its candidates; the running value is shown even when
+// the user gave one outside the list. Returns true when the user picked another value.
+bool knob_combo(const Knob& knob, KnobValue current, KnobValues& chosen) {
   bool changed = false;
-  if (ImGui::BeginCombo(label, text(current).c_str())) {
-    for (const T& c : candidates)
-      if (ImGui::Selectable(text(c).c_str(), c == current)) {
-        chosen = c;
+  const std::string label(knob.name);
+  if (ImGui::BeginCombo(label.c_str(), knob.text(current).c_str())) {
+    for (KnobValue c : knob.candidates)
+      if (ImGui::Selectable(knob.text(c).c_str(), c == current)) {
+        chosen[label] = c;
         changed = true;
       }
     ImGui::EndCombo();
   }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.*s", static_cast<int>(knob.help.size()), knob.help.data());
   return changed;
 }
 
@@ -98,7 +93,7 @@ OverlayActions draw_overlay_panels(const OverlayModel& m) {
   }
 
   section("settings");
-  if (current.is_blur) {
+  if (is_blur(current)) {
     int type = s.settings.kernel.type == KernelType::Box ? 0 : 1;
     bool picked = ImGui::RadioButton("box", &type, 0);
     ImGui::SameLine();
@@ -139,11 +134,11 @@ OverlayActions draw_overlay_panels(const OverlayModel& m) {
   } else {
     ImGui::TextDisabled("intermediate: n/a (no intermediate texture)");
   }
-  changed |= knob_combo("workgroup", current.workgroups, m.resolved.workgroup, s.settings.workgroup, wg_text);
-  changed |= knob_combo("unroll", current.unrolls, m.resolved.unroll, s.settings.unroll, [](int v) { return std::to_string(v); });
-  changed |= knob_combo("segment", current.segments, m.resolved.segment, s.settings.segment, [](int v) { return std::to_string(v); });
-  changed |= knob_combo("cache", current.cache_bits, m.resolved.cache_bits, s.settings.cache_bits,
-                        [](int v) { return "fp" + std::to_string(v); });
+  if (current.knobs.empty()) ImGui::TextDisabled("knobs: none for this variant");
+  for (const Knob& k : current.knobs) {
+    const auto running = m.resolved.knobs.find(k.name);
+    changed |= knob_combo(k, running != m.resolved.knobs.end() ? running->second : k.default_value(), s.settings.knobs);
+  }
   bool linear = s.linear_light;
   if (ImGui::Checkbox("linear light (L)", &linear)) {
     actions.effects |= ui::handle_key(s, ui::Key::L, all.size());

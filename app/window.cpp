@@ -6,9 +6,6 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
-#include <malloc.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -16,7 +13,6 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <set>
 
 #include "blur/check.h"
 #include "blur/pipeline.h"
@@ -31,7 +27,6 @@
 #include "ui/span_stats.h"
 #include "ui/view_state.h"
 #include "util/error.h"
-#include "util/strings.h"
 
 namespace blurlab::app {
 
@@ -41,22 +36,6 @@ bool display_available() {
 }
 
 namespace {
-
-// Resident memory of this process (bytes), for the soak's bound. Free heap is handed back to the
-// system first (malloc_trim), so what is measured is memory in use, not what the allocator kept
-// after ~800 programs were compiled and dropped.
-size_t resident_bytes() {
-  malloc_trim(0);
-  std::FILE* f = std::fopen("/proc/self/statm", "r");
-  if (!f) return 0;
-  unsigned long pages = 0, resident = 0;
-  const int read = std::fscanf(f, "%lu %lu", &pages, &resident);
-  std::fclose(f);
-  return read == 2 ? resident * static_cast<size_t>(sysconf(_SC_PAGESIZE)) : 0;
-}
-
-// Keys arrive through the GLFW callback and are handled once per frame.
-std::vector<ui::Key>* g_pending_keys = nullptr;
 
 std::optional<ui::Key> translate(int key, int mods) {
   if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) return static_cast<ui::Key>(static_cast<int>(ui::Key::Digit1) + key - GLFW_KEY_1);
@@ -85,11 +64,18 @@ std::optional<ui::Key> translate(int key, int mods) {
   }
 }
 
-void on_key(GLFWwindow*, int key, int, int action, int mods) {
-  if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
-  if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureKeyboard) return;
-  if (auto k = translate(key, mods); k && g_pending_keys) g_pending_keys->push_back(*k);
-}
+// The program that shows a texture in the window, and its uniforms, looked up once (again after
+// the shaders are reloaded).
+struct Presenter {
+  std::shared_ptr<const gl::Program> program;
+  GLint mode = -1, amplify = -1, encode_srgb = -1;
+  void refresh(gl::ProgramCache& programs) {
+    program = programs.share({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, "present.frag"}}, {});
+    mode = glGetUniformLocation(program->id(), "u_mode");
+    amplify = glGetUniformLocation(program->id(), "u_amplify");
+    encode_srgb = glGetUniformLocation(program->id(), "u_encode_srgb");
+  }
+};
 
 // A check against the CPU reference runs on a worker thread; the frame never waits for it.
 struct CheckJob {
@@ -111,30 +97,39 @@ class App {
         scene_(programs_),
         empty_vao_(gl::create_vertex_array()),
         time_(o.time) {
-    // Start from the command line's single choices.
+    // Start from the command line's single choices; without --variant, the first compute blur
+    // (the separable pair), compared with the same algorithm in the other stage.
     const auto all = variants();
-    state_.variant = 0;
-    if (!o.variants.empty())
-      state_.variant = static_cast<size_t>(std::find(all.begin(), all.end(), o.variants.front()) - all.begin());
-    else
+    auto first = [&](Stage stage) {
       for (size_t i = 0; i < all.size(); ++i)
-        if (all[i]->name == "compute-separable") state_.variant = i;
-    for (size_t i = 0; i < all.size(); ++i)
-      if (all[i]->name == "frag-naive") state_.diff_variant = i;
+        if (all[i]->role == Role::Blur && all[i]->stage == stage) return i;
+      return size_t{0};
+    };
+    state_.variant = first(Stage::Compute);
+    if (!o.variants.empty()) state_.variant = static_cast<size_t>(std::find(all.begin(), all.end(), o.variants.front()) - all.begin());
+    state_.diff_variant = first(all[state_.variant]->stage == Stage::Compute ? Stage::Fragment : Stage::Compute);
     state_.settings.kernel = o.kernel_list().front();
     state_.sigma_follows_radius = o.sigmas.empty();
     if (!o.formats.empty()) state_.settings.intermediate = o.formats.front();
-    if (!o.workgroups.empty()) state_.settings.workgroup = o.workgroups.front();
-    if (!o.unrolls.empty()) state_.settings.unroll = o.unrolls.front();
-    if (!o.segments.empty()) state_.settings.segment = o.segments.front();
-    if (!o.cache_bits.empty()) state_.settings.cache_bits = o.cache_bits.front();
+    for (const auto& [knob, values] : o.knob_values) state_.settings.knobs[knob] = values.front();
     if (o.input_formats.front() == gl::Format::rgba16f) ui::handle_key(state_, ui::Key::L, all.size());
     script_ = ui::parse_script(o.script);
-    g_pending_keys = &keys_;
-    glfwSetKeyCallback(window_, on_key);
+    // Keys arrive through GLFW's callback, which finds this App through the window's user pointer.
+    glfwSetWindowUserPointer(window_, this);
+    glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int mods) {
+      if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
+      if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureKeyboard) return;
+      if (auto k = translate(key, mods)) static_cast<App*>(glfwGetWindowUserPointer(w))->keys_.push_back(*k);
+    });
+    present_.refresh(programs_);
   }
 
-  ~App() { g_pending_keys = nullptr; }
+  ~App() {
+    glfwSetKeyCallback(window_, nullptr);
+    glfwSetWindowUserPointer(window_, nullptr);
+  }
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
 
   int run() {
     const auto all = variants();
@@ -146,16 +141,10 @@ class App {
       // Scripted input (tests, soak runs) goes through the same paths as real input.
       std::vector<ui::ScriptStep> steps;
       for (; script_at < script_.size() && script_[script_at].frame <= frame; ++script_at) steps.push_back(script_[script_at]);
-      if (options_.soak > 0) {
+      if (soak_) {
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (elapsed >= options_.soak) break;
-        if (elapsed >= options_.soak * 0.2 && settled_rss_ == 0) settled_rss_ = resident_bytes();
-        // The memory curve, a sample per tenth of the run.
-        if (elapsed >= options_.soak * 0.1 * static_cast<double>(rss_curve_.size() + 1)) rss_curve_.push_back(resident_bytes());
-        steps = soak_.steps(frame, state_.settings.kernel.radius);
-        resizes_ += static_cast<size_t>(std::count_if(steps.begin(), steps.end(), [](const ui::ScriptStep& s) { return s.resize.has_value(); }));
-        peak_rss_ = std::max(peak_rss_, resident_bytes());
-        visited_.insert(state_.variant);
+        steps = soak_driver_.steps(frame, state_.settings.kernel.radius);
+        if (!soak_->frame(elapsed, state_.variant, steps)) break;
       }
       for (const ui::ScriptStep& step : steps) {
         if (step.key) keys_.push_back(*step.key);
@@ -174,7 +163,7 @@ class App {
       glm::ivec2 size{0, 0};
       glfwGetFramebufferSize(window_, &size.x, &size.y);
       if (minimized_ || size.x <= 0 || size.y <= 0) {
-        glfwWaitEventsTimeout(script_at < script_.size() || options_.soak > 0 ? 0.01 : 0.25);
+        glfwWaitEventsTimeout(script_at < script_.size() || soak_ ? 0.01 : 0.25);
         ++frame;
         ++minimized_frames_;
         if (options_.frames_given && frame >= static_cast<uint64_t>(options_.frames)) break;
@@ -215,37 +204,14 @@ class App {
     std::printf("frames %llu (minimized %llu), GPU timer queries %zu, frames dropped %zu\n",
                 static_cast<unsigned long long>(frame), static_cast<unsigned long long>(minimized_frames_),
                 timers_.queries_created(), timers_.frames_dropped());
-    return options_.soak > 0 ? soak_verdict(frame) : 0;
+    if (!soak_) return 0;
+    return soak_->verdict({.frames = frame,
+                           .timer_queries = timers_.queries_created(),
+                           .programs_compiled = programs_.compiled(),
+                           .programs_cached = programs_.size()});
   }
 
  private:
-  // The soak's bounds: the query pool stays small (queries are reused), memory stops growing once
-  // settled (programs, textures and timings are bounded), and no GL error (checked by the caller
-  // with --gl-debug).
-  int soak_verdict(uint64_t frames) {
-    constexpr size_t kMaxQueries = 64;
-    constexpr size_t kMaxGrowth = 64u << 20;
-    const size_t end_rss = resident_bytes();
-    const double mib = 1.0 / (1 << 20);
-    std::printf("soak: %.0f s, %llu frames, %zu variants visited, %zu resizes, %zu programs compiled (%zu cached)\n", options_.soak,
-                static_cast<unsigned long long>(frames), visited_.size(), resizes_, programs_.compiled(), programs_.size());
-    std::printf("soak: timer queries %zu (bound %zu), resident memory %.1f MiB settled, %.1f MiB peak, %.1f MiB at the end "
-                "(growth bound %.0f MiB)\n",
-                timers_.queries_created(), kMaxQueries, settled_rss_ * mib, peak_rss_ * mib, end_rss * mib, kMaxGrowth * mib);
-    std::string curve;
-    for (size_t rss : rss_curve_) curve += " " + std::to_string(static_cast<int>(rss * mib));
-    std::printf("soak: resident memory every tenth of the run (MiB):%s\n", curve.c_str());
-    if (timers_.queries_created() > kMaxQueries) {
-      print_error("soak: the timer-query pool grew to " + std::to_string(timers_.queries_created()) + " queries");
-      return 1;
-    }
-    if (settled_rss_ > 0 && end_rss > settled_rss_ + kMaxGrowth) {
-      print_error("soak: memory grew by " + format_double((end_rss - settled_rss_) * mib, 4) + " MiB after settling");
-      return 1;
-    }
-    return 0;
-  }
-
   void scripted_resize(glm::ivec2 size) {
     if (size.x == 0 || size.y == 0) {
       // What a minimized window reports; iconify too where a window manager allows it.
@@ -284,8 +250,7 @@ class App {
       diff_unsupported_.reset();
       if (state_.view == ui::View::DiffVariant) {
         BlurSettings second = state_.settings;
-        second.workgroup = {0, 0};
-        second.unroll = second.segment = second.cache_bits = 0;
+        second.knobs.clear();  // the second variant runs its defaults
         diff_unsupported_ = diff_pipeline_.configure(*all[state_.diff_variant], second, size_);
       }
     } catch (const gl::ShaderError& e) {
@@ -298,6 +263,7 @@ class App {
   void reload_shaders() {
     try {
       programs_.reload();
+      present_.refresh(programs_);
       pipeline_.refresh_programs();
       diff_pipeline_.refresh_programs();
       shader_error_.clear();
@@ -330,8 +296,7 @@ class App {
     if (other) gl::barriers().before(gl::Access::TextureFetch, other->id());
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, size_.x, size_.y);
-    const gl::Program& present = programs_.get({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, "present.frag"}}, {});
-    glUseProgram(present.id());
+    glUseProgram(present_.program->id());
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, image->id());
     glBindSampler(0, 0);
@@ -339,9 +304,9 @@ class App {
     glBindTexture(GL_TEXTURE_2D, other ? other->id() : image->id());
     glBindSampler(1, 0);
     glActiveTexture(GL_TEXTURE0);
-    glUniform1i(glGetUniformLocation(present.id(), "u_mode"), other ? 1 : 0);
-    glUniform1f(glGetUniformLocation(present.id(), "u_amplify"), other == &reference_ ? 64.0f : 16.0f);
-    glUniform1i(glGetUniformLocation(present.id(), "u_encode_srgb"), state_.linear_light ? 1 : 0);
+    glUniform1i(present_.mode, other ? 1 : 0);
+    glUniform1f(present_.amplify, other == &reference_ ? 64.0f : 16.0f);
+    glUniform1i(present_.encode_srgb, state_.linear_light ? 1 : 0);
     glBindVertexArray(empty_vao_.get());
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(0);
@@ -440,17 +405,41 @@ class App {
   bool pending_screenshot_ = false;
   bool minimized_ = false;
   uint64_t minimized_frames_ = 0;
-  ui::SoakDriver soak_;
-  size_t settled_rss_ = 0, peak_rss_ = 0, resizes_ = 0;
-  std::vector<size_t> rss_curve_;
-  std::set<size_t> visited_;
+  ui::SoakDriver soak_driver_;
+  std::optional<ui::SoakMonitor> soak_ = options_.soak > 0 ? std::optional<ui::SoakMonitor>(options_.soak) : std::nullopt;
+  Presenter present_;
   double time_ = 0.0;
   double cpu_frame_ms_ = 0.0;
 };
 
 }  // namespace
 
+// One shutdown path: each resource lets go in its destructor, in reverse order of creation,
+// whether the run returns or throws.
+struct GlfwLibrary {
+  ~GlfwLibrary() { glfwTerminate(); }
+};
+struct ImGuiContextGuard {
+  ImGuiContextGuard() {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini written into the working directory
+  }
+  ~ImGuiContextGuard() { ImGui::DestroyContext(); }
+};
+struct ImGuiBackends {
+  explicit ImGuiBackends(GLFWwindow* window) {
+    ImGui_ImplGlfw_InitForOpenGL(window, true);  // chains to the key callback installed before it
+    ImGui_ImplOpenGL3_Init("#version 410 core");
+  }
+  ~ImGuiBackends() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+  }
+};
+
 int run_window(const cli::Options& o) {
+  const GlfwLibrary glfw;  // display_available() initialized it
   const bool debug = o.gl_debug || gl::kDebugBuild;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
@@ -459,46 +448,30 @@ int run_window(const cli::Options& o) {
   glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, debug ? GLFW_TRUE : GLFW_FALSE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
   const glm::ivec2 size = o.sizes.empty() ? glm::ivec2(1280, 720) : o.sizes.front();
-  GLFWwindow* window = glfwCreateWindow(size.x, size.y, "blurlab", nullptr, nullptr);
+  const std::unique_ptr<GLFWwindow, void (*)(GLFWwindow*)> window(glfwCreateWindow(size.x, size.y, "blurlab", nullptr, nullptr),
+                                                                  glfwDestroyWindow);
   gl::keep_drivers_loaded_for_sanitizers();  // loaded even when the 4.3 context is refused
   if (!window) {
     const char* why = nullptr;
     glfwGetError(&why);
-    glfwTerminate();
     throw Error(std::string("OpenGL 4.3 core is not available in a window: ") + (why ? why : "glfwCreateWindow failed"));
   }
-  glfwMakeContextCurrent(window);
+  glfwMakeContextCurrent(window.get());
   gl::keep_drivers_loaded_for_sanitizers();
-  int status = 1;
+  if (debug) gl::enable_debug_output();
+  const gl::GlInfo info = gl::query_gl_info("GLFW window", debug);
+  std::cout << gl::describe(info) << std::flush;
+  int status = 0;
   {
-    if (debug) gl::enable_debug_output();
-    const gl::GlInfo info = gl::query_gl_info("GLFW window", debug);
-    std::cout << gl::describe(info) << std::flush;
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini written into the working directory
-    {
-      App app(o, window, info);  // installs its key callback before ImGui chains to it
-      ImGui_ImplGlfw_InitForOpenGL(window, true);
-      ImGui_ImplOpenGL3_Init("#version 410 core");
-      try {
-        status = app.run();
-      } catch (...) {
-        ImGui_ImplOpenGL3_Shutdown();
-        ImGui_ImplGlfw_Shutdown();
-        throw;
-      }
-      ImGui_ImplOpenGL3_Shutdown();
-      ImGui_ImplGlfw_Shutdown();
-    }
-    ImGui::DestroyContext();
-    if (debug && gl::debug_error_count() > 0) {
-      print_error(std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above)");
-      status = 1;
-    }
+    const ImGuiContextGuard imgui;
+    App app(o, window.get(), info);  // installs its key callback before ImGui chains to it
+    const ImGuiBackends backends(window.get());
+    status = app.run();
   }
-  glfwDestroyWindow(window);
-  glfwTerminate();
+  if (debug && gl::debug_error_count() > 0) {
+    print_error(std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above)");
+    status = 1;
+  }
   return status;
 }
 

@@ -1,9 +1,10 @@
 // blur_common.glsl: what every blur shader shares. The host (src/blur/pipeline.cpp) defines,
 // right after #version:
 //   RADIUS                  kernel radius r: taps at -r..r (0 = identity)
-//   WG_X, WG_Y              workgroup size (compute variants)
-//   UNROLL, SEGMENT         sliding-window knobs; CACHE_FP16: shared-memory cache precision
+//   the variant's knobs     each knob's define (src/blur/knob.h), e.g. WG_X and WG_Y for the
+//                           workgroup, SEGMENT, UNROLL, CACHE_BITS; only the variant's own
 //   SRC_FORMAT, DST_FORMAT  image format qualifiers of image units 0 and 1 (compute)
+//   SRC_RAW_FORMAT, ...     the same units bound raw (raw_images.glsl)
 
 const int MAX_RADIUS = 128;
 const int TAP_VEC4S = (2 * MAX_RADIUS + 1 + 3) / 4;
@@ -29,5 +30,7 @@ vec2 linear_tap(int k) {
   return (k & 1) == 0 ? v.xy : v.zw;
 }
 
-// Borders are clamp-to-edge in every variant.
-ivec2 clamp_to_edge(ivec2 p, ivec2 size) { return clamp(p, ivec2(0), size - 1); }
+// The border rule: the texel read for p when p lies outside an image of `size` texels.
+// Clamp-to-edge (the edge texel repeats) in every variant. Shaders read the source through the
+// hooks of source_image.glsl or source_sampler.glsl, which apply it.
+ivec2 border_texel(ivec2 p, ivec2 size) { return clamp(p, ivec2(0), size - 1); }

@@ -4,6 +4,8 @@
 // vertical apron), into shared memory; after a barrier each invocation sums its 2r+1 vertical
 // taps from there and writes one output.
 #include "blur_common.glsl"
+#include "source_image.glsl"
+#include "target_image.glsl"
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
@@ -14,16 +16,16 @@ const int ROWS = WG_Y + 2 * RADIUS;  // horizontally blurred rows, WG_X texels e
 #include "lds_common.glsl"
 
 void main() {
-  ivec2 size = imageSize(u_src);
+  ivec2 size = source_size();
   ivec2 origin = ivec2(gl_WorkGroupID.xy) * ivec2(WG_X, WG_Y);
   // Horizontal pass, balanced: invocation k blurs tile texels k, k + N, ... (N invocations).
-  // Tile row t is image row origin.y - r + t, clamped: rows above 0 are row 0, as are their
-  // horizontal sums. Columns past the right edge are clamped too; their sums are never read
-  // by a stored output.
+  // Tile row t is image row origin.y - r + t, mapped by the border rule (clamped: rows above 0
+  // are row 0, as are their horizontal sums). Columns past the right edge are mapped too; their
+  // sums are never read by a stored output.
   for (int i = int(gl_LocalInvocationIndex); i < WG_X * ROWS; i += LDS_INVOCATIONS) {
-    ivec2 q = clamp_to_edge(origin + ivec2(i % WG_X, i / WG_X - RADIUS), size);
+    ivec2 q = border_texel(origin + ivec2(i % WG_X, i / WG_X - RADIUS), size);
     vec4 sum = vec4(0.0);
-    for (int k = -RADIUS; k <= RADIUS; ++k) sum += tap_weight(k) * imageLoad(u_src, clamp_to_edge(q + ivec2(k, 0), size));
+    for (int k = -RADIUS; k <= RADIUS; ++k) sum += tap_weight(k) * source_texel(q + ivec2(k, 0));
     lds_store(i, sum);
   }
   // Every invocation reaches the barrier, also those past the image's edge.
@@ -33,5 +35,5 @@ void main() {
   ivec2 local = ivec2(gl_LocalInvocationID.xy);
   vec4 sum = lds_tap_sum((local.y + RADIUS) * WG_X + local.x, WG_X);
   ivec2 p = origin + local;
-  if (all(lessThan(p, size))) imageStore(u_dst, p, sum);
+  if (all(lessThan(p, size))) store_target(p, sum);
 }

@@ -11,6 +11,8 @@
 //   [IN_TEXELS, + RING_ROWS * W)     the ring: horizontally blurred row y of the segment that
 //                                    starts at row `start` lives in slot (y - start + r) % RING_ROWS
 #include "blur_common.glsl"
+#include "source_image.glsl"
+#include "target_image.glsl"
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
@@ -42,7 +44,7 @@ void blur_rows_into_ring(int x0, int start, int first, int count) {
 }
 
 void main() {
-  ivec2 size = imageSize(u_src);
+  ivec2 size = source_size();
   int x0 = int(gl_WorkGroupID.x) * WG_X;
   int start = int(gl_WorkGroupID.y) * SEGMENT;
   int end = min(start + SEGMENT, size.y);
@@ -64,6 +66,6 @@ void main() {
       slot = slot + 1 == RING_ROWS ? 0 : slot + 1;
     }
     // Partial strips at the right edge and rows past the segment or the image are not stored.
-    if (x0 + local.x < size.x && y < end) imageStore(u_dst, ivec2(x0 + local.x, y), sum);
+    if (x0 + local.x < size.x && y < end) store_target(ivec2(x0 + local.x, y), sum);
   }
 }

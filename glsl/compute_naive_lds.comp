@@ -3,6 +3,8 @@
 // apron on every side, into shared memory once, then every invocation sums its (2r+1)^2 window
 // from there: 2r+1 weighted row sums, weighted by the row's tap.
 #include "blur_common.glsl"
+#include "source_image.glsl"
+#include "target_image.glsl"
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
@@ -27,5 +29,5 @@ void main() {
   vec4 sum = vec4(0.0);
   for (int j = -RADIUS; j <= RADIUS; ++j) sum += tap_weight(j) * lds_tap_sum(centre + j * TILE_X, 1);
   ivec2 p = origin + local;
-  if (all(lessThan(p, imageSize(u_src)))) imageStore(u_dst, p, sum);
+  if (all(lessThan(p, source_size()))) store_target(p, sum);
 }

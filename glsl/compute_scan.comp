@@ -19,10 +19,10 @@
 // The scan of WG_Y totals is sequential per invocation (WG_Y shared reads, no more barriers):
 // for 16 chunks that is cheaper than a log-step scan with a barrier per step.
 #include "blur_common.glsl"
+#include "source_image.glsl"
+#include "target_image.glsl"
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
-layout(SRC_FORMAT, binding = 0) uniform restrict readonly image2D u_src;
-layout(DST_FORMAT, binding = 1) uniform restrict writeonly image2D u_dst;
 
 #include "sliding_common.glsl"
 
@@ -33,7 +33,7 @@ shared ACC s_window[WG_Y * WG_X];  // [k][column]: chunk k's share of the window
 shared ACC s_change[WG_Y * WG_X];  // [k][column]: D_k, the change of the window over chunk k
 
 void main() {
-  ivec2 size = imageSize(u_src);
+  ivec2 size = source_size();
   int column = int(gl_LocalInvocationID.x), k = int(gl_LocalInvocationID.y);
   int x = int(gl_WorkGroupID.x) * WG_X + column;
   int y0 = int(gl_WorkGroupID.y) * (WG_Y * SEGMENT), y1 = min(y0 + WG_Y * SEGMENT, size.y);

@@ -5,6 +5,8 @@
 // r-texel apron at both ends, (G + 2r) x K texels, then each invocation takes its 2r+1 taps from
 // shared memory.
 #include "blur_common.glsl"
+#include "source_image.glsl"
+#include "target_image.glsl"
 
 #if AXIS == 0
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
@@ -38,5 +40,5 @@ void main() {
   barrier();
   vec4 sum = lds_tap_sum(centre, stride);
   ivec2 p = origin + local;
-  if (all(lessThan(p, imageSize(u_src)))) imageStore(u_dst, p, sum);
+  if (all(lessThan(p, source_size()))) store_target(p, sum);
 }

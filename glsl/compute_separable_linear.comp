@@ -3,17 +3,17 @@
 // invocation per pixel, two taps per bilinear fetch through a sampler (linear_common.glsl),
 // written with imageStore.
 #include "blur_common.glsl"
+#include "source_sampler.glsl"
+#include "target_image.glsl"
 #include "linear_common.glsl"
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
-layout(binding = 0) uniform sampler2D u_src;  // linear sampler, clamp-to-edge
-layout(DST_FORMAT, binding = 1) uniform restrict writeonly image2D u_dst;
 
 const vec2 AXIS_DIR = AXIS == 0 ? vec2(1.0, 0.0) : vec2(0.0, 1.0);
 
 void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   // Partial workgroups at the edge: nothing to store (no barrier follows).
-  if (any(greaterThanEqual(p, imageSize(u_dst)))) return;
-  imageStore(u_dst, p, linear_blur_1d(u_src, p, AXIS_DIR));
+  if (any(greaterThanEqual(p, source_size()))) return;
+  store_target(p, linear_blur_1d(p, AXIS_DIR));
 }

@@ -3,10 +3,10 @@
 // into the output): one invocation per segment of a line; each output costs two reads whatever
 // the radius (see sliding_common.glsl).
 #include "blur_common.glsl"
+#include "source_image.glsl"
+#include "target_image.glsl"
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
-layout(SRC_FORMAT, binding = 0) uniform restrict readonly image2D u_src;
-layout(DST_FORMAT, binding = 1) uniform restrict writeonly image2D u_dst;
 
 #include "sliding_common.glsl"
 

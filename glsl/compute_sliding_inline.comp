@@ -14,10 +14,10 @@
 // the segment's first row - 1 from zero, so the clamped rows above the image come out exactly.
 #define SLIDE_EMIT_CUSTOM 1
 #include "blur_common.glsl"
+#include "source_image.glsl"
+#include "target_image.glsl"
 
 layout(local_size_x = WG_X) in;  // WG_Y = 1 and WG_X even (checked by the host)
-layout(SRC_FORMAT, binding = 0) uniform restrict readonly image2D u_src;
-layout(DST_FORMAT, binding = 1) uniform restrict writeonly image2D u_dst;
 
 #include "sliding_common.glsl"
 
@@ -30,7 +30,7 @@ int g_row;  // this invocation's row in s_rows
 void emit(ivec2 p, int k, ACC sum) { s_rows[g_row * STRIDE + k] = sum; }
 
 void main() {
-  ivec2 size = imageSize(u_src);
+  ivec2 size = source_size();
   int i = int(gl_LocalInvocationID.x);
   int x0 = int(gl_WorkGroupID.x) * STRIP, x = x0 + i;
   int y0 = int(gl_WorkGroupID.y) * SEGMENT, y1 = min(y0 + SEGMENT, size.y);
@@ -55,7 +55,7 @@ void main() {
       ACC change = s_rows[j * STRIDE + i];
       if (tj >= y0) change -= s_rows[(BATCH + j) * STRIDE + i];
       column += change;
-      if (tj >= y0 && x < size.x) imageStore(u_dst, ivec2(x, tj), from_acc(column));
+      if (tj >= y0 && x < size.x) store_target(ivec2(x, tj), from_acc(column));
     }
     memoryBarrierShared();  // the next batch overwrites s_rows
     barrier();

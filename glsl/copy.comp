@@ -1,12 +1,37 @@
 #version 430 core
 // copy: reads each texel once and writes it once, no blur: the memory floor every blur is
-// measured against.
+// measured against. Invocation (x, y) of workgroup (gx, gy) copies TEXELS texels of row
+// gy * WG_Y + y, at columns gx * WG_X * TEXELS + x + k * WG_X (k < TEXELS): at each k a warp's
+// loads are consecutive texels. All loads are issued before the stores (on the H200 13% faster
+// than interleaving them). RAW = 1 moves the texels' bits through uint images (no conversion).
+#include "blur_common.glsl"
+#if RAW
+#include "raw_images.glsl"
+#define TEXEL uvec4
+#define LOAD(p) imageLoad(u_src_raw, p)
+#define STORE(p, v) imageStore(u_dst_raw, p, v)
+#else
+#include "source_image.glsl"
+#include "target_image.glsl"
+#define TEXEL vec4
+#define LOAD(p) imageLoad(u_src, p)  // inside the image: no border rule to apply
+#define STORE(p, v) store_target(p, v)
+#endif
+
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
-layout(SRC_FORMAT, binding = 0) uniform restrict readonly image2D u_src;
-layout(DST_FORMAT, binding = 1) uniform restrict writeonly image2D u_dst;
 
 void main() {
-  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
-  if (any(greaterThanEqual(p, imageSize(u_src)))) return;  // partial workgroup; no barrier follows
-  imageStore(u_dst, p, imageLoad(u_src, p));
+#if RAW
+  ivec2 size = imageSize(u_src_raw);
+#else
+  ivec2 size = source_size();
+#endif
+  int y = int(gl_GlobalInvocationID.y);
+  int x0 = int(gl_WorkGroupID.x) * (WG_X * TEXELS) + int(gl_LocalInvocationID.x);
+  if (y >= size.y) return;  // partial workgroup; no barrier follows
+  TEXEL texel[TEXELS];
+  for (int k = 0; k < TEXELS; ++k)
+    if (x0 + k * WG_X < size.x) texel[k] = LOAD(ivec2(x0 + k * WG_X, y));
+  for (int k = 0; k < TEXELS; ++k)
+    if (x0 + k * WG_X < size.x) STORE(ivec2(x0 + k * WG_X, y), texel[k]);
 }

@@ -1,7 +1,7 @@
 // linear_common.glsl: hardware-linear sampling, shared by frag-separable-linear,
-// compute-separable-linear and frag-linear-2d. Include after blur_common.glsl; the source is a
-// sampler2D bound with the pipeline's linear sampler (Binding::sampled_linear: GL_LINEAR,
-// GL_CLAMP_TO_EDGE, one level).
+// compute-separable-linear and frag-linear-2d. Include after blur_common.glsl and
+// source_sampler.glsl; the source u_src is bound with the pipeline's linear sampler
+// (Binding::sampled_linear: GL_LINEAR, GL_CLAMP_TO_EDGE, one level).
 //
 // One bilinear fetch between texels o and o+1 at o + t returns (1-t) P[o] + t P[o+1]. Per axis
 // the 2r+1 taps become LINEAR_SAMPLES samples (linear_taps() in src/blur/kernel.h): the centre
@@ -49,17 +49,15 @@ vec2 linear_sample(int j) {
 // The bilinear fetch for texel p shifted by `offset` texels, at level 0 (no derivatives needed).
 // inv_size = 1 / textureSize: the position's fp32 error is about (p + offset) 2^-23 texels, below
 // 2^-11 texel up to 4096 texels, far under the 1/256 step of the filter weight.
-vec4 linear_fetch(sampler2D src, vec2 inv_size, ivec2 p, vec2 offset) {
-  return textureLod(src, (vec2(p) + 0.5 + offset) * inv_size, 0.0);
-}
+vec4 linear_fetch(vec2 inv_size, ivec2 p, vec2 offset) { return textureLod(u_src, (vec2(p) + 0.5 + offset) * inv_size, 0.0); }
 
 // The 1D blur along `axis` ((1,0) or (0,1)) at texel p: LINEAR_SAMPLES fetches.
-vec4 linear_blur_1d(sampler2D src, ivec2 p, vec2 axis) {
-  vec2 inv_size = 1.0 / vec2(textureSize(src, 0));
+vec4 linear_blur_1d(ivec2 p, vec2 axis) {
+  vec2 inv_size = 1.0 / vec2(source_size());
   vec4 sum = vec4(0.0);
   for (int j = 0; j < LINEAR_SAMPLES; ++j) {
     vec2 s = linear_sample(j);
-    sum += s.y * linear_fetch(src, inv_size, p, s.x * axis);
+    sum += s.y * linear_fetch(inv_size, p, s.x * axis);
   }
   return sum;
 }
@@ -68,15 +66,15 @@ vec4 linear_blur_1d(sampler2D src, ivec2 p, vec2 axis) {
 // factor, (1-tx)(1-ty), tx(1-ty), ..., so the sample at (ox, oy) weighted Wx Wy covers the
 // products w(i) w(j) of its 2x2 taps; the centre row and column (offset 0, weight w(0)) and the
 // single-tap groups of odd r (t = 0) take their taps exactly, no neighbour mixed in.
-vec4 linear_blur_2d(sampler2D src, ivec2 p) {
-  vec2 inv_size = 1.0 / vec2(textureSize(src, 0));
+vec4 linear_blur_2d(ivec2 p) {
+  vec2 inv_size = 1.0 / vec2(source_size());
   vec4 sum = vec4(0.0);
   for (int jy = 0; jy < LINEAR_SAMPLES; ++jy) {
     vec2 sy = linear_sample(jy);
     vec4 row = vec4(0.0);
     for (int jx = 0; jx < LINEAR_SAMPLES; ++jx) {
       vec2 sx = linear_sample(jx);
-      row += sx.y * linear_fetch(src, inv_size, p, vec2(sx.x, sy.x));
+      row += sx.y * linear_fetch(inv_size, p, vec2(sx.x, sy.x));
     }
     sum += sy.y * row;
   }

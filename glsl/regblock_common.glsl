@@ -1,4 +1,5 @@
-// regblock_common.glsl: register-blocked line sums (compute-inline-regblock). Include after
+// regblock_common.glsl: register-blocked line sums (compute-inline-regblock,
+// compute-strip-regblock). Include after
 // blur_common.glsl and lds_common.glsl, once per line-sum function, with
 //   RB_K         outputs per line segment (a compile-time constant)
 //   RB_LINE_SUM  the name of the function this inclusion defines
@@ -18,19 +19,24 @@
 const int RB_TAPS = 2 * RADIUS + 1;
 
 // Where a segment's inputs are: row start.y (inside the image) of the source from column
-// start.x, columns clamped to the edge, or the cache (lds_common.glsl) at base + i * stride.
+// start.x (the border rule applied past the ends), or the cache (lds_common.glsl) at
+// base + i * stride, wrapping around at `wrap` elements when it is above 0 (a ring of rows).
 // `from_image` is a constant at every call, so the branch folds away.
 struct RbLine {
   bool from_image;
   ivec2 start;
   int base;
   int stride;
+  int wrap;
 };
 
 vec4 rb_input(RbLine line, int i) {
-  if (!line.from_image) return lds_load(line.base + i * line.stride);
-  int x = clamp(line.start.x + i, 0, imageSize(u_src).x - 1);
-  return imageLoad(u_src, ivec2(x, line.start.y));
+  if (!line.from_image) {
+    int at = line.base + i * line.stride;
+    if (line.wrap > 0 && at >= line.wrap) at -= line.wrap;
+    return lds_load(at);
+  }
+  return source_texel(line.start + ivec2(i, 0));
 }
 
 // Reads input i of `line` (a compile-time constant once the loops are unrolled) and adds it to

@@ -1,13 +1,13 @@
 // sliding_common.glsl: running box sums along a line (a sliding window: add the entering texel,
 // subtract the leaving one), shared by compute-sliding, compute-sliding-inline and compute-scan.
-// Include it after blur_common.glsl and after declaring u_src (image unit 0) and u_dst (unit 1).
+// Include it after blur_common.glsl, source_image.glsl and target_image.glsl.
 // Defines from the host (src/variants/sliding.h):
 //   EXACT        1: rgba8 input, every texel read becomes an integer and sums are uint (exact;
 //                   a modular wrap of a difference cancels); 0: fp32 sums
 //   IN_SCALE     EXACT: the texel read times IN_SCALE is an integer (255 for unorm8)
 //   OUT_WEIGHTS  factors of the box weight 1/(2r+1) a stored sum takes (0: raw sums)
 //   OUT_UNIT     the value of one integer step of the sum (1.0 for fp32 sums and raw sums)
-//   SLIDE_EMIT_CUSTOM  defined by a shader that defines emit() itself (else: store into u_dst)
+//   SLIDE_EMIT_CUSTOM  defined by a shader that defines emit() itself (else: store_target)
 
 #if EXACT
 #define ACC uvec4
@@ -24,15 +24,15 @@ vec4 from_acc(ACC sum) {
   return vec4(sum) * scale;
 }
 
-// A line of texels origin + i * dir, i in [0, len). Reads clamp i to the line: clamp-to-edge,
-// so a window reaching past an end repeats the edge texel.
+// A line of texels origin + i * dir, i in [0, len). Reads past the ends follow the border rule
+// (source_texel): clamp-to-edge repeats the edge texel.
 struct Line {
   ivec2 origin;
   ivec2 dir;
   int len;
 };
 
-ACC load_line(Line line, int i) { return to_acc(imageLoad(u_src, line.origin + clamp(i, 0, line.len - 1) * line.dir)); }
+ACC load_line(Line line, int i) { return to_acc(source_texel(line.origin + i * line.dir)); }
 
 // The window sum just before `start`, i.e. centred on start - 1: texels start-1-r .. start-1+r,
 // UNROLL loads at a time.
@@ -73,14 +73,14 @@ ACC slide(Line line, int start, int count, ACC sum, bool outputs) {
 }
 
 #ifndef SLIDE_EMIT_CUSTOM
-void emit(ivec2 p, int k, ACC sum) { imageStore(u_dst, p, from_acc(sum)); }
+void emit(ivec2 p, int k, ACC sum) { store_target(p, from_acc(sum)); }
 
 // A whole pass of running sums along lines: rows (AXIS 0) or columns (AXIS 1). One invocation
 // per segment of SEGMENT texels of a line; it warms its window up at the segment start (2r+1
 // reads), then slides. Adjacent invocations take adjacent lines, so their reads and writes at
 // each step are neighbours. The workgroup grid is flattened (see sliding::flat_groups).
 void line_pass() {
-  ivec2 size = imageSize(u_src);
+  ivec2 size = source_size();
   Line line;
   line.dir = AXIS == 0 ? ivec2(1, 0) : ivec2(0, 1);
   line.len = AXIS == 0 ? size.x : size.y;

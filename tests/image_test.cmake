@@ -1,12 +1,25 @@
 # One image-diff test: blur INPUT with VARIANT headless, compare with GOLDEN within TOLERANCE LSB.
-# A setting the variant declares unsupported is reported as skipped, not passed.
+# EXPECT=run: the variant must blur the case (any refusal fails); EXPECT=kernel: it must refuse
+# the case's kernel, EXPECT=limit: it must refuse for a device limit (shared memory), each with one
+# line naming the reason (exit 2), and write nothing.
 get_filename_component(dir ${OUT} DIRECTORY)
 file(MAKE_DIRECTORY ${dir})
 file(REMOVE ${OUT})
 execute_process(COMMAND ${BLURLAB} --headless --gl-debug --frames 0 --variant ${VARIANT} --image ${INPUT} --output ${OUT} ${ARGS}
                 RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(code EQUAL 2 AND err MATCHES "cannot run")
-  message(STATUS "SKIPPED: unsupported: ${err}")
+if(EXPECT STREQUAL "kernel" OR EXPECT STREQUAL "limit")
+  if(EXPECT STREQUAL "kernel")
+    set(reason "box kernel only")
+  else()
+    set(reason "of shared memory")
+  endif()
+  if(NOT code EQUAL 2 OR NOT err MATCHES "^blurlab: ${VARIANT} cannot run [^\n]*: [^\n]*${reason}[^\n]*\n$")
+    message(FATAL_ERROR "${VARIANT} should refuse this case (${reason}) with one line (exit 2), got exit ${code}:\n${out}\n${err}")
+  endif()
+  if(EXISTS ${OUT})
+    message(FATAL_ERROR "${VARIANT} refused but wrote ${OUT}")
+  endif()
+  message(STATUS "refused as expected: ${err}")
   return()
 endif()
 if(NOT code EQUAL 0)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "blur/kernel.h"
+#include "blur/knob.h"
 #include "gl/context.h"
 #include "gl/format.h"
 #include "gl/shader.h"
@@ -22,17 +23,22 @@ namespace blurlab {
 enum class Stage { Fragment, Compute };
 std::string_view name(Stage stage);
 
-// Settings shared by all variants. Knobs a variant does not have stay 0.
+// What one run of a variant blurs, and how.
 struct BlurSettings {
   Kernel kernel;
   gl::Format input_format = gl::Format::rgba8;  // the source and destination textures
   std::optional<gl::Format> intermediate;       // multi-pass variants; default: input_format
-  glm::ivec2 workgroup{0, 0};                   // 0x0: the variant's default
-  int unroll = 0;                               // outputs per invocation: sliding-window unroll N, regblock vertical K
-  int segment = 0;                              // sliding-window segment length; regblock horizontal K
-  int cache_bits = 0;                           // shared-memory cache precision: 32 or 16
+  // Knob values by name. resolve() keeps exactly the variant's knobs, defaults filled in.
+  KnobValues knobs;
 
   gl::Format intermediate_format() const { return intermediate.value_or(input_format); }
+  // The value of a knob of the (resolved) settings; throws Error if the variant has no such knob.
+  KnobValue knob(std::string_view name) const;
+  int integer(const Knob& k) const { return knob(k.name).x; }
+  glm::ivec2 size(const Knob& k) const { return knob(k.name).size(); }
+  // The "workgroup" knob (knobs::workgroup) of compute variants.
+  glm::ivec2 workgroup() const { return knob("workgroup").size(); }
+  bool operator==(const BlurSettings&) const = default;
 };
 
 class BlurSetup;
@@ -49,22 +55,25 @@ class Blur {
 
 enum class KernelSupport { BoxAndGauss, BoxOnly };
 
+// What a variant is to the others in a report.
+enum class Role {
+  Floor,     // not a blur: the copy pass every blur's time is divided by
+  Baseline,  // the naive blur of its stage: "vs naive" is its time over another's
+  Blur,
+};
+
 struct VariantInfo {
   std::string_view name;     // stable kebab-case, used on the command line
   Stage stage;
   std::string_view summary;  // one line for --list-variants
+  Role role = Role::Blur;
   KernelSupport kernels = KernelSupport::BoxAndGauss;
   bool uses_intermediate = false;  // multi-pass: --format applies
-  bool is_blur = true;             // false for the copy pass (the floor, not a blur)
   // Allowed error in LSB of rgba8: 1 for rounding; 2 where texture units filter with 8-bit weights.
   int tolerance_lsb = 1;
   bool hardware_filtering = false;
-  // Knob candidates (first = default; empty = the variant has no such knob). Any other value
-  // the variant's check accepts may be given too; these are what --tune and the UI offer.
-  std::vector<glm::ivec2> workgroups;
-  std::vector<int> unrolls;
-  std::vector<int> segments;
-  std::vector<int> cache_bits;
+  // The variant's knobs (knob.h), declared in its file; empty: none.
+  std::vector<Knob> knobs;
   // fp32 roundings one output accumulates, for the float-format error bound; nullptr: two
   // passes of 2r+1 taps. Running sums accumulate along whole lines, hence the size.
   double (*accumulated_terms)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
@@ -76,6 +85,10 @@ struct VariantInfo {
   std::unique_ptr<Blur> (*create)() = nullptr;
 };
 
+bool is_blur(const VariantInfo& variant);
+// The variant's knob of that name, or nullptr.
+const Knob* find_knob(const VariantInfo& variant, std::string_view name);
+
 // accumulated_terms of a direct 2D sum: 2r+1 row sums of 2r+1 terms, then a sum of the rows.
 double direct_2d_terms(const BlurSettings& resolved, glm::ivec2 size);
 
@@ -83,24 +96,30 @@ double direct_2d_terms(const BlurSettings& resolved, glm::ivec2 size);
 // for a variant that is not a blur (the copy pass).
 Kernel reference_kernel(const VariantInfo& variant, const BlurSettings& resolved);
 
-// Fills the knobs the user left at 0 with the variant's defaults and zeroes those it lacks.
+// Keeps the variant's knobs (their defaults where none is given) and drops the others; drops the
+// intermediate format of a variant without an intermediate texture.
 BlurSettings resolve(const VariantInfo& variant, BlurSettings settings);
 // Why the variant cannot run these (resolved) settings on this device, or nullopt.
 std::optional<std::string> unsupported_reason(const VariantInfo& variant, const BlurSettings& resolved,
                                               glm::ivec2 size, const gl::GlLimits& limits);
-// "gauss r=16 sigma=5.333 int=rgba8 wg=16x16", only what applies to the variant.
+// "gauss r=16 sigma=5.333 in=rgba8 int=rgba8 workgroup=16x16", only what applies to the variant.
 std::string describe(const VariantInfo& variant, const BlurSettings& resolved);
 
-// How a pass uses a texture. Images bind to image units with the texture's own format; sampled
-// textures bind to texture units with a shared CLAMP_TO_EDGE sampler.
+// How a pass uses a texture. Images bind to image units with the texture's own format, or, raw,
+// with the unsigned-integer format of the same size (gl::FormatInfo::raw_format: the shader sees
+// the bits, e.g. an rgba8 texel as one uint); sampled textures bind to texture units with a
+// shared CLAMP_TO_EDGE sampler.
 struct Binding {
   enum class Kind { ImageRead, ImageWrite, Sampled, SampledLinear };
   Kind kind;
   const gl::Texture* texture;
   GLuint unit;
+  bool raw = false;
 
   static Binding read(const gl::Texture& t, GLuint unit = 0) { return {Kind::ImageRead, &t, unit}; }
   static Binding write(const gl::Texture& t, GLuint unit = 1) { return {Kind::ImageWrite, &t, unit}; }
+  static Binding read_raw(const gl::Texture& t, GLuint unit = 0) { return {Kind::ImageRead, &t, unit, true}; }
+  static Binding write_raw(const gl::Texture& t, GLuint unit = 1) { return {Kind::ImageWrite, &t, unit, true}; }
   static Binding sampled(const gl::Texture& t, GLuint unit = 0) { return {Kind::Sampled, &t, unit}; }
   static Binding sampled_linear(const gl::Texture& t, GLuint unit = 0) { return {Kind::SampledLinear, &t, unit}; }
 };
@@ -111,9 +130,10 @@ class BlurSetup {
   virtual ~BlurSetup() = default;
   virtual const BlurSettings& settings() const = 0;
   virtual glm::ivec2 size() const = 0;
-  // A compute program from glsl/<file>. Defines every shader gets: RADIUS, WG_X,
-  // WG_Y, UNROLL, SEGMENT, CACHE_FP16, and SRC_FORMAT / DST_FORMAT, the image format
-  // qualifiers of image units 0 and 1 (they must match the bound textures).
+  // A compute program from glsl/<file>. Defines every shader gets: RADIUS, the defines of the
+  // variant's knobs (Knob::define), and SRC_FORMAT / DST_FORMAT, the image format qualifiers of
+  // image units 0 and 1 (they must match the bound textures), and SRC_RAW_FORMAT /
+  // DST_RAW_FORMAT, those of the same units bound raw (Binding::read_raw, write_raw).
   virtual const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra = {}) = 0;
   // A fragment program: glsl/fullscreen.vert + glsl/<file>, same defines.
   virtual const gl::Program& fragment(const std::string& file, const gl::Defines& extra = {}) = 0;

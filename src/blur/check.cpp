@@ -29,7 +29,7 @@ Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::
   if (s.input_format == gl::Format::rgba8) {
     t.lsb = true;
     t.lsb_limit = variant.tolerance_lsb;
-    t.reason = !variant.is_blur               ? "exact: a copy"
+    t.reason = !is_blur(variant)              ? "exact: a copy"
                : variant.hardware_filtering ? "2 LSB: texture units filter with 8-bit weights"
                                             : "1 LSB: rgba8 rounding (of the intermediate, then of the output)";
     return t;
@@ -50,10 +50,13 @@ Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::
     absolute += storage_error(s.intermediate_format());
     reason += " + intermediate rounding";
   }
-  if (variant.cache_bits.size() && s.cache_bits == 16) {
-    absolute += std::ldexp(1.0, -10);
-    reason += " + fp16 cache rounding";
-  }
+  // Knob values that store at a lower precision (an fp16 shared-memory cache) round once more.
+  for (const Knob& k : variant.knobs)
+    for (const KnobChoice& c : k.choices)
+      if (c.rounding > 0.0 && s.knob(k.name).x == c.value) {
+        absolute += c.rounding;
+        reason += " + " + std::string(k.name) + " " + std::string(c.label) + " rounding";
+      }
   if (variant.hardware_filtering) {
     absolute += 2.0 * std::ldexp(1.0, -9);  // per pass: 8 fractional bits of the weight, half a step
     reason += " + 8-bit filter weights";

@@ -17,22 +17,25 @@ std::optional<KernelType> parse_kernel_type(std::string_view text) {
   return std::nullopt;
 }
 
+int radius_for_sigma(double sigma) { return static_cast<int>(std::min(std::ceil(3.0 * sigma), 1e9)); }
+
 Kernel make_kernel(KernelType type, std::optional<int> radius, std::optional<double> sigma) {
+  // The command line checks these first, in its own words (cli/options.cpp); here they guard
+  // every other caller.
   if (radius && (*radius < 0 || *radius > kMaxRadius))
-    throw UsageError("--radius " + std::to_string(*radius) + " is out of range 0.." + std::to_string(kMaxRadius));
+    throw Error("radius " + std::to_string(*radius) + " is out of range 0.." + std::to_string(kMaxRadius));
   if (sigma && !(*sigma > 0.0 && *sigma <= kMaxSigma))
-    throw UsageError("--sigma " + format_double(*sigma) + " is out of range (0, " + format_double(kMaxSigma) + "]");
+    throw Error("sigma " + format_double(*sigma) + " is out of range (0, " + format_double(kMaxSigma) + "]");
   if (type == KernelType::Box) {
-    if (sigma) throw UsageError("--sigma applies to the gauss kernel only");
+    if (sigma) throw Error("a box kernel has no sigma");
     return Kernel{type, radius.value_or(kDefaultRadius), 0.0};
   }
   if (radius && sigma) return Kernel{type, *radius, *sigma};
   if (sigma) {
-    const double r = std::ceil(3.0 * *sigma);
+    const int r = radius_for_sigma(*sigma);
     if (r > kMaxRadius)
-      throw UsageError("--sigma " + format_double(*sigma) + " needs radius " + format_double(r) + " (3 sigma), above " +
-                       std::to_string(kMaxRadius) + "; give --radius as well");
-    return Kernel{type, static_cast<int>(r), *sigma};
+      throw Error("sigma " + format_double(*sigma) + " needs radius " + std::to_string(r) + " (3 sigma), above " + std::to_string(kMaxRadius));
+    return Kernel{type, r, *sigma};
   }
   const int r = radius.value_or(kDefaultRadius);
   // r = 0 is the identity whatever sigma is; keep sigma positive so it stays printable.

@@ -23,8 +23,10 @@ struct Kernel {
 };
 
 // Completes what the user gave: with only sigma, r = ceil(3 sigma); with only r, sigma = r / 3;
-// with neither, r = 16. Throws UsageError naming the option when a value is out of range.
+// with neither, r = 16. Throws blurlab::Error when a value is out of range.
 Kernel make_kernel(KernelType type, std::optional<int> radius, std::optional<double> sigma);
+// ceil(3 sigma): the radius make_kernel gives a sigma alone.
+int radius_for_sigma(double sigma);
 
 // The 2r+1 weights, index i + r for offset i; they sum to 1 and are symmetric.
 std::vector<double> kernel_weights(const Kernel& kernel);

@@ -11,43 +11,62 @@ namespace blurlab {
 
 std::string_view name(Stage stage) { return stage == Stage::Fragment ? "fragment" : "compute"; }
 
+bool is_blur(const VariantInfo& variant) { return variant.role != Role::Floor; }
+
+const Knob* find_knob(const VariantInfo& variant, std::string_view name) {
+  for (const Knob& k : variant.knobs)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+KnobValue BlurSettings::knob(std::string_view name) const {
+  const auto it = knobs.find(name);
+  if (it == knobs.end()) throw Error("no knob '" + std::string(name) + "' in these settings (not resolved for this variant?)");
+  return it->second;
+}
+
 double direct_2d_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
   const double taps = 2.0 * s.kernel.radius + 1.0;
   return taps * taps + taps;
 }
 
 Kernel reference_kernel(const VariantInfo& variant, const BlurSettings& s) {
-  return variant.is_blur ? s.kernel : Kernel{KernelType::Box, 0, 0.0};
+  return is_blur(variant) ? s.kernel : Kernel{KernelType::Box, 0, 0.0};
 }
 
 BlurSettings resolve(const VariantInfo& variant, BlurSettings s) {
-  auto pick = [](int given, const std::vector<int>& choices) { return choices.empty() ? 0 : given ? given : choices.front(); };
-  if (variant.workgroups.empty())
-    s.workgroup = {0, 0};
-  else if (s.workgroup.x == 0)
-    s.workgroup = variant.workgroups.front();
-  s.unroll = pick(s.unroll, variant.unrolls);
-  s.segment = pick(s.segment, variant.segments);
-  s.cache_bits = pick(s.cache_bits, variant.cache_bits);
+  KnobValues resolved;
+  for (const Knob& k : variant.knobs) {
+    const auto given = s.knobs.find(k.name);
+    resolved[std::string(k.name)] = given != s.knobs.end() ? given->second : k.default_value();
+  }
+  s.knobs = std::move(resolved);
   if (!variant.uses_intermediate) s.intermediate.reset();
   return s;
 }
 
 std::optional<std::string> unsupported_reason(const VariantInfo& variant, const BlurSettings& s, glm::ivec2 size,
                                               const gl::GlLimits& limits) {
-  if (variant.is_blur && variant.kernels == KernelSupport::BoxOnly && s.kernel.type != KernelType::Box)
+  if (is_blur(variant) && variant.kernels == KernelSupport::BoxOnly && s.kernel.type != KernelType::Box)
     return "box kernel only (a running sum cannot weight taps)";
   if (variant.uses_intermediate && gl::info(s.input_format).is_float && !gl::info(s.intermediate_format()).is_float)
     return "an rgba8 intermediate cannot hold linear-light values above 1; use rgba16f or rgba32f";
   if (size.x > limits.max_texture_size || size.y > limits.max_texture_size)
     return "size above GL_MAX_TEXTURE_SIZE " + std::to_string(limits.max_texture_size);
-  if (variant.stage == Stage::Compute && !variant.workgroups.empty()) {
-    const glm::ivec2 wg = s.workgroup;
-    if (wg.x <= 0 || wg.y <= 0) return "workgroup size must be positive";
+  // Knob values are checked where they are read (command line, tuning file); again here, so no
+  // path can hand a shader a value outside its knob's range.
+  for (const Knob& k : variant.knobs) {
+    const auto it = s.knobs.find(k.name);
+    if (it == s.knobs.end()) return "knob " + std::string(k.name) + " has no value";
+    if (auto why = k.invalid(it->second)) return std::string(k.name) + " " + k.text(it->second) + " " + *why;
+  }
+  if (find_knob(variant, "workgroup")) {
+    const glm::ivec2 wg = s.workgroup();
     if (wg.x * wg.y > limits.max_compute_invocations || wg.x > limits.max_compute_workgroup_size[0] ||
         wg.y > limits.max_compute_workgroup_size[1])
       return "workgroup " + std::to_string(wg.x) + "x" + std::to_string(wg.y) + " exceeds the device's " +
-             std::to_string(limits.max_compute_invocations) + " invocations";
+             std::to_string(limits.max_compute_invocations) + " invocations (at most " +
+             std::to_string(limits.max_compute_workgroup_size[0]) + "x" + std::to_string(limits.max_compute_workgroup_size[1]) + ")";
   }
   if (variant.loop_iterations && limits.max_loop_iterations > 0) {
     const double iterations = variant.loop_iterations(s, size);
@@ -61,7 +80,7 @@ std::optional<std::string> unsupported_reason(const VariantInfo& variant, const 
 
 std::string describe(const VariantInfo& variant, const BlurSettings& s) {
   std::ostringstream out;
-  if (variant.is_blur) {
+  if (is_blur(variant)) {
     out << name(s.kernel.type) << " r=" << s.kernel.radius;
     if (s.kernel.type == KernelType::Gauss) out << " sigma=" << format_double(s.kernel.sigma, 4);
   } else {
@@ -69,24 +88,18 @@ std::string describe(const VariantInfo& variant, const BlurSettings& s) {
   }
   out << " in=" << gl::name(s.input_format);
   if (variant.uses_intermediate) out << " int=" << gl::name(s.intermediate_format());
-  if (!variant.workgroups.empty()) out << " wg=" << s.workgroup.x << "x" << s.workgroup.y;
-  if (!variant.unrolls.empty()) out << " unroll=" << s.unroll;
-  if (!variant.segments.empty()) out << " segment=" << s.segment;
-  if (!variant.cache_bits.empty()) out << " cache=fp" << s.cache_bits;
+  for (const Knob& k : variant.knobs)
+    if (const auto it = s.knobs.find(k.name); it != s.knobs.end()) out << " " << k.name << "=" << k.text(it->second);
   return out.str();
 }
 
 namespace {
 
-gl::Defines common_defines(const BlurSettings& s) {
-  return {
-      {"RADIUS", std::to_string(s.kernel.radius)},
-      {"WG_X", std::to_string(std::max(s.workgroup.x, 1))},
-      {"WG_Y", std::to_string(std::max(s.workgroup.y, 1))},
-      {"UNROLL", std::to_string(std::max(s.unroll, 1))},
-      {"SEGMENT", std::to_string(std::max(s.segment, 1))},
-      {"CACHE_FP16", s.cache_bits == 16 ? "1" : "0"},
-  };
+gl::Defines common_defines(const VariantInfo& variant, const BlurSettings& s) {
+  gl::Defines defines{{"RADIUS", std::to_string(s.kernel.radius)}};
+  for (const Knob& k : variant.knobs)
+    for (auto& define : k.defines(s.knob(k.name))) defines.push_back(std::move(define));
+  return defines;
 }
 
 }  // namespace
@@ -101,15 +114,17 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   glm::ivec2 size() const override { return owner_.size_; }
 
   const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra) override {
-    gl::Defines defines = common_defines(owner_.settings_);
+    gl::Defines defines = common_defines(*owner_.variant_, owner_.settings_);
     defines.push_back({"SRC_FORMAT", std::string(gl::name(src))});
     defines.push_back({"DST_FORMAT", std::string(gl::name(dst))});
+    defines.push_back({"SRC_RAW_FORMAT", std::string(gl::info(src).raw_name)});
+    defines.push_back({"DST_RAW_FORMAT", std::string(gl::info(dst).raw_name)});
     defines.insert(defines.end(), extra.begin(), extra.end());
     return hold(owner_.programs_.share({{GL_COMPUTE_SHADER, file}}, defines));
   }
 
   const gl::Program& fragment(const std::string& file, const gl::Defines& extra) override {
-    gl::Defines defines = common_defines(owner_.settings_);
+    gl::Defines defines = common_defines(*owner_.variant_, owner_.settings_);
     defines.insert(defines.end(), extra.begin(), extra.end());
     return hold(owner_.programs_.share({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, defines));
   }
@@ -168,7 +183,8 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     glBindBufferBase(GL_UNIFORM_BUFFER, 0, owner_.kernel_block_.get());
     for (const Binding& b : bindings) {
       const GLuint id = b.texture->id();
-      const GLenum format = gl::info(b.texture->format()).internal_format;
+      const gl::FormatInfo& info = gl::info(b.texture->format());
+      const GLenum format = b.raw ? info.raw_format : info.internal_format;
       switch (b.kind) {
         case Binding::Kind::ImageRead:
           gl::barriers().before(gl::Access::ImageLoad, id);

@@ -1,5 +1,6 @@
 #include "blur/registry.h"
 
+#include <algorithm>
 #include <array>
 
 // One line per variant: its VariantInfo is defined in src/variants/<id>.cpp. The order is the
@@ -18,9 +19,11 @@
   X(compute_inline_lds)        \
   X(compute_inline_persistent) \
   X(compute_inline_regblock)   \
+  X(compute_strip_regblock)    \
   X(compute_sliding)           \
   X(compute_sliding_inline)    \
-  X(compute_scan)
+  X(compute_scan)              \
+  X(compute_box_prefix)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;
@@ -40,6 +43,23 @@ std::span<const VariantInfo* const> variants() {
 const VariantInfo* find_variant(std::string_view name) {
   for (const VariantInfo* v : variants())
     if (v->name == name) return v;
+  return nullptr;
+}
+
+const std::vector<Knob>& all_knobs() {
+  static const std::vector<Knob> knobs = [] {
+    std::vector<Knob> list;
+    for (const VariantInfo* v : variants())
+      for (const Knob& k : v->knobs)
+        if (std::none_of(list.begin(), list.end(), [&](const Knob& seen) { return seen.name == k.name; })) list.push_back(k);
+    return list;
+  }();
+  return knobs;
+}
+
+const Knob* find_any_knob(std::string_view name) {
+  for (const Knob& k : all_knobs())
+    if (k.name == name) return &k;
   return nullptr;
 }
 

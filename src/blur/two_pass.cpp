@@ -25,7 +25,7 @@ class TwoPassBlur final : public Blur {
       passes.draw("v", *vertical_, {from_rows}, passes.destination());
       return;
     }
-    const glm::ivec2 wg = passes.settings().workgroup;
+    const glm::ivec2 wg = passes.settings().workgroup();
     passes.dispatch("h", *horizontal_, {from_source, Binding::write(rows)}, groups_covering(passes.size(), wg));
     passes.dispatch("v", *vertical_, {from_rows, Binding::write(passes.destination())},
                     groups_covering(passes.size(), spec_.transpose_vertical ? glm::ivec2(wg.y, wg.x) : wg));

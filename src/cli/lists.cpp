@@ -111,4 +111,20 @@ std::vector<glm::ivec2> parse_size_list(std::string_view text, std::string_view 
 
 std::vector<std::string> parse_word_list(std::string_view text, std::string_view option) { return items(text, option); }
 
+std::vector<KnobValue> parse_knob_list(const Knob& knob, std::string_view text, std::string_view option) {
+  std::vector<KnobValue> values;
+  if (knob.type == KnobType::Integer) {
+    for (int v : parse_int_list(text, option, knob.min, knob.max)) values.push_back({v, 0});
+    return values;
+  }
+  for (const std::string& item : items(text, option)) {
+    std::string why;
+    const auto v = knob.parse(item, &why);
+    if (!v) throw UsageError(quoted(option, item) + " " + why);
+    values.push_back(*v);
+    check_length(values.size(), option);
+  }
+  return values;
+}
+
 }  // namespace blurlab::cli

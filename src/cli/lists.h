@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "blur/knob.h"
+
 namespace blurlab::cli {
 
 inline constexpr size_t kMaxListLength = 4096;
@@ -19,5 +21,7 @@ std::vector<double> parse_double_list(std::string_view text, std::string_view op
 // "WxH" items; a bare number N means Nx1 when `bare_is_row` (workgroups), else an error.
 std::vector<glm::ivec2> parse_size_list(std::string_view text, std::string_view option, int max_edge, bool bare_is_row = false);
 std::vector<std::string> parse_word_list(std::string_view text, std::string_view option);
+// Values of a knob (blur/knob.h): integer knobs take ranges too; sizes and choices are lists.
+std::vector<KnobValue> parse_knob_list(const Knob& knob, std::string_view text, std::string_view option);
 
 }  // namespace blurlab::cli

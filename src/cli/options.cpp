@@ -25,27 +25,10 @@ std::vector<std::optional<T>> unique_or_derived(const std::vector<T>& given) {
   return values;
 }
 
-// The values the sweep gives each setting of one variant but the kernel; {0} (or {nullopt}) for
-// a knob the variant lacks. settings_list() runs their product, configuration_count() counts it.
-struct KnobAxes {
-  std::vector<std::optional<gl::Format>> intermediates{std::nullopt};
-  std::vector<glm::ivec2> workgroups{{0, 0}};
-  std::vector<int> unrolls{0}, segments{0}, cache_bits{0};
-
-  double combinations() const {
-    return static_cast<double>(intermediates.size()) * static_cast<double>(workgroups.size()) * static_cast<double>(unrolls.size()) *
-           static_cast<double>(segments.size()) * static_cast<double>(cache_bits.size());
-  }
-};
-
-KnobAxes knob_axes(const Options& o, const VariantInfo& variant) {
-  KnobAxes axes;
-  if (variant.uses_intermediate && !o.formats.empty()) axes.intermediates.assign(o.formats.begin(), o.formats.end());
-  if (!variant.workgroups.empty() && !o.workgroups.empty()) axes.workgroups = o.workgroups;
-  if (!variant.unrolls.empty() && !o.unrolls.empty()) axes.unrolls = o.unrolls;
-  if (!variant.segments.empty() && !o.segments.empty()) axes.segments = o.segments;
-  if (!variant.cache_bits.empty() && !o.cache_bits.empty()) axes.cache_bits = o.cache_bits;
-  return axes;
+// The intermediate formats the sweep gives a variant (nullopt: the input format).
+std::vector<std::optional<gl::Format>> intermediate_axis(const Options& o, const VariantInfo& variant) {
+  if (!variant.uses_intermediate || o.formats.empty()) return {std::nullopt};
+  return {o.formats.begin(), o.formats.end()};
 }
 
 }  // namespace
@@ -63,41 +46,50 @@ std::vector<Kernel> Options::kernel_list() const {
   return list;
 }
 
+std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl::Format input) const {
+  std::vector<Kernel> sweep = kernel_list();
+  if (!is_blur(variant)) sweep.resize(1);  // the copy pass ignores the kernel: run it once
+  std::vector<BlurSettings> list;
+  for (const Kernel& kernel : sweep)
+    for (const auto& mid : intermediate_axis(*this, variant)) {
+      BlurSettings s;
+      s.kernel = kernel;
+      s.input_format = input;
+      s.intermediate = mid;
+      list.push_back(s);
+    }
+  // The product with each given knob the variant has.
+  for (const Knob& k : variant.knobs) {
+    const auto given = knob_values.find(k.name);
+    if (given == knob_values.end()) continue;
+    std::vector<BlurSettings> product;
+    for (const BlurSettings& s : list)
+      for (KnobValue v : given->second) {
+        BlurSettings with = s;
+        with.knobs[std::string(k.name)] = v;
+        product.push_back(std::move(with));
+      }
+    list = std::move(product);
+  }
+  return list;
+}
+
+// The sizes of settings_list()'s factors, multiplied without building it.
 double Options::configuration_count() const {
   double kernel_count = 0;
   for (KernelType type : kernels)
     kernel_count += static_cast<double>(unique_or_derived(radii).size()) *
                     static_cast<double>(type == KernelType::Gauss ? unique_or_derived(sigmas).size() : 1);
-  const std::vector<const VariantInfo*> selected = variants.empty() ? std::vector<const VariantInfo*>(blurlab::variants().begin(),
-                                                                                                        blurlab::variants().end())
-                                                                    : variants;
+  std::vector<const VariantInfo*> selected = variants;
+  if (selected.empty()) selected.assign(blurlab::variants().begin(), blurlab::variants().end());
   double per_image = 0;
-  for (const VariantInfo* v : selected) per_image += (v->is_blur ? kernel_count : 1.0) * knob_axes(*this, *v).combinations();
+  for (const VariantInfo* v : selected) {
+    double n = (is_blur(*v) ? kernel_count : 1.0) * static_cast<double>(intermediate_axis(*this, *v).size());
+    for (const Knob& k : v->knobs)
+      if (const auto given = knob_values.find(k.name); given != knob_values.end()) n *= static_cast<double>(given->second.size());
+    per_image += n;
+  }
   return per_image * static_cast<double>(input_formats.size()) * static_cast<double>(std::max<size_t>(sizes.size(), 1));
-}
-
-std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl::Format input) const {
-  const KnobAxes axes = knob_axes(*this, variant);
-  std::vector<BlurSettings> list;
-  std::vector<Kernel> sweep = kernel_list();
-  if (!variant.is_blur) sweep.resize(1);  // the copy pass ignores the kernel: run it once
-  for (const Kernel& kernel : sweep)
-    for (const auto& mid : axes.intermediates)
-      for (glm::ivec2 wg : axes.workgroups)
-        for (int unroll : axes.unrolls)
-          for (int segment : axes.segments)
-            for (int cache : axes.cache_bits) {
-              BlurSettings s;
-              s.kernel = kernel;
-              s.input_format = input;
-              s.intermediate = mid;
-              s.workgroup = wg;
-              s.unroll = unroll;
-              s.segment = segment;
-              s.cache_bits = cache;
-              list.push_back(s);
-            }
-  return list;
 }
 
 namespace {
@@ -113,6 +105,29 @@ std::vector<gl::Format> parse_formats(const std::string& text, const char* optio
   return list;
 }
 
+// A knob option's CLI11 validator: the list must parse as values of the knob. CLI11 puts
+// "--NAME: " before the message, which already names the option; one name is enough.
+CLI::Validator knob_validator(const Knob& knob) {
+  const std::string option = "--" + std::string(knob.name);
+  return CLI::Validator(
+      [knob, option](std::string& text) -> std::string {
+        try {
+          parse_knob_list(knob, text, option);
+        } catch (const UsageError& e) {
+          return e.what();
+        }
+        return {};
+      },
+      "", "knob");
+}
+
+std::string validation_message(const CLI::ValidationError& e) {
+  // "--NAME: --NAME 'x' is ..." -> "--NAME 'x' is ..."
+  const std::string text = e.what();
+  const auto colon = text.find(": --");
+  return colon != std::string::npos && text.rfind("--", 0) == 0 ? text.substr(colon + 2) : text;
+}
+
 }  // namespace
 
 Options parse_options(int argc, const char* const* argv) {
@@ -125,7 +140,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.option_defaults()->always_capture_default(false);
 
   std::string variant_text, kernel_text, radius_text, sigma_text, format_text, input_format_text, size_text;
-  std::string workgroup_text, unroll_text, segment_text, cache_text, device_text;
+  std::string device_text;
+  std::map<std::string, std::string, std::less<>> knob_texts;
   std::string warmup_text, frames_text, time_text, budget_text;
 
   app.add_flag("--headless", o.headless, "Run without a window: time, check or blur a file");
@@ -139,11 +155,21 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--format", format_text, "Intermediate format of multi-pass variants: rgba8, rgba16f, rgba32f")->type_name("LIST");
   app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (linear-light HDR)")->type_name("LIST");
   app.add_option("--size", size_text, "Image size of the scene (default 1920x1080)")->type_name("WxH|LIST");
-  app.add_option("--workgroup", workgroup_text, "Workgroup size of compute variants")->type_name("WxH|N|LIST");
-  app.add_option("--unroll", unroll_text, "Unroll: outputs per invocation (sliding windows: 1, 2, 4, 8, 16, 32; regblock: vertical)")->type_name("N|LIST");
-  app.add_option("--segment", segment_text, "Segment length in texels (sliding windows; regblock: horizontal outputs per invocation)")->type_name("N|LIST");
-  app.add_option("--cache", cache_text, "Shared-memory cache precision: fp32 or fp16")->type_name("LIST");
-  app.add_option("--warmup", warmup_text, "Untimed frames before timing, and at least 0.25 s of them (default 5)")->type_name("N");
+  // One option per knob name the variants declare (blur/knob.h); their help says which have it.
+  for (const Knob& k : all_knobs()) {
+    std::string owners;
+    bool every_compute = true;
+    for (const VariantInfo* v : variants()) {
+      if (find_knob(*v, k.name)) owners += (owners.empty() ? "" : ", ") + std::string(v->name);
+      else if (v->stage == Stage::Compute) every_compute = false;
+    }
+    if (every_compute) owners = "every compute variant";
+    const std::string range = k.type == KnobType::Choice ? "" : " (" + std::to_string(k.min) + ".." + std::to_string(k.max) + ")";
+    app.add_option("--" + std::string(k.name), knob_texts[std::string(k.name)], std::string(k.help) + range + "; " + owners)
+        ->type_name(k.form() + "|LIST")
+        ->check(knob_validator(k));
+  }
+  app.add_option("--warmup", warmup_text, "Untimed frames before timing, and at least 0.5 s of them (default 5)")->type_name("N");
   app.add_option("--frames", frames_text, "Timed frames; medians are over these (default 30; 0 with --check)")->type_name("N");
   app.add_option("--budget", budget_text, "Stop timing a configuration after S seconds (at least 3 frames; 0 = no limit; default 3)")->type_name("S");
   app.add_option("--time", time_text, "Scene time in seconds (default 1)")->type_name("T");
@@ -151,6 +177,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--output", o.output, "Write the blurred image (RGBA8 PNG, same size)")->type_name("OUT.png");
   app.add_option("--csv", o.csv, "Headless: also write the report as CSV")->type_name("FILE");
   app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings)")->type_name("FILE");
+  app.add_flag("--roofline", o.roofline,
+               "Headless: also measure the copy bandwidth (texture, buffer) and the FMA rate; each row says which limits it (always with --json)");
   app.add_flag("--tune", o.tune, "Headless: try each variant's knob candidates, keep the fastest per GPU and size");
   app.add_option("--tune-file", o.tune_file, "Where --tune saves its choices (default blurlab-tune.json)")->type_name("FILE");
   app.add_option("--tuned", o.tuned, "Use the knobs a --tune run saved (where no knob is given)")->type_name("FILE");
@@ -168,8 +196,10 @@ Options parse_options(int argc, const char* const* argv) {
     o.help = true;
     o.help_text = app.help();
     return o;
+  } catch (const CLI::ValidationError& e) {
+    throw UsageError(validation_message(e));  // print_error() makes it one line
   } catch (const CLI::ParseError& e) {
-    throw UsageError(std::string(trim(e.what())));  // print_error() makes it one line
+    throw UsageError(std::string(trim(e.what())));
   }
 
   if (!variant_text.empty() && variant_text != "all") {
@@ -195,15 +225,9 @@ Options parse_options(int argc, const char* const* argv) {
   if (app.count("--input-format")) o.input_formats = parse_formats(input_format_text, "--input-format", false);
   // Sizes up to 65536 parse; the device's GL_MAX_TEXTURE_SIZE decides at run time.
   if (app.count("--size")) o.sizes = parse_size_list(size_text, "--size", 65536);
-  if (app.count("--workgroup")) o.workgroups = parse_size_list(workgroup_text, "--workgroup", 1024, true);
-  if (app.count("--unroll")) o.unrolls = parse_int_list(unroll_text, "--unroll", 1, 32);
-  if (app.count("--segment")) o.segments = parse_int_list(segment_text, "--segment", 1, kMaxImageEdge);
-  if (app.count("--cache")) {
-    for (const std::string& word : parse_word_list(cache_text, "--cache")) {
-      if (word == "fp32") o.cache_bits.push_back(32);
-      else if (word == "fp16") o.cache_bits.push_back(16);
-      else throw UsageError("--cache '" + word + "' is not fp32 or fp16");
-    }
+  for (const Knob& k : all_knobs()) {
+    const std::string option = "--" + std::string(k.name);
+    if (app.count(option)) o.knob_values[std::string(k.name)] = parse_knob_list(k, knob_texts.at(std::string(k.name)), option);
   }
   if (app.count("--warmup")) o.warmup = parse_int_list(warmup_text, "--warmup", 0, 100000).front();
   if (app.count("--frames")) {
@@ -245,18 +269,14 @@ Options parse_options(int argc, const char* const* argv) {
   // Knobs must belong to at least one selected variant.
   std::vector<const VariantInfo*> selected = o.variants;
   if (selected.empty()) selected.assign(variants().begin(), variants().end());
-  auto any_has = [&](auto member) {
-    return std::any_of(selected.begin(), selected.end(), [&](const VariantInfo* v) { return !(v->*member).empty(); });
-  };
   auto names = [&] {
     std::string list;
     for (const auto* v : selected) list += (list.empty() ? "" : ", ") + std::string(v->name);
     return list;
   };
-  if (!o.workgroups.empty() && !any_has(&VariantInfo::workgroups)) throw UsageError("--workgroup: " + names() + " has no workgroup size");
-  if (!o.unrolls.empty() && !any_has(&VariantInfo::unrolls)) throw UsageError("--unroll: " + names() + " has no unroll factor");
-  if (!o.segments.empty() && !any_has(&VariantInfo::segments)) throw UsageError("--segment: " + names() + " has no segment length");
-  if (!o.cache_bits.empty() && !any_has(&VariantInfo::cache_bits)) throw UsageError("--cache: " + names() + " has no shared-memory cache");
+  for (const auto& [knob, values] : o.knob_values)
+    if (std::none_of(selected.begin(), selected.end(), [&](const VariantInfo* v) { return find_knob(*v, knob) != nullptr; }))
+      throw UsageError("--" + knob + ": " + names() + (selected.size() == 1 ? " has" : " have") + " no knob '" + knob + "'");
   if (!o.formats.empty() && !std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return v->uses_intermediate; }))
     throw UsageError("--format: " + names() + " has no intermediate texture");
 
@@ -268,6 +288,11 @@ Options parse_options(int argc, const char* const* argv) {
   // Combinations that cannot mean anything.
   if (!o.sigmas.empty() && std::find(o.kernels.begin(), o.kernels.end(), KernelType::Gauss) == o.kernels.end())
     throw UsageError("--sigma applies to the gauss kernel only");
+  if (o.radii.empty())
+    for (double sigma : o.sigmas)
+      if (radius_for_sigma(sigma) > kMaxRadius)
+        throw UsageError("--sigma " + format_double(sigma) + " needs radius " + std::to_string(radius_for_sigma(sigma)) +
+                         " (3 sigma), above " + std::to_string(kMaxRadius) + "; give --radius as well");
   const std::vector<Kernel> kernels = o.kernel_list();  // validates radius/sigma combinations
   if (o.print_kernel && kernels.size() != 1) throw UsageError("--print-kernel needs a single kernel, radius and sigma");
   if (!o.image.empty() && !o.sizes.empty()) throw UsageError("--size does not apply with --image (the image has its size)");
@@ -299,10 +324,7 @@ void check_window_options(const Options& o) {
   single(o.formats.size(), "--format");
   single(o.input_formats.size(), "--input-format");
   single(o.sizes.size(), "--size");
-  single(o.workgroups.size(), "--workgroup");
-  single(o.unrolls.size(), "--unroll");
-  single(o.segments.size(), "--segment");
-  single(o.cache_bits.size(), "--cache");
+  for (const auto& [knob, values] : o.knob_values) single(values.size(), ("--" + knob).c_str());
   if (!o.image.empty() || !o.output.empty() || o.check || !o.csv.empty() || !o.json.empty() || o.tune || !o.tuned.empty())
     throw UsageError("--image, --output, --check, --csv, --json, --tune and --tuned need --headless (the window shows the scene)");
 }

@@ -1,6 +1,7 @@
 #pragma once
 // blurlab's command line. Parsing never touches GL; every mistake is a UsageError (exit 2).
 #include <glm/vec2.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,8 +33,9 @@ struct Options {
   std::vector<gl::Format> formats;        // intermediate formats; empty: the input format
   std::vector<gl::Format> input_formats{gl::Format::rgba8};
   std::vector<glm::ivec2> sizes;          // empty: the default (or the image's size)
-  std::vector<glm::ivec2> workgroups;     // knob candidates; empty: the variant's default
-  std::vector<int> unrolls, segments, cache_bits;
+  // Values given for each knob (--NAME, one option per name in all_knobs()); a knob not given
+  // takes each variant's default.
+  std::map<std::string, std::vector<KnobValue>, std::less<>> knob_values;
   int warmup = 5;
   int frames = 30;
   bool frames_given = false;
@@ -42,6 +44,7 @@ struct Options {
 
   std::string image, output, shader_dir;
   std::string csv, json;   // headless report files
+  bool roofline = false;   // measure the device's bandwidth and FMA rate in the same run
   bool tune = false;       // try each variant's knob candidates, keep the fastest
   std::string tune_file = "blurlab-tune.json";  // where --tune saves its choices
   std::string tuned;       // a --tune file whose choices this run uses
@@ -51,11 +54,13 @@ struct Options {
 
   // Every kernel of the sweep (kernels x radii x sigmas, as make_kernel completes them).
   std::vector<Kernel> kernel_list() const;
-  // Every setting of the sweep for one variant and input format (knobs it lacks stay 0).
+  // Every setting of the sweep for one variant and input format: kernels x intermediate formats x
+  // the values of each of the variant's knobs (those not given are left to resolve()).
   std::vector<BlurSettings> settings_list(const VariantInfo& variant, gl::Format input_format) const;
   // How many configurations the sweep has: settings_list() sizes summed over the variants (all
   // if none given) and input formats, times the sizes. Counted without building the lists.
   double configuration_count() const;
+  bool any_knob_given() const { return !knob_values.empty(); }
 };
 
 // Throws UsageError with one line on any mistake.

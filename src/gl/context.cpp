@@ -49,6 +49,16 @@ GlInfo query_gl_info(const std::string& platform, bool debug) {
       glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, i, &l.max_compute_workgroup_count[i]);
     }
   }
+  if (epoxy_has_gl_extension("GL_KHR_shader_subgroup")) {
+    GLint stages = 0, features = 0;
+    glGetIntegerv(GL_SUBGROUP_SUPPORTED_STAGES_KHR, &stages);
+    if (stages & GL_COMPUTE_SHADER_BIT) {
+      glGetIntegerv(GL_SUBGROUP_SIZE_KHR, &l.subgroup_size);
+      glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &features);
+      l.subgroup_arithmetic = features & GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR;
+      l.subgroup_shuffle = features & GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR;
+    }
+  }
   return info;
 }
 
@@ -61,7 +71,11 @@ std::string describe(const GlInfo& info) {
       << "limits       compute shared memory " << l.max_compute_shared_memory << " B, invocations "
       << l.max_compute_invocations << ", workgroup " << l.max_compute_workgroup_size[0] << "x"
       << l.max_compute_workgroup_size[1] << "x" << l.max_compute_workgroup_size[2] << ", texture "
-      << l.max_texture_size << ", uniform block " << l.max_uniform_block_size << " B\n";
+      << l.max_texture_size << ", uniform block " << l.max_uniform_block_size << " B, subgroups "
+      << (l.subgroup_size ? std::to_string(l.subgroup_size) + (l.subgroup_arithmetic ? " arithmetic" : "") +
+                                (l.subgroup_shuffle ? " shuffle" : "")
+                          : std::string("none (no GL_KHR_shader_subgroup)"))
+      << "\n";
   return out.str();
 }
 

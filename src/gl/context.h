@@ -16,6 +16,11 @@ struct GlLimits {
   // counts every loop iteration of an invocation and gives up at 65535 (its "loop limiter");
   // 0 for drivers without such a limit.
   long max_loop_iterations = 0;
+  // GL_KHR_shader_subgroup in compute shaders: the subgroup size (0: no such extension) and which
+  // operation groups the driver supports there.
+  int subgroup_size = 0;
+  bool subgroup_arithmetic = false;  // subgroupAdd, subgroupInclusiveAdd, ...
+  bool subgroup_shuffle = false;     // subgroupShuffle, ...
 };
 
 struct GlInfo {

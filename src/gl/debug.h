@@ -15,7 +15,7 @@ inline constexpr bool kDebugBuild = true;
 // Installs the callback on the current context (synchronous, so the message points at the
 // call that caused it). Returns false where the context has no KHR_debug.
 bool enable_debug_output();
-// GL errors reported on this thread since the program started.
+// GL errors reported since the program started (all threads: the callback counts process-wide).
 size_t debug_error_count();
 
 }  // namespace blurlab::gl

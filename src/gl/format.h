@@ -16,12 +16,16 @@ struct FormatInfo {
   GLenum internal_format;
   int bytes_per_texel;
   bool is_float;
+  // The unsigned-integer image format of the same size (GL's format compatibility by size): a
+  // texture bound with it is read and written as raw bits (uimage2D), without conversions.
+  std::string_view raw_name;
+  GLenum raw_format;
 };
 
 inline constexpr std::array<FormatInfo, 3> kFormats = {{
-    {Format::rgba8, "rgba8", GL_RGBA8, 4, false},
-    {Format::rgba16f, "rgba16f", GL_RGBA16F, 8, true},
-    {Format::rgba32f, "rgba32f", GL_RGBA32F, 16, true},
+    {Format::rgba8, "rgba8", GL_RGBA8, 4, false, "r32ui", GL_R32UI},
+    {Format::rgba16f, "rgba16f", GL_RGBA16F, 8, true, "rg32ui", GL_RG32UI},
+    {Format::rgba32f, "rgba32f", GL_RGBA32F, 16, true, "rgba32ui", GL_RGBA32UI},
 }};
 
 const FormatInfo& info(Format format);

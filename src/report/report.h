@@ -1,11 +1,14 @@
 #pragma once
 // The headless report: what one sweep measured, the numbers derived from it, and its three
-// outputs (a grouped table for people, CSV and JSON for tools and charts).
+// outputs (a grouped table for people, CSV and JSON for tools and charts). Each row is made into
+// one record (row_record) that all three render.
 #include <map>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "blur/blur.h"
 #include "blur/check.h"
@@ -33,18 +36,44 @@ struct Measurement {
   std::optional<CheckResult> check;
   Tolerance tolerance;
   bool tuned = false;  // knobs taken from a --tuned file
+
+  // Median of the "total" span; nullopt when unsupported or untimed.
+  std::optional<double> total_median() const;
 };
 
 // Numbers that relate a measurement to others of the same run.
 struct Derived {
-  std::optional<double> copy_ms;   // the copy pass, same size and input format
+  std::optional<double> copy_ms;   // the floor (Role::Floor), same size and input format
   std::optional<double> x_copy;    // total / copy
-  std::optional<double> speedup;   // naive variant of the same stage, same settings, / total
+  std::optional<double> speedup;   // the baseline of the same stage (Role::Baseline), same kernel, / total
   std::optional<double> gbps;      // minimum traffic (read once + write once) / total
+};
+
+// The device's limits, measured in the same run (bench/roofline.h).
+struct Roofline {
+  glm::ivec2 size{0, 0};             // of the copies (rgba8 texels; the buffers hold as many bytes)
+  double texture_copy_gbps = 0.0;    // (bytes read + bytes written) / time, the best copy setting
+  std::string texture_copy_setting;  // which copy setting that was
+  double buffer_copy_gbps = 0.0;     // the same through buffers, one uvec4 per invocation
+  double fma_per_s = 0.0;            // fp32 fused multiply-adds per second (2 FLOP each)
+};
+
+// The least work a blur of `kernel` does per pixel, in fp32 FMAs (or adds): a Gaussian of 2r+1
+// taps done separably, 4 channels x (2r+1) taps x 2 passes; a box by running sums, 4 channels x
+// (one add, one subtract) x 2 passes; nothing for a copy.
+double minimal_fmas_per_pixel(const Kernel& kernel, bool is_blur);
+
+// What limits a row: the minimum traffic at the texture copy bandwidth ("memory"), or the minimal
+// FMAs at the FMA rate ("arithmetic"), whichever takes longer, and the row's time against it.
+struct Bound {
+  std::string limit;      // "memory" or "arithmetic"
+  double ms = 0.0;        // the bound's time for this row
+  double fraction = 0.0;  // bound / the row's median: 1 is at the roofline
 };
 
 struct Report {
   gl::GlInfo gl;
+  std::optional<Roofline> roofline;
   std::string date;
   int warmup = 0, frames = 0;
   double budget_s = 0.0, scene_time = 0.0;
@@ -52,7 +81,27 @@ struct Report {
   std::vector<Measurement> rows;
 
   Derived derive(const Measurement& m) const;
+  // nullopt without a roofline or a time.
+  std::optional<Bound> bound(const Measurement& m) const;
 };
+
+// One row as the table, the CSV and the JSON show it.
+struct RowRecord {
+  const VariantInfo* variant = nullptr;
+  glm::ivec2 size{0, 0};
+  BlurSettings settings;
+  std::vector<std::pair<std::string, std::string>> knobs;  // the variant's knobs: name, value text
+  bool tuned = false;
+  std::optional<std::string> unsupported;
+  std::vector<std::pair<std::string, Stats>> spans;  // "total" first, then the passes
+  std::optional<Stats> cpu;
+  Derived derived;
+  std::optional<Bound> bound;
+  std::optional<CheckResult> check;
+  std::string tolerance;  // the reason of the tolerance the check used
+};
+RowRecord row_record(const Report& report, const Measurement& m);
+void to_json(nlohmann::json& j, const RowRecord& row);
 
 // Bytes a blur must move at least: each input texel read once, each output texel written once.
 double minimum_traffic_bytes(glm::ivec2 size, gl::Format format);
@@ -60,5 +109,8 @@ double minimum_traffic_bytes(glm::ivec2 size, gl::Format format);
 void write_table(const Report& report, std::ostream& out);
 void write_csv(const Report& report, std::ostream& out);
 void write_json(const Report& report, std::ostream& out);
+
+// A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break; quotes doubled.
+std::string csv_field(const std::string& text);
 
 }  // namespace blurlab::report

@@ -2,10 +2,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
+#include "blur/registry.h"
 #include "util/error.h"
 #include "util/files.h"
 
@@ -15,48 +20,119 @@ namespace {
 
 using nlohmann::json;
 
+// A tuning file holds a few hundred entries of a few hundred bytes; anything far larger is not one.
+constexpr size_t kMaxFileBytes = 16u << 20;
+
 json to_json(const TunedEntry& e) {
-  return {{"renderer", e.renderer},       {"variant", e.variant},       {"width", e.size.x},
-          {"height", e.size.y},           {"input_format", gl::name(e.input_format)},
-          {"kernel", name(e.kernel)},     {"radius", e.radius},         {"workgroup", {e.workgroup.x, e.workgroup.y}},
-          {"unroll", e.unroll},           {"segment", e.segment},       {"cache_bits", e.cache_bits},
-          {"median_ms", e.median_ms},     {"default_ms", e.default_ms}};
+  const VariantInfo* v = find_variant(e.variant);
+  json knobs = json::object();
+  for (const auto& [name, value] : e.knobs) knobs[name] = v && find_knob(*v, name) ? find_knob(*v, name)->text(value) : "?";
+  return {{"renderer", e.renderer},  {"variant", e.variant},       {"width", e.size.x},     {"height", e.size.y},
+          {"input_format", gl::name(e.input_format)}, {"kernel", name(e.kernel)}, {"radius", e.radius},
+          {"knobs", knobs},          {"median_ms", e.median_ms},   {"default_ms", e.default_ms}};
 }
 
+// Reads one entry; throws a message (without the file's name) on the first value the command
+// line would refuse.
 TunedEntry from_json(const json& j) {
+  auto field = [&](const char* key) -> const json& {
+    if (!j.is_object() || !j.contains(key)) throw std::runtime_error(std::string("no \"") + key + "\"");
+    return j.at(key);
+  };
+  auto text = [&](const char* key) {
+    const json& v = field(key);
+    if (!v.is_string()) throw std::runtime_error(std::string("\"") + key + "\" is not a string");
+    return v.get<std::string>();
+  };
+  auto integer = [&](const char* key, long long min, long long max) {
+    const json& v = field(key);
+    if (!v.is_number_integer()) throw std::runtime_error(std::string("\"") + key + "\" is not a whole number");
+    const long long n = v.get<long long>();
+    if (n < min || n > max)
+      throw std::runtime_error(std::string("\"") + key + "\" " + std::to_string(n) + " is out of range " + std::to_string(min) + ".." +
+                               std::to_string(max));
+    return static_cast<int>(n);
+  };
+  auto milliseconds = [&](const char* key) {
+    const json& v = field(key);
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0.0)
+      throw std::runtime_error(std::string("\"") + key + "\" is not a time in ms");
+    return v.get<double>();
+  };
+
   TunedEntry e;
-  e.renderer = j.at("renderer").get<std::string>();
-  e.variant = j.at("variant").get<std::string>();
-  e.size = {j.at("width").get<int>(), j.at("height").get<int>()};
-  const auto format = gl::parse_format(j.at("input_format").get<std::string>());
-  const auto kernel = parse_kernel_type(j.at("kernel").get<std::string>());
-  if (!format || !kernel) throw Error("bad format or kernel");
-  e.input_format = *format;
-  e.kernel = *kernel;
-  e.radius = j.at("radius").get<int>();
-  e.workgroup = {j.at("workgroup").at(0).get<int>(), j.at("workgroup").at(1).get<int>()};
-  e.unroll = j.at("unroll").get<int>();
-  e.segment = j.at("segment").get<int>();
-  e.cache_bits = j.at("cache_bits").get<int>();
-  e.median_ms = j.at("median_ms").get<double>();
-  e.default_ms = j.at("default_ms").get<double>();
+  e.renderer = text("renderer");
+  e.variant = text("variant");
+  const VariantInfo* variant = find_variant(e.variant);
+  if (!variant) throw std::runtime_error("unknown variant '" + e.variant + "'");
+  // As --size: 1..65536 per side (the device's texture limit is checked when it runs).
+  e.size = {integer("width", 1, 65536), integer("height", 1, 65536)};
+  const std::string format = text("input_format");
+  const auto f = gl::parse_format(format);
+  if (!f || *f == gl::Format::rgba32f) throw std::runtime_error("input_format '" + format + "' is not one of rgba8, rgba16f");
+  e.input_format = *f;
+  const std::string kernel = text("kernel");
+  const auto k = parse_kernel_type(kernel);
+  if (!k) throw std::runtime_error("kernel '" + kernel + "' is not box or gauss");
+  e.kernel = *k;
+  e.radius = integer("radius", 0, kMaxRadius);
+  const json& knobs = field("knobs");
+  if (!knobs.is_object()) throw std::runtime_error("\"knobs\" is not an object");
+  for (const auto& [name, value] : knobs.items()) {
+    const Knob* knob = find_knob(*variant, name);
+    if (!knob) throw std::runtime_error(e.variant + " has no knob '" + name + "'");
+    if (!value.is_string()) throw std::runtime_error("knob '" + name + "' is not a string");
+    std::string why;
+    const auto v = knob->parse(value.get<std::string>(), &why);
+    if (!v) throw std::runtime_error("knob " + name + " '" + value.get<std::string>() + "' " + why);
+    e.knobs[name] = *v;
+  }
+  e.median_ms = milliseconds("median_ms");
+  e.default_ms = milliseconds("default_ms");
   return e;
+}
+
+std::string read_tuning_file(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0) throw Error("cannot read the tuning file '" + name + "': " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw Error("cannot read the tuning file '" + name + "': not a regular file");
+  if (static_cast<size_t>(st.st_size) > kMaxFileBytes)
+    throw Error("the tuning file '" + name + "' has " + std::to_string(st.st_size) + " bytes, more than a tuning file's " +
+                std::to_string(kMaxFileBytes));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot read the tuning file '" + name + "': " + std::strerror(errno));
+  std::string text(static_cast<size_t>(st.st_size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!in) throw Error("cannot read the tuning file '" + name + "': read error");
+  return text;
 }
 
 }  // namespace
 
-TuningTable TuningTable::load(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read the tuning file '" + path.string() + "'");
-  TuningTable table;
+TuningTable TuningTable::parse(std::string_view text, const std::string& origin) {
+  json doc;
   try {
-    const json doc = json::parse(in);
-    for (const json& entry : doc.at("entries")) table.entries_.push_back(from_json(entry));
-  } catch (const std::exception& e) {
-    throw Error("'" + path.string() + "' is not a blurlab tuning file (" + std::string(e.what()).substr(0, 120) + ")");
+    doc = json::parse(text);
+  } catch (const json::exception& e) {
+    throw Error("'" + origin + "' is not a blurlab tuning file (" + std::string(e.what()).substr(0, 120) + ")");
+  }
+  if (!doc.is_object() || !doc.contains("entries") || !doc.at("entries").is_array())
+    throw Error("'" + origin + "' is not a blurlab tuning file (no \"entries\" list)");
+  TuningTable table;
+  size_t index = 0;
+  for (const json& entry : doc.at("entries")) {
+    try {
+      table.entries_.push_back(from_json(entry));
+    } catch (const std::exception& e) {
+      throw Error("tuning file '" + origin + "', entry " + std::to_string(index) + ": " + e.what());
+    }
+    ++index;
   }
   return table;
 }
+
+TuningTable TuningTable::load(const std::filesystem::path& path) { return parse(read_tuning_file(path), path.string()); }
 
 void TuningTable::save(const std::filesystem::path& path) const {
   json doc;
@@ -87,11 +163,8 @@ std::optional<TunedEntry> TuningTable::find(const std::string& renderer, const s
   return best;
 }
 
-BlurSettings with_tuned_knobs(const VariantInfo& variant, BlurSettings s, const TunedEntry& e) {
-  if (!variant.workgroups.empty()) s.workgroup = e.workgroup;
-  if (!variant.unrolls.empty()) s.unroll = e.unroll;
-  if (!variant.segments.empty()) s.segment = e.segment;
-  if (!variant.cache_bits.empty()) s.cache_bits = e.cache_bits;
+BlurSettings with_tuned_knobs(BlurSettings s, const TunedEntry& e) {
+  for (const auto& [name, value] : e.knobs) s.knobs[name] = value;
   return s;
 }
 

@@ -1,9 +1,12 @@
 #pragma once
 // --tune results: the fastest knobs of a variant per GPU, image size, input format and kernel,
-// saved as JSON so a later run (--tuned FILE) can use them.
+// saved as JSON so a later run (--tuned FILE) can use them. Everything read from a tuning file
+// is validated as the same value on the command line is (variant names, sizes, formats, radii,
+// each knob against its variant's definition), with one line naming the file and the entry.
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "blur/blur.h"
@@ -17,16 +20,17 @@ struct TunedEntry {
   gl::Format input_format = gl::Format::rgba8;
   KernelType kernel = KernelType::Gauss;
   int radius = 0;
-  glm::ivec2 workgroup{0, 0};
-  int unroll = 0, segment = 0, cache_bits = 0;
+  KnobValues knobs;         // the variant's knobs, by name
   double median_ms = 0.0;   // with these knobs
   double default_ms = 0.0;  // with the variant's defaults
 };
 
 class TuningTable {
  public:
-  // Throws blurlab::Error (one line) when the file cannot be read or is not a tuning file.
+  // Throws blurlab::Error (one line) when the file cannot be read or is not a valid tuning file.
   static TuningTable load(const std::filesystem::path& path);
+  // The same from the file's text; `origin` names it in messages.
+  static TuningTable parse(std::string_view text, const std::string& origin);
   // Written whole or not at all.
   void save(const std::filesystem::path& path) const;
 
@@ -42,7 +46,8 @@ class TuningTable {
   std::vector<TunedEntry> entries_;
 };
 
-// Applies an entry's knobs to settings (only the knobs the variant has).
-BlurSettings with_tuned_knobs(const VariantInfo& variant, BlurSettings settings, const TunedEntry& entry);
+// The settings with an entry's knob values (every entry knob is one of the variant's: load()
+// checked it).
+BlurSettings with_tuned_knobs(BlurSettings settings, const TunedEntry& entry);
 
 }  // namespace blurlab::report

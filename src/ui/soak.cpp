@@ -1,5 +1,15 @@
 #include "ui/soak.h"
 
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "util/error.h"
+#include "util/strings.h"
+
 namespace blurlab::ui {
 
 uint32_t SoakDriver::next(uint32_t bound) {
@@ -38,6 +48,48 @@ std::vector<ScriptStep> SoakDriver::steps(uint64_t frame, int radius) {
     }
   }
   return out;
+}
+
+size_t resident_bytes() {
+  malloc_trim(0);
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long pages = 0, resident = 0;
+  const int read = std::fscanf(f, "%lu %lu", &pages, &resident);
+  std::fclose(f);
+  return read == 2 ? resident * static_cast<size_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+bool SoakMonitor::frame(double elapsed, size_t variant, const std::vector<ScriptStep>& steps) {
+  if (elapsed >= seconds_) return false;
+  if (elapsed >= seconds_ * 0.2 && settled_ == 0) settled_ = resident_bytes();
+  if (elapsed >= seconds_ * 0.1 * static_cast<double>(curve_.size() + 1)) curve_.push_back(resident_bytes());
+  resizes_ += static_cast<size_t>(std::count_if(steps.begin(), steps.end(), [](const ScriptStep& s) { return s.resize.has_value(); }));
+  peak_ = std::max(peak_, resident_bytes());
+  visited_.insert(variant);
+  return true;
+}
+
+int SoakMonitor::verdict(const Totals& t) const {
+  const size_t end = resident_bytes();
+  const double mib = 1.0 / (1 << 20);
+  std::printf("soak: %.0f s, %llu frames, %zu variants visited, %zu resizes, %zu programs compiled (%zu cached)\n", seconds_,
+              static_cast<unsigned long long>(t.frames), visited_.size(), resizes_, t.programs_compiled, t.programs_cached);
+  std::printf("soak: timer queries %zu (bound %zu), resident memory %.1f MiB settled, %.1f MiB peak, %.1f MiB at the end "
+              "(growth bound %.0f MiB)\n",
+              t.timer_queries, kMaxQueries, settled_ * mib, peak_ * mib, end * mib, kMaxGrowth * mib);
+  std::string curve;
+  for (size_t rss : curve_) curve += " " + std::to_string(static_cast<int>(rss * mib));
+  std::printf("soak: resident memory every tenth of the run (MiB):%s\n", curve.c_str());
+  if (t.timer_queries > kMaxQueries) {
+    print_error("soak: the timer-query pool grew to " + std::to_string(t.timer_queries) + " queries");
+    return 1;
+  }
+  if (settled_ > 0 && end > settled_ + kMaxGrowth) {
+    print_error("soak: memory grew by " + format_double((end - settled_) * mib, 4) + " MiB after settling");
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace blurlab::ui

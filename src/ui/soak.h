@@ -3,7 +3,10 @@
 // frames a key (variant, radius, kernel, format, view, linear light), every few dozen frames a
 // new window size (odd sizes, 1x1, and minimizing to 0x0 for a while). Deterministic for a seed,
 // and it keeps the radius and the window small so a CPU rasterizer keeps up.
+#include <cstddef>
 #include <cstdint>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "ui/view_state.h"
@@ -24,5 +27,37 @@ class SoakDriver {
   uint64_t state_;
   uint64_t restore_at_ = 0;  // frame when a minimized window comes back
 };
+
+// The soak's bookkeeping and bounds: memory sampled every tenth of the run (after handing free
+// heap back to the system, so what is measured is memory in use), the peak, the size once
+// settled (a fifth of the run), the variants visited and the resizes; at the end the verdict.
+class SoakMonitor {
+ public:
+  explicit SoakMonitor(double seconds) : seconds_(seconds) {}
+  // Called once per frame with the seconds since the start and that frame's input; false once
+  // the soak is over.
+  bool frame(double elapsed, size_t variant, const std::vector<ScriptStep>& steps);
+
+  // What the run touched, for the verdict's lines.
+  struct Totals {
+    uint64_t frames = 0;
+    size_t timer_queries = 0;
+    size_t programs_compiled = 0, programs_cached = 0;
+  };
+  // Prints the figures on stdout; returns 0, or 1 with one line on stderr naming the bound crossed.
+  int verdict(const Totals& totals) const;
+
+  static constexpr size_t kMaxQueries = 64;           // queries are reused, the pool stays small
+  static constexpr size_t kMaxGrowth = size_t{64} << 20;  // memory after settling (programs, textures, timings are bounded)
+
+ private:
+  double seconds_;
+  size_t settled_ = 0, peak_ = 0, resizes_ = 0;
+  std::vector<size_t> curve_;
+  std::set<size_t> visited_;
+};
+
+// Resident memory of this process in bytes, free heap handed back to the system first.
+size_t resident_bytes();
 
 }  // namespace blurlab::ui

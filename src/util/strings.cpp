@@ -67,4 +67,6 @@ std::string format_double(double value, int significant) {
   return out.str();
 }
 
+std::string size_text(glm::ivec2 size) { return std::to_string(size.x) + "x" + std::to_string(size.y); }
+
 }  // namespace blurlab

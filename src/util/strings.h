@@ -1,4 +1,5 @@
 #pragma once
+#include <glm/vec2.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,5 +15,7 @@ std::optional<double> parse_double(std::string_view text);
 // "WxH" with positive W and H.
 std::optional<std::pair<int, int>> parse_size(std::string_view text);
 std::string format_double(double value, int significant = 6);
+// "WxH".
+std::string size_text(glm::ivec2 size);
 
 }  // namespace blurlab

@@ -7,12 +7,12 @@ namespace {
 
 // WG_X x (WG_Y + 2r) texels: the tile glsl/compute_inline_lds.comp declares. Tall, narrow tiles
 // keep the vertical apron small relative to the tile: 8x128 fits r = 64 in 32 KiB at fp32.
-int tile_texels(const BlurSettings& s) { return s.workgroup.x * (s.workgroup.y + 2 * s.kernel.radius); }
+int tile_texels(const BlurSettings& s) { return s.workgroup().x * (s.workgroup().y + 2 * s.kernel.radius); }
 
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
   return lds::check_budget(s, limits, tile_texels,
-                           "tile " + std::to_string(s.workgroup.x) + "x" +
-                               std::to_string(s.workgroup.y + 2 * s.kernel.radius) + " " + lds::cache_name(s));
+                           "tile " + std::to_string(s.workgroup().x) + "x" +
+                               std::to_string(s.workgroup().y + 2 * s.kernel.radius) + " " + lds::cache_name(s));
 }
 
 }  // namespace
@@ -22,8 +22,7 @@ extern const VariantInfo compute_inline_lds{
     .name = "compute-inline-lds",
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch: horizontal sums of the tile's rows + apron into shared memory, then vertical",
-    .workgroups = {{8, 128}, {16, 64}, {32, 32}, {16, 16}},
-    .cache_bits = {32, 16},
+    .knobs = {knobs::workgroup({{8, 128}, {16, 64}, {32, 32}, {16, 16}}), lds::cache_knob({32, 16})},
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new lds::OneDispatch("compute_inline_lds.comp", "hv", tile_texels)); },
 };

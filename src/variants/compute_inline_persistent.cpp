@@ -6,21 +6,23 @@
 namespace blurlab {
 namespace {
 
+// Rows a workgroup walks down its strip (a segment restarts the ring, after a prologue of 2r rows).
+const Knob kSegment = knobs::segment({256, 64, 4096});
+
 // Workgroup knob W x S: a strip W columns wide, S rows per step. Shared memory, as
 // glsl/compute_inline_persistent.comp lays it out: S input rows of W + 2r texels, plus a ring of
 // 2r + S horizontally blurred rows of W texels.
 int strip_texels(const BlurSettings& s) {
-  const int w = s.workgroup.x, step = s.workgroup.y, apron = 2 * s.kernel.radius;
+  const int w = s.workgroup().x, step = s.workgroup().y, apron = 2 * s.kernel.radius;
   return step * (w + apron) + w * (apron + step);
 }
 
 // A workgroup covers its strip's width and SEGMENT rows (a segment restarts the ring, after a
 // prologue of 2r rows: longer segments waste less, shorter ones make more workgroups).
-glm::ivec2 strip_cover(const BlurSettings& s) { return {s.workgroup.x, s.segment}; }
+glm::ivec2 strip_cover(const BlurSettings& s) { return {s.workgroup().x, s.integer(kSegment)}; }
 
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
-  if (s.segment < 1) return "segment must be at least 1 row";
-  const int w = s.workgroup.x, step = s.workgroup.y, apron = 2 * s.kernel.radius;
+  const int w = s.workgroup().x, step = s.workgroup().y, apron = 2 * s.kernel.radius;
   return lds::check_budget(s, limits, strip_texels,
                            std::to_string(step) + " input rows of " + std::to_string(w + apron) + " + a ring of " +
                                std::to_string(apron + step) + " rows of " + std::to_string(w) + ", " +
@@ -35,9 +37,7 @@ extern const VariantInfo compute_inline_persistent{
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch: each workgroup walks down a column strip with a ring of blurred rows "
                "in shared memory",
-    .workgroups = {{16, 8}, {8, 8}, {32, 8}, {8, 4}, {64, 4}},
-    .segments = {256, 64, 4096},
-    .cache_bits = {32, 16},
+    .knobs = {knobs::workgroup({{16, 8}, {8, 8}, {32, 8}, {8, 4}, {64, 4}}), kSegment, lds::cache_knob({32, 16})},
     .check = check,
     .create = [] {
       return std::unique_ptr<Blur>(

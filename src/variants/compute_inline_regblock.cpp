@@ -5,8 +5,8 @@
 // (K + 2r) / K image fetches per horizontal output and (K + 2r) / K shared loads per vertical
 // output, instead of 2r + 1 of each.
 //
-// Knobs: workgroup W x H invocations; unroll KY, the outputs per invocation of the vertical
-// stage; segment KX, those of the horizontal stage; cache fp16 or fp32. The output tile is W
+// Knobs: workgroup W x H invocations; block-y KY, the outputs per invocation of the vertical
+// stage; block-x KX, those of the horizontal stage; cache fp16 or fp32. The output tile is W
 // columns by H * KY rows: in the vertical stage invocation (x, y) writes column x, rows
 // y*KY .. y*KY + KY-1; in the horizontal stage the W x (H*KY + 2r) cached sums are cut into
 // segments of KX columns (KX must divide W), dealt out to the W * H invocations; KX = W (one
@@ -22,6 +22,20 @@
 namespace blurlab {
 namespace {
 
+// The register blocks: consecutive outputs one invocation computes from inputs read once.
+const Knob kBlockX{.name = "block-x",
+                   .help = "Register block: consecutive outputs per invocation along a row (horizontal stage)",
+                   .define = "BLOCK_X",
+                   .min = 1,
+                   .max = 64,
+                   .candidates = {{16}, {8}}};
+const Knob kBlockY{.name = "block-y",
+                   .help = "Register block: consecutive outputs per invocation down a column (vertical stage)",
+                   .define = "BLOCK_Y",
+                   .min = 1,
+                   .max = 64,
+                   .candidates = {{8}, {4}, {16}}};
+
 struct Tile {
   int width, height;  // outputs
   int rows;           // cached rows: the vertical apron added
@@ -29,8 +43,9 @@ struct Tile {
   int kx, ky;          // outputs per line segment: horizontal, vertical
 };
 Tile tile(const BlurSettings& s) {
-  const int kx = std::max(s.segment, 1), ky = std::max(s.unroll, 1);
-  return {s.workgroup.x, s.workgroup.y * ky, s.workgroup.y * ky + 2 * s.kernel.radius, s.workgroup.x | 1, kx, ky};
+  const int kx = s.integer(kBlockX), ky = s.integer(kBlockY);
+  const glm::ivec2 wg = s.workgroup();
+  return {wg.x, wg.y * ky, wg.y * ky + 2 * s.kernel.radius, wg.x | 1, kx, ky};
 }
 
 // glsl/compute_inline_regblock.comp's cache: (W | 1) x (HK + 2r) texels.
@@ -49,10 +64,10 @@ gl::Defines kernel_path(const BlurSettings& s) {
 }
 
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
-  if (s.unroll < 1) return "unroll must be at least 1";
-  if (s.segment < 1 || s.workgroup.x % s.segment != 0)
-    return "the workgroup width " + std::to_string(s.workgroup.x) + " must be a multiple of the segment " +
-           std::to_string(s.segment) + " (rows are cut into segments of that many columns)";
+  const Tile t0 = tile(s);
+  if (t0.width % t0.kx != 0)
+    return "the workgroup width " + std::to_string(t0.width) + " must be a multiple of block-x " + std::to_string(t0.kx) +
+           " (rows are cut into blocks of that many columns)";
   const Tile t = tile(s);
   return lds::check_budget(s, limits, cache_texels,
                            "cache " + std::to_string(t.stride) + "x" + std::to_string(t.rows) + " " + lds::cache_name(s) +
@@ -73,7 +88,7 @@ double segment_iterations(const BlurSettings& s, int outputs) {
 // The horizontal stage's rounds of segments (and their stores), then the vertical segment.
 double loop_iterations(const BlurSettings& s, glm::ivec2 /*size*/) {
   const Tile t = tile(s);
-  const double invocations = s.workgroup.x * s.workgroup.y;
+  const double invocations = s.workgroup().x * s.workgroup().y;
   const double rounds = std::ceil(double(t.rows) * (t.width / t.kx) / invocations);
   return rounds * (1 + segment_iterations(s, t.kx) + t.kx) + segment_iterations(s, t.ky) + t.ky;
 }
@@ -96,10 +111,7 @@ extern const VariantInfo compute_inline_regblock{
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch, register blocked: K outputs per invocation from K+2r inputs read once, "
                "horizontal into shared memory, then vertical",
-    .workgroups = {{16, 16}, {16, 8}, {32, 8}, {64, 4}},
-    .unrolls = {8, 4, 16},
-    .segments = {16, 8},
-    .cache_bits = {16, 32},
+    .knobs = {knobs::workgroup({{16, 16}, {16, 8}, {32, 8}, {64, 4}}), kBlockX, kBlockY, lds::cache_knob({16, 32})},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,
     .check = check,

@@ -12,7 +12,7 @@ class ComputeNaive final : public Blur {
   }
   void run(BlurPasses& passes) override {
     passes.dispatch("2d", *program_, {Binding::read(passes.source()), Binding::write(passes.destination())},
-                    groups_covering(passes.size(), passes.settings().workgroup));
+                    groups_covering(passes.size(), passes.settings().workgroup()));
   }
 
  private:
@@ -26,7 +26,8 @@ extern const VariantInfo compute_naive{
     .name = "compute-naive",
     .stage = Stage::Compute,
     .summary = "compute shader, one invocation per pixel, all (2r+1)^2 taps",
-    .workgroups = {{16, 16}, {8, 8}, {32, 8}, {32, 32}},
+    .role = Role::Baseline,
+    .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {32, 8}, {32, 32}})},
     .accumulated_terms = direct_2d_terms,
     .loop_iterations = direct_2d_terms,  // 2r+1 rows of 2r+1 taps
     .create = [] { return std::unique_ptr<Blur>(new ComputeNaive); },

@@ -8,13 +8,14 @@ namespace {
 // (WG_X + 2r) x (WG_Y + 2r) texels: the tile glsl/compute_naive_lds.comp declares.
 int tile_texels(const BlurSettings& s) {
   const int apron = 2 * s.kernel.radius;
-  return (s.workgroup.x + apron) * (s.workgroup.y + apron);
+  const glm::ivec2 wg = s.workgroup();
+  return (wg.x + apron) * (wg.y + apron);
 }
 
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
   const int apron = 2 * s.kernel.radius;
   return lds::check_budget(s, limits, tile_texels,
-                           "tile " + std::to_string(s.workgroup.x + apron) + "x" + std::to_string(s.workgroup.y + apron) +
+                           "tile " + std::to_string(s.workgroup().x + apron) + "x" + std::to_string(s.workgroup().y + apron) +
                                " " + lds::cache_name(s));
 }
 
@@ -25,8 +26,7 @@ extern const VariantInfo compute_naive_lds{
     .name = "compute-naive-lds",
     .stage = Stage::Compute,
     .summary = "compute shader, workgroup tile + apron cached in shared memory, all (2r+1)^2 taps from there",
-    .workgroups = {{8, 8}, {16, 16}, {32, 8}},
-    .cache_bits = {32, 16},
+    .knobs = {knobs::workgroup({{8, 8}, {16, 16}, {32, 8}}), lds::cache_knob({32, 16})},
     .accumulated_terms = direct_2d_terms,
     .loop_iterations = direct_2d_terms,  // the (2r+1)^2 taps dominate the tile load
     .check = check,

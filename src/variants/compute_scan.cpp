@@ -20,10 +20,11 @@ class ComputeScan final : public Blur {
     const BlurSettings& s = passes.settings();
     const glm::ivec2 size = passes.size();
     const gl::Texture& rows = passes.intermediate(0, kIntermediate);
-    const int rows_per_group = s.segment * s.workgroup.y;  // WG_Y chunks of a segment each
+    const glm::ivec2 wg = s.workgroup();
+    const int rows_per_group = sliding::segment(s) * wg.y;  // WG_Y chunks of a segment each
     sliding::dispatch_line_pass(passes, "h", *programs_.rows, 0, passes.source(), rows);
     passes.dispatch("v", *programs_.columns, {Binding::read(rows), Binding::write(passes.destination())},
-                    {(size.x + s.workgroup.x - 1) / s.workgroup.x, (size.y + rows_per_group - 1) / rows_per_group, 1});
+                    {(size.x + wg.x - 1) / wg.x, (size.y + rows_per_group - 1) / rows_per_group, 1});
   }
 
  private:
@@ -32,8 +33,8 @@ class ComputeScan final : public Blur {
 
 // Shared memory of the vertical pass: two sums of 16 bytes (uvec4 or vec4) per invocation.
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::GlLimits& limits) {
-  return sliding::shared_memory_reason(2LL * s.workgroup.x * s.workgroup.y * 16,
-                                       "2 x " + std::to_string(s.workgroup.x) + "x" + std::to_string(s.workgroup.y) + " sums of 16 bytes",
+  const glm::ivec2 wg = s.workgroup();
+  return sliding::shared_memory_reason(2LL * wg.x * wg.y * 16, "2 x " + std::to_string(wg.x) + "x" + std::to_string(wg.y) + " sums of 16 bytes",
                                        limits);
 }
 
@@ -44,12 +45,12 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::Gl
 // entering - leaving difference) and their WG_Y additions; then its own chunk's slide; and the
 // weights.
 double terms(const BlurSettings& s, glm::ivec2 size) {
-  const int r = s.kernel.radius, chunks = s.workgroup.y;
-  const double rows = std::min(static_cast<double>(s.segment) * chunks, static_cast<double>(size.y));
+  const int r = s.kernel.radius, chunks = s.workgroup().y, segment = sliding::segment(s);
+  const double rows = std::min(static_cast<double>(segment) * chunks, static_cast<double>(size.y));
   const double chunk = std::ceil(rows / chunks);
   const double vertical = 2.0 * r + chunks + (2.0 + 2.0 / (2.0 * r + 1.0)) * rows + chunks +
                           (1.0 + 2.0 / (2.0 * r + 1.0)) * chunk;
-  return sliding::slide_terms(r, sliding::segment_steps(s.segment, size.x)) + vertical + sliding::kScaleTerms;
+  return sliding::slide_terms(r, sliding::segment_steps(segment, size.x)) + vertical + sliding::kScaleTerms;
 }
 
 }  // namespace
@@ -60,9 +61,8 @@ extern const VariantInfo compute_scan{
     .stage = Stage::Compute,
     .summary = "box only: row running sums into rgba32f, then a cooperative column scan (the MPS pair)",
     .kernels = KernelSupport::BoxOnly,
-    .workgroups = {{16, 16}, {32, 8}, {8, 32}, {32, 4}},
-    .unrolls = {4, 1, 8},
-    .segments = {64, 16, 256, 1024, 16384},
+    .knobs = {knobs::workgroup({{16, 16}, {32, 8}, {8, 32}, {32, 4}}), sliding::unroll_knob({4, 1, 8}),
+              knobs::segment({64, 16, 256, 1024, 16384})},
     .accumulated_terms = terms,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeScan); },

@@ -9,7 +9,7 @@ extern const VariantInfo compute_separable{
     .stage = Stage::Compute,
     .summary = "compute shader, horizontal then vertical dispatch, 2r+1 taps each",
     .uses_intermediate = true,
-    .workgroups = {{16, 16}, {8, 8}, {64, 4}, {256, 1}},
+    .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}})},
     .create = [] { return make_two_pass({Stage::Compute, "compute_separable.comp"}); },
 };
 }  // namespace variant

@@ -8,10 +8,10 @@ namespace {
 
 // Workgroup knob G x K: K lines of G texels along the pass (the vertical pass runs K x G).
 // (G + 2r) x K texels: the cache glsl/compute_separable_lds.comp declares.
-int line_texels(const BlurSettings& s) { return (s.workgroup.x + 2 * s.kernel.radius) * s.workgroup.y; }
+int line_texels(const BlurSettings& s) { return (s.workgroup().x + 2 * s.kernel.radius) * s.workgroup().y; }
 
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
-  const glm::ivec2 wg = s.workgroup;
+  const glm::ivec2 wg = s.workgroup();
   if (wg.y > limits.max_compute_workgroup_size[0] || wg.x > limits.max_compute_workgroup_size[1])
     return "the vertical pass runs the transposed workgroup " + std::to_string(wg.y) + "x" + std::to_string(wg.x) +
            ", above the device's " + std::to_string(limits.max_compute_workgroup_size[0]) + "x" +
@@ -29,8 +29,7 @@ extern const VariantInfo compute_separable_lds{
     .stage = Stage::Compute,
     .summary = "compute shader, horizontal then vertical dispatch, line segments + apron cached in shared memory",
     .uses_intermediate = true,
-    .workgroups = {{128, 1}, {32, 1}, {64, 1}, {256, 1}, {64, 4}},
-    .cache_bits = {32, 16},
+    .knobs = {knobs::workgroup({{128, 1}, {32, 1}, {64, 1}, {256, 1}, {64, 4}}), lds::cache_knob({32, 16})},
     .check = check,
     .create = [] {
       return make_two_pass({.stage = Stage::Compute,

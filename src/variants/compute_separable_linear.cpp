@@ -13,7 +13,7 @@ extern const VariantInfo compute_separable_linear{
     .uses_intermediate = true,
     .tolerance_lsb = 2,
     .hardware_filtering = true,
-    .workgroups = {{16, 16}, {8, 8}, {64, 4}, {256, 1}},
+    .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}})},
     .accumulated_terms = linear::separable_terms,
     .create = [] { return make_two_pass({Stage::Compute, "compute_separable_linear.comp", Binding::Kind::SampledLinear}); },
 };

@@ -25,8 +25,8 @@ class ComputeSliding final : public Blur {
 // Float input: a warm-up and a slide over at most a segment in each pass, and the weights.
 double terms(const BlurSettings& s, glm::ivec2 size) {
   const int r = s.kernel.radius;
-  return sliding::slide_terms(r, sliding::segment_steps(s.segment, size.x)) +
-         sliding::slide_terms(r, sliding::segment_steps(s.segment, size.y)) + 2 * sliding::kScaleTerms;
+  return sliding::slide_terms(r, sliding::segment_steps(sliding::segment(s), size.x)) +
+         sliding::slide_terms(r, sliding::segment_steps(sliding::segment(s), size.y)) + 2 * sliding::kScaleTerms;
 }
 
 }  // namespace
@@ -38,9 +38,8 @@ extern const VariantInfo compute_sliding{
     .summary = "box only: running sums along rows, then columns, one invocation per line segment",
     .kernels = KernelSupport::BoxOnly,
     .uses_intermediate = true,
-    .workgroups = {{64, 1}, {32, 1}, {256, 1}},
-    .unrolls = {4, 1, 2, 8, 16, 32},
-    .segments = {128, 64, 256, 1024, 16384},
+    .knobs = {knobs::workgroup({{64, 1}, {32, 1}, {256, 1}}), sliding::unroll_knob({4, 1, 2, 8, 16, 32}),
+              knobs::segment({128, 64, 256, 1024, 16384})},
     .accumulated_terms = terms,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSliding); },
 };

@@ -16,8 +16,10 @@ class ComputeSlidingInline final : public Blur {
   void run(BlurPasses& passes) override {
     const BlurSettings& s = passes.settings();
     const glm::ivec2 size = passes.size();
+    const glm::ivec2 wg = s.workgroup();
+    const int segment = sliding::segment(s);
     passes.dispatch("blur", *program_, {Binding::read(passes.source()), Binding::write(passes.destination())},
-                    {(size.x + s.workgroup.x - 1) / s.workgroup.x, (size.y + s.segment - 1) / s.segment, 1});
+                    {(size.x + wg.x - 1) / wg.x, (size.y + segment - 1) / segment, 1});
   }
 
  private:
@@ -36,13 +38,13 @@ struct Walk {
   long long iterations(long long rows) const { return (warmup + rows + batch - 1) / batch * per_batch; }
 };
 Walk walk(const BlurSettings& s) {
-  const long long n = s.unroll, strip = s.workgroup.x, warmup = 2LL * s.kernel.radius + 1;
+  const long long n = s.knob("unroll").x, strip = s.workgroup().x, warmup = 2LL * s.kernel.radius + 1;
   return {(warmup + n - 1) / n + (strip + n - 1) / n + strip / 2 + 1, strip / 2, warmup};
 }
 
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& limits) {
-  const int strip = s.workgroup.x;
-  if (s.workgroup.y != 1 || strip < 2 || strip % 2 != 0)
+  const int strip = s.workgroup().x;
+  if (s.workgroup().y != 1 || strip < 2 || strip % 2 != 0)
     return "workgroup must be Nx1 with N even (a strip of N columns, batches of N/2 rows)";
   // Shared memory: one row of strip sums (padded by one) per invocation, 16 bytes each (uvec4 or vec4).
   if (auto reason = sliding::shared_memory_reason(static_cast<long long>(strip) * (strip + 1) * 16,
@@ -50,7 +52,7 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const g
                                                   limits))
     return reason;
   const Walk w = walk(s);
-  const long long rows = std::min(s.segment, size.y), iterations = w.iterations(rows);
+  const long long rows = std::min(sliding::segment(s), size.y), iterations = w.iterations(rows);
   if (iterations > kMaxLoopIterations) {
     const long long longest = kMaxLoopIterations / w.per_batch * w.batch - w.warmup;
     return "a workgroup walking " + std::to_string(rows) + " rows loops " + std::to_string(iterations) +
@@ -64,7 +66,7 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const g
 // segment after a warm-up of 2r+1 additions (one more than a line's warm-up), and the weights.
 double terms(const BlurSettings& s, glm::ivec2 size) {
   const int r = s.kernel.radius;
-  return sliding::slide_terms(r, s.workgroup.x) + sliding::slide_terms(r, sliding::segment_steps(s.segment, size.y)) + 1.0 +
+  return sliding::slide_terms(r, s.workgroup().x) + sliding::slide_terms(r, sliding::segment_steps(sliding::segment(s), size.y)) + 1.0 +
          sliding::kScaleTerms;
 }
 
@@ -76,9 +78,7 @@ extern const VariantInfo compute_sliding_inline{
     .stage = Stage::Compute,
     .summary = "box only: one dispatch, row running sums into shared memory, column running sums from them",
     .kernels = KernelSupport::BoxOnly,
-    .workgroups = {{32, 1}, {16, 1}},
-    .unrolls = {4, 1, 8},
-    .segments = {256, 64, 1024, 16384},
+    .knobs = {knobs::workgroup({{32, 1}, {16, 1}}), sliding::unroll_knob({4, 1, 8}), knobs::segment({256, 64, 1024, 16384})},
     .accumulated_terms = terms,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSlidingInline); },

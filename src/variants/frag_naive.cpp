@@ -22,6 +22,7 @@ extern const VariantInfo frag_naive{
     .name = "frag-naive",
     .stage = Stage::Fragment,
     .summary = "fragment shader, all (2r+1)^2 taps per pixel in one pass",
+    .role = Role::Baseline,
     .accumulated_terms = direct_2d_terms,
     .loop_iterations = direct_2d_terms,  // 2r+1 rows of 2r+1 taps
     .create = [] { return std::unique_ptr<Blur>(new FragNaive); },

@@ -3,7 +3,7 @@
 // compute-inline-lds, compute-inline-persistent). Each variant states how many texels its one
 // shared array holds (a function of the settings); the same number is check()'s formula and the
 // shader's LDS_TEXELS define, which the shader checks against its own layout with #error.
-// A texel is a vec4 (16 bytes) with cache_bits 32, or a uvec2 of packHalf2x16 (8 bytes) with 16.
+// A texel is a vec4 (16 bytes) with cache fp32, or a uvec2 of packHalf2x16 (8 bytes) with fp16.
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -14,8 +14,21 @@ namespace blurlab::lds {
 
 using Texels = int (*)(const BlurSettings& resolved);
 
+// The precision of the shared-memory cache (CACHE_BITS in glsl/lds_common.glsl): fp16 halves
+// the shared memory, and so lets larger tiles or radii fit, for fp16 rounding of what is cached.
+inline Knob cache_knob(std::vector<int> candidates) {
+  Knob k{.name = "cache",
+         .help = "Shared-memory cache precision: fp32, or fp16 (half the shared memory, fp16 rounding)",
+         .define = "CACHE_BITS",
+         .type = KnobType::Choice,
+         .choices = {{"fp32", 32}, {"fp16", 16, 0x1p-10}}};
+  for (int bits : candidates) k.candidates.push_back({bits, 0});
+  return k;
+}
+inline int cache_bits(const BlurSettings& s) { return s.knob("cache").x; }
+
 inline int texel_bytes(int cache_bits) { return cache_bits == 16 ? 8 : 16; }
-inline int bytes(const BlurSettings& s, Texels texels) { return texels(s) * texel_bytes(s.cache_bits); }
+inline int bytes(const BlurSettings& s, Texels texels) { return texels(s) * texel_bytes(cache_bits(s)); }
 
 inline std::string kib(int bytes) {
   char text[32];
@@ -31,7 +44,6 @@ inline std::string kib(int bytes) {
 // largest radius that fits with these knobs (or that none does).
 inline std::optional<std::string> check_budget(const BlurSettings& s, const gl::GlLimits& limits, Texels texels,
                                                const std::string& layout) {
-  if (s.cache_bits != 32 && s.cache_bits != 16) return "cache must be fp32 or fp16";
   const int need = bytes(s, texels);
   const int have = limits.max_compute_shared_memory;
   if (need <= have) return std::nullopt;
@@ -44,13 +56,13 @@ inline std::optional<std::string> check_budget(const BlurSettings& s, const gl::
          (fits >= 0 ? "; these knobs fit r <= " + std::to_string(fits) : "; these knobs fit no radius");
 }
 
-inline const char* cache_name(const BlurSettings& s) { return s.cache_bits == 16 ? "fp16" : "fp32"; }
+inline const char* cache_name(const BlurSettings& s) { return cache_bits(s) == 16 ? "fp16" : "fp32"; }
 
 inline gl::Defines defines(const BlurSettings& s, Texels texels) { return {{"LDS_TEXELS", std::to_string(texels(s))}}; }
 
 // The image texels one workgroup of a one-dispatch variant covers: by default its workgroup.
 using Cover = glm::ivec2 (*)(const BlurSettings& resolved);
-inline glm::ivec2 workgroup_cover(const BlurSettings& s) { return s.workgroup; }
+inline glm::ivec2 workgroup_cover(const BlurSettings& s) { return s.workgroup(); }
 
 // Defines a variant adds to LDS_TEXELS (e.g. a kernel-specific code path); nullptr: none.
 using Extra = gl::Defines (*)(const BlurSettings& resolved);

@@ -12,6 +12,20 @@
 
 namespace blurlab::sliding {
 
+// Texels each invocation loads per step, their loads grouped before the sums (UNROLL in
+// glsl/sliding_common.glsl): more loads in flight per invocation, for more registers.
+inline Knob unroll_knob(std::vector<int> candidates) {
+  Knob k{.name = "unroll",
+         .help = "Running sums: texels loaded per step, grouped before their adds (more in flight, more registers)",
+         .define = "UNROLL",
+         .type = KnobType::Integer,
+         .min = 1,
+         .max = 32};
+  for (int c : candidates) k.candidates.push_back({c, 0});
+  return k;
+}
+inline int segment(const BlurSettings& s) { return s.knob("segment").x; }
+
 // The defines of one running-sum pass that reads a texture of `src` format, for an image of
 // `input` format (see glsl/sliding_common.glsl).
 //
@@ -57,9 +71,9 @@ inline glm::ivec3 flat_groups(long long count, glm::ivec2 group) {
 inline void dispatch_line_pass(BlurPasses& passes, std::string_view name, const gl::Program& program, int axis,
                                const gl::Texture& src, const gl::Texture& dst) {
   const glm::ivec2 size = passes.size();
-  const int lines = axis == 0 ? size.y : size.x, length = axis == 0 ? size.x : size.y, segment = passes.settings().segment;
+  const int lines = axis == 0 ? size.y : size.x, length = axis == 0 ? size.x : size.y, seg = segment(passes.settings());
   passes.dispatch(name, program, {Binding::read(src), Binding::write(dst)},
-                  flat_groups(static_cast<long long>(lines) * ((length + segment - 1) / segment), passes.settings().workgroup));
+                  flat_groups(static_cast<long long>(lines) * ((length + seg - 1) / seg), passes.settings().workgroup()));
 }
 
 // The two programs of one shader: running sums along rows (AXIS 0) into an intermediate of

@@ -43,6 +43,15 @@ class Sandbox {
     fs::create_directories(dir_ / "empty_glsl");
     save_png(Image(37, 23), dir_ / "in.png");
     std::ofstream(dir_ / "garbage.json") << "this is not json";
+    // Tuning files whose knob values the command line would refuse (they once crashed with
+    // SIGFPE, hung with gigabytes, or blurred into the poison colour).
+    for (const auto& [name, knobs] : {std::pair{"segment_zero", R"("segment": "0", "unroll": "4")"},
+                                      std::pair{"workgroup_huge", R"("workgroup": "100000x1")"},
+                                      std::pair{"workgroup_zero", R"("workgroup": "0x0")"},
+                                      std::pair{"unknown_knob", R"("turbo": "1")"}})
+      std::ofstream(dir_ / ("tuned_" + std::string(name) + ".json"))
+          << R"({"entries": [{"renderer": "any", "variant": "compute-sliding", "width": 37, "height": 23, "input_format": "rgba8",)"
+          << R"( "kernel": "box", "radius": 2, "knobs": {)" << knobs << R"(}, "median_ms": 1, "default_ms": 1}]})";
     fs::copy(BLURLAB_GLSL_DIR, dir_ / "broken_glsl");
     std::ofstream(dir_ / "broken_glsl" / "copy.comp") << "#version 430 core\nlayout(local_size_x = WG_X) in;\nvoid main() {\n  nonsense;\n}\n";
     // Compiles, runs, and blurs wrongly: a --check that fails.
@@ -145,16 +154,19 @@ std::vector<Case> bad_arguments() {
       {"workgroup_zero", {"--variant", "compute-naive", "--workgroup", "0x8"}, 2, "positive"},
       {"workgroup_negative", {"--variant", "compute-naive", "--workgroup", "-8"}, 2, "--workgroup"},
       {"workgroup_huge", {"--variant", "compute-naive", "--workgroup", "4096x1"}, 2, "larger than"},
-      {"workgroup_for_fragment", {"--variant", "frag-naive", "--workgroup", "8x8"}, 2, "no workgroup"},
+      {"workgroup_for_fragment", {"--variant", "frag-naive", "--workgroup", "8x8"}, 2, "has no knob 'workgroup'"},
       {"workgroup_beyond_device",
        {"--headless", "--variant", "compute-naive", "--workgroup", "64x64", "--output", out, "--frames", "0"}, 2, "cannot run"},
       {"unroll_zero", {"--unroll", "0"}, 2, "out of range"},
       {"unroll_too_big", {"--unroll", "33"}, 2, "out of range"},
-      {"unroll_not_a_knob", {"--variant", "compute-naive", "--unroll", "4"}, 2, "no unroll"},
+      {"unroll_not_a_knob", {"--variant", "compute-naive", "--unroll", "4"}, 2, "has no knob 'unroll'"},
+      {"unroll_not_regblocks_any_more", {"--variant", "compute-inline-regblock", "--unroll", "4"}, 2, "has no knob 'unroll'"},
+      {"block_x_zero", {"--block-x", "0"}, 2, "--block-x '0' is out of range 1..64"},
+      {"block_y_word", {"--block-y", "eight"}, 2, "not a whole number"},
       {"segment_zero", {"--segment", "0"}, 2, "out of range"},
-      {"segment_not_a_knob", {"--variant", "frag-separable", "--segment", "64"}, 2, "no segment"},
-      {"cache_unknown", {"--cache", "fp8"}, 2, "fp32 or fp16"},
-      {"cache_not_a_knob", {"--variant", "compute-separable", "--cache", "fp16"}, 2, "no shared-memory cache"},
+      {"segment_not_a_knob", {"--variant", "frag-separable", "--segment", "64"}, 2, "has no knob 'segment'"},
+      {"cache_unknown", {"--cache", "fp8"}, 2, "--cache 'fp8' is not fp32|fp16"},
+      {"cache_not_a_knob", {"--variant", "compute-separable", "--cache", "fp16"}, 2, "has no knob 'cache'"},
       {"intermediate_not_a_knob", {"--variant", "frag-naive", "--format", "rgba16f"}, 2, "no intermediate"},
       {"warmup_negative", {"--warmup", "-1"}, 2, "out of range"},
       {"warmup_word", {"--warmup", "x"}, 2, "not a whole number"},
@@ -204,6 +216,15 @@ std::vector<Case> bad_arguments() {
       {"json_is_directory", {"--headless", "--variant", "copy", "--frames", "1", "--json", "adir"}, 1, "is a directory"},
       {"tuned_missing", {"--headless", "--variant", "copy", "--tuned", "missing.json"}, 1, "cannot read the tuning file"},
       {"tuned_garbage", {"--headless", "--variant", "copy", "--tuned", "garbage.json"}, 1, "not a blurlab tuning file"},
+      {"tuned_segment_zero", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_segment_zero.json"}, 1,
+       "tuning file 'tuned_segment_zero.json', entry 0: knob segment '0' is out of range 1..16384"},
+      {"tuned_workgroup_huge", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_workgroup_huge.json"}, 1,
+       "knob workgroup '100000x1' is larger than 1024"},
+      {"tuned_workgroup_zero", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_workgroup_zero.json"}, 1,
+       "knob workgroup '0x0' must have positive sides"},
+      {"tuned_unknown_knob", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_unknown_knob.json"}, 1,
+       "compute-sliding has no knob 'turbo'"},
+      {"tuned_not_a_file", {"--headless", "--variant", "copy", "--tuned", "adir"}, 1, "not a regular file"},
       {"shader_broken", {"--headless", "--variant", "copy", "--shader-dir", "broken_glsl", "--image", "in.png", "--output", out}, 1,
        "copy.comp:4"},
       {"shader_missing", {"--headless", "--variant", "copy", "--shader-dir", "empty_glsl", "--image", "in.png", "--output", out}, 1,

@@ -15,7 +15,7 @@ if [ "${TUNE:-0}" = 1 ]; then
      --size 517x389,131x97,3x2,1x1 --input-format rgba8,rgba16f > "$OUT/check_regblock.txt" 2>&1
   echo "check exit $?"
   $B --headless --check --frames 0 --variant compute-inline-regblock --kernel box,gauss --radius 16,64 --size 517x389 \
-     --workgroup 16x16,16x8,32x8,64x4 --unroll 4,8,16 --segment 8,16 --cache fp16,fp32 >> "$OUT/check_regblock.txt" 2>&1
+     --workgroup 16x16,16x8,32x8,64x4 --block-y 4,8,16 --block-x 8,16 --cache fp16,fp32 >> "$OUT/check_regblock.txt" 2>&1
   echo "knobs check exit $?"; grep -cE " ok$" "$OUT/check_regblock.txt"; grep -E "FAIL" "$OUT/check_regblock.txt" | head
   tune=(--headless --tune --size $S --frames 20 --warmup 5 --budget 0.4 --tune-file "$OUT/tune.json"
         --variant compute-separable-lds,compute-inline-regblock,compute-sliding)

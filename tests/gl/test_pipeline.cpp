@@ -93,7 +93,7 @@ TEST_F(Pipeline, ProgramCacheDropsTheLeastRecentlyUsedButNotWhatIsHeld) {
   gl::ProgramCache programs(gl::ShaderSources::embedded(), 2);
   const std::vector<gl::ShaderFile> copy{{GL_COMPUTE_SHADER, "copy.comp"}};
   auto defines = [](int wg) {
-    return gl::Defines{{"WG_X", std::to_string(wg)}, {"WG_Y", "1"}, {"SRC_FORMAT", "rgba8"}, {"DST_FORMAT", "rgba8"}};
+    return gl::Defines{{"RADIUS", "0"}, {"WG_X", std::to_string(wg)}, {"WG_Y", "1"}, {"SRC_FORMAT", "rgba8"}, {"DST_FORMAT", "rgba8"}};
   };
   const auto held = programs.share(copy, defines(1));
   programs.get(copy, defines(2));
@@ -131,8 +131,10 @@ TEST_F(Pipeline, RefusesWorkgroupsBeyondTheDevice) {
   gl::ProgramCache programs(gl::ShaderSources::embedded());
   BlurPipeline pipeline(programs, gl_info().limits);
   BlurSettings s;
-  s.workgroup = {64, 64};
-  EXPECT_TRUE(pipeline.configure(*find_variant("compute-naive"), s, {16, 16}));
+  s.knobs["workgroup"] = {64, 64};
+  const auto reason = pipeline.configure(*find_variant("compute-naive"), s, {16, 16});
+  ASSERT_TRUE(reason);
+  EXPECT_NE(reason->find("exceeds the device"), std::string::npos) << *reason;
 }
 
 TEST_F(Pipeline, SceneIsAPureFunctionOfTime) {

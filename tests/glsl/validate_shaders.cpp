@@ -6,8 +6,8 @@
 // both input formats, the variant's default knobs, skipping what the variant refuses on a
 // 48 KiB-shared-memory GPU); each unique expansion, made by gl::expand_source() as the program
 // cache makes it, is written to a file named for its stage and validated, and multi-stage
-// programs are linked too. Shader files no variant uses (scene, present, fullscreen.vert alone)
-// are validated without defines. One test per variant and per such file, so a failure names it.
+// programs are linked too. Shader files no variant uses (scene, present, roofline,
+// fullscreen.vert alone) are validated with their callers' defines (kOtherShaderDefines). One test per variant and per such file, so a failure names it.
 //
 // glslangValidator runs without --target-env: "--target-env opengl" implies -G, SPIR-V for
 // OpenGL, whose rules (ARB_gl_spirv: a location on every uniform) are not those of the GLSL that
@@ -31,18 +31,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The defines BlurPipeline gives every blur shader (common_defines() in src/blur/pipeline.cpp),
-// repeated here until pipeline.h exposes them. A define missing here fails loudly (glslang: an
-// undeclared identifier); a different value only validates another plausible shader.
-gl::Defines pipeline_defines(const BlurSettings& s) {
-  return {
-      {"RADIUS", std::to_string(s.kernel.radius)},
-      {"WG_X", std::to_string(std::max(s.workgroup.x, 1))},
-      {"WG_Y", std::to_string(std::max(s.workgroup.y, 1))},
-      {"UNROLL", std::to_string(std::max(s.unroll, 1))},
-      {"SEGMENT", std::to_string(std::max(s.segment, 1))},
-      {"CACHE_FP16", s.cache_bits == 16 ? "1" : "0"},
-  };
+// The defines BlurPipeline gives every blur shader (common_defines() in src/blur/pipeline.cpp):
+// the radius and each knob's, repeated here until pipeline.h exposes them. A define missing here
+// fails loudly (glslang: an undeclared identifier); a different value only validates another
+// plausible shader.
+gl::Defines pipeline_defines(const VariantInfo& variant, const BlurSettings& s) {
+  gl::Defines defines{{"RADIUS", std::to_string(s.kernel.radius)}};
+  for (const Knob& k : variant.knobs)
+    for (auto& define : k.defines(s.knob(k.name))) defines.push_back(std::move(define));
+  return defines;
 }
 
 struct Request {
@@ -63,20 +60,22 @@ struct Request {
 // A BlurSetup that records what it is asked for instead of compiling it.
 class RecordingSetup final : public BlurSetup {
  public:
-  RecordingSetup(const BlurSettings& settings, glm::ivec2 size, std::string description)
-      : settings_(settings), size_(size), description_(std::move(description)) {}
+  RecordingSetup(const VariantInfo& variant, const BlurSettings& settings, glm::ivec2 size)
+      : variant_(variant), settings_(settings), size_(size), description_(describe(variant, settings)) {}
   const BlurSettings& settings() const override { return settings_; }
   glm::ivec2 size() const override { return size_; }
   const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra) override {
-    gl::Defines defines = pipeline_defines(settings_);
+    gl::Defines defines = pipeline_defines(variant_, settings_);
     defines.push_back({"SRC_FORMAT", std::string(gl::name(src))});
     defines.push_back({"DST_FORMAT", std::string(gl::name(dst))});
+    defines.push_back({"SRC_RAW_FORMAT", std::string(gl::info(src).raw_name)});
+    defines.push_back({"DST_RAW_FORMAT", std::string(gl::info(dst).raw_name)});
     defines.insert(defines.end(), extra.begin(), extra.end());
     requests.insert({{{GL_COMPUTE_SHADER, file}}, defines, description_});
     return program_;
   }
   const gl::Program& fragment(const std::string& file, const gl::Defines& extra) override {
-    gl::Defines defines = pipeline_defines(settings_);
+    gl::Defines defines = pipeline_defines(variant_, settings_);
     defines.insert(defines.end(), extra.begin(), extra.end());
     requests.insert({{{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, defines, description_});
     return program_;
@@ -84,6 +83,7 @@ class RecordingSetup final : public BlurSetup {
   std::set<Request> requests;
 
  private:
+  const VariantInfo& variant_;
   BlurSettings settings_;
   glm::ivec2 size_;
   std::string description_;
@@ -101,6 +101,8 @@ gl::GlLimits generous_limits() {
   limits.max_texture_size = 32768;
   limits.max_uniform_block_size = 65536;
   limits.max_loop_iterations = 0;  // no loop limiter
+  limits.subgroup_size = 32;
+  limits.subgroup_arithmetic = limits.subgroup_shuffle = true;
   return limits;
 }
 
@@ -129,7 +131,7 @@ Collected collect(const VariantInfo& variant) {
             ++out.refused;
             continue;
           }
-          RecordingSetup setup(s, size, describe(variant, s));
+          RecordingSetup setup(variant, s, size);
           variant.create()->prepare(setup);
           out.requests.insert(setup.requests.begin(), setup.requests.end());
         }
@@ -225,8 +227,13 @@ TEST_P(Variant, ShadersValidate) {
 INSTANTIATE_TEST_SUITE_P(Glsl, Variant, ::testing::ValuesIn(variants().begin(), variants().end()),
                          [](const auto& p) { return test_name(p.param->name); });
 
-// Shader files that no variant uses: the scene, the window's present pass, and fullscreen.vert
-// on its own; they take no defines.
+// Shader files that no variant uses: the scene, the window's present pass, the roofline kernels,
+// fullscreen.vert on its own. Most take no defines; those that do get them here, as their caller
+// gives them (a new one fails with "undeclared identifier" until it is listed).
+const std::map<std::string, gl::Defines> kOtherShaderDefines = {
+    {"roofline_fma.comp", {{"ITERATIONS", "512"}}},  // src/bench/roofline.cpp: 512 on a GPU, 64 on llvmpipe
+};
+
 std::vector<std::string> files_outside_variants() {
   std::set<std::string> used;
   for (const VariantInfo* v : variants())
@@ -248,8 +255,9 @@ TEST_P(OtherShader, Validates) {
   const std::string& file = GetParam();
   const std::string ext = fs::path(file).extension().string();
   const GLenum stage = ext == ".vert" ? GL_VERTEX_SHADER : ext == ".frag" ? GL_FRAGMENT_SHADER : GL_COMPUTE_SHADER;
+  const auto defines = kOtherShaderDefines.find(file);
   Validator validator(test_name(file));
-  validator.validate({{{stage, file}}, {}, "no defines"});
+  validator.validate({{{stage, file}}, defines == kOtherShaderDefines.end() ? gl::Defines{} : defines->second, "its caller's defines"});
 }
 
 INSTANTIATE_TEST_SUITE_P(Glsl, OtherShader, ::testing::ValuesIn(files_outside_variants()),

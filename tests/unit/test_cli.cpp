@@ -91,6 +91,23 @@ TEST(Options, Sweeps) {
     EXPECT_EQ(s.input_format, gl::Format::rgba16f);
 }
 
+TEST(Options, KnobsAreOneOptionPerNameAndSweepAsAProduct) {
+  // Every knob name of the registry is an option, with its ranges (integer knobs take ranges).
+  for (const Knob& k : all_knobs()) EXPECT_NE(parse({"--help"}).help_text.find("--" + std::string(k.name)), std::string::npos) << k.name;
+  const Options o = parse({"--headless", "--variant", "compute-sliding,compute-scan", "--segment", "16:64:x2", "--unroll", "1,8",
+                           "--workgroup", "64,32x8"});
+  ASSERT_EQ(o.knob_values.at("segment").size(), 3u);
+  EXPECT_EQ(o.knob_values.at("workgroup")[0], (KnobValue{64, 1}));  // N means Nx1
+  const auto list = o.settings_list(*find_variant("compute-sliding"), gl::Format::rgba8);
+  EXPECT_EQ(list.size(), 3u * 2u * 2u);
+  for (const BlurSettings& s : list) EXPECT_EQ(s.knobs.size(), 3u);
+  // A knob the variant lacks is left out of its settings, not passed on.
+  const Options regblock = parse({"--headless", "--variant", "compute-inline-regblock,compute-sliding", "--block-x", "8"});
+  for (const BlurSettings& s : regblock.settings_list(*find_variant("compute-sliding"), gl::Format::rgba8)) EXPECT_EQ(s.knobs.count("block-x"), 0u);
+  for (const BlurSettings& s : regblock.settings_list(*find_variant("compute-inline-regblock"), gl::Format::rgba8))
+    EXPECT_EQ(s.knobs.at("block-x"), (KnobValue{8, 0}));
+}
+
 TEST(Options, SigmaAlone) {
   const Options o = parse({"--sigma", "10"});
   EXPECT_EQ(o.kernel_list()[0].radius, 30);
@@ -118,7 +135,10 @@ TEST(Options, UsageErrors) {
   usage_error({"--output", "o.png", "--variant", "frag-naive", "--radius", "1,2"});
   usage_error({"--image", "a.png", "--size", "10x10"});
   usage_error({"--print-kernel", "--radius", "1,2"});
-  usage_error({"--variant", "frag-naive", "--workgroup", "8x8"});          // has no workgroup
+  EXPECT_NE(usage_error({"--variant", "frag-naive", "--workgroup", "8x8"}).find("has no knob 'workgroup'"), std::string::npos);
+  EXPECT_NE(usage_error({"--variant", "compute-inline-regblock", "--unroll", "4"}).find("no knob 'unroll'"), std::string::npos);
+  EXPECT_NE(usage_error({"--segment", "0"}).find("--segment '0' is out of range 1..16384"), std::string::npos);
+  EXPECT_NE(usage_error({"--cache", "fp8"}).find("--cache 'fp8' is not fp32|fp16"), std::string::npos);
   usage_error({"--variant", "frag-naive", "--format", "rgba16f"});         // has no intermediate
   usage_error({"stray"});
 }
@@ -136,7 +156,7 @@ TEST(Options, KernelListIsUniqueAndFastForLongLists) {
   const auto start = std::chrono::steady_clock::now();
   const std::string message = usage_error({"--headless", "--radius", "0:128", "--sigma", sigmas.c_str()});
   // Each blur x 129 radii x 4096 sigmas, and the copy pass once.
-  const auto blurs = std::count_if(variants().begin(), variants().end(), [](const VariantInfo* v) { return v->is_blur; });
+  const auto blurs = std::count_if(variants().begin(), variants().end(), [](const VariantInfo* v) { return is_blur(*v); });
   const std::string count = std::to_string(blurs * 129 * 4096 + (static_cast<long>(variants().size()) - blurs));
   EXPECT_NE(message.find("has " + count + " configurations, more than 100000"), std::string::npos) << message;
   Options o = parse({"--headless", "--variant", "copy", "--radius", "0:128", "--sigma", sigmas.c_str()});

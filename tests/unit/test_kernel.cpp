@@ -64,14 +64,25 @@ TEST(Kernel, FillsRadiusOrSigma) {
   EXPECT_DOUBLE_EQ(both.sigma, 10.0);
 }
 
-TEST(Kernel, RejectsOutOfRange) {
-  EXPECT_THROW(make_kernel(KernelType::Gauss, -1, std::nullopt), UsageError);
-  EXPECT_THROW(make_kernel(KernelType::Gauss, 129, std::nullopt), UsageError);
-  EXPECT_THROW(make_kernel(KernelType::Gauss, std::nullopt, 0.0), UsageError);
-  EXPECT_THROW(make_kernel(KernelType::Gauss, std::nullopt, -2.0), UsageError);
-  EXPECT_THROW(make_kernel(KernelType::Gauss, std::nullopt, 43.0), UsageError);  // needs r = 129
-  EXPECT_NO_THROW(make_kernel(KernelType::Gauss, std::nullopt, 42.6));
-  EXPECT_THROW(make_kernel(KernelType::Box, 3, 1.0), UsageError);
+TEST(Kernel, RejectsOutOfRangeWithoutCommandLineWords) {
+  // The kernel speaks of radius and sigma; the command line adds its option names (cli/).
+  auto message = [](std::optional<int> r, std::optional<double> sigma, KernelType type = KernelType::Gauss) {
+    try {
+      make_kernel(type, r, sigma);
+    } catch (const Error& e) {
+      EXPECT_EQ(dynamic_cast<const UsageError*>(&e), nullptr) << "not a usage error: no option to blame here";
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message(-1, std::nullopt), "radius -1 is out of range 0..128");
+  EXPECT_EQ(message(129, std::nullopt), "radius 129 is out of range 0..128");
+  EXPECT_EQ(message(std::nullopt, 0.0), "sigma 0 is out of range (0, 1000]");
+  EXPECT_EQ(message(std::nullopt, -2.0), "sigma -2 is out of range (0, 1000]");
+  EXPECT_EQ(message(std::nullopt, 43.0), "sigma 43 needs radius 129 (3 sigma), above 128");
+  EXPECT_EQ(message(std::nullopt, 42.6), "accepted");
+  EXPECT_EQ(message(3, 1.0, KernelType::Box), "a box kernel has no sigma");
+  for (const std::string& m : {message(129, std::nullopt), message(std::nullopt, 43.0)}) EXPECT_EQ(m.find("--"), std::string::npos) << m;
 }
 
 TEST(Kernel, LinearTapsReproduceTheWeights) {

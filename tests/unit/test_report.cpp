@@ -39,7 +39,7 @@ Report sample() {
   r.rows.push_back(timed("frag-separable", 16, {2.0, 2.2, 1.8}));
   r.rows.push_back(timed("compute-separable", 16, {1.0, 1.0, 1.0}));
   Measurement refused = timed("compute-naive", 16, {});
-  refused.unsupported = "needs more shared memory";
+  refused.unsupported = "needs \"more\" shared memory, 48 KiB";
   refused.spans_ms.clear();
   refused.check.reset();
   r.rows.push_back(refused);
@@ -76,11 +76,17 @@ TEST(Report, CsvHasOneLinePerRowAndAStableHeader) {
   const std::vector<std::string> lines = split(out.str(), '\n');
   ASSERT_EQ(lines.size(), 7u);  // header, 5 rows, trailing empty
   const size_t columns = split(lines[0], ',').size();
-  EXPECT_EQ(columns, 32u);
-  EXPECT_EQ(lines[0].substr(0, 28), "variant,stage,kernel,radius,");
-  for (size_t i = 1; i < 6; ++i) EXPECT_EQ(split(lines[i], ',').size(), columns) << lines[i];
-  EXPECT_NE(lines[3].find("frag-separable,fragment,gauss,16,"), std::string::npos);
-  EXPECT_NE(lines[5].find(",no,\"needs more shared memory\","), std::string::npos);
+  EXPECT_EQ(columns, 32u + all_knobs().size()) << "a column per knob name of the registry";
+  EXPECT_EQ(lines[0].substr(0, 33), "variant,stage,role,kernel,radius,");
+  for (size_t i = 1; i < 5; ++i) EXPECT_EQ(split(lines[i], ',').size(), columns) << lines[i];
+  EXPECT_NE(lines[3].find("frag-separable,fragment,blur,gauss,16,"), std::string::npos);
+  EXPECT_NE(lines[2].find("frag-naive,fragment,baseline,"), std::string::npos);
+  // RFC 4180: a field with a comma or a quote is quoted, its quotes doubled.
+  EXPECT_NE(lines[5].find(",no,\"needs \"\"more\"\" shared memory, 48 KiB\","), std::string::npos) << lines[5];
+  EXPECT_EQ(csv_field("plain"), "plain");
+  EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
+  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
 }
 
 TEST(Report, JsonCarriesGpuSettingsAndResults) {
@@ -93,11 +99,38 @@ TEST(Report, JsonCarriesGpuSettingsAndResults) {
   EXPECT_EQ(separable["variant"], "frag-separable");
   EXPECT_EQ(separable["settings"]["radius"], 16);
   EXPECT_EQ(separable["settings"]["intermediate"], "rgba8");
+  EXPECT_EQ(separable["role"], "blur");
+  EXPECT_EQ(doc["results"][0]["role"], "floor");
+  EXPECT_EQ(doc["results"][3]["settings"]["knobs"]["workgroup"], "16x16");
   EXPECT_DOUBLE_EQ(separable["spans"]["total"]["median_ms"].get<double>(), 2.0);
   EXPECT_DOUBLE_EQ(separable["x_copy"].get<double>(), 4.0);
   EXPECT_EQ(separable["error"]["max"].size(), 4u);
   EXPECT_FALSE(doc["results"][4]["supported"].get<bool>());
-  EXPECT_EQ(doc["results"][4]["reason"], "needs more shared memory");
+  EXPECT_EQ(doc["results"][4]["reason"], "needs \"more\" shared memory, 48 KiB");
+}
+
+TEST(Report, TheRooflineSaysWhichBoundLimitsARow) {
+  Report r = sample();
+  EXPECT_FALSE(r.bound(r.rows[2])) << "no roofline measured";
+  // 1000x500: 4 MB of minimum traffic at 2 GB/s = 2 ms; a Gaussian r = 16 needs 8 x 33 FMAs per
+  // pixel = 132 M FMAs, at 1e11 FMA/s 1.32 ms.
+  r.roofline = Roofline{{4096, 4096}, 2.0, "copy", 3.0, 1e11};
+  const Bound separable = *r.bound(r.rows[2]);  // 2 ms measured
+  EXPECT_EQ(separable.limit, "memory");
+  EXPECT_DOUBLE_EQ(separable.ms, 2.0);
+  EXPECT_DOUBLE_EQ(separable.fraction, 1.0);
+  r.roofline->fma_per_s = 5e10;  // 2.64 ms of FMAs: arithmetic limits
+  const Bound slow_fma = *r.bound(r.rows[3]);  // compute-separable, 1 ms measured
+  EXPECT_EQ(slow_fma.limit, "arithmetic");
+  EXPECT_NEAR(slow_fma.fraction, 2.64, 1e-9);
+  EXPECT_FALSE(r.bound(r.rows[4])) << "an unsupported row has no bound";
+  EXPECT_DOUBLE_EQ(minimal_fmas_per_pixel(make_kernel(KernelType::Box, 64, std::nullopt), true), 16.0);
+  EXPECT_DOUBLE_EQ(minimal_fmas_per_pixel(make_kernel(KernelType::Gauss, 16, std::nullopt), false), 0.0);
+  std::ostringstream json;
+  write_json(r, json);
+  const auto doc = nlohmann::json::parse(json.str());
+  EXPECT_DOUBLE_EQ(doc["roofline"]["fma_tflops"].get<double>(), 0.1);
+  EXPECT_EQ(doc["results"][3]["bound"]["limit"], "arithmetic");
 }
 
 TEST(Report, TableGroupsAndSaysWhyARowIsMissing) {
@@ -106,7 +139,8 @@ TEST(Report, TableGroupsAndSaysWhyARowIsMissing) {
   const std::string text = out.str();
   EXPECT_NE(text.find("== 1000x500 rgba8 copy pass (the floor)"), std::string::npos);
   EXPECT_NE(text.find("== 1000x500 rgba8 gauss r=16"), std::string::npos);
-  EXPECT_NE(text.find("unsupported: needs more shared memory"), std::string::npos);
+  EXPECT_NE(text.find("unsupported: needs \"more\" shared memory"), std::string::npos);
+  EXPECT_NE(text.find("workgroup=16x16"), std::string::npos) << "knobs by name";
   // Fastest first within the group.
   EXPECT_LT(text.find("compute-separable"), text.find("frag-separable"));
   EXPECT_LT(text.find("frag-separable"), text.find("frag-naive"));
@@ -119,27 +153,87 @@ TEST(Tuning, SaveLoadAndNearestRadius) {
   e.variant = "compute-separable";
   e.size = {64, 32};
   e.radius = 4;
-  e.workgroup = {256, 1};
+  e.knobs["workgroup"] = {256, 1};
   e.median_ms = 1.0;
   e.default_ms = 2.0;
   table.put(e);
   e.radius = 32;
-  e.workgroup = {8, 8};
+  e.knobs["workgroup"] = {8, 8};
   table.put(e);
-  e.workgroup = {16, 16};
+  e.knobs["workgroup"] = {16, 16};
   table.put(e);  // replaces the r=32 entry
   EXPECT_EQ(table.entries().size(), 2u);
   const auto path = std::filesystem::temp_directory_path() / ("blurlab_tune_" + std::to_string(::getpid()) + ".json");
   table.save(path);
   const TuningTable back = TuningTable::load(path);
-  EXPECT_EQ(back.find("GPU", "compute-separable", {64, 32}, gl::Format::rgba8, KernelType::Gauss, 6)->workgroup, glm::ivec2(256, 1));
-  EXPECT_EQ(back.find("GPU", "compute-separable", {64, 32}, gl::Format::rgba8, KernelType::Gauss, 30)->workgroup, glm::ivec2(16, 16));
+  auto workgroup = [&](int radius) {
+    return back.find("GPU", "compute-separable", {64, 32}, gl::Format::rgba8, KernelType::Gauss, radius)->knobs.at("workgroup");
+  };
+  EXPECT_EQ(workgroup(6), (KnobValue{256, 1}));
+  EXPECT_EQ(workgroup(30), (KnobValue{16, 16}));
   EXPECT_FALSE(back.find("Other GPU", "compute-separable", {64, 32}, gl::Format::rgba8, KernelType::Gauss, 4));
   EXPECT_FALSE(back.find("GPU", "compute-separable", {64, 33}, gl::Format::rgba8, KernelType::Gauss, 4));
-  std::ofstream(path) << "{\"entries\": [{\"variant\": 3}]}";
-  EXPECT_THROW(TuningTable::load(path), Error);
   std::filesystem::remove(path);
   EXPECT_THROW(TuningTable::load(path), Error);
+}
+
+// Every value of a tuning file is checked as the command line checks it; the message names the
+// file and the entry.
+std::string tuning_error(const std::string& entry) {
+  const std::string text = R"({"entries": [)" + entry + "]}";
+  try {
+    TuningTable::parse(text, "t.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Tuning, EveryValueIsValidatedLikeTheCommandLine) {
+  const std::string good =
+      R"({"renderer": "GPU", "variant": "compute-sliding", "width": 64, "height": 32, "input_format": "rgba8", "kernel": "box",
+          "radius": 16, "knobs": {"segment": "64", "workgroup": "32x1", "unroll": "8"}, "median_ms": 1.5, "default_ms": 2.0})";
+  const TuningTable table = TuningTable::parse(R"({"entries": [)" + good + "]}", "t.json");
+  ASSERT_EQ(table.entries().size(), 1u);
+  EXPECT_EQ(table.entries()[0].knobs.at("workgroup"), (KnobValue{32, 1}));
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string entry = good;
+    const auto at = entry.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return entry.replace(at, from.size(), to);
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {with(R"("segment": "64")", R"("segment": "0")"), "knob segment '0' is out of range 1..16384"},  // was SIGFPE
+      {with(R"("segment": "64")", R"("segment": "99999999")"), "out of range"},
+      {with(R"("workgroup": "32x1")", R"("workgroup": "0x0")"), "positive sides"},
+      {with(R"("workgroup": "32x1")", R"("workgroup": "4096x4096")"), "larger than 1024"},
+      {with(R"("unroll": "8")", R"("unroll": "-3")"), "out of range 1..32"},
+      {with(R"("unroll": "8")", R"("unroll": 8)"), "not a string"},
+      {with(R"("unroll": "8")", R"("cache": "fp16")"), "compute-sliding has no knob 'cache'"},
+      {with(R"("compute-sliding")", R"("turbo")"), "unknown variant 'turbo'"},
+      {with(R"("width": 64)", R"("width": 0)"), "\"width\" 0 is out of range 1..65536"},
+      {with(R"("height": 32)", R"("height": 1e9)"), "\"height\" is not a whole number"},
+      {with(R"("radius": 16)", R"("radius": 129)"), "\"radius\" 129 is out of range 0..128"},
+      {with(R"("rgba8")", R"("rgba32f")"), "input_format 'rgba32f'"},
+      {with(R"("box")", R"("median")"), "kernel 'median'"},
+      {with(R"("median_ms": 1.5)", R"("median_ms": -1)"), "\"median_ms\" is not a time"},
+      {with(R"("renderer": "GPU", )", ""), "no \"renderer\""},
+      {"7", "no \"renderer\""},
+  };
+  for (const auto& [entry, message] : cases) {
+    const std::string error = tuning_error(entry);
+    EXPECT_NE(error.find("tuning file 't.json', entry 0: "), std::string::npos) << error;
+    EXPECT_NE(error.find(message), std::string::npos) << "expected '" << message << "' in: " << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << "one line";
+  }
+  for (const char* not_tuning : {"", "[]", "{}", "{\"entries\": 3}", "this is not json"}) {
+    try {
+      TuningTable::parse(not_tuning, "t.json");
+      ADD_FAILURE() << "accepted: " << not_tuning;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("'t.json' is not a blurlab tuning file"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Charts from a blurlab report (blurlab --headless --json REPORT.json).
 
-  python3 app/charts.py REPORT.json [MORE.json ...] [--out DIR] [--log] [--radius R] [--prefix NAME]
+  python3 docs/tools/charts.py REPORT.json [MORE.json ...] [--out DIR] [--log] [--radius R] [--prefix NAME]
 
 Writes, for every image size, input format and kernel in the report:
   <prefix>time_vs_radius_<size>_<format>_<kernel>.png   median GPU time per variant against r
@@ -49,7 +49,7 @@ def groups(report):
         if ms is None:
             continue
         s, size = row["settings"], (row["size"]["width"], row["size"]["height"])
-        if row["variant"] == "copy":
+        if row.get("role") == "floor":
             floors[(size, s["input_format"])] = ms
             continue
         key = (size, s["input_format"], s["kernel"])

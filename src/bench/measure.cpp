@@ -1,0 +1,81 @@
+#include "bench/measure.h"
+
+#include <limits>
+
+namespace blurlab::bench {
+
+namespace {
+
+// The pipeline's frames: the blur of one input, recorded in the timer pool when timed.
+class PipelineFrames final : public Frames {
+ public:
+  PipelineFrames(BlurPipeline& pipeline, gl::TimerPool& timers, Input& input) : pipeline_(pipeline), timers_(timers), input_(input) {}
+  void run_untimed() override { pipeline_.run(input_.source, input_.destination); }
+  void run_timed() override {
+    timers_.begin_frame();
+    pipeline_.run(input_.source, input_.destination);
+    timers_.end_frame();
+  }
+  void finish() override { glFinish(); }
+  std::vector<gl::FrameTimes> poll() override { return timers_.poll(); }
+
+ private:
+  BlurPipeline& pipeline_;
+  gl::TimerPool& timers_;
+  Input& input_;
+};
+
+}  // namespace
+
+Input::Input(glm::ivec2 size, gl::Format format)
+    : source(size.x, size.y, format, "source"), destination(size.x, size.y, format, "destination") {}
+
+const Image& Input::pixels() {
+  if (!pixels_) pixels_ = source.download();
+  return *pixels_;
+}
+
+const ReferenceImage& Input::reference(const Kernel& kernel) {
+  for (auto& [k, ref] : references_)
+    if (k == kernel) return ref;
+  references_.emplace_back(kernel, reference_blur(pixels(), kernel_weights(kernel)));
+  return references_.back().second;
+}
+
+report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, const BlurSettings& settings, bool check,
+                                      int frames) {
+  report::Measurement m;
+  m.variant = &variant;
+  m.size = {input.source.width(), input.source.height()};
+  m.settings = resolve(variant, settings);
+  m.unsupported = pipeline_.configure(variant, settings, m.size);
+  if (m.unsupported) return m;
+  if (frames > 0) {
+    TimingPolicy policy = policy_;
+    policy.frames = frames;
+    PipelineFrames run(pipeline_, timers_, input);
+    const Timing t = time_frames(run, clock_, policy);
+    m.span_order = t.span_order;
+    m.spans_ms = t.spans_ms;
+    m.cpu_ms.assign(1, t.cpu_ms_per_frame);
+  }
+  if (check) {
+    poison(input.destination);
+    pipeline_.run(input.source, input.destination);
+    const Image output = input.destination.download();
+    m.tolerance = tolerance_for(variant, m.settings, m.size, peak_magnitude(input.pixels()));
+    m.check = compare_to_reference(output, input.reference(reference_kernel(variant, m.settings)), m.tolerance);
+  }
+  return m;
+}
+
+void Measurer::poison(const gl::Texture& destination) {
+  // NaN for float formats (never equals a result); magenta for rgba8.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float float_poison[4] = {nan, nan, nan, nan};
+  const float unorm_poison[4] = {1.0f, 0.0f, 1.0f, 0.5f};
+  gl::fill(destination, gl::info(destination.format()).is_float ? float_poison : unorm_poison);
+  pipeline_.poison_intermediates(float_poison);
+}
+
+}  // namespace blurlab::bench

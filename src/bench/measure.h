@@ -1,0 +1,53 @@
+#pragma once
+// Measuring one configuration on the GL device: configure the pipeline, time it (bench/timing.h)
+// and check its output against the CPU reference, with poisoned targets.
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "bench/timing.h"
+#include "blur/check.h"
+#include "blur/pipeline.h"
+#include "blur/reference.h"
+#include "report/report.h"
+
+namespace blurlab::bench {
+
+// The image blurred in one (size, input format) group of a sweep, and the references computed
+// from it (one per kernel, on demand).
+class Input {
+ public:
+  Input(glm::ivec2 size, gl::Format format);
+  gl::Texture source, destination;
+
+  // What the GPU blurs: the source texture read back once.
+  const Image& pixels();
+  const ReferenceImage& reference(const Kernel& kernel);
+
+ private:
+  std::optional<Image> pixels_;
+  std::vector<std::pair<Kernel, ReferenceImage>> references_;
+};
+
+class Measurer {
+ public:
+  Measurer(BlurPipeline& pipeline, gl::TimerPool& timers, TimingPolicy policy, Clock& clock = steady_clock())
+      : pipeline_(pipeline), timers_(timers), policy_(policy), clock_(clock) {}
+
+  // Configures `variant` for `settings`; unless it is unsupported, times `frames` frames (if any;
+  // the policy's budget may take fewer) and then, with `check`, blurs once more into poisoned
+  // targets and compares with the reference.
+  report::Measurement measure(Input& input, const VariantInfo& variant, const BlurSettings& settings, bool check, int frames);
+
+  const TimingPolicy& policy() const { return policy_; }
+
+ private:
+  void poison(const gl::Texture& destination);
+
+  BlurPipeline& pipeline_;
+  gl::TimerPool& timers_;
+  TimingPolicy policy_;
+  Clock& clock_;
+};
+
+}  // namespace blurlab::bench

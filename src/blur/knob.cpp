@@ -1,0 +1,135 @@
+#include "blur/knob.h"
+
+#include "util/strings.h"
+
+namespace blurlab {
+
+std::string Knob::text(KnobValue v) const {
+  switch (type) {
+    case KnobType::Integer: return std::to_string(v.x);
+    case KnobType::Size: return std::to_string(v.x) + "x" + std::to_string(v.y);
+    case KnobType::Choice:
+      for (const KnobChoice& c : choices)
+        if (c.value == v.x) return std::string(c.label);
+      return "?" + std::to_string(v.x);
+  }
+  return "?";
+}
+
+std::string Knob::form() const {
+  switch (type) {
+    case KnobType::Integer: return "N";
+    case KnobType::Size: return "WxH";
+    case KnobType::Choice: {
+      std::string form;
+      for (const KnobChoice& c : choices) form += (form.empty() ? "" : "|") + std::string(c.label);
+      return form;
+    }
+  }
+  return "?";
+}
+
+std::optional<std::string> Knob::invalid(KnobValue v) const {
+  const std::string range = std::to_string(min) + ".." + std::to_string(max);
+  switch (type) {
+    case KnobType::Integer:
+      if (v.x < min || v.x > max) return "is out of range " + range;
+      if (v.y != 0) return "is not a single number";
+      return std::nullopt;
+    case KnobType::Size:
+      if (v.x < min || v.x > max || v.y < min || v.y > max) return "is out of range " + range + " on a side";
+      return std::nullopt;
+    case KnobType::Choice:
+      for (const KnobChoice& c : choices)
+        if (c.value == v.x && v.y == 0) return std::nullopt;
+      return "is not " + form();
+  }
+  return "is not a value";
+}
+
+std::optional<KnobValue> Knob::parse(std::string_view item, std::string* why) const {
+  auto fail = [&](std::string reason) -> std::optional<KnobValue> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
+  const std::string_view t = trim(item);
+  KnobValue v;
+  switch (type) {
+    case KnobType::Integer: {
+      const auto n = parse_int(t);
+      if (!n) return fail("is not a whole number");
+      if (*n < min || *n > max) return fail("is out of range " + std::to_string(min) + ".." + std::to_string(max));
+      v.x = static_cast<int>(*n);
+      break;
+    }
+    case KnobType::Size: {
+      // "N" alone is a row of N (workgroups of Nx1).
+      if (const auto n = parse_int(t)) {
+        if (*n < min || *n > max) return fail("is out of range " + std::to_string(min) + ".." + std::to_string(max));
+        v = {static_cast<int>(*n), 1};
+        break;
+      }
+      const auto wh = parse_size(t);
+      if (!wh) {
+        // Name the actual mistake where the form is right but a side is not positive.
+        const auto parts = split(t, 'x');
+        if (parts.size() == 2)
+          for (const auto& p : parts)
+            if (const auto side = parse_int(p); side && *side <= 0) return fail("must have positive sides");
+        return fail("is not WxH or N");
+      }
+      if (wh->first > max || wh->second > max) return fail("is larger than " + std::to_string(max) + " on a side");
+      if (wh->first < min || wh->second < min) return fail("is smaller than " + std::to_string(min) + " on a side");
+      v = {wh->first, wh->second};
+      break;
+    }
+    case KnobType::Choice:
+      for (const KnobChoice& c : choices)
+        if (t == c.label) return KnobValue{c.value, 0};
+      return fail("is not " + form());
+  }
+  return v;
+}
+
+std::vector<std::pair<std::string, std::string>> Knob::defines(KnobValue v) const {
+  const std::string d(define);
+  if (type == KnobType::Size) return {{d + "_X", std::to_string(v.x)}, {d + "_Y", std::to_string(v.y)}};
+  return {{d, std::to_string(v.x)}};
+}
+
+bool Knob::same_definition(const Knob& o) const {
+  if (name != o.name || help != o.help || define != o.define || type != o.type || min != o.min || max != o.max ||
+      choices.size() != o.choices.size())
+    return false;
+  for (size_t i = 0; i < choices.size(); ++i)
+    if (choices[i].label != o.choices[i].label || choices[i].value != o.choices[i].value) return false;
+  return true;
+}
+
+namespace knobs {
+
+Knob workgroup(std::vector<glm::ivec2> candidates) {
+  Knob k{.name = "workgroup",
+         .help = "Compute workgroup size in invocations (WxH, or N for Nx1)",
+         .define = "WG",
+         .type = KnobType::Size,
+         .min = 1,
+         .max = 1024};
+  for (glm::ivec2 c : candidates) k.candidates.push_back(knob_size(c));
+  return k;
+}
+
+Knob segment(std::vector<int> candidates) {
+  Knob k{.name = "segment",
+         .help = "Walk length: texels (rows) one invocation (workgroup) covers along a line before a fresh warm-up",
+         .define = "SEGMENT",
+         .type = KnobType::Integer,
+         .min = 1,
+         .max = 16384};
+  for (int c : candidates) k.candidates.push_back({c, 0});
+  return k;
+}
+
+}  // namespace knobs
+
+}  // namespace blurlab

@@ -1,0 +1,101 @@
+// compute-box-prefix: a box blur in one dispatch whose cost does not grow with r. Per tile,
+// running sums walk down the columns (two loads per output row, whatever r is) and the rows of
+// those column sums are summed horizontally by prefix sums in shared memory: out = P(x + r) -
+// P(x - r - 1). Reads: each texel about twice (entering and leaving the vertical window, the
+// second read a cache hit), plus the tile's aprons: 2r columns of N and a 2r+1-row warm-up per
+// SEGMENT rows (see glsl/compute_box_prefix.comp).
+#include <cmath>
+
+#include "variants/sliding.h"
+
+namespace blurlab {
+namespace {
+
+const Knob kBatch{.name = "batch",
+                  .help = "Box prefix: rows per step (loads in flight, shared memory, barriers per row)",
+                  .define = "BATCH",
+                  .min = 1,
+                  .max = 64,
+                  .candidates = {{4}, {2}, {8}}};
+const Knob kScan{.name = "scan",
+                 .help = "Prefix sums across a row: shared (portable) or subgroup (GL_KHR_shader_subgroup_arithmetic)",
+                 .define = "SCAN_SUBGROUP",
+                 .type = KnobType::Choice,
+                 .choices = {{"shared", 0}, {"subgroup", 1}},
+                 .candidates = {{0}, {1}}};
+const Knob kSegment = knobs::segment({512, 256, 1024, 2048});
+
+int span(const BlurSettings& s) { return s.workgroup().x; }
+int tile_width(const BlurSettings& s) { return span(s) - 2 * s.kernel.radius; }
+bool exact(const BlurSettings& s) { return s.input_format == gl::Format::rgba8; }
+int sum_bytes(const BlurSettings&) { return 16; }  // uvec4 or vec4
+
+class ComputeBoxPrefix final : public Blur {
+ public:
+  void prepare(BlurSetup& setup) override {
+    const BlurSettings& s = setup.settings();
+    program_ = &setup.compute("compute_box_prefix.comp", s.input_format, s.input_format, {{"EXACT", exact(s) ? "1" : "0"}});
+  }
+  void run(BlurPasses& passes) override {
+    const BlurSettings& s = passes.settings();
+    const glm::ivec2 size = passes.size();
+    const int tile = tile_width(s), segment = s.integer(kSegment);
+    passes.dispatch("blur", *program_, {Binding::read(passes.source()), Binding::write(passes.destination())},
+                    {(size.x + tile - 1) / tile, (size.y + segment - 1) / segment, 1});
+  }
+
+ private:
+  const gl::Program* program_ = nullptr;
+};
+
+std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::GlLimits& limits) {
+  const glm::ivec2 wg = s.workgroup();
+  const int n = wg.x, batch = s.integer(kBatch);
+  if (wg.y != 1) return "workgroup must be Nx1 (one invocation per column of the tile and its apron)";
+  if (tile_width(s) < 1)
+    return "a workgroup of " + std::to_string(n) + " columns leaves no tile beside the 2r = " + std::to_string(2 * s.kernel.radius) +
+           " apron columns; use --workgroup above " + std::to_string(2 * s.kernel.radius);
+  if (n % batch != 0) return "batch " + std::to_string(batch) + " must divide the workgroup's " + std::to_string(n) + " columns";
+  if (s.integer(kScan) == 1) {
+    if (!limits.subgroup_arithmetic) return "scan=subgroup needs GL_KHR_shader_subgroup_arithmetic in compute shaders, which this driver lacks";
+    if ((n / batch) % limits.subgroup_size != 0)
+      return "scan=subgroup needs the " + std::to_string(n / batch) + " chunks of a row to fill whole subgroups of " +
+             std::to_string(limits.subgroup_size);
+  }
+  const long long bytes = (static_cast<long long>(batch) * n + n) * sum_bytes(s);
+  return sliding::shared_memory_reason(bytes, std::to_string(batch) + " rows of " + std::to_string(n) + " sums of 16 bytes", limits);
+}
+
+// Loop iterations of one invocation: the warm-up, then per batch the loads, the chunk, the scan
+// of the chunks before it (serial in shared memory) and the outputs.
+double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
+  const double n = s.workgroup().x, batch = s.integer(kBatch), rows = std::min(s.integer(kSegment), size.y);
+  const double per_batch = 4 * batch + n / batch + std::ceil(batch * tile_width(s) / n) + 4;
+  return (2.0 * s.kernel.radius + 1) / 4 + std::ceil(rows / batch) * per_batch;
+}
+
+// Float input: the vertical running sum (a warm-up and a slide over the segment), then each
+// prefix value is a sum of at most BATCH + N/BATCH roundings of values up to N window sums,
+// i.e. N / (2r+1) output units each; a window is the difference of two; and the weights.
+double terms(const BlurSettings& s, glm::ivec2 size) {
+  const double r = s.kernel.radius, n = s.workgroup().x, batch = s.integer(kBatch);
+  return sliding::slide_terms(s.kernel.radius, sliding::segment_steps(s.integer(kSegment), size.y)) +
+         2.0 * (batch + n / batch) * n / (2.0 * r + 1.0) + sliding::kScaleTerms;
+}
+
+}  // namespace
+
+namespace variant {
+extern const VariantInfo compute_box_prefix{
+    .name = "compute-box-prefix",
+    .stage = Stage::Compute,
+    .summary = "box only, one dispatch, cost independent of r: column running sums down a tile, row prefix sums in shared memory",
+    .kernels = KernelSupport::BoxOnly,
+    .knobs = {knobs::workgroup({{256, 1}, {512, 1}, {1024, 1}}), kSegment, kBatch, kScan},
+    .accumulated_terms = terms,
+    .loop_iterations = loop_iterations,
+    .check = check,
+    .create = [] { return std::unique_ptr<Blur>(new ComputeBoxPrefix); },
+};
+}  // namespace variant
+}  // namespace blurlab

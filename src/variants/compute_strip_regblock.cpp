@@ -1,0 +1,100 @@
+// compute-strip-regblock: one dispatch, register blocked in both directions, each workgroup
+// walking down a strip of columns with a ring of horizontally blurred rows in shared memory
+// (glsl/compute_strip_regblock.comp). Against compute-inline-regblock, whose tiles blur their
+// 2r-row vertical apron horizontally again (TILE_H + 2r rows for TILE_H outputs), the walk blurs
+// each row once per segment (plus a 2r-row prologue per SEGMENT rows), so the Gaussian's
+// arithmetic stays near the minimum of 2 (2r+1) FMAs per channel and output, with each input
+// read once into registers per block of BLOCK outputs.
+#include <algorithm>
+#include <cmath>
+
+#include "variants/lds.h"
+
+namespace blurlab {
+namespace {
+
+const Knob kStrip{.name = "strip",
+                  .help = "Strip walk: columns of the strip a workgroup walks down (ring width)",
+                  .define = "STRIP",
+                  .min = 1,
+                  .max = 1024,
+                  .candidates = {{64}, {32}, {128}}};
+const Knob kBlock{.name = "block",
+                  .help = "Strip walk: consecutive outputs per invocation in both stages (register block)",
+                  .define = "BLOCK",
+                  .min = 1,
+                  .max = 32,
+                  .candidates = {{8}, {4}, {16}}};
+const Knob kSegment = knobs::segment({512, 256, 1024, 4096});
+
+struct Walk {
+  int invocations, strip, block, step, ring;
+};
+Walk walk(const BlurSettings& s) {
+  const glm::ivec2 wg = s.workgroup();
+  const int n = wg.x * wg.y, strip = s.integer(kStrip), block = s.integer(kBlock);
+  const int step = n * block / strip;
+  return {n, strip, block, step, 2 * s.kernel.radius + step};
+}
+
+// The ring: STRIP x (2r + STEP) texels (glsl/compute_strip_regblock.comp's LDS_TEXELS).
+int ring_texels(const BlurSettings& s) {
+  const Walk w = walk(s);
+  return w.strip * w.ring;
+}
+
+glm::ivec2 strip_cover(const BlurSettings& s) { return {s.integer(kStrip), s.integer(kSegment)}; }
+
+gl::Defines kernel_path(const BlurSettings& s) { return {{"RB_BOX", s.kernel.type == KernelType::Box ? "1" : "0"}}; }
+
+std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
+  const Walk w = walk(s);
+  if (w.strip % w.block != 0)
+    return "strip " + std::to_string(w.strip) + " must be a multiple of block " + std::to_string(w.block) + " (rows are cut into blocks)";
+  if (w.invocations < w.strip || (w.invocations * w.block) % w.strip != 0)
+    return "the workgroup's " + std::to_string(w.invocations) + " invocations must be a multiple of strip " + std::to_string(w.strip) +
+           " (each step blurs " + std::to_string(w.invocations) + " blocks of each row and column)";
+  return lds::check_budget(s, limits, ring_texels,
+                           "ring " + std::to_string(w.strip) + "x" + std::to_string(w.ring) + " " + lds::cache_name(s));
+}
+
+// One block of K outputs (regblock_common.glsl), every iteration of every loop as written.
+double block_iterations(const BlurSettings& s, int k) {
+  const double r = s.kernel.radius, taps = 2 * r + 1, inputs = k + 2 * r;
+  if (s.kernel.type == KernelType::Box) return taps + 2.0 * k;
+  return k + inputs * (1.0 + k);
+}
+
+// A segment: the prologue's rounds and each step's two blocks and stores.
+double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
+  const Walk w = walk(s);
+  const double block = block_iterations(s, w.block) + w.block;
+  const double rows = std::min(s.integer(kSegment), size.y);
+  return std::ceil(2.0 * s.kernel.radius / w.step) * block + std::ceil(rows / w.step) * 2 * block;
+}
+
+// fp32 roundings per output, as compute-inline-regblock's: weighted, 2r+1 FMAs per stage;
+// box, per stage the first sum, two per slide step, the scale and the weight; plus the output.
+double accumulated_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
+  const double taps = 2.0 * s.kernel.radius + 1.0;
+  if (s.kernel.type != KernelType::Box) return 2.0 * taps + 2.0;
+  return 2.0 * (taps + 2.0) + 4.0 * (s.integer(kBlock) - 1) + 2.0;
+}
+
+}  // namespace
+
+namespace variant {
+extern const VariantInfo compute_strip_regblock{
+    .name = "compute-strip-regblock",
+    .stage = Stage::Compute,
+    .summary = "compute shader, one dispatch: a walk down column strips, rows blurred once into a ring, register blocked both ways",
+    .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32})},
+    .accumulated_terms = accumulated_terms,
+    .loop_iterations = loop_iterations,
+    .check = check,
+    .create = [] {
+      return std::unique_ptr<Blur>(new lds::OneDispatch("compute_strip_regblock.comp", "hv", ring_texels, strip_cover, kernel_path));
+    },
+};
+}  // namespace variant
+}  // namespace blurlab

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Issue 16's exploration on the GPU machine: the new copy, compute-box-prefix and
+# compute-strip-regblock over their knobs at 4096x4096 and 1920x1080, every row checked against
+# the CPU reference in the same run (--check), the copy pass and the roofline measured in the
+# same runs. Writes JSON reports and logs under $OUT (at most 8 files come back) and prints a
+# summary. PART=check|copy|box|gauss|all (default all).
+set -uo pipefail
+source .device/env.sh
+B=.device/bin/blurlab
+part=${PART:-all}
+common=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4})
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
+summary() {  # the best supported row per group of a report, as "group: variant settings ms x-copy"
+  python3 - "$1" <<'PY'
+import json, sys, collections
+doc = json.load(open(sys.argv[1]))
+rows = [r for r in doc["results"] if r.get("supported") and "total" in r.get("spans", {})]
+best = collections.OrderedDict()
+for r in rows:
+    s = r["settings"]
+    key = (r["size"]["width"], r["size"]["height"], s.get("kernel", "copy"), s.get("radius", 0))
+    ms = r["spans"]["total"]["median_ms"]
+    if key not in best or ms < best[key][0]:
+        best[key] = (ms, r)
+roof = doc.get("roofline", {})
+if roof:
+    print(f"roofline: texture {roof['texture_copy_gbps']:.0f} GB/s ({roof['texture_copy_setting']}), buffer {roof['buffer_copy_gbps']:.0f} GB/s, {roof['fma_tflops']:.1f} TFLOP/s")
+for key, (ms, r) in best.items():
+    knobs = " ".join(f"{k}={v}" for k, v in r["settings"].get("knobs", {}).items())
+    bound = r.get("bound", {})
+    print(f"{key[0]}x{key[1]} {key[2]} r={key[3]}: {r['variant']} {knobs} {ms:.4f} ms x{r.get('x_copy', 0):.2f} "
+          f"{bound.get('limit', '')} {100 * bound.get('fraction', 0):.0f}% check={r.get('error', {}).get('ok')}")
+fails = [r for r in doc["results"] if "error" in r and not r["error"]["ok"]]
+print(f"{len(rows)} timed rows, {len(fails)} failed checks")
+PY
+}
+if [ "$part" = check ] || [ "$part" = all ]; then
+  $B --headless --check --frames 0 --variant copy,compute-box-prefix,compute-strip-regblock --kernel box,gauss --radius 0,1,7,16,30,64,128 \
+     --size 517x389,131x97,4096x4096,1920x1080 --input-format rgba8,rgba16f > "$OUT/check.txt" 2>&1
+  echo "check defaults exit $?"
+  $B --headless --check --frames 0 --variant compute-box-prefix --kernel box --radius 1,16,64,128 --size 517x389,4096x4096 \
+     --workgroup 256,512,1024 --batch 2,4,8 --scan shared,subgroup --segment 256,2048 >> "$OUT/check.txt" 2>&1
+  echo "check box-prefix knobs exit $?"
+  $B --headless --check --frames 0 --variant compute-strip-regblock --kernel box,gauss --radius 1,16,30 --size 517x389 \
+     --workgroup 128,256,512 --strip 32,64,128 --block 4,8,16 --cache fp16,fp32 >> "$OUT/check.txt" 2>&1
+  echo "check strip knobs exit $?"
+  grep -cE " ok$" "$OUT/check.txt"; grep -E "FAIL|GL error|subgroups" "$OUT/check.txt" | sort | uniq -c | head
+fi
+if [ "$part" = copy ] || [ "$part" = all ]; then
+  $B "${common[@]}" --roofline --variant copy --size 4096x4096,1920x1080 --workgroup 64x4,16x16,32x8,128x2,256x1 --texels 1,2,4,8 \
+     --access raw,typed --json "$OUT/copy.json" > "$OUT/copy.txt" 2>&1
+  echo "copy exit $?"; summary "$OUT/copy.json"
+fi
+if [ "$part" = box ] || [ "$part" = all ]; then
+  $B "${common[@]}" --variant copy,compute-box-prefix --kernel box --radius 1,8,32,64,128 --size 4096x4096,1920x1080 \
+     --workgroup 512,1024 --segment 512,1024,2048 --batch 2,4,8 --scan subgroup --json "$OUT/box.json" > "$OUT/box.txt" 2>&1
+  echo "box exit $?"; summary "$OUT/box.json"
+fi
+if [ "$part" = gauss ] || [ "$part" = all ]; then
+  $B "${common[@]}" --variant copy,compute-strip-regblock --kernel gauss --sigma 10 --radius 16,30 --size 4096x4096,1920x1080 \
+     --workgroup 128,256,512 --strip 32,64,128 --block 4,8,16 --segment 1024 --json "$OUT/gauss.json" > "$OUT/gauss.txt" 2>&1
+  echo "gauss exit $?"; summary "$OUT/gauss.json"
+fi

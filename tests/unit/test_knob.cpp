@@ -1,0 +1,130 @@
+// Knobs as data: parsing and printing values, shader defines, and the registry's promises (a knob
+// name means one thing across variants; every candidate is a valid value; defaults first).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "blur/registry.h"
+
+namespace blurlab {
+namespace {
+
+TEST(Knob, IntegerParsesPrintsAndDefines) {
+  const Knob k = knobs::segment({128, 64});
+  EXPECT_EQ(k.default_value(), (KnobValue{128, 0}));
+  EXPECT_EQ(k.parse("256"), (KnobValue{256, 0}));
+  std::string why;
+  EXPECT_FALSE(k.parse("0", &why));
+  EXPECT_EQ(why, "is out of range 1..16384");
+  EXPECT_FALSE(k.parse("1.5", &why));
+  EXPECT_EQ(why, "is not a whole number");
+  EXPECT_EQ(k.text({64, 0}), "64");
+  EXPECT_EQ(k.defines({64, 0}), (std::vector<std::pair<std::string, std::string>>{{"SEGMENT", "64"}}));
+  EXPECT_TRUE(k.invalid({0, 0}));
+  EXPECT_TRUE(k.invalid({16385, 0}));
+  EXPECT_FALSE(k.invalid({16384, 0}));
+}
+
+TEST(Knob, SizeTakesWxHOrARow) {
+  const Knob k = knobs::workgroup({{16, 16}});
+  EXPECT_EQ(k.parse("32x8"), (KnobValue{32, 8}));
+  EXPECT_EQ(k.parse("256"), (KnobValue{256, 1}));
+  std::string why;
+  EXPECT_FALSE(k.parse("0x8", &why));
+  EXPECT_EQ(why, "must have positive sides");
+  EXPECT_FALSE(k.parse("4096x1", &why));
+  EXPECT_EQ(why, "is larger than 1024 on a side");
+  EXPECT_FALSE(k.parse("8x8x8", &why));
+  EXPECT_EQ(k.text({32, 8}), "32x8");
+  EXPECT_EQ(k.defines({32, 8}), (std::vector<std::pair<std::string, std::string>>{{"WG_X", "32"}, {"WG_Y", "8"}}));
+  EXPECT_TRUE(k.invalid({0, 8}));
+}
+
+TEST(Knob, ChoiceByLabel) {
+  const Knob* cache = find_any_knob("cache");
+  ASSERT_NE(cache, nullptr);
+  EXPECT_EQ(cache->parse("fp16"), (KnobValue{16, 0}));
+  EXPECT_FALSE(cache->parse("16"));
+  EXPECT_EQ(cache->text({32, 0}), "fp32");
+  EXPECT_EQ(cache->form(), "fp32|fp16");
+  EXPECT_TRUE(cache->invalid({8, 0}));
+}
+
+TEST(Registry, AKnobNameMeansOneThing) {
+  // The command line has one option per knob name: variants sharing a name must share its
+  // definition (only candidates may differ), or one option would mean two things.
+  for (const VariantInfo* v : variants())
+    for (const Knob& k : v->knobs) {
+      const Knob* registered = find_any_knob(k.name);
+      ASSERT_NE(registered, nullptr);
+      EXPECT_TRUE(k.same_definition(*registered)) << v->name << "'s knob " << k.name << " differs from the first declaration";
+    }
+}
+
+TEST(Registry, EveryCandidateIsAValueAndNamesAreUnique) {
+  std::set<std::string_view> names;
+  for (const VariantInfo* v : variants()) {
+    EXPECT_TRUE(names.insert(v->name).second) << "two variants named " << v->name;
+    std::set<std::string_view> knob_names;
+    for (const Knob& k : v->knobs) {
+      EXPECT_TRUE(knob_names.insert(k.name).second) << v->name << " declares " << k.name << " twice";
+      ASSERT_FALSE(k.candidates.empty()) << v->name << "'s " << k.name << " has no default";
+      std::set<KnobValue> seen;
+      for (KnobValue c : k.candidates) {
+        EXPECT_FALSE(k.invalid(c)) << v->name << "'s " << k.name << " candidate " << k.text(c) << " " << *k.invalid(c);
+        EXPECT_TRUE(seen.insert(c).second) << v->name << "'s " << k.name << " lists " << k.text(c) << " twice";
+        EXPECT_EQ(k.parse(k.text(c)), c) << "text and parse disagree for " << k.text(c);
+      }
+      EXPECT_FALSE(k.help.empty());
+      EXPECT_FALSE(k.define.empty());
+    }
+    // Compute shaders need a workgroup; fragment shaders have none.
+    EXPECT_EQ(find_knob(*v, "workgroup") != nullptr, v->stage == Stage::Compute) << v->name;
+  }
+}
+
+TEST(Registry, RolesAreDeclaredNotNamed) {
+  int floors = 0;
+  std::set<Stage> baselines;
+  for (const VariantInfo* v : variants()) {
+    if (v->role == Role::Floor) ++floors;
+    if (v->role == Role::Baseline) {
+      EXPECT_TRUE(baselines.insert(v->stage).second) << "two baselines of one stage";
+    }
+  }
+  EXPECT_EQ(floors, 1);
+  EXPECT_EQ(baselines.size(), 2u);
+}
+
+TEST(Settings, ResolveKeepsExactlyTheVariantsKnobs) {
+  const VariantInfo& sliding = *find_variant("compute-sliding");
+  BlurSettings s;
+  s.knobs["segment"] = {64, 0};
+  s.knobs["block-x"] = {8, 0};  // another variant's knob: dropped
+  const BlurSettings r = resolve(sliding, s);
+  EXPECT_EQ(r.knobs.size(), sliding.knobs.size());
+  EXPECT_EQ(r.knob("segment"), (KnobValue{64, 0}));
+  EXPECT_EQ(r.knob("unroll"), find_knob(sliding, "unroll")->default_value());
+  EXPECT_EQ(r.knobs.count("block-x"), 0u);
+  EXPECT_THROW(r.knob("block-x"), Error);
+  EXPECT_EQ(describe(sliding, r).find("segment=64") != std::string::npos, true);
+}
+
+TEST(Settings, OutOfRangeKnobsAreRefusedBeforeAnyShaderSeesThem) {
+  // A value that got past the parsers (a hand-edited tuning file, say) is still refused.
+  gl::GlLimits limits;
+  limits.max_compute_shared_memory = 32768;
+  limits.max_compute_invocations = 1024;
+  limits.max_compute_workgroup_size[0] = limits.max_compute_workgroup_size[1] = 1024;
+  limits.max_texture_size = 16384;
+  const VariantInfo& sliding = *find_variant("compute-sliding");
+  BlurSettings s;
+  s.kernel.type = KernelType::Box;
+  s.knobs["segment"] = {0, 0};
+  const auto reason = unsupported_reason(sliding, resolve(sliding, s), {64, 64}, limits);
+  ASSERT_TRUE(reason);
+  EXPECT_NE(reason->find("segment 0 is out of range"), std::string::npos) << *reason;
+}
+
+}  // namespace
+}  // namespace blurlab
