@@ -274,9 +274,11 @@ Options parse_options(int argc, const char* const* argv) {
     for (const auto* v : selected) list += (list.empty() ? "" : ", ") + std::string(v->name);
     return list;
   };
-  for (const auto& [knob, values] : o.knob_values)
+  for (const auto& given : o.knob_values) {  // not a structured binding: clang 14 cannot capture one in a lambda
+    const std::string& knob = given.first;
     if (std::none_of(selected.begin(), selected.end(), [&](const VariantInfo* v) { return find_knob(*v, knob) != nullptr; }))
       throw UsageError("--" + knob + ": " + names() + (selected.size() == 1 ? " has" : " have") + " no knob '" + knob + "'");
+  }
   if (!o.formats.empty() && !std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return v->uses_intermediate; }))
     throw UsageError("--format: " + names() + " has no intermediate texture");
 
