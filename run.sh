@@ -11,7 +11,7 @@ mode=run
 if [ $# -gt 0 ] && { [ "$1" = run ] || [ "$1" = test ]; }; then mode=$1; shift; fi
 
 packages=(build-essential cmake pkg-config
-          libglfw3-dev libepoxy-dev libglm-dev libstb-dev libgtest-dev googletest libimgui-dev
+          libglfw3-dev libepoxy-dev libglm-dev libpng-dev libjpeg62-turbo-dev libgtest-dev googletest libimgui-dev
           libcli11-dev nlohmann-json3-dev zlib1g-dev
           libegl1 libegl-dev libgl1 libegl-mesa0 libgl1-mesa-dri libglx-mesa0
           xvfb xauth python3 python3-matplotlib glslang-tools)

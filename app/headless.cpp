@@ -14,6 +14,8 @@
 #include "blur/registry.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
+#include "image/image_file.h"
+#include "image_input.h"
 #include "report/report.h"
 #include "report/tuning.h"
 #include "scene/scene.h"
@@ -44,15 +46,15 @@ std::string gl_errors(bool debug) {
 }  // namespace
 
 int run_headless(const cli::Options& o) {
-  // Everything that can fail without a GPU fails first.
-  std::optional<Image> image;
-  if (!o.image.empty()) image = load_png(o.image);
-  gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
-  std::optional<report::TuningTable> tuned;
-  if (!o.tuned.empty()) tuned = report::TuningTable::load(o.tuned);
+  // Everything that can fail without a GPU fails first, the cheapest first.
   for (const auto& [file, option] : {std::pair{&o.output, "--output"}, std::pair{&o.csv, "--csv"}, std::pair{&o.json, "--json"}})
     if (!file->empty()) check_output_target(*file, option);
   if (o.tune) check_output_target(o.tune_file, "--tune-file");
+  RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
+  const std::optional<Image> image = std::move(run_input.image);
+  gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
+  std::optional<report::TuningTable> tuned;
+  if (!o.tuned.empty()) tuned = report::TuningTable::load(o.tuned);
   // Files written from here on appear only at outputs.commit(), once the whole run succeeded;
   // a failure, an exception or a signal leaves none of them and no temporary file.
   StagedOutputs outputs;
@@ -71,12 +73,13 @@ int run_headless(const cli::Options& o) {
 
   bench::SweepRequest request;
   request.sizes = sizes;
-  request.input_formats = o.input_formats;
+  request.input_formats = run_input.input_formats;
   request.variants = o.variants;
   if (request.variants.empty()) request.variants.assign(variants().begin(), variants().end());
   request.settings = [&o](const VariantInfo& v, gl::Format f) { return o.settings_list(v, f); };
   request.add_floor = o.frames > 0 && o.output.empty() && !o.tune;  // ratios need the floor of the same run
-  request.tuned = tuned && !o.any_knob_given() ? &*tuned : nullptr;
+  request.tuned = tuned ? &*tuned : nullptr;
+  for (const auto& [knob, values] : o.knob_values) request.given_knobs.push_back(knob);
   request.renderer = info.renderer;
   const std::vector<bench::Job> jobs = bench::plan(request);
 
@@ -132,7 +135,7 @@ int run_headless(const cli::Options& o) {
                      describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + *rep.rows.front().unsupported);
 
   // --output: one run only (checked by the parser).
-  if (!o.output.empty() && result.last_output) save_png(*result.last_output, o.output);
+  if (!o.output.empty() && result.last_output) save_image(*result.last_output, o.output, run_input.output_bits);
   report::write_table(rep, std::cout);
   if (!o.csv.empty()) {
     std::ostringstream text;
@@ -158,7 +161,8 @@ int run_headless(const cli::Options& o) {
   }
   outputs.commit();
   if (!summary.empty()) print_error(summary);  // without --check, a check that fails is reported, not fatal
-  if (!o.output.empty()) std::cout << "\nwrote " << o.output << "\n";
+  if (!o.output.empty())
+    std::cout << "\nwrote " << o.output << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
   for (const std::string* file : {&o.csv, &o.json})
     if (!file->empty()) std::cout << "wrote " << *file << "\n";
   return 0;

@@ -21,6 +21,7 @@
 #include "gl/barriers.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
+#include "image/image_file.h"
 #include "overlay.h"
 #include "scene/scene.h"
 #include "ui/soak.h"
@@ -373,7 +374,7 @@ class App {
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, size_.x, size_.y, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
     try {
-      save_png(flipped_vertically(from_rgba8(pixels.data(), size_.x, size_.y)), path);
+      save_image(flipped_vertically(from_rgba8(pixels.data(), size_.x, size_.y)), path);
       std::printf("saved %s\n", path.c_str());
     } catch (const Error& e) {
       if (!requested.empty()) throw;  // --screenshot FILE was the point of the run: it failed

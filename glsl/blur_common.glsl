@@ -17,10 +17,16 @@ layout(std140, binding = 0) uniform KernelWeights {
   vec4 u_linear[LINEAR_VEC4S];  // hardware-linear groups k = 0..LINEAR_COUNT-1: (offset, W), 2 per vec4
 };
 
+#ifdef CONST_TAPS
+// The same weights as compile-time constants (constant_weight_defines() in src/blur/blur.h).
+const float CONST_TAP_ARRAY[2 * RADIUS + 1] = float[](CONST_TAPS);
+float tap_weight(int i) { return CONST_TAP_ARRAY[i + RADIUS]; }
+#else
 float tap_weight(int i) {
   int k = i + RADIUS;
   return u_taps[k >> 2][k & 3];
 }
+#endif
 
 // Hardware-linear sampling (see linear_taps() in src/blur/kernel.h): the centre tap alone, then
 // on each side ceil(r/2) bilinear fetches at +-offset, each weighted W.

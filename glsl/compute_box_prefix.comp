@@ -101,8 +101,10 @@ void main() {
     // CHUNKS is a multiple of the subgroup size (checked by the host): a subgroup never spans two
     // rows, and the subgroups of a row are consecutive.
     const int per_row = CHUNKS / int(gl_SubgroupSize);
+    // Subgroup operations in uniform control flow: all lanes take part, then one stores.
     SUM offset = subgroupExclusiveAdd(total);
-    if (subgroupElect()) s_subgroup_total[gl_SubgroupID] = subgroupAdd(total);
+    SUM subgroup_total = subgroupAdd(total);
+    if (subgroupElect()) s_subgroup_total[gl_SubgroupID] = subgroup_total;
     memoryBarrierShared();
     barrier();
     for (int s = row * per_row; s < int(gl_SubgroupID); ++s) offset += s_subgroup_total[s];

@@ -12,8 +12,14 @@
 // A segment of SEGMENT rows starts with a prologue: the 2r rows above its first output row. So
 // each texel is blurred horizontally (1 + 2r / SEGMENT) times, never more, and the arithmetic
 // is the minimal 2 (2r+1) FMAs per channel otherwise (no vertical apron recomputed).
+// FETCH_TEXTURE selects the source hook: texelFetch through texture units, or imageLoad.
+// WEIGHTS_CONST: the host passes the weights as CONST_TAPS (compile-time constants).
 #include "blur_common.glsl"
+#if FETCH_TEXTURE
+#include "source_sampler.glsl"
+#else
 #include "source_image.glsl"
+#endif
 #include "target_image.glsl"
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;

@@ -1,5 +1,6 @@
 # Window tests under Xvfb (the window needs an X display; CI has none, so xvfb-run gives one).
-#   MODE=screenshot: three screenshots of the same paused frame, checked by blurlab-screenshot-check.
+#   MODE=screenshot: three screenshots of the same paused frame, checked by blurlab-screenshot-check;
+#   and one saved as .jpg must be a JPEG.
 #   MODE=resize: odd sizes, 1x1 and 0x0 (minimized) while running; the last screenshot must have
 #   the last size, no GL errors, and the minimized frames must have been skipped, not rendered.
 #   MODE=nogl: a display whose OpenGL is below 4.3 gives one line and exit code 1.
@@ -28,6 +29,14 @@ if(MODE STREQUAL "screenshot")
   execute_process(COMMAND ${CHECK} ${OUT}/blurred.png ${OUT}/unblurred.png ${OUT}/bare.png RESULT_VARIABLE code)
   if(NOT code EQUAL 0)
     message(FATAL_ERROR "screenshot check failed; see ${OUT}")
+  endif()
+  # The format comes from the extension: .jpg writes a JPEG (once it wrote a PNG under that name).
+  file(REMOVE ${OUT}/small.jpg)
+  execute_process(COMMAND ${xvfb} ${BLURLAB} ${common} --frames 3 --size 320x180 --screenshot ${OUT}/small.jpg
+                  RESULT_VARIABLE code ERROR_VARIABLE err)
+  file(READ ${OUT}/small.jpg header LIMIT 3 HEX)
+  if(NOT code EQUAL 0 OR NOT header STREQUAL "ffd8ff")
+    message(FATAL_ERROR "--screenshot small.jpg: exit ${code}, first bytes '${header}' (a JPEG starts ffd8ff)\n${err}")
   endif()
 elseif(MODE STREQUAL "resize")
   run_blurlab(resized "3:resize=517x389;6:resize=0x0;10:resize=641x361;13:key=Right;15:resize=1x1;18:resize=0x0;20:resize=803x601;23:key=L"

@@ -10,26 +10,35 @@
 namespace blurlab::bench {
 
 std::vector<Job> plan(const SweepRequest& r) {
+  const VariantInfo* added_floor = nullptr;
   std::vector<const VariantInfo*> selected = r.variants;
   if (r.add_floor && std::none_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return v->role == Role::Floor; }))
     for (const VariantInfo* v : variants())
       if (v->role == Role::Floor) {
-        selected.insert(selected.begin(), v);
+        selected.insert(selected.begin(), added_floor = v);
         break;
       }
   std::vector<Job> jobs;
   for (glm::ivec2 size : r.sizes)
     for (gl::Format input : r.input_formats)
-      for (const VariantInfo* variant : selected)
-        for (const BlurSettings& s : r.settings(*variant, input)) {
+      for (const VariantInfo* variant : selected) {
+        std::vector<BlurSettings> list = r.settings(*variant, input);
+        if (variant == added_floor) {
+          list.resize(1);
+          list.front().knobs.clear();
+        }
+        for (const BlurSettings& s : list) {
           Job job{size, input, variant, s, false};
           if (r.tuned)
             if (const auto entry = r.tuned->find(r.renderer, std::string(variant->name), size, input, s.kernel.type, s.kernel.radius)) {
-              job.settings = report::with_tuned_knobs(s, *entry);
-              job.tuned = true;
+              report::TunedEntry untouched = *entry;  // the knobs given on the command line stay
+              for (const std::string& name : r.given_knobs) untouched.knobs.erase(name);
+              job.settings = report::with_tuned_knobs(s, untouched);
+              job.tuned = !untouched.knobs.empty();
             }
           jobs.push_back(std::move(job));
         }
+      }
   return jobs;
 }
 

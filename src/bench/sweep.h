@@ -22,10 +22,12 @@ struct SweepRequest {
   // The settings of the sweep for one variant and input format (kernels x formats x knobs).
   std::function<std::vector<BlurSettings>(const VariantInfo&, gl::Format)> settings;
   // Timing needs the floor of the same run for its ratios: add the Role::Floor variant first
-  // when it is not in `variants`.
+  // when it is not in `variants`, with its default knobs (the knob values of the sweep are for
+  // the variants asked for).
   bool add_floor = false;
-  // Knob values from a --tuned file where none was given on the command line.
+  // Knob values from a --tuned file, for the knobs not given on the command line.
   const report::TuningTable* tuned = nullptr;
+  std::vector<std::string> given_knobs;
   std::string renderer;  // the GPU, for the tuned file's entries
 };
 

@@ -157,6 +157,11 @@ class BlurPasses {
                     const gl::Texture& target) = 0;
 };
 
+// The kernel's weights as the CONST_TAPS define: the 2r+1 floats the weights block holds, written
+// as literals that round-trip exactly, so a shader can take them as compile-time constants
+// (glsl/blur_common.glsl) at the price of a program per kernel rather than per radius.
+gl::Defines constant_weight_defines(const Kernel& kernel);
+
 // Workgroups needed to cover `size` with groups of `group` (partial groups at the edges).
 inline glm::ivec3 groups_covering(glm::ivec2 size, glm::ivec2 group) {
   return {(size.x + group.x - 1) / group.x, (size.y + group.y - 1) / group.y, 1};

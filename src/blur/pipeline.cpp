@@ -1,5 +1,6 @@
 #include "blur/pipeline.h"
 
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
@@ -91,6 +92,16 @@ std::string describe(const VariantInfo& variant, const BlurSettings& s) {
   for (const Knob& k : variant.knobs)
     if (const auto it = s.knobs.find(k.name); it != s.knobs.end()) out << " " << k.name << "=" << k.text(it->second);
   return out.str();
+}
+
+gl::Defines constant_weight_defines(const Kernel& kernel) {
+  std::string list;
+  for (double w : kernel_weights(kernel)) {
+    char literal[32];
+    std::snprintf(literal, sizeof literal, "%.9g", static_cast<double>(static_cast<float>(w)));  // 9 digits: the float exactly
+    list += (list.empty() ? "" : ", ") + std::string(literal);
+  }
+  return {{"CONST_TAPS", list}};
 }
 
 namespace {

@@ -5,7 +5,7 @@
 
 #include "blur/registry.h"
 #include "cli/lists.h"
-#include "image/image.h"
+#include "image/image_file.h"
 #include "util/error.h"
 #include "ui/view_state.h"
 #include "util/strings.h"
@@ -173,17 +173,19 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--frames", frames_text, "Timed frames; medians are over these (default 30; 0 with --check)")->type_name("N");
   app.add_option("--budget", budget_text, "Stop timing a configuration after S seconds (at least 3 frames; 0 = no limit; default 3)")->type_name("S");
   app.add_option("--time", time_text, "Scene time in seconds (default 1)")->type_name("T");
-  app.add_option("--image", o.image, "Blur this PNG instead of the scene")->type_name("IN.png");
-  app.add_option("--output", o.output, "Write the blurred image (RGBA8 PNG, same size)")->type_name("OUT.png");
+  app.add_option("--image", o.image, "Blur this PNG or JPEG (known by content) instead of the scene; 16-bit PNGs in rgba16f")
+      ->type_name("IN");
+  app.add_option("--output", o.output, "Write the blurred image by extension: .png (16-bit from rgba16f, else 8) or .jpg (no alpha)")
+      ->type_name("OUT");
   app.add_option("--csv", o.csv, "Headless: also write the report as CSV")->type_name("FILE");
   app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings)")->type_name("FILE");
   app.add_flag("--roofline", o.roofline,
                "Headless: also measure the copy bandwidth (texture, buffer) and the FMA rate; each row says which limits it (always with --json)");
   app.add_flag("--tune", o.tune, "Headless: try each variant's knob candidates, keep the fastest per GPU and size");
   app.add_option("--tune-file", o.tune_file, "Where --tune saves its choices (default blurlab-tune.json)")->type_name("FILE");
-  app.add_option("--tuned", o.tuned, "Use the knobs a --tune run saved (where no knob is given)")->type_name("FILE");
+  app.add_option("--tuned", o.tuned, "Use the knobs a --tune run saved (for the knobs not given on the command line)")->type_name("FILE");
   app.add_option("--shader-dir", o.shader_dir, "Load shaders from DIR instead of the embedded copies")->type_name("DIR");
-  app.add_option("--screenshot", o.screenshot, "Window: after --frames N, save the last frame (overlay included) and exit")->type_name("FILE.png");
+  app.add_option("--screenshot", o.screenshot, "Window: after --frames N, save the last frame (overlay included) and exit")->type_name("FILE.png|.jpg");
   app.add_option("--script", o.script, "Window: scripted input, e.g. '10:key=Right;20:resize=517x389;30:resize=0x0'")->type_name("STEPS");
   std::string soak_text;
   app.add_option("--soak", soak_text, "Window: S seconds of pseudo-random keys and resizes, then check GL errors, queries, memory")->type_name("S");
@@ -222,7 +224,10 @@ Options parse_options(int argc, const char* const* argv) {
   if (app.count("--radius")) o.radii = parse_int_list(radius_text, "--radius", 0, kMaxRadius);
   if (app.count("--sigma")) o.sigmas = parse_double_list(sigma_text, "--sigma", 0.0, kMaxSigma);
   if (app.count("--format")) o.formats = parse_formats(format_text, "--format", true);
-  if (app.count("--input-format")) o.input_formats = parse_formats(input_format_text, "--input-format", false);
+  if (app.count("--input-format")) {
+    o.input_formats = parse_formats(input_format_text, "--input-format", false);
+    o.input_formats_given = true;
+  }
   // Sizes up to 65536 parse; the device's GL_MAX_TEXTURE_SIZE decides at run time.
   if (app.count("--size")) o.sizes = parse_size_list(size_text, "--size", 65536);
   for (const Knob& k : all_knobs()) {
@@ -265,6 +270,8 @@ Options parse_options(int argc, const char* const* argv) {
                                       std::pair{"--csv", &o.csv}, std::pair{"--json", &o.json}, std::pair{"--tune-file", &o.tune_file},
                                       std::pair{"--tuned", &o.tuned}})
     if (app.count(option) && value->empty()) throw UsageError(std::string(option) + " needs a file name");
+  if (!o.output.empty()) output_format(o.output, "--output");  // an extension blurlab can write, before any GL work
+  if (!o.screenshot.empty()) output_format(o.screenshot, "--screenshot");
 
   // Knobs must belong to at least one selected variant.
   std::vector<const VariantInfo*> selected = o.variants;

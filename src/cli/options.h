@@ -32,6 +32,7 @@ struct Options {
   std::vector<double> sigmas;   // empty: r / 3
   std::vector<gl::Format> formats;        // intermediate formats; empty: the input format
   std::vector<gl::Format> input_formats{gl::Format::rgba8};
+  bool input_formats_given = false;       // else a 16-bit --image is blurred in rgba16f
   std::vector<glm::ivec2> sizes;          // empty: the default (or the image's size)
   // Values given for each knob (--NAME, one option per name in all_knobs()); a knob not given
   // takes each variant's default.

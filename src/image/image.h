@@ -1,7 +1,8 @@
 #pragma once
-// RGBA images on the CPU: what blurlab uploads, reads back, loads from and writes to PNG.
+// RGBA images on the CPU: what blurlab uploads, reads back, and loads from and saves to files
+// (image/image_file.h).
+#include <cstddef>
 #include <cstdint>
-#include <filesystem>
 #include <vector>
 
 namespace blurlab {
@@ -20,18 +21,14 @@ struct Image {
 
 // 8-bit value nearest to v in [0, 1], as a GPU stores it in an rgba8 texel.
 uint8_t to_unorm8(double v);
+// 16-bit value nearest to v in [0, 1], as a 16-bit PNG stores it.
+uint16_t to_unorm16(double v);
 std::vector<uint8_t> to_rgba8(const Image& image);
 Image from_rgba8(const uint8_t* rgba, int width, int height);
 
 // Largest edge a loaded image may have; matches the smallest GL_MAX_TEXTURE_SIZE we accept.
 inline constexpr int kMaxImageEdge = 16384;
 
-// Loads an 8- or 16-bit PNG (any channel count, widened to RGBA). Throws blurlab::Error with
-// one line that names the file and what is wrong with it.
-Image load_png(const std::filesystem::path& path);
-// Writes RGBA8 PNG whole or not at all: a temporary file beside the target, then a rename.
-void save_png(const Image& image, const std::filesystem::path& path);
-void save_png_rgba8(const std::vector<uint8_t>& rgba, int width, int height, const std::filesystem::path& path);
 // Flips rows (GL framebuffers have row 0 at the bottom).
 Image flipped_vertically(const Image& image);
 

@@ -106,12 +106,12 @@ Derived Report::derive(const Measurement& m) const {
   d.gbps = minimum_traffic_bytes(m.size, m.settings.input_format) / (*total * 1e-3) / 1e9;
   for (const Measurement& other : rows) {
     if (!same_scenario(m, other)) continue;
-    if (other.variant->role == Role::Floor) {
-      if (const auto copy = other.total_median()) {
+    // The floor is the fastest copy of the run at this size and format.
+    if (other.variant->role == Role::Floor)
+      if (const auto copy = other.total_median(); copy && (!d.copy_ms || *copy < *d.copy_ms)) {
         d.copy_ms = *copy;
         d.x_copy = *total / *copy;
       }
-    }
     if (is_blur(*m.variant) && other.variant->role == Role::Baseline && other.variant->stage == m.variant->stage &&
         other.settings.kernel == m.settings.kernel)
       if (const auto base = other.total_median()) d.speedup = *base / *total;

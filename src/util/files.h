@@ -1,19 +1,31 @@
 #pragma once
-// Output files: written whole or not at all, never by replacing something that is not a file.
-//
-// What is at the target decides how it is written:
+// Reading input files that may be hostile, and writing output files whole or not at all, never
+// by replacing something that is not a file. What is at an output's target decides how:
 //   nothing, or a regular file  a temporary file beside it (util/temp_files.h), renamed over it
 //   a symbolic link             the same for the file it points to: the link stays a link
 //   a character device, a FIFO  written through (/dev/null, /dev/stdout, a terminal), errors reported
 //   anything else               refused: a directory, a block device, a socket, a link to nothing
 // A failure leaves no new file and the old one, if any, untouched.
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace blurlab {
+
+// Reads a regular file whole. Anything else (a directory, FIFO, device, socket) is refused
+// before it is opened, so /dev/zero or a FIFO cannot hang the program or fill memory; a file
+// larger than max_bytes is refused without being read, and no more than max_bytes are ever read
+// (files in /proc say they are empty and are not). `check_head`, when given, sees the first
+// kFileHeadBytes bytes (fewer if the file is shorter) before the rest is read and may throw: a
+// large file of the wrong kind is refused after a few bytes.
+// Throws blurlab::Error with one line: "cannot read WHAT 'PATH': REASON".
+inline constexpr size_t kFileHeadBytes = 64;
+std::string read_regular_file(const std::filesystem::path& path, uint64_t max_bytes, std::string_view what,
+                              const std::function<void(std::string_view head)>& check_head = {});
 
 // Throws blurlab::Error with one line naming `what` (e.g. "--csv") and `path` when the target
 // could not be written as above: called before the work whose result it will hold.

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <glm/vec2.hpp>
 #include <optional>
 #include <string>
@@ -15,6 +16,8 @@ std::optional<double> parse_double(std::string_view text);
 // "WxH" with positive W and H.
 std::optional<std::pair<int, int>> parse_size(std::string_view text);
 std::string format_double(double value, int significant = 6);
+// "512 bytes", "3.0 KiB", "1.5 GiB": binary units, one decimal.
+std::string format_bytes(uint64_t bytes);
 // "WxH".
 std::string size_text(glm::ivec2 size);
 

@@ -26,6 +26,21 @@ const Knob kBlock{.name = "block",
                   .max = 32,
                   .candidates = {{8}, {4}, {16}}};
 const Knob kSegment = knobs::segment({512, 256, 1024, 4096});
+// The horizontal stage's reads: through an image (imageLoad; the shader converts rgba8 to
+// floats) or a texture (texelFetch; the texture unit converts).
+const Knob kFetch{.name = "fetch",
+                  .help = "Strip walk: read the source as an image (imageLoad) or a texture (texelFetch, converted by texture units)",
+                  .define = "FETCH_TEXTURE",
+                  .type = KnobType::Choice,
+                  .choices = {{"image", 0}, {"texture", 1}},
+                  .candidates = {{0}, {1}}};
+// The weights: from the uniform block, or compile-time constants (a program per kernel).
+const Knob kWeights{.name = "weights",
+                    .help = "Strip walk: weights from the uniform block, or baked into the shader as constants (a program per sigma)",
+                    .define = "WEIGHTS_CONST",
+                    .type = KnobType::Choice,
+                    .choices = {{"uniform", 0}, {"constant", 1}},
+                    .candidates = {{0}, {1}}};
 
 struct Walk {
   int invocations, strip, block, step, ring;
@@ -45,7 +60,25 @@ int ring_texels(const BlurSettings& s) {
 
 glm::ivec2 strip_cover(const BlurSettings& s) { return {s.integer(kStrip), s.integer(kSegment)}; }
 
-gl::Defines kernel_path(const BlurSettings& s) { return {{"RB_BOX", s.kernel.type == KernelType::Box ? "1" : "0"}}; }
+class ComputeStripRegblock final : public Blur {
+ public:
+  void prepare(BlurSetup& setup) override {
+    const BlurSettings& s = setup.settings();
+    gl::Defines defines = lds::defines(s, ring_texels);
+    defines.push_back({"RB_BOX", s.kernel.type == KernelType::Box ? "1" : "0"});
+    if (s.integer(kWeights) == 1)
+      for (auto& define : constant_weight_defines(s.kernel)) defines.push_back(std::move(define));
+    program_ = &setup.compute("compute_strip_regblock.comp", s.input_format, s.input_format, defines);
+  }
+  void run(BlurPasses& passes) override {
+    const BlurSettings& s = passes.settings();
+    const Binding source = s.integer(kFetch) == 1 ? Binding::sampled(passes.source()) : Binding::read(passes.source());
+    passes.dispatch("hv", *program_, {source, Binding::write(passes.destination())}, groups_covering(passes.size(), strip_cover(s)));
+  }
+
+ private:
+  const gl::Program* program_ = nullptr;
+};
 
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
   const Walk w = walk(s);
@@ -88,13 +121,11 @@ extern const VariantInfo compute_strip_regblock{
     .name = "compute-strip-regblock",
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch: a walk down column strips, rows blurred once into a ring, register blocked both ways",
-    .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32})},
+    .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32}), kFetch, kWeights},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,
     .check = check,
-    .create = [] {
-      return std::unique_ptr<Blur>(new lds::OneDispatch("compute_strip_regblock.comp", "hv", ring_texels, strip_cover, kernel_path));
-    },
+    .create = [] { return std::unique_ptr<Blur>(new ComputeStripRegblock); },
 };
 }  // namespace variant
 }  // namespace blurlab

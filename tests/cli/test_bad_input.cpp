@@ -1,7 +1,7 @@
 // Bad input against the real program: every case must end with exit code 2 (usage) or 1 (run
 // time), exactly one line on stderr that starts with "blurlab: ", no crash, and no file written.
 #include <gtest/gtest.h>
-#include <zlib.h>
+#include <sys/stat.h>
 
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -14,7 +14,8 @@
 #include <fstream>
 
 #include "blur/registry.h"
-#include "image/image.h"
+#include "fixtures/image_bytes.h"
+#include "image/image_file.h"
 #include "run_program.h"
 
 namespace blurlab::test {
@@ -40,8 +41,10 @@ class Sandbox {
     dir_ = fs::temp_directory_path() / ("blurlab_bad_input_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++));
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "adir");
+    fs::create_directories(dir_ / "adir.png");  // an output name with a good extension
     fs::create_directories(dir_ / "empty_glsl");
-    save_png(Image(37, 23), dir_ / "in.png");
+    save_image(Image(37, 23), dir_ / "in.png");
+    ::mkfifo((dir_ / "fifo").c_str(), 0600);  // not a regular file: files_below() does not list it
     std::ofstream(dir_ / "garbage.json") << "this is not json";
     // Tuning files whose knob values the command line would refuse (they once crashed with
     // SIGFPE, hung with gigabytes, or blurred into the poison colour).
@@ -64,15 +67,17 @@ class Sandbox {
   ~Sandbox() { fs::remove_all(dir_); }
   const fs::path& dir() const { return dir_; }
 
-  // "null" and "full" in the sandbox: copies of /dev/null and /dev/full made with mknod, or, where
+  // "null" and "full" (and .png names) in the sandbox: copies of /dev/null and /dev/full made with mknod, or, where
   // that is not permitted, links to the real ones, but only when /dev cannot be written (then
   // nothing can replace them). Never the real nodes where a bug could replace them: as root, an
   // old blurlab renamed a regular file over /dev/null.
   bool make_devices() {
-    for (const auto& [name, minor] : {std::pair{"null", 3u}, std::pair{"full", 7u}}) {
+    // "null.png" and "full.png" too: images are written by the extension's format.
+    for (const auto& [name, minor] :
+         {std::pair{"null", 3u}, std::pair{"full", 7u}, std::pair{"null.png", 3u}, std::pair{"full.png", 7u}}) {
       if (::mknod((dir_ / name).c_str(), S_IFCHR | 0666, makedev(1, minor)) == 0) continue;
       if (::access("/dev", W_OK) == 0) return false;
-      fs::create_symlink(fs::path("/dev") / name, dir_ / name);
+      fs::create_symlink(fs::path("/dev") / fs::path(name).stem(), dir_ / name);
     }
     return true;
   }
@@ -101,7 +106,8 @@ TEST_P(BadArguments, OneLineAndNoFile) {
   if (GetParam().devices && !sandbox.make_devices()) GTEST_SKIP() << "cannot make device nodes, and /dev is writable";
   expect_clean_failure(GetParam(), sandbox.dir(), files_below(sandbox.dir()));
   if (GetParam().devices) {
-    EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / "full")) << "the device was replaced";
+    for (const char* device : {"null", "full", "null.png", "full.png"})
+      EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / device)) << "the device " << device << " was replaced";
   }
 }
 
@@ -191,6 +197,11 @@ std::vector<Case> bad_arguments() {
       {"output_with_two_sizes", {"--output", out, "--variant", "copy", "--size", "8x8,9x9"}, 2, "exactly one"},
       {"output_missing", {"--output"}, 2, "--output"},
       {"output_empty", {"--output", ""}, 2, "needs a file name"},
+      // Output formats come from the extension; an unknown one is refused before any GL work.
+      {"output_unknown_extension", {"--headless", "--variant", "copy", "--image", "in.png", "--output", "out.bmp"}, 2,
+       "--output 'out.bmp': unknown extension '.bmp' (blurlab writes .png, .jpg and .jpeg)"},
+      {"output_no_extension", {"--headless", "--variant", "copy", "--image", "in.png", "--output", "out"}, 2, "no extension"},
+      {"screenshot_unknown_extension", {"--screenshot", "s.tga", "--frames", "2"}, 2, "--screenshot 's.tga': unknown extension"},
       {"image_empty", {"--image", ""}, 2, "needs a file name"},
       {"image_with_size", {"--image", "in.png", "--size", "10x10"}, 2, "--size does not apply"},
       {"print_kernel_two_radii", {"--print-kernel", "--radius", "1,2"}, 2, "single kernel"},
@@ -207,11 +218,23 @@ std::vector<Case> bad_arguments() {
       {"json_empty", {"--json", ""}, 2, "needs a file name"},
       {"shader_dir_missing", {"--headless", "--shader-dir", "nowhere"}, 2, "not a directory"},
       // Run-time failures: exit code 1.
-      {"image_missing", {"--headless", "--variant", "copy", "--image", "missing.png", "--output", out}, 1, "cannot read 'missing.png'"},
+      {"image_missing", {"--headless", "--variant", "copy", "--image", "missing.png", "--output", out}, 1,
+       "cannot read the image 'missing.png'"},
+      // Not regular files: each once hung the program or filled its memory before any check.
+      {"image_fifo", {"--headless", "--variant", "copy", "--image", "fifo", "--output", out}, 1, "'fifo': it is a FIFO"},
+      {"image_dev_zero", {"--headless", "--variant", "copy", "--image", "/dev/zero", "--output", out}, 1, "character device"},
+      {"image_proc_self_mem", {"--headless", "--variant", "copy", "--image", "/proc/self/mem", "--output", out}, 1,
+       "cannot read the image '/proc/self/mem': Input/output error"},
+      {"image_proc_status", {"--headless", "--variant", "copy", "--image", "/proc/self/status", "--output", out}, 1,
+       "not a PNG or JPEG file"},
+      // A size the run would not have the memory for: 258 kernels keep 258 double references.
+      {"size_beyond_memory",
+       {"--headless", "--variant", "frag-naive", "--size", "16384x16384", "--kernel", "box,gauss", "--radius", "0:128", "--frames", "0"},
+       2, "--size 16384x16384 needs about"},
       {"image_is_directory", {"--headless", "--variant", "copy", "--image", "adir", "--output", out}, 1, "is a directory"},
       {"output_in_missing_directory", {"--headless", "--variant", "copy", "--image", "in.png", "--output", "no/such/out.png"}, 1,
        "cannot write into"},
-      {"output_is_directory", {"--headless", "--variant", "copy", "--image", "in.png", "--output", "adir"}, 1, "is a directory"},
+      {"output_is_directory", {"--headless", "--variant", "copy", "--image", "in.png", "--output", "adir.png"}, 1, "is a directory"},
       {"csv_in_missing_directory", {"--headless", "--variant", "copy", "--frames", "1", "--csv", "no/x.csv"}, 1, "cannot write into"},
       {"json_is_directory", {"--headless", "--variant", "copy", "--frames", "1", "--json", "adir"}, 1, "is a directory"},
       {"tuned_missing", {"--headless", "--variant", "copy", "--tuned", "missing.json"}, 1, "cannot read the tuning file"},
@@ -237,8 +260,8 @@ std::vector<Case> bad_arguments() {
        "cannot write 'full': No space left on device", {}, true},
       {"json_to_dev_full", {"--headless", "--variant", "copy", "--frames", "1", "--size", "8x8", "--json", "full"}, 1,
        "No space left on device", {}, true},
-      {"output_to_dev_full", {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0", "--output", "full"}, 1,
-       "No space left on device", {}, true},
+      {"output_to_dev_full", {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0", "--output", "full.png"}, 1,
+       "cannot write 'full.png': No space left on device", {}, true},
       // Outputs of a failed run: none is written.
       {"output_not_written_when_csv_fails",
        {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0", "--output", out, "--csv", "full"}, 1,
@@ -257,7 +280,6 @@ std::vector<Case> bad_arguments() {
       {"escape_in_value", {"--variant", "\x1b[2Jnope"}, 2, "unknown variant '\\e[2Jnope'"},
       {"failure_without_headless_is_one_line", {"--variant", "copy", "--frames", "1", "--size", "8x8", "--csv", "no/x.csv"}, 1,
        "cannot write into 'no'"},
-      {"image_proc_self_mem", {"--headless", "--variant", "copy", "--image", "/proc/self/mem", "--output", out}, 1, ""},
       // Names and sizes: a name too long is refused before any GL work (here: none available).
       {"output_name_too_long", {"--headless", "--variant", "copy", "--image", "in.png", "--output", std::string(252, 'n') + ".png"}, 1,
        "the file name is 256 bytes long", {{"MESA_GL_VERSION_OVERRIDE", "4.2"}}},
@@ -285,50 +307,20 @@ INSTANTIATE_TEST_SUITE_P(Cli, BadArguments, ::testing::ValuesIn(bad_arguments())
 
 // --- malformed PNG files, made here ---------------------------------------------------------
 
-uint32_t crc_of(const std::string& type_and_data) {
-  return static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(type_and_data.data()),
-                                     static_cast<uInt>(type_and_data.size())));
-}
-
-std::string be32(uint32_t v) {
-  return std::string{static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8), static_cast<char>(v)};
-}
-
-std::string chunk(const std::string& type, const std::string& data) {
-  return be32(static_cast<uint32_t>(data.size())) + type + data + be32(crc_of(type + data));
-}
-
-const std::string kSignature("\x89PNG\r\n\x1a\n", 8);
-
-std::string ihdr(uint32_t w, uint32_t h, int depth = 8, int color = 6, int compression = 0, int filter = 0, int interlace = 0) {
-  return chunk("IHDR", be32(w) + be32(h) + std::string{static_cast<char>(depth), static_cast<char>(color),
-                                                     static_cast<char>(compression), static_cast<char>(filter),
-                                                     static_cast<char>(interlace)});
-}
-
-// Filter byte 0 + RGBA for each row, zlib-compressed; `rows` may be fewer than the image has.
-std::string idat(uint32_t w, uint32_t rows) {
-  std::string raw;
-  for (uint32_t y = 0; y < rows; ++y) {
-    raw += '\0';
-    for (uint32_t x = 0; x < w * 4; ++x) raw += static_cast<char>((x * 7 + y * 13) & 0xff);
-  }
-  uLongf size = compressBound(static_cast<uLong>(raw.size()));
-  std::string packed(size, '\0');
-  compress(reinterpret_cast<Bytef*>(packed.data()), &size, reinterpret_cast<const Bytef*>(raw.data()), static_cast<uLong>(raw.size()));
-  packed.resize(size);
-  return chunk("IDAT", packed);
-}
-
-std::string valid_png() { return kSignature + ihdr(11, 7) + idat(11, 7) + chunk("IEND", ""); }
-
 struct BadFile {
   std::string name;
   std::string bytes;
+  std::string message = "bad.png";   // a part of the stderr line
+  std::vector<std::string> extra_args = {};
+  uint64_t sparse_size = 0;          // grow the file to this size without writing it
   bool directory = false;
 };
 
 void PrintTo(const BadFile& f, std::ostream* os) { *os << f.name; }
+
+// 258 kernels (the estimate keeps a reference for each) need terabytes at 16384x16384: refused on
+// any machine.
+const std::vector<std::string> kManyKernels = {"--kernel", "box,gauss", "--radius", "0:128"};
 
 std::vector<BadFile> bad_files() {
   const std::string good = valid_png();
@@ -338,44 +330,76 @@ std::vector<BadFile> bad_files() {
                         size_t{33}, size_t{34}, size_t{40}, size_t{45}, good.size() / 2, good.size() - 13, good.size() - 12,
                         good.size() - 8, good.size() - 5, good.size() - 1})
     files.push_back({"truncated_" + std::to_string(length), good.substr(0, length)});
-  // Not a PNG at all.
-  files.push_back({"gif_header", "GIF89a" + std::string(40, '\1')});
-  files.push_back({"jpeg_header", std::string("\xFF\xD8\xFF\xE0", 4) + std::string(60, '\2')});
-  files.push_back({"bmp_header", "BM" + std::string(60, '\3')});
-  files.push_back({"text", "hello, I am not an image\n"});
+  // Not a PNG or JPEG at all; formats blurlab does not read are named.
+  files.push_back({"gif_header", "GIF89a" + std::string(40, '\1'), "it is a GIF file"});
+  files.push_back({"bmp_header", "BM" + std::string(60, '\3'), "it is a BMP file"});
+  files.push_back({"radiance_hdr", "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 2\n" + std::string(16, '\1'), "Radiance HDR"});
+  files.push_back({"text", "hello, I am not an image\n", "not a PNG or JPEG file"});
   files.push_back({"zeros", std::string(64, '\0')});
   files.push_back({"signature_one_byte_off", "\x88" + good.substr(1)});
-  files.push_back({"signature_only", kSignature});
+  files.push_back({"signature_only", kPngSignature});
   // A readable structure with impossible header fields (CRCs correct).
   const std::string rest = idat(11, 7) + chunk("IEND", "");
-  files.push_back({"zero_width", kSignature + ihdr(0, 7) + rest});
-  files.push_back({"zero_height", kSignature + ihdr(11, 0) + rest});
-  files.push_back({"huge_width", kSignature + ihdr(0x7fffffff, 7) + rest});
-  files.push_back({"huge_height", kSignature + ihdr(11, 100000) + rest});
-  files.push_back({"huge_both", kSignature + ihdr(20000, 20000) + rest});
-  files.push_back({"width_just_above_limit", kSignature + ihdr(16385, 1) + rest});
-  files.push_back({"bit_depth_3", kSignature + ihdr(11, 7, 3) + rest});
-  files.push_back({"color_type_5", kSignature + ihdr(11, 7, 8, 5) + rest});
-  files.push_back({"compression_1", kSignature + ihdr(11, 7, 8, 6, 1) + rest});
-  files.push_back({"filter_method_1", kSignature + ihdr(11, 7, 8, 6, 0, 1) + rest});
-  files.push_back({"interlace_2", kSignature + ihdr(11, 7, 8, 6, 0, 0, 2) + rest});
-  // Damaged bytes: the CRCs catch what the decoder would not.
+  files.push_back({"zero_width", kPngSignature + ihdr(0, 7) + rest});
+  files.push_back({"zero_height", kPngSignature + ihdr(11, 0) + rest});
+  files.push_back({"huge_width", kPngSignature + ihdr(0x7fffffff, 7) + rest});
+  files.push_back({"huge_height", kPngSignature + ihdr(11, 100000) + rest});
+  files.push_back({"huge_both", kPngSignature + ihdr(20000, 20000) + rest});
+  files.push_back({"width_just_above_limit", kPngSignature + ihdr(16385, 1) + rest, "16385x1"});
+  files.push_back({"bit_depth_3", kPngSignature + ihdr(11, 7, 3) + rest});
+  files.push_back({"color_type_5", kPngSignature + ihdr(11, 7, 8, 5) + rest});
+  files.push_back({"compression_1", kPngSignature + ihdr(11, 7, 8, 6, 1) + rest});
+  files.push_back({"filter_method_1", kPngSignature + ihdr(11, 7, 8, 6, 0, 1) + rest});
+  files.push_back({"interlace_2", kPngSignature + ihdr(11, 7, 8, 6, 0, 0, 2) + rest});
+  // Valid but too large for memory: refused from the header, with the numbers (a 16-bit one once
+  // got a JPEG decoder's "no SOI").
+  for (int depth : {8, 16})
+    files.push_back({"largest_" + std::to_string(depth) + "bit_beyond_memory", kPngSignature + ihdr(16384, 16384, depth) + rest,
+                     "16384x16384 needs about", kManyKernels});
+  // Damaged bytes with the CRCs wrong.
   for (size_t at : {size_t{20}, size_t{29}, size_t{40}, good.size() - 16, good.size() - 5, good.size() - 1}) {
     std::string damaged = good;
     damaged[at] = static_cast<char>(damaged[at] ^ 0x5a);
     files.push_back({"flipped_byte_" + std::to_string(at), damaged});
   }
-  files.push_back({"idat_length_huge", kSignature + ihdr(11, 7) + be32(0xfffffff0u) + "IDAT" + std::string(16, '\0')});
-  files.push_back({"idat_not_zlib", kSignature + ihdr(11, 7) + chunk("IDAT", std::string(50, '\x33')) + chunk("IEND", "")});
-  files.push_back({"idat_too_few_rows", kSignature + ihdr(11, 7) + idat(11, 3) + chunk("IEND", "")});
-  files.push_back({"idat_empty", kSignature + ihdr(11, 7) + chunk("IDAT", "") + chunk("IEND", "")});
-  files.push_back({"no_idat", kSignature + ihdr(11, 7) + chunk("IEND", "")});
-  files.push_back({"no_iend", kSignature + ihdr(11, 7) + idat(11, 7)});
-  files.push_back({"no_ihdr", kSignature + idat(11, 7) + chunk("IEND", "")});
-  files.push_back({"two_ihdr", kSignature + ihdr(11, 7) + ihdr(11, 7) + rest});
-  files.push_back({"ihdr_too_short", kSignature + chunk("IHDR", std::string(5, '\1')) + rest});
-  files.push_back({"chunk_type_not_letters", kSignature + ihdr(11, 7) + chunk("ID@T", "x") + rest});
-  files.push_back({"a_directory", "", true});
+  // Damaged compressed data with the CRC fixed: only zlib's checks can tell (stb_image blurred
+  // these with exit code 0).
+  const std::string data = good.substr(good.find("IDAT") + 4, good.size() - good.find("IDAT") - 4 - 4 - 12);
+  for (size_t at : {size_t{2}, data.size() / 2, data.size() - 1}) {
+    std::string damaged = data;
+    damaged[at] = static_cast<char>(damaged[at] ^ 0x24);
+    files.push_back({"idat_damaged_crc_fixed_" + std::to_string(at), kPngSignature + ihdr(11, 7) + chunk("IDAT", damaged) + chunk("IEND", "")});
+  }
+  // Palette indexes past the palette (two colours): libpng would draw them black.
+  const std::string plte = chunk("PLTE", std::string("\xff\x00\x00\x00\xff\x00", 6));
+  files.push_back({"palette_index_one_past", png_file(3, 1, 8, 3, {std::string("\x00\x02\x01", 3)}, plte), "palette index 2"});
+  files.push_back({"palette_index_far_past", png_file(3, 1, 8, 3, {std::string("\x00\xff\x01", 3)}, plte), "palette index 255"});
+  files.push_back({"idat_length_huge", kPngSignature + ihdr(11, 7) + be32(0xfffffff0u) + "IDAT" + std::string(16, '\0')});
+  files.push_back({"idat_not_zlib", kPngSignature + ihdr(11, 7) + chunk("IDAT", std::string(50, '\x33')) + chunk("IEND", "")});
+  files.push_back({"idat_too_few_rows", kPngSignature + ihdr(11, 7) + idat(11, 3) + chunk("IEND", "")});
+  files.push_back({"idat_empty", kPngSignature + ihdr(11, 7) + chunk("IDAT", "") + chunk("IEND", "")});
+  files.push_back({"no_idat", kPngSignature + ihdr(11, 7) + chunk("IEND", "")});
+  files.push_back({"no_iend", kPngSignature + ihdr(11, 7) + idat(11, 7)});
+  files.push_back({"no_ihdr", kPngSignature + idat(11, 7) + chunk("IEND", "")});
+  files.push_back({"two_ihdr", kPngSignature + ihdr(11, 7) + ihdr(11, 7) + rest});
+  files.push_back({"ihdr_too_short", kPngSignature + chunk("IHDR", std::string(5, '\1')) + rest});
+  files.push_back({"chunk_type_not_letters", kPngSignature + ihdr(11, 7) + chunk("ID@T", "x") + rest});
+  files.push_back({"a_directory", "", "is a directory", {}, 0, true});
+  // Larger than any image blurlab takes: refused from its size, unread (sparse, no disk used).
+  files.push_back({"file_beyond_limit", kPngSignature, "blurlab reads at most 2.5 GiB", {}, kMaxImageFileBytes + 1});
+
+  // JPEG: libjpeg warns about corrupt data and fills the gap with grey; here that is an error.
+  const std::string jpeg = jpeg_file(32, 24, 3, [](int x, int y, int c) { return static_cast<uint8_t>(x * 7 + y * 5 + c * 40); });
+  files.push_back({"jpeg_signature_only", std::string("\xFF\xD8\xFF\xE0", 4) + std::string(60, '\2')});
+  for (size_t length : {size_t{3}, size_t{100}, jpeg.size() / 2, jpeg.size() - 2})
+    files.push_back({"jpeg_truncated_" + std::to_string(length), jpeg.substr(0, length)});
+  files.push_back({"jpeg_cmyk", jpeg_file(8, 8, 4, [](int, int, int) { return uint8_t{9}; }), "CMYK"});
+  files.push_back({"jpeg_width_above_limit", jpeg_file(16385, 1, 1, [](int, int, int) { return uint8_t{9}; }), "16385x1"});
+  // The frame header (SOF0: FF C0, length, precision, height, width) says 0 rows.
+  std::string no_rows = jpeg;
+  const size_t sof = no_rows.find("\xFF\xC0");
+  no_rows[sof + 5] = no_rows[sof + 6] = '\0';
+  files.push_back({"jpeg_zero_height", no_rows});
   return files;
 }
 
@@ -388,25 +412,88 @@ TEST_P(BadImages, RefusedWithOneLineAndNoOutput) {
     fs::create_directories(sandbox.dir() / "bad.png");
   else
     std::ofstream(sandbox.dir() / "bad.png", std::ios::binary) << f.bytes;
-  const Case c{f.name, {"--headless", "--variant", "copy", "--frames", "0", "--image", "bad.png", "--output", "out.png"}, 1, "bad.png"};
+  if (f.sparse_size) fs::resize_file(sandbox.dir() / "bad.png", f.sparse_size);
+  Case c{f.name, {"--headless", "--variant", "copy", "--frames", "0", "--image", "bad.png"}, 1, f.message};
+  c.args.insert(c.args.end(), f.extra_args.begin(), f.extra_args.end());
+  if (f.extra_args.empty()) c.args.insert(c.args.end(), {"--output", "out.png"});
   expect_clean_failure(c, sandbox.dir(), files_below(sandbox.dir()));
 }
 
 INSTANTIATE_TEST_SUITE_P(Png, BadImages, ::testing::ValuesIn(bad_files()), [](const auto& p) { return p.param.name; });
 
+// --- what must work -----------------------------------------------------------------------
+
+// Runs blurlab on `image` (written to in.<ext>) with the copy pass and `args`; expects exit 0.
+ProgramResult run_on(const Sandbox& sandbox, const std::string& image, const std::string& ext, std::vector<std::string> args) {
+  std::ofstream(sandbox.dir() / ("in." + ext), std::ios::binary) << image;
+  std::vector<std::string> all = {"--headless", "--variant", "copy", "--frames", "0", "--image", "in." + ext};
+  all.insert(all.end(), args.begin(), args.end());
+  ProgramResult r = run_program(BLURLAB_PROGRAM, all, sandbox.dir());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r;
+}
+
 TEST(GoodImages, TheValidTemplateLoads) {
   // The malformed files above are made from this one: it must itself be fine, or the tests
   // above would pass for the wrong reason.
   Sandbox sandbox;
-  std::ofstream(sandbox.dir() / "good.png", std::ios::binary) << valid_png();
-  const ProgramResult r = run_program(BLURLAB_PROGRAM,
-                                      {"--headless", "--variant", "copy", "--frames", "0", "--image", "good.png", "--output", "out.png"},
-                                      sandbox.dir());
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  const Image back = load_png(sandbox.dir() / "out.png");
+  run_on(sandbox, valid_png(), "png", {"--output", "out.png"});
+  const Image back = load_image(sandbox.dir() / "out.png").image;
   EXPECT_EQ(back.width, 11);
   EXPECT_EQ(back.height, 7);
   EXPECT_EQ(to_rgba8(back)[4 * 3 + 1], static_cast<uint8_t>((13 * 7) & 0xff));  // x=3 (byte 13) of row 0
+  // So is the palette image the palette cases damage.
+  run_on(sandbox, png_file(3, 1, 8, 3, {std::string("\x00\x01\x01", 3)}, chunk("PLTE", std::string("\xff\x00\x00\x00\xff\x00", 6))),
+         "png", {"--output", "out.png"});
+}
+
+TEST(GoodImages, SixteenBitsSurviveAsFarAsRgba16fKeepsThem) {
+  // A flat 16-bit image once came out cut to 8 bits: 511 became 2. Now it is blurred in rgba16f
+  // and written as a 16-bit PNG. rgba16f has 11 significant bits: 511 (below 2^-7, steps of at
+  // most 2^-17, half a 16-bit unit) survives exactly; 65000 (in [0.5, 1), steps of 2^-11 = 32 units)
+  // comes back within one step (GL may truncate float-to-half conversions rather than round).
+  Sandbox sandbox;
+  const std::string pixel = be16(511) + be16(65000) + be16(0) + be16(65535);
+  const ProgramResult r = run_on(sandbox, png_file(4, 3, 16, 6, {pixel + pixel + pixel + pixel, pixel + pixel + pixel + pixel,
+                                                                   pixel + pixel + pixel + pixel}),
+                                 "png", {"--output", "out.png"});
+  EXPECT_NE(r.out.find("16-bit RGBA PNG; rgba16f keeps 11 significant bits"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("wrote out.png (16-bit PNG)"), std::string::npos) << r.out;
+  const LoadedImage out = load_image(sandbox.dir() / "out.png");
+  EXPECT_EQ(out.info.bits_per_channel, 16);
+  for (int y = 0; y < 3; ++y)
+    for (int x = 0; x < 4; ++x) {
+      EXPECT_EQ(to_unorm16(out.image.at(x, y, 0)), 511);
+      EXPECT_NEAR(to_unorm16(out.image.at(x, y, 1)), 65000, 32);
+      EXPECT_EQ(to_unorm16(out.image.at(x, y, 2)), 0);
+      EXPECT_EQ(to_unorm16(out.image.at(x, y, 3)), 65535);
+    }
+  // Asked for rgba8, it says what is kept and writes 8 bits.
+  const ProgramResult r8 = run_on(sandbox, png_file(1, 1, 16, 6, {pixel}), "png", {"--input-format", "rgba8", "--output", "out8.png"});
+  EXPECT_NE(r8.out.find("rgba8 keeps 8 bits per channel"), std::string::npos) << r8.out;
+  const LoadedImage out8 = load_image(sandbox.dir() / "out8.png");
+  EXPECT_EQ(out8.info.bits_per_channel, 8);
+  EXPECT_EQ(to_rgba8(out8.image)[0], 2);  // 511 / 65535 * 255 = 1.99
+}
+
+TEST(GoodImages, JpegInJpegOut) {
+  Sandbox sandbox;
+  const auto colour = [](int x, int y, int c) { return static_cast<uint8_t>(c == 0 ? 200 : c == 1 ? 60 + 4 * x : 30 + 3 * y); };
+  const std::string jpeg = jpeg_file(20, 12, 3, colour);
+  const ProgramResult r = run_on(sandbox, jpeg, "jpg", {"--output", "out.png"});
+  EXPECT_NE(r.out.find("8-bit RGB JPEG"), std::string::npos) << r.out;
+  // The copy pass of an rgba8 texture: exactly the decoded JPEG, which is within 2 of what was
+  // encoded (quality 100, no subsampling, a smooth image).
+  const Image out = load_image(sandbox.dir() / "out.png").image;
+  EXPECT_EQ(to_rgba8(out), to_rgba8(decode_image(jpeg, "in.jpg").image));
+  for (int y = 0; y < 12; ++y)
+    for (int x = 0; x < 20; ++x)
+      for (int c = 0; c < 3; ++c) EXPECT_NEAR(to_unorm8(out.at(x, y, c)), colour(x, y, c), 2) << x << "," << y;
+  // --output .jpg writes a JPEG (by the extension), whatever the input was.
+  run_on(sandbox, valid_png(), "png", {"--output", "out.JPG"});
+  const LoadedImage jpg = load_image(sandbox.dir() / "out.JPG");
+  EXPECT_EQ(jpg.info.format, ImageFormat::jpeg);
+  EXPECT_EQ(jpg.image.width, 11);
 }
 
 // --- hostile targets that need a setup: device nodes, FIFOs, links, immutable files ------------
@@ -441,8 +528,9 @@ TEST(HostileTargets, DevicesAreWrittenThroughAndStayDevices) {
   const fs::path& dir = sandbox.dir();
   if (!sandbox.make_devices()) GTEST_SKIP() << "cannot make device nodes, and /dev is writable";
   const auto before = files_below(dir);
-  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--output", "null", "--csv", "null", "--json", "null"}), dir));
+  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--output", "null.png", "--csv", "null", "--json", "null"}), dir));
   EXPECT_TRUE(fs::is_character_file(dir / "null"));
+  EXPECT_TRUE(fs::is_character_file(dir / "null.png"));
   expect_clean_failure({"dev_full", copy_run({"--csv", "full"}), 1, "cannot write 'full': No space left on device"}, dir, before);
   EXPECT_TRUE(fs::is_character_file(dir / "full"));
   EXPECT_EQ(files_below(dir), before);
@@ -450,11 +538,11 @@ TEST(HostileTargets, DevicesAreWrittenThroughAndStayDevices) {
 
 TEST(HostileTargets, BlockDeviceIsRefusedBeforeAnyWork) {
   Sandbox sandbox;
-  if (::mknod((sandbox.dir() / "disk").c_str(), S_IFBLK | 0600, makedev(7, 0)) != 0) GTEST_SKIP() << "mknod not permitted here";
-  expect_clean_failure({"block_device", copy_run({"--output", "disk"}), 1, "--output 'disk': it is a block device",
+  if (::mknod((sandbox.dir() / "disk.png").c_str(), S_IFBLK | 0600, makedev(7, 0)) != 0) GTEST_SKIP() << "mknod not permitted here";
+  expect_clean_failure({"block_device", copy_run({"--output", "disk.png"}), 1, "--output 'disk.png': it is a block device",
                         {{"MESA_GL_VERSION_OVERRIDE", "4.2"}}},
                        sandbox.dir(), files_below(sandbox.dir()));
-  EXPECT_TRUE(fs::is_block_file(sandbox.dir() / "disk"));
+  EXPECT_TRUE(fs::is_block_file(sandbox.dir() / "disk.png"));
 }
 
 TEST(HostileTargets, FifoWithoutReaderFailsWithoutHanging) {
@@ -510,8 +598,10 @@ TEST(HostileTargets, ScreenshotToSpecialFiles) {
   Sandbox sandbox;
   if (!sandbox.make_devices()) GTEST_SKIP() << "cannot make device nodes, and /dev is writable";
   const auto before = files_below(sandbox.dir());
-  for (const auto& [target, message] : {std::pair<std::string, std::string>{"full", "cannot write 'full': No space left on device"},
-                                        std::pair<std::string, std::string>{"adir", "--screenshot 'adir': it is a directory"}}) {
+  fs::create_directories(sandbox.dir() / "adir.png");
+  for (const auto& [target, message] :
+       {std::pair<std::string, std::string>{"full.png", "cannot write 'full.png': No space left on device"},
+        std::pair<std::string, std::string>{"adir.png", "--screenshot 'adir.png': it is a directory"}}) {
     const ProgramResult r = run_program(BLURLAB_XVFB_RUN, {"-a", BLURLAB_PROGRAM, "--frames", "2", "--size", "64x48", "--screenshot", target},
                                         sandbox.dir());
     ASSERT_FALSE(r.crashed) << r.err;
@@ -520,7 +610,7 @@ TEST(HostileTargets, ScreenshotToSpecialFiles) {
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not exactly one line:\n" << r.err;
     EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
   }
-  EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / "full")) << "the device was replaced";
+  EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / "full.png")) << "the device was replaced";
   EXPECT_EQ(files_below(sandbox.dir()), before);
 }
 

@@ -53,11 +53,15 @@ if [ "$part" = copy ] || [ "$part" = all ]; then
 fi
 if [ "$part" = box ] || [ "$part" = all ]; then
   $B "${common[@]}" --variant copy,compute-box-prefix --kernel box --radius 1,8,32,64,128 --size 4096x4096,1920x1080 \
-     --workgroup 512,1024 --segment 512,1024,2048 --batch 2,4,8 --scan subgroup --json "$OUT/box.json" > "$OUT/box.txt" 2>&1
+     --workgroup 256,512,1024 --segment 512,1024,2048 --batch 2,4 --scan subgroup --json "$OUT/box.json" > "$OUT/box.txt" 2>&1
   echo "box exit $?"; summary "$OUT/box.json"
+  $B "${common[@]}" --variant copy,compute-sliding,compute-inline-regblock --tuned docs/data/h200/tune.json --kernel box \
+     --radius 1,8,32,64,128 --size 4096x4096,1920x1080 --json "$OUT/box_before.json" > "$OUT/box_before.txt" 2>&1
+  echo "box before exit $?"; summary "$OUT/box_before.json"
 fi
 if [ "$part" = gauss ] || [ "$part" = all ]; then
   $B "${common[@]}" --variant copy,compute-strip-regblock --kernel gauss --sigma 10 --radius 16,30 --size 4096x4096,1920x1080 \
-     --workgroup 128,256,512 --strip 32,64,128 --block 4,8,16 --segment 1024 --json "$OUT/gauss.json" > "$OUT/gauss.txt" 2>&1
+     --workgroup ${GAUSS_WG:-256,512} --strip ${GAUSS_STRIP:-32} --block ${GAUSS_BLOCK:-8,16} --segment 1024 --fetch image,texture \
+     --weights uniform,constant --json "$OUT/gauss.json" > "$OUT/gauss.txt" 2>&1
   echo "gauss exit $?"; summary "$OUT/gauss.json"
 fi

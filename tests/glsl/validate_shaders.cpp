@@ -7,7 +7,8 @@
 // 48 KiB-shared-memory GPU); each unique expansion, made by gl::expand_source() as the program
 // cache makes it, is written to a file named for its stage and validated, and multi-stage
 // programs are linked too. Shader files no variant uses (scene, present, roofline,
-// fullscreen.vert alone) are validated with their callers' defines (kOtherShaderDefines). One test per variant and per such file, so a failure names it.
+// fullscreen.vert alone) are validated with their callers' defines (kOtherShaderDefines). One
+// test per variant and per such file, so a failure names it.
 //
 // glslangValidator runs without --target-env: "--target-env opengl" implies -G, SPIR-V for
 // OpenGL, whose rules (ARB_gl_spirv: a location on every uniform) are not those of the GLSL that
@@ -157,7 +158,8 @@ std::string map_to_files(const std::string& log, const std::vector<std::string>&
 
 class Validator {
  public:
-  explicit Validator(const std::string& test) : dir_(fs::path(BLURLAB_GLSL_OUT) / test), sources_(gl::ShaderSources::directory(BLURLAB_GLSL_DIR)) {
+  explicit Validator(const std::string& test)
+      : dir_(fs::path(BLURLAB_GLSL_OUT) / test), sources_(gl::ShaderSources::directory(BLURLAB_GLSL_DIR)) {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

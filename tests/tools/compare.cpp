@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "image/image.h"
+#include "image/image_file.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {
@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
   if (diff_path.empty()) diff_path = actual_path.substr(0, actual_path.rfind(".png")) + ".diff.png";
 
   try {
-    const blurlab::Image actual = blurlab::load_png(actual_path), golden = blurlab::load_png(golden_path);
+    const blurlab::Image actual = blurlab::load_image(actual_path).image, golden = blurlab::load_image(golden_path).image;
     if (actual.width != golden.width || actual.height != golden.height) {
       std::fprintf(stderr, "FAIL: %s is %dx%d but the golden %s is %dx%d\n", actual_path.c_str(), actual.width, actual.height,
                    golden_path.c_str(), golden.width, golden.height);
@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
                   tolerance);
       return 0;
     }
-    blurlab::save_png(diff, diff_path);
+    blurlab::save_image(diff, diff_path);
     std::fprintf(stderr,
                  "FAIL: %s differs from %s by up to %d LSB (R %d G %d B %d A %d; tolerance %d) at (%d,%d)\n"
                  "  actual: %s\n  difference x32: %s\n",

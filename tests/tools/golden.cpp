@@ -6,7 +6,7 @@
 
 #include "blur/kernel.h"
 #include "blur/reference.h"
-#include "image/image.h"
+#include "image/image_file.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {
@@ -24,9 +24,9 @@ int main(int argc, char** argv) {
     const auto type = blurlab::parse_kernel_type(kernel_name);
     if (!type) throw blurlab::UsageError("--kernel must be box or gauss");
     const blurlab::Kernel kernel = blurlab::make_kernel(*type, radius, sigma);
-    const blurlab::Image image = blurlab::load_png(in);
+    const blurlab::Image image = blurlab::load_image(in).image;
     const auto reference = blurlab::reference_blur(image, blurlab::kernel_weights(kernel));
-    blurlab::save_png_rgba8(blurlab::to_rgba8(reference), image.width, image.height, out);
+    blurlab::save_image(blurlab::from_rgba8(blurlab::to_rgba8(reference).data(), image.width, image.height), out);
     return 0;
   } catch (const CLI::ParseError& e) {
     return app.exit(e);

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdint>
 
-#include "image/image.h"
+#include "image/image_file.h"
 #include "util/error.h"
 
 namespace {
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
       put(im, x, y, r, g, b, a);
     }
   try {
-    blurlab::save_png(im, argv[1]);
+    blurlab::save_image(im, argv[1]);
   } catch (const blurlab::Error& e) {
     std::fprintf(stderr, "blurlab-make-chart: %s\n", e.what());
     return 1;

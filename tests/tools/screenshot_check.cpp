@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "image/image.h"
+#include "image/image_file.h"
 #include "util/error.h"
 
 namespace {
@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const blurlab::Image blurred = blurlab::load_png(argv[1]), unblurred = blurlab::load_png(argv[2]), bare = blurlab::load_png(argv[3]);
+    const blurlab::Image blurred = blurlab::load_image(argv[1]).image, unblurred = blurlab::load_image(argv[2]).image,
+                        bare = blurlab::load_image(argv[3]).image;
     if (blurred.width != bare.width || blurred.height != bare.height || unblurred.width != bare.width ||
         unblurred.height != bare.height) {
       std::fprintf(stderr, "FAIL: the screenshots differ in size\n");

@@ -187,6 +187,18 @@ TEST(Sweep, PlanAddsTheFloorFirstAndGroupsBySizeAndFormat) {
   EXPECT_EQ(jobs[6].size, glm::ivec2(16, 16));
   r.add_floor = false;
   EXPECT_EQ(plan(r).size(), 2u * 2u * 2u);
+  // The floor added for the ratios runs its own defaults, not the knob values of the sweep.
+  r.add_floor = true;
+  r.settings = [](const VariantInfo& v, gl::Format f) {
+    BlurSettings s;
+    s.input_format = f;
+    s.knobs["workgroup"] = {8, 8};
+    return std::vector<BlurSettings>(is_blur(v) ? 1 : 3, s);
+  };
+  const std::vector<Job> with_knobs = plan(r);
+  ASSERT_EQ(with_knobs.size(), 2u * 2u * 2u);
+  EXPECT_TRUE(with_knobs[0].settings.knobs.empty());
+  EXPECT_EQ(with_knobs[1].settings.knobs.at("workgroup"), (KnobValue{8, 8}));
 }
 
 TEST(Sweep, PlanTakesKnobsFromTheTunedFile) {
@@ -211,6 +223,15 @@ TEST(Sweep, PlanTakesKnobsFromTheTunedFile) {
   EXPECT_TRUE(jobs[0].tuned);
   EXPECT_EQ(jobs[0].settings.knobs.at("segment"), (KnobValue{1024, 0}));
   EXPECT_FALSE(jobs[1].tuned) << "no entry for 16x16";
+  // A knob given on the command line wins over the file's; the file's other knobs still apply.
+  table.put([&] { report::TunedEntry both = e; both.knobs["unroll"] = {8, 0}; return both; }());
+  r.given_knobs = {"segment"};
+  const Job mixed = plan(r)[0];
+  EXPECT_TRUE(mixed.tuned);
+  EXPECT_EQ(mixed.settings.knobs.count("segment"), 0u);
+  EXPECT_EQ(mixed.settings.knobs.at("unroll"), (KnobValue{8, 0}));
+  r.given_knobs = {"segment", "unroll"};
+  EXPECT_FALSE(plan(r)[0].tuned) << "nothing left to take from the file";
   r.renderer = "Another GPU";
   EXPECT_FALSE(plan(r)[0].tuned);
 }

@@ -1,0 +1,39 @@
+#include "image_input.h"
+
+#include "image/image_file.h"
+#include "image/memory_budget.h"
+#include "util/error.h"
+
+namespace blurlab::app {
+
+RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::ostream& out) {
+  const MemoryBound memory = memory_bound();
+  const size_t kernels = o.kernel_list().size();
+  RunInput input;
+  input.input_formats = o.input_formats;
+  if (!o.image.empty()) {
+    LoadedImage loaded = load_image(o.image, [&](const ImageFileInfo& file) {
+      // rgba8 would keep 8 of a 16-bit file's bits; rgba16f keeps 11 significant bits.
+      if (file.bits_per_channel == 16 && !o.input_formats_given) input.input_formats = {gl::Format::rgba16f};
+      const RunMemoryPlan plan{true, file.file_bytes, file.decoder_bytes_per_texel, input.input_formats, kernels};
+      if (const auto problem = run_memory_problem(file.width, file.height, plan, memory))
+        throw Error("cannot load the image '" + o.image + "': " + *problem);
+    });
+    out << "image: " << o.image << ", " << loaded.image.width << "x" << loaded.image.height << " " << describe(loaded.info);
+    if (loaded.info.bits_per_channel == 16)
+      out << (input.input_formats == std::vector<gl::Format>{gl::Format::rgba8}
+                  ? "; rgba8 keeps 8 bits per channel (--input-format rgba16f keeps 11 significant bits)"
+                  : "; rgba16f keeps 11 significant bits per channel");
+    out << "\n";
+    input.image = std::move(loaded.image);
+  } else {
+    for (glm::ivec2 size : o.sizes.empty() ? std::vector<glm::ivec2>{default_size} : o.sizes)
+      if (const auto problem = run_memory_problem(size.x, size.y, {false, 0, 0, input.input_formats, kernels}, memory))
+        throw UsageError("--size " + *problem);
+  }
+  if (!o.output.empty() && input.input_formats.front() != gl::Format::rgba8)
+    input.output_bits = max_bits(output_format(o.output, "--output"));
+  return input;
+}
+
+}  // namespace blurlab::app

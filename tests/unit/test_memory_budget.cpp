@@ -1,0 +1,61 @@
+// The memory a headless run needs, and the bound it is held to.
+#include <gtest/gtest.h>
+
+#include "image/memory_budget.h"
+
+namespace blurlab {
+namespace {
+
+constexpr uint64_t kGiB = uint64_t{1} << 30;
+
+TEST(MemoryBudget, BytesPerTexelOfARun) {
+  RunMemoryPlan plan;
+  plan.image_file = true;
+  // image 16 + rgba8 textures 8 + intermediate 16 + read-backs 32 + reference 32 + its row pass 32.
+  EXPECT_EQ(estimate_run_memory(100, 100, plan).bytes_per_texel, 136u);
+  EXPECT_EQ(estimate_run_memory(100, 100, plan).bytes, kFixedRunBytes + 136u * 10000);
+  plan.input_formats = {gl::Format::rgba8, gl::Format::rgba16f};  // the larger textures count
+  EXPECT_EQ(estimate_run_memory(1, 1, plan).bytes_per_texel, 144u);
+  plan.kernels = 3;  // each kernel's reference is kept
+  EXPECT_EQ(estimate_run_memory(1, 1, plan).bytes_per_texel, 208u);
+  plan = RunMemoryPlan{};  // the scene: no decoded file
+  EXPECT_EQ(estimate_run_memory(1, 1, plan).bytes_per_texel, 120u);
+  EXPECT_NE(estimate_run_memory(1, 1, plan).parts.find("textures 8"), std::string::npos);
+}
+
+TEST(MemoryBudget, DecodingCountsWhereItIsLarger) {
+  // A 1x1 image in a 100 MiB file (metadata) needs the file while it is decoded.
+  RunMemoryPlan plan;
+  plan.image_file = true;
+  plan.file_bytes = 100u << 20;
+  EXPECT_EQ(estimate_run_memory(1, 1, plan).bytes, kFixedRunBytes + (100u << 20) + 16);
+}
+
+TEST(MemoryBudget, BoundIsThreeQuartersOfTheLowestLimit) {
+  EXPECT_EQ(memory_bound_from(16 * kGiB, std::nullopt, std::nullopt).bytes, 12 * kGiB);
+  EXPECT_EQ(memory_bound_from(16 * kGiB, std::nullopt, std::nullopt).source, "3/4 of 16.0 GiB of physical memory");
+  EXPECT_EQ(memory_bound_from(16 * kGiB, 4 * kGiB, std::nullopt).bytes, 3 * kGiB);
+  EXPECT_NE(memory_bound_from(16 * kGiB, 4 * kGiB, std::nullopt).source.find("cgroup"), std::string::npos);
+  EXPECT_EQ(memory_bound_from(16 * kGiB, 64 * kGiB, 8 * kGiB).bytes, 6 * kGiB);
+  EXPECT_NE(memory_bound_from(16 * kGiB, 64 * kGiB, 8 * kGiB).source.find("RLIMIT"), std::string::npos);
+  // This machine's: something, and no more than it has.
+  const MemoryBound here = memory_bound();
+  EXPECT_GT(here.bytes, 0u);
+  EXPECT_FALSE(here.source.empty());
+}
+
+TEST(MemoryBudget, TheLargestImageIsRefusedWithTheNumbers) {
+  RunMemoryPlan plan;
+  plan.image_file = true;
+  const MemoryBound bound = memory_bound_from(16 * kGiB, std::nullopt, std::nullopt);
+  const auto problem = run_memory_problem(16384, 16384, plan, bound);
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(*problem,
+            "16384x16384 needs about 34.1 GiB (136 bytes per texel: image 16 + textures 8 + intermediate 16 + read-backs 32 + "
+            "references 32 + reference pass 32; and 128.0 MiB for the program and GL driver), more than the bound of 12.0 GiB "
+            "(3/4 of 16.0 GiB of physical memory)");
+  EXPECT_FALSE(run_memory_problem(4096, 4096, plan, bound));  // 2.3 GiB
+}
+
+}  // namespace
+}  // namespace blurlab
