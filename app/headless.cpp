@@ -1,7 +1,5 @@
 #include "headless.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
@@ -11,11 +9,13 @@
 
 #include "bench/roofline.h"
 #include "bench/sweep.h"
+#include "blur/linear_light.h"
 #include "blur/registry.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
 #include "image/image_file.h"
 #include "image_input.h"
+#include "report/page.h"
 #include "report/report.h"
 #include "report/tuning.h"
 #include "scene/scene.h"
@@ -55,6 +55,7 @@ int run_headless(const cli::Options& o) {
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
   std::optional<report::TuningTable> tuned;
   if (!o.tuned.empty()) tuned = report::TuningTable::load(o.tuned);
+  if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
   // Files written from here on appear only at outputs.commit(), once the whole run succeeded;
   // a failure, an exception or a signal leaves none of them and no temporary file.
   StagedOutputs outputs;
@@ -89,11 +90,11 @@ int run_headless(const cli::Options& o) {
   BlurPipeline pipeline(programs, info.limits, &timers);
   Scene scene(programs);
   bench::Measurer measurer(pipeline, timers, {.warmup_frames = o.warmup, .frames = o.frames, .budget_s = o.budget});
-  const bench::FillSource fill = [&](gl::Texture& source) {
+  const bench::FillSource fill = [&](gl::Texture& source, bool linear) {
     if (image)
-      source.upload(*image);
+      source.upload(linear ? decode_srgb(*image) : *image);
     else
-      scene.render(source, o.time);
+      scene.render(source, o.time, linear);
   };
   Progress progress(jobs.size());
   const bench::OnJob on_job = [&](const bench::Job& job) {
@@ -123,6 +124,7 @@ int run_headless(const cli::Options& o) {
   rep.budget_s = o.budget;
   rep.scene_time = o.time;
   rep.image = o.image;
+  rep.command = o.command_line;
   if ((o.roofline || !o.json.empty()) && o.frames > 0)
     rep.roofline = bench::measure_roofline(programs, pipeline, timers, info, measurer.policy());
   bench::SweepResult result = bench::run_sweep(jobs, measurer, o.frames, fill, on_job, !o.output.empty());
@@ -134,9 +136,10 @@ int run_headless(const cli::Options& o) {
     throw UsageError(std::string(rep.rows.front().variant->name) + " cannot run " +
                      describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + *rep.rows.front().unsupported);
 
-  // --output: one run only (checked by the parser).
-  if (!o.output.empty() && result.last_output) save_image(*result.last_output, o.output, run_input.output_bits);
-  report::write_table(rep, std::cout);
+  // --output: one run only (checked by the parser). Linear light is encoded back to sRGB.
+  if (!o.output.empty() && result.last_output)
+    save_image(o.linear ? encode_srgb(*result.last_output) : *result.last_output, o.output, run_input.output_bits);
+  report::write_table(rep, std::cout, o.wide ? report::Columns::All : report::Columns::Fit);
   if (!o.csv.empty()) {
     std::ostringstream text;
     report::write_csv(rep, text);
@@ -165,6 +168,9 @@ int run_headless(const cli::Options& o) {
     std::cout << "\nwrote " << o.output << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
   for (const std::string* file : {&o.csv, &o.json})
     if (!file->empty()) std::cout << "wrote " << *file << "\n";
+  // The --report page comes last, written directly: its chart script reads report.json from the
+  // disk, so it cannot wait for a commit; it is a folder of its own, made only for a run that succeeded.
+  if (!o.report_dir.empty()) std::cout << report::write_report_page(rep, o.report_dir) << "\n";
   return 0;
 }
 

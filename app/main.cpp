@@ -8,7 +8,6 @@
 #include "headless.h"
 #include "window.h"
 #include "util/error.h"
-#include "util/files.h"
 
 namespace {
 
@@ -45,7 +44,6 @@ int run(int argc, char** argv) {
   if (!options.headless) {
     if (blurlab::app::display_available()) {
       blurlab::cli::check_window_options(options);
-      if (!options.screenshot.empty()) blurlab::check_output_target(options.screenshot, "--screenshot");
       return blurlab::app::run_window(options);
     }
     if (!options.screenshot.empty() || !options.script.empty() || options.soak > 0)

@@ -56,6 +56,7 @@ std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl:
       s.kernel = kernel;
       s.input_format = input;
       s.intermediate = mid;
+      s.linear = linear;
       list.push_back(s);
     }
   // The product with each given knob the variant has.
@@ -128,10 +129,22 @@ std::string validation_message(const CLI::ValidationError& e) {
   return colon != std::string::npos && text.rfind("--", 0) == 0 ? text.substr(colon + 2) : text;
 }
 
+// A word as a POSIX shell reads it back: quoted unless it is plainly safe.
+std::string shell_word(std::string_view word) {
+  const bool safe = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+@%") ==
+                                         std::string_view::npos;
+  if (safe) return std::string(word);
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 }  // namespace
 
 Options parse_options(int argc, const char* const* argv) {
   Options o;
+  o.command_line = "blurlab";
+  for (int i = 1; i < argc; ++i) o.command_line += " " + shell_word(argv[i]);
   CLI::App app{"blurlab: GPU image blurs side by side, each timed on the GPU and checked against a CPU reference.\n"
                "Opens a window when a display is available; --headless (EGL) times, checks, or blurs an image file.",
                "blurlab"};
@@ -153,7 +166,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--radius", radius_text, "0..128; with only --sigma, r = ceil(3 sigma); default 16")->type_name("R|LIST|A:B[:S|:xF]");
   app.add_option("--sigma", sigma_text, "Gaussian sigma > 0; with only --radius, sigma = r/3")->type_name("S|LIST");
   app.add_option("--format", format_text, "Intermediate format of multi-pass variants: rgba8, rgba16f, rgba32f")->type_name("LIST");
-  app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (linear-light HDR)")->type_name("LIST");
+  app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (HDR: the scene's highlights above 1 kept)")->type_name("LIST");
+  app.add_flag("--linear", o.linear, "Blur in linear light: decode the sRGB input, blur in rgba16f, encode the output (the window's L)");
   app.add_option("--size", size_text, "Image size of the scene (default 1920x1080)")->type_name("WxH|LIST");
   // One option per knob name the variants declare (blur/knob.h); their help says which have it.
   for (const Knob& k : all_knobs()) {
@@ -179,6 +193,8 @@ Options parse_options(int argc, const char* const* argv) {
       ->type_name("OUT");
   app.add_option("--csv", o.csv, "Headless: also write the report as CSV")->type_name("FILE");
   app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings)")->type_name("FILE");
+  app.add_option("--report", o.report_dir, "Headless: write DIR/report.md (GPU, settings, table, charts, checks) with its files")->type_name("DIR");
+  app.add_flag("--wide", o.wide, "Headless: print every column of the table (default: the ones that fit 120 columns)");
   app.add_flag("--roofline", o.roofline,
                "Headless: also measure the copy bandwidth (texture, buffer) and the FMA rate; each row says which limits it (always with --json)");
   app.add_flag("--tune", o.tune, "Headless: try each variant's knob candidates, keep the fastest per GPU and size");
@@ -228,6 +244,11 @@ Options parse_options(int argc, const char* const* argv) {
     o.input_formats = parse_formats(input_format_text, "--input-format", false);
     o.input_formats_given = true;
   }
+  if (o.linear) {
+    if (app.count("--input-format") && o.input_formats != std::vector<gl::Format>{gl::Format::rgba16f})
+      throw UsageError("--linear blurs in rgba16f: --input-format " + input_format_text + " does not go with it");
+    o.input_formats = {gl::Format::rgba16f};
+  }
   // Sizes up to 65536 parse; the device's GL_MAX_TEXTURE_SIZE decides at run time.
   if (app.count("--size")) o.sizes = parse_size_list(size_text, "--size", 65536);
   for (const Knob& k : all_knobs()) {
@@ -268,7 +289,7 @@ Options parse_options(int argc, const char* const* argv) {
   for (const auto& [option, value] : {std::pair{"--image", &o.image}, std::pair{"--output", &o.output},
                                       std::pair{"--shader-dir", &o.shader_dir}, std::pair{"--screenshot", &o.screenshot}, std::pair{"--script", &o.script},
                                       std::pair{"--csv", &o.csv}, std::pair{"--json", &o.json}, std::pair{"--tune-file", &o.tune_file},
-                                      std::pair{"--tuned", &o.tuned}})
+                                      std::pair{"--tuned", &o.tuned}, std::pair{"--report", &o.report_dir}})
     if (app.count(option) && value->empty()) throw UsageError(std::string(option) + " needs a file name");
   if (!o.output.empty()) output_format(o.output, "--output");  // an extension blurlab can write, before any GL work
   if (!o.screenshot.empty()) output_format(o.screenshot, "--screenshot");
@@ -307,6 +328,7 @@ Options parse_options(int argc, const char* const* argv) {
   if (!o.image.empty() && !o.sizes.empty()) throw UsageError("--size does not apply with --image (the image has its size)");
   if (o.headless && !o.screenshot.empty()) throw UsageError("--screenshot applies to the window; with --headless use --output");
   if (o.headless && !o.script.empty()) throw UsageError("--script applies to the window, not --headless");
+  if (o.tune && !o.report_dir.empty()) throw UsageError("--report writes a timing report; --tune writes a tuning file");
   if (!o.screenshot.empty() && !o.frames_given) throw UsageError("--screenshot needs --frames N (the frame to save)");
   if (o.tune && (!o.output.empty() || o.check)) throw UsageError("--tune times knob candidates; it does not go with --output or --check");
   if (o.tune && o.frames == 0) throw UsageError("--tune needs timed frames (--frames above 0)");
@@ -332,10 +354,13 @@ void check_window_options(const Options& o) {
   single(o.sigmas.size(), "--sigma");
   single(o.formats.size(), "--format");
   single(o.input_formats.size(), "--input-format");
+  if (!o.linear && o.input_formats.front() != gl::Format::rgba8)
+    throw UsageError("the window blurs the scene in rgba8, or in linear light (rgba16f) with --linear or L; --input-format is for --headless");
   single(o.sizes.size(), "--size");
   for (const auto& [knob, values] : o.knob_values) single(values.size(), ("--" + knob).c_str());
-  if (!o.image.empty() || !o.output.empty() || o.check || !o.csv.empty() || !o.json.empty() || o.tune || !o.tuned.empty())
-    throw UsageError("--image, --output, --check, --csv, --json, --tune and --tuned need --headless (the window shows the scene)");
+  if (!o.image.empty() || !o.output.empty() || o.check || !o.csv.empty() || !o.json.empty() || o.tune || !o.tuned.empty() ||
+      !o.report_dir.empty() || o.wide)
+    throw UsageError("--image, --output, --check, --csv, --json, --report, --wide, --tune and --tuned need --headless (the window shows the scene)");
 }
 
 }  // namespace blurlab::cli

@@ -28,7 +28,7 @@ std::vector<ScriptStep> SoakDriver::steps(uint64_t frame, int radius) {
     resize({320 + static_cast<int>(next(kMaxSize.x - 320)), 200 + static_cast<int>(next(kMaxSize.y - 200))});
   }
   if (frame % 3 == 0) {
-    static constexpr Key kKeys[] = {Key::Right, Key::Left, Key::Digit1, Key::Digit2, Key::Digit4, Key::Digit7, Key::Plus,
+    static constexpr Key kKeys[] = {Key::Right, Key::Left, Key::Digit1, Key::Digit2, Key::Digit4, Key::ShiftDigit3, Key::Plus,
                                     Key::Minus, Key::G,    Key::F,      Key::L,      Key::D,      Key::B,      Key::Space,
                                     Key::C,     Key::Tab,  Key::Help,   Key::V};
     const Key k = kKeys[next(sizeof kKeys / sizeof kKeys[0])];

@@ -84,4 +84,17 @@ std::string format_bytes(uint64_t bytes) {
 }
 std::string size_text(glm::ivec2 size) { return std::to_string(size.x) + "x" + std::to_string(size.y); }
 
+std::string wrapped(std::string_view text, size_t width, std::string_view indent) {
+  std::string out, line;
+  for (const std::string& word : split(text, ' ')) {
+    if (word.empty()) continue;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = std::string(indent);
+    }
+    line += (line.empty() || line == indent ? "" : " ") + word;
+  }
+  return out + line;
+}
+
 }  // namespace blurlab

@@ -61,7 +61,7 @@ if [ "$part" = box ] || [ "$part" = all ]; then
 fi
 if [ "$part" = gauss ] || [ "$part" = all ]; then
   $B "${common[@]}" --variant copy,compute-strip-regblock --kernel gauss --sigma 10 --radius 16,30 --size 4096x4096,1920x1080 \
-     --workgroup ${GAUSS_WG:-256,512} --strip ${GAUSS_STRIP:-32} --block ${GAUSS_BLOCK:-8,16} --segment 1024 --fetch image,texture \
-     --weights uniform,constant --json "$OUT/gauss.json" > "$OUT/gauss.txt" 2>&1
+     --workgroup ${GAUSS_WG:-128,256,512} --strip ${GAUSS_STRIP:-32} --block ${GAUSS_BLOCK:-8,16} --segment 1024 \
+     --fetch image,texture,staged --weights uniform,constant --json "$OUT/gauss.json" > "$OUT/gauss.txt" 2>&1
   echo "gauss exit $?"; summary "$OUT/gauss.json"
 fi

@@ -1,10 +1,12 @@
-// blurlab-golden IN.png OUT.png --kernel box|gauss [--radius R] [--sigma S]
+// blurlab-golden IN.png OUT.png --kernel box|gauss [--radius R] [--sigma S] [--linear]
 // Writes the golden image for a blur of IN: the CPU reference in double precision, rounded once
-// to RGBA8. Goldens never come from GPU output.
+// to RGBA8. With --linear, as blurlab --linear does it: sRGB decoded to linear light, blurred,
+// encoded back, all in double precision. Goldens never come from GPU output.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "blur/kernel.h"
+#include "blur/linear_light.h"
 #include "blur/reference.h"
 #include "image/image_file.h"
 #include "util/error.h"
@@ -14,18 +16,22 @@ int main(int argc, char** argv) {
   std::string in, out, kernel_name = "gauss";
   std::optional<int> radius;
   std::optional<double> sigma;
+  bool linear = false;
   app.add_option("input", in)->required();
   app.add_option("output", out)->required();
   app.add_option("--kernel", kernel_name);
   app.add_option("--radius", radius);
   app.add_option("--sigma", sigma);
+  app.add_flag("--linear", linear);
   try {
     app.parse(argc, argv);
     const auto type = blurlab::parse_kernel_type(kernel_name);
     if (!type) throw blurlab::UsageError("--kernel must be box or gauss");
     const blurlab::Kernel kernel = blurlab::make_kernel(*type, radius, sigma);
     const blurlab::Image image = blurlab::load_image(in).image;
-    const auto reference = blurlab::reference_blur(image, blurlab::kernel_weights(kernel));
+    const auto weights = blurlab::kernel_weights(kernel);
+    const auto reference = linear ? blurlab::encode_srgb(blurlab::reference_blur(blurlab::decode_srgb(image), weights))
+                                  : blurlab::reference_blur(image, weights);
     blurlab::save_image(blurlab::from_rgba8(blurlab::to_rgba8(reference).data(), image.width, image.height), out);
     return 0;
   } catch (const CLI::ParseError& e) {

@@ -195,6 +195,39 @@ TEST(Options, ConfigurationCountIsWhatTheSweepRuns) {
   const std::string more = numbers(776, 0.1, 0.1);
   EXPECT_NE(usage_error({"--variant", "frag-naive", "--radius", "0:128", "--sigma", more.c_str()}).find("has 100104 configurations"),
             std::string::npos);
+
+TEST(Options, LinearLightIsOneSettingOfEveryRun) {
+  const Options o = parse({"--linear", "--variant", "compute-separable", "--kernel", "box,gauss"});
+  EXPECT_TRUE(o.linear);
+  EXPECT_EQ(o.input_formats, std::vector<gl::Format>{gl::Format::rgba16f}) << "linear light is blurred in rgba16f";
+  for (const BlurSettings& s : o.settings_list(*find_variant("compute-separable"), gl::Format::rgba16f)) {
+    EXPECT_TRUE(s.linear);
+    EXPECT_NE(describe(*find_variant("compute-separable"), resolve(*find_variant("compute-separable"), s)).find(" linear"),
+              std::string::npos);
+  }
+  EXPECT_EQ(parse({"--linear", "--input-format", "rgba16f"}).input_formats, std::vector<gl::Format>{gl::Format::rgba16f});
+  EXPECT_NE(usage_error({"--linear", "--input-format", "rgba8"}).find("--linear blurs in rgba16f"), std::string::npos);
+  EXPECT_FALSE(parse({}).settings_list(*find_variant("copy"), gl::Format::rgba8).front().linear);
+}
+
+TEST(Options, ReportAndWide) {
+  const Options o = parse({"--headless", "--report", "out", "--wide"});
+  EXPECT_EQ(o.report_dir, "out");
+  EXPECT_TRUE(o.wide);
+  EXPECT_NE(usage_error({"--report", ""}).find("--report needs a file name"), std::string::npos);
+  EXPECT_NE(usage_error({"--headless", "--tune", "--report", "out"}).find("--report"), std::string::npos);
+}
+
+TEST(Options, CommandLineIsQuotedForAShell) {  EXPECT_EQ(parse({"--headless", "--radius", "1:8:x2", "--csv", "my report.csv"}).command_line,
+            "blurlab --headless --radius 1:8:x2 --csv 'my report.csv'");
+  EXPECT_EQ(parse({"--headless", "--csv", "it's.csv"}).command_line, "blurlab --headless --csv 'it'\\''s.csv'");
+}
+
+TEST(Options, WindowTakesOneSettingAndLinearLightOnlyAsL) {
+  check_window_options(parse({"--linear"}));
+  EXPECT_THROW(check_window_options(parse({"--input-format", "rgba16f"})), UsageError);
+  EXPECT_THROW(check_window_options(parse({"--report", "out"})), UsageError);
+  EXPECT_THROW(check_window_options(parse({"--wide"})), UsageError);
 }
 
 TEST(Options, Help) {
