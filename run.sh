@@ -24,7 +24,7 @@ packages=(build-essential cmake pkg-config
           libglfw3-dev libepoxy-dev libglm-dev libpng-dev libjpeg62-turbo-dev libgtest-dev googletest libimgui-dev
           libcli11-dev nlohmann-json3-dev zlib1g-dev
           libegl1 libegl-dev libgl1 libegl-mesa0 libgl1-mesa-dri libglx-mesa0
-          xvfb xauth python3 python3-matplotlib)
+          xvfb xauth python3 python3-matplotlib glslang-tools)
 missing=()
 for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

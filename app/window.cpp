@@ -257,9 +257,8 @@ class App {
     if (!options_.screenshot.empty() && !screenshot_made_) {
       // The run was for the picture: without it, it failed.
       std::fflush(stdout);
-      std::fprintf(stderr, "blurlab: no screenshot made: %s\n",
-                   minimized_at_end ? ("the window was minimized at frame " + std::to_string(options_.frames)).c_str()
-                                    : screenshot_error_.empty() ? "the window closed before the last frame" : screenshot_error_.c_str());
+      print_error("no screenshot made: " + (minimized_at_end ? "the window was minimized at frame " + std::to_string(options_.frames)
+                                            : screenshot_error_.empty() ? "the window closed before the last frame" : screenshot_error_));
       return 1;
     }
     if (!soak_) return 0;
@@ -339,7 +338,7 @@ class App {
     } catch (const gl::ShaderError& e) {
       // The last good programs stay in use; the overlay shows the log with file and line.
       shader_error_ = e.log().empty() ? e.what() : e.log();
-      std::fprintf(stderr, "blurlab: %s\n", e.what());
+      print_error(e.what());
     }
   }
 
@@ -510,7 +509,7 @@ class App {
       return true;
     } catch (const Error& e) {
       screenshot_error_ = e.what();
-      if (path != options_.screenshot) std::fprintf(stderr, "blurlab: %s\n", e.what());
+      if (path != options_.screenshot) print_error(e.what());  // the S key: say so and go on
       return false;
     }
   }
@@ -583,7 +582,7 @@ struct ImGuiBackends {
 
 int run_window(const cli::Options& o) {
   const GlfwLibrary glfw;  // display_available() initialized it
-  check_writable(o.screenshot, "--screenshot");  // before any GL work
+  if (!o.screenshot.empty()) check_output_target(o.screenshot, "--screenshot");  // before any GL work
   const bool debug = o.gl_debug || gl::kDebugBuild;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
@@ -613,7 +612,7 @@ int run_window(const cli::Options& o) {
     status = app.run();
   }
   if (debug && gl::debug_error_count() > 0) {
-    std::fprintf(stderr, "blurlab: %zu OpenGL errors (printed above)\n", gl::debug_error_count());
+    print_error(std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above)");
     status = 1;
   }
   return status;

@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include <CLI/CLI.hpp>
+#include <set>
 
 #include "blur/registry.h"
 #include "cli/lists.h"
@@ -11,30 +12,46 @@
 
 namespace blurlab::cli {
 
+namespace {
+
+// Each value once, in the order first given.
+template <typename T>
+std::vector<std::optional<T>> unique_or_derived(const std::vector<T>& given) {
+  if (given.empty()) return {std::nullopt};  // derived by make_kernel()
+  std::vector<std::optional<T>> values;
+  std::set<T> seen;
+  for (const T& v : given)
+    if (seen.insert(v).second) values.push_back(v);
+  return values;
+}
+
+// The intermediate formats the sweep gives a variant (nullopt: the input format).
+std::vector<std::optional<gl::Format>> intermediate_axis(const Options& o, const VariantInfo& variant) {
+  if (!variant.uses_intermediate || o.formats.empty()) return {std::nullopt};
+  return {o.formats.begin(), o.formats.end()};
+}
+
+}  // namespace
+
+// Radii and sigmas are made unique first, so the (radius, sigma) pairs are distinct and so are
+// their kernels: no search through the list (a 4096-value sigma list by 129 radii took minutes).
 std::vector<Kernel> Options::kernel_list() const {
   std::vector<Kernel> list;
+  const auto rs = unique_or_derived(radii);
   for (KernelType type : kernels) {
-    const std::vector<std::optional<int>> rs = radii.empty() ? std::vector<std::optional<int>>{std::nullopt}
-                                                             : std::vector<std::optional<int>>(radii.begin(), radii.end());
-    std::vector<std::optional<double>> ss{std::nullopt};
-    if (type == KernelType::Gauss && !sigmas.empty()) ss.assign(sigmas.begin(), sigmas.end());
+    const auto ss = type == KernelType::Gauss ? unique_or_derived(sigmas) : std::vector<std::optional<double>>{std::nullopt};
     for (const auto& r : rs)
-      for (const auto& s : ss) {
-        const Kernel k = make_kernel(type, r, s);
-        if (std::find(list.begin(), list.end(), k) == list.end()) list.push_back(k);
-      }
+      for (const auto& s : ss) list.push_back(make_kernel(type, r, s));
   }
   return list;
 }
 
 std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl::Format input) const {
-  std::vector<std::optional<gl::Format>> mids{std::nullopt};
-  if (variant.uses_intermediate && !formats.empty()) mids.assign(formats.begin(), formats.end());
   std::vector<Kernel> sweep = kernel_list();
   if (!is_blur(variant)) sweep.resize(1);  // the copy pass ignores the kernel: run it once
   std::vector<BlurSettings> list;
   for (const Kernel& kernel : sweep)
-    for (const auto& mid : mids) {
+    for (const auto& mid : intermediate_axis(*this, variant)) {
       BlurSettings s;
       s.kernel = kernel;
       s.input_format = input;
@@ -58,6 +75,24 @@ std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl:
   return list;
 }
 
+// The sizes of settings_list()'s factors, multiplied without building it.
+double Options::configuration_count() const {
+  double kernel_count = 0;
+  for (KernelType type : kernels)
+    kernel_count += static_cast<double>(unique_or_derived(radii).size()) *
+                    static_cast<double>(type == KernelType::Gauss ? unique_or_derived(sigmas).size() : 1);
+  std::vector<const VariantInfo*> selected = variants;
+  if (selected.empty()) selected.assign(blurlab::variants().begin(), blurlab::variants().end());
+  double per_image = 0;
+  for (const VariantInfo* v : selected) {
+    double n = (is_blur(*v) ? kernel_count : 1.0) * static_cast<double>(intermediate_axis(*this, *v).size());
+    for (const Knob& k : v->knobs)
+      if (const auto given = knob_values.find(k.name); given != knob_values.end()) n *= static_cast<double>(given->second.size());
+    per_image += n;
+  }
+  return per_image * static_cast<double>(input_formats.size()) * static_cast<double>(std::max<size_t>(sizes.size(), 1));
+}
+
 namespace {
 
 std::vector<gl::Format> parse_formats(const std::string& text, const char* option, bool allow_32f) {
@@ -69,13 +104,6 @@ std::vector<gl::Format> parse_formats(const std::string& text, const char* optio
     list.push_back(*f);
   }
   return list;
-}
-
-// CLI11 messages are already one line; make sure, and drop its trailing period style issues.
-std::string one_line(std::string text) {
-  for (char& c : text)
-    if (c == '\n' || c == '\r') c = ' ';
-  return std::string(trim(text));
 }
 
 // A knob option's CLI11 validator: the list must parse as values of the knob. CLI11 puts
@@ -187,9 +215,9 @@ Options parse_options(int argc, const char* const* argv) {
     o.help_text = app.help();
     return o;
   } catch (const CLI::ValidationError& e) {
-    throw UsageError(one_line(validation_message(e)));
+    throw UsageError(validation_message(e));  // print_error() makes it one line
   } catch (const CLI::ParseError& e) {
-    throw UsageError(one_line(e.what()));
+    throw UsageError(std::string(trim(e.what())));
   }
 
   if (!variant_text.empty() && variant_text != "all") {
@@ -274,11 +302,18 @@ Options parse_options(int argc, const char* const* argv) {
     for (const auto* v : selected) list += (list.empty() ? "" : ", ") + std::string(v->name);
     return list;
   };
-  for (const auto& [knob, values] : o.knob_values)
+  for (const auto& given : o.knob_values) {  // not a structured binding: clang 14 cannot capture one in a lambda
+    const std::string& knob = given.first;
     if (std::none_of(selected.begin(), selected.end(), [&](const VariantInfo* v) { return find_knob(*v, knob) != nullptr; }))
       throw UsageError("--" + knob + ": " + names() + (selected.size() == 1 ? " has" : " have") + " no knob '" + knob + "'");
+  }
   if (!o.formats.empty() && !std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return v->uses_intermediate; }))
     throw UsageError("--format: " + names() + " has no intermediate texture");
+
+  // A sweep is bounded before its lists are built: one run cannot mean a billion configurations.
+  if (const double n = o.configuration_count(); n > kMaxConfigurations)
+    throw UsageError("the sweep has " + format_double(n, 15) + " configurations, more than " + format_double(kMaxConfigurations, 15) +
+                     " in one run; split it into several runs");
 
   // Combinations that cannot mean anything.
   if (!o.sigmas.empty() && std::find(o.kernels.begin(), o.kernels.end(), KernelType::Gauss) == o.kernels.end())

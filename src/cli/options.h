@@ -13,6 +13,9 @@
 
 namespace blurlab::cli {
 
+// The most configurations (variants x kernels x knobs x formats x sizes) one run may sweep.
+inline constexpr double kMaxConfigurations = 100000;
+
 struct Options {
   bool help = false;  // --help: the text is in help_text
   std::string help_text;
@@ -59,6 +62,9 @@ struct Options {
   // Every setting of the sweep for one variant and input format: kernels x intermediate formats x
   // the values of each of the variant's knobs (those not given are left to resolve()).
   std::vector<BlurSettings> settings_list(const VariantInfo& variant, gl::Format input_format) const;
+  // How many configurations the sweep has: settings_list() sizes summed over the variants (all
+  // if none given) and input formats, times the sizes. Counted without building the lists.
+  double configuration_count() const;
   bool any_knob_given() const { return !knob_values.empty(); }
 };
 

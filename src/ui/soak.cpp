@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+
+#include "util/error.h"
+#include "util/strings.h"
 
 namespace blurlab::ui {
 
@@ -78,11 +82,11 @@ int SoakMonitor::verdict(const Totals& t) const {
   for (size_t rss : curve_) curve += " " + std::to_string(static_cast<int>(rss * mib));
   std::printf("soak: resident memory every tenth of the run (MiB):%s\n", curve.c_str());
   if (t.timer_queries > kMaxQueries) {
-    std::fprintf(stderr, "blurlab: soak: the timer-query pool grew to %zu queries\n", t.timer_queries);
+    print_error("soak: the timer-query pool grew to " + std::to_string(t.timer_queries) + " queries");
     return 1;
   }
   if (settled_ > 0 && end > settled_ + kMaxGrowth) {
-    std::fprintf(stderr, "blurlab: soak: memory grew by %.1f MiB after settling\n", (end - settled_) * mib);
+    print_error("soak: memory grew by " + format_double((end - settled_) * mib, 4) + " MiB after settling");
     return 1;
   }
   return 0;

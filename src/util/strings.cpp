@@ -29,7 +29,10 @@ std::string_view trim(std::string_view text) {
 
 std::optional<long long> parse_int(std::string_view text) {
   if (text.empty()) return std::nullopt;
-  if (text.front() == '+') text.remove_prefix(1);
+  if (text.front() == '+') {
+    text.remove_prefix(1);
+    if (!text.empty() && text.front() == '-') return std::nullopt;  // "+-1": from_chars would take the '-' (found by fuzz_lists)
+  }
   long long value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
