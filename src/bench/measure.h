@@ -13,14 +13,15 @@
 
 namespace blurlab::bench {
 
-// The image blurred in one (size, input format) group of a sweep, and the references computed
-// from it: one per kernel of the sweep, kept for the group; an approximation's CPU model and the
-// exact Gaussian its fidelity is measured against, the latest one of each kept (a sweep runs a
-// variant's settings of one kernel one after another).
+// The image blurred in one (size, input format, linear light) group of a sweep, and the
+// references computed from it: one per kernel of the sweep, kept for the group; an
+// approximation's CPU model and the exact Gaussian its fidelity is measured against, the latest
+// one of each kept (a sweep runs a variant's settings of one kernel one after another).
 class Input {
  public:
-  Input(glm::ivec2 size, gl::Format format);
+  Input(glm::ivec2 size, gl::Format format, bool linear = false);
   gl::Texture source, destination;
+  bool linear;  // the source holds sRGB pictures decoded to linear light
 
   // What the GPU blurs: the source texture read back once.
   const Image& pixels();

@@ -54,6 +54,8 @@ std::optional<std::string> unsupported_reason(const VariantInfo& variant, const 
     return "box kernel only (a running sum cannot weight taps)";
   if (is_blur(variant) && variant.kernels == KernelSupport::GaussOnly && s.kernel.type != KernelType::Gauss)
     return "gauss kernel only (an approximation of the Gaussian of the requested sigma)";
+  if (s.linear && s.input_format != gl::Format::rgba16f)
+    return "linear light is blurred in rgba16f, not " + std::string(gl::name(s.input_format));
   if (variant.uses_intermediate && gl::info(s.input_format).is_float && !gl::info(s.intermediate_format()).is_float)
     return "an rgba8 intermediate cannot hold linear-light values above 1; use rgba16f or rgba32f";
   if (size.x > limits.max_texture_size || size.y > limits.max_texture_size)
@@ -97,6 +99,7 @@ std::string describe(const VariantInfo& variant, const BlurSettings& s) {
     out << "no blur";
   }
   out << " in=" << gl::name(s.input_format);
+  if (s.linear) out << " linear";
   if (variant.uses_intermediate) out << " int=" << gl::name(s.intermediate_format());
   for (const Knob& k : variant.knobs)
     if (const auto it = s.knobs.find(k.name); it != s.knobs.end()) out << " " << k.name << "=" << k.text(it->second);

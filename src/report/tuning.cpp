@@ -2,13 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 
 #include "blur/registry.h"
 #include "util/error.h"
@@ -92,22 +88,6 @@ TunedEntry from_json(const json& j) {
   return e;
 }
 
-std::string read_tuning_file(const std::filesystem::path& path) {
-  const std::string name = path.string();
-  struct stat st{};
-  if (::stat(path.c_str(), &st) != 0) throw Error("cannot read the tuning file '" + name + "': " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) throw Error("cannot read the tuning file '" + name + "': not a regular file");
-  if (static_cast<size_t>(st.st_size) > kMaxFileBytes)
-    throw Error("the tuning file '" + name + "' has " + std::to_string(st.st_size) + " bytes, more than a tuning file's " +
-                std::to_string(kMaxFileBytes));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read the tuning file '" + name + "': " + std::strerror(errno));
-  std::string text(static_cast<size_t>(st.st_size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!in) throw Error("cannot read the tuning file '" + name + "': read error");
-  return text;
-}
-
 }  // namespace
 
 TuningTable TuningTable::parse(std::string_view text, const std::string& origin) {
@@ -132,7 +112,9 @@ TuningTable TuningTable::parse(std::string_view text, const std::string& origin)
   return table;
 }
 
-TuningTable TuningTable::load(const std::filesystem::path& path) { return parse(read_tuning_file(path), path.string()); }
+TuningTable TuningTable::load(const std::filesystem::path& path) {
+  return parse(read_regular_file(path, kMaxFileBytes, "the tuning file"), path.string());
+}
 
 void TuningTable::save(const std::filesystem::path& path) const {
   json doc;

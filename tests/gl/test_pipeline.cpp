@@ -93,7 +93,8 @@ TEST_F(Pipeline, ProgramCacheDropsTheLeastRecentlyUsedButNotWhatIsHeld) {
   gl::ProgramCache programs(gl::ShaderSources::embedded(), 2);
   const std::vector<gl::ShaderFile> copy{{GL_COMPUTE_SHADER, "copy.comp"}};
   auto defines = [](int wg) {
-    return gl::Defines{{"RADIUS", "0"}, {"WG_X", std::to_string(wg)}, {"WG_Y", "1"}, {"SRC_FORMAT", "rgba8"}, {"DST_FORMAT", "rgba8"}};
+    return gl::Defines{{"RADIUS", "0"}, {"WG_X", std::to_string(wg)}, {"WG_Y", "1"}, {"TEXELS", "1"}, {"RAW", "0"},
+                       {"SRC_FORMAT", "rgba8"}, {"DST_FORMAT", "rgba8"}};
   };
   const auto held = programs.share(copy, defines(1));
   programs.get(copy, defines(2));

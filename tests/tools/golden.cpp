@@ -1,14 +1,17 @@
-// blurlab-golden IN.png OUT.png --kernel box|gauss [--radius R] [--sigma S] [--variant NAME]
+// blurlab-golden IN.png OUT.png --kernel box|gauss [--radius R] [--sigma S] [--linear] [--variant NAME]
 // blurlab-golden IN.png --tolerance --variant NAME --kernel gauss ...
 // Writes the golden image for a blur of IN: the CPU reference in double precision, rounded once
-// to RGBA8; with --variant, an approximation's CPU model of its own algorithm (its defaults, rgba8
-// input). Goldens never come from GPU output. --tolerance prints, instead, the tolerance in LSB the
-// variant's check states for that blur of IN (an approximation's depends on its passes).
+// to RGBA8. With --linear, as blurlab --linear does it: sRGB decoded to linear light, blurred,
+// encoded back, all in double precision. With --variant, an approximation's CPU model of its own
+// algorithm (its defaults, rgba8 input). Goldens never come from GPU output. --tolerance prints,
+// instead, the tolerance in LSB the variant's check states for that blur of IN (an
+// approximation's depends on its passes).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "blur/check.h"
 #include "blur/kernel.h"
+#include "blur/linear_light.h"
 #include "blur/reference.h"
 #include "blur/registry.h"
 #include "image/image_file.h"
@@ -19,7 +22,7 @@ int main(int argc, char** argv) {
   std::string in, out, kernel_name = "gauss", variant_name;
   std::optional<int> radius;
   std::optional<double> sigma;
-  bool print_tolerance = false;
+  bool print_tolerance = false, linear = false;
   app.add_option("input", in)->required();
   app.add_option("output", out);
   app.add_option("--kernel", kernel_name);
@@ -27,6 +30,7 @@ int main(int argc, char** argv) {
   app.add_option("--sigma", sigma);
   app.add_option("--variant", variant_name, "An approximation: its CPU model instead of the reference");
   app.add_flag("--tolerance", print_tolerance, "Print the variant's tolerance (LSB) for this blur instead");
+  app.add_flag("--linear", linear);
   try {
     app.parse(argc, argv);
     const auto type = blurlab::parse_kernel_type(kernel_name);
@@ -36,6 +40,7 @@ int main(int argc, char** argv) {
     if (variant && !blurlab::is_approximation(*variant))
       throw blurlab::UsageError(variant_name + " is exact: its golden is the reference's (no --variant)");
     if (print_tolerance && !variant) throw blurlab::UsageError("--tolerance goes with --variant");
+    if (linear && variant) throw blurlab::UsageError("--linear goes without --variant (the models blur rgba8 input)");
     if (!print_tolerance && out.empty()) throw blurlab::UsageError("no output file");
     blurlab::BlurSettings settings;
     settings.kernel = blurlab::make_kernel(*type, radius, sigma);
@@ -45,8 +50,10 @@ int main(int argc, char** argv) {
       std::printf("%d\n", blurlab::tolerance_for(*variant, resolved, {image.width, image.height}, 1.0).lsb_limit);
       return 0;
     }
-    const auto reference = variant ? blurlab::expected_output(*variant, blurlab::resolve(*variant, settings), image)
-                                   : blurlab::reference_blur(image, blurlab::kernel_weights(settings.kernel));
+    const auto weights = blurlab::kernel_weights(settings.kernel);
+    const auto reference = variant  ? blurlab::expected_output(*variant, blurlab::resolve(*variant, settings), image)
+                           : linear ? blurlab::encode_srgb(blurlab::reference_blur(blurlab::decode_srgb(image), weights))
+                                    : blurlab::reference_blur(image, weights);
     blurlab::save_image(blurlab::from_rgba8(blurlab::to_rgba8(reference).data(), image.width, image.height), out);
     return 0;
   } catch (const CLI::ParseError& e) {
