@@ -195,6 +195,7 @@ TEST(Options, ConfigurationCountIsWhatTheSweepRuns) {
   const std::string more = numbers(776, 0.1, 0.1);
   EXPECT_NE(usage_error({"--variant", "frag-naive", "--radius", "0:128", "--sigma", more.c_str()}).find("has 100104 configurations"),
             std::string::npos);
+}
 
 TEST(Options, LinearLightIsOneSettingOfEveryRun) {
   const Options o = parse({"--linear", "--variant", "compute-separable", "--kernel", "box,gauss"});
@@ -208,6 +209,18 @@ TEST(Options, LinearLightIsOneSettingOfEveryRun) {
   EXPECT_EQ(parse({"--linear", "--input-format", "rgba16f"}).input_formats, std::vector<gl::Format>{gl::Format::rgba16f});
   EXPECT_NE(usage_error({"--linear", "--input-format", "rgba8"}).find("--linear blurs in rgba16f"), std::string::npos);
   EXPECT_FALSE(parse({}).settings_list(*find_variant("copy"), gl::Format::rgba8).front().linear);
+}
+
+TEST(Options, ExportTakesOneBlur) {
+  const Options o = parse({"--headless", "--export", "out", "--variant", "compute-separable", "--radius", "7"});
+  EXPECT_EQ(o.export_dir, "out");
+  for (const std::string& message :
+       {usage_error({"--headless", "--export", "out"}), usage_error({"--headless", "--export", "out", "--variant", "copy,compute-naive"}),
+        usage_error({"--headless", "--export", "out", "--variant", "compute-naive", "--radius", "1,2"}),
+        usage_error({"--headless", "--export", "out", "--variant", "compute-naive", "--size", "8x8,9x9"})})
+    EXPECT_NE(message.find("--export needs exactly one variant"), std::string::npos) << message;
+  EXPECT_THROW(check_window_options(parse({"--export", "out", "--variant", "compute-naive"})), UsageError) << "the window cannot export";
+  EXPECT_NE(usage_error({"--headless", "--export", "", "--variant", "compute-naive"}).find("--export needs a file name"), std::string::npos);
 }
 
 TEST(Options, ReportAndWide) {
