@@ -338,21 +338,18 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.tune && o.frames == 0) throw UsageError("--tune needs timed frames (--frames above 0)");
   if (o.tune && !o.tuned.empty()) throw UsageError("--tune and --tuned do not go together");
   if (!o.script.empty()) ui::parse_script(o.script);  // validate now: one line, exit 2
-  if (!o.output.empty()) {
+  // --output and --export are about one blur: one variant, one setting of everything.
+  const auto one_run = [&o] {
     size_t runs = 0;
     for (const VariantInfo* v : o.variants)
       for (gl::Format input : o.input_formats) runs += o.settings_list(*v, input).size();
-    if (o.variants.size() != 1 || runs != 1 || o.sizes.size() > 1)
-      throw UsageError("--output needs exactly one variant and one setting of each option");
-  }
-  if (!o.export_dir.empty()) {
-    size_t runs = 0;
-    for (const VariantInfo* v : o.variants)
-      for (gl::Format input : o.input_formats) runs += o.settings_list(*v, input).size();
-    if (o.variants.size() != 1 || runs != 1 || o.sizes.size() > 1)
-      throw UsageError("--export needs exactly one variant and one setting of each option (the blur to ship)");
-    if (o.tune) throw UsageError("--export writes the blur of a timed run; run --tune first, then --export with --tuned");
-  }
+    return o.variants.size() == 1 && runs == 1 && o.sizes.size() <= 1;
+  };
+  if (!o.output.empty() && !one_run()) throw UsageError("--output needs exactly one variant and one setting of each option");
+  if (!o.export_dir.empty() && !one_run())
+    throw UsageError("--export needs exactly one variant and one setting of each option (the blur to ship)");
+  if (!o.export_dir.empty() && o.tune)
+    throw UsageError("--export writes the blur of a timed run; run --tune first, then --export with --tuned");
   return o;
 }
 
