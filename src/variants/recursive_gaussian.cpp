@@ -181,9 +181,9 @@ class RecursiveGaussian final : public Blur {
     const glm::ivec2 size = passes.size(), wg = passes.settings().workgroup();
     const gl::Texture &rows = passes.intermediate(0), &causal = passes.intermediate(1);
     passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows), Binding::read_write(causal, 2)},
-                    sliding::flat_groups(size.y, wg));
+                    sliding::flat_groups(size.y, wg, "H"));
     passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination()), Binding::read_write(causal, 2)},
-                    sliding::flat_groups(size.x, wg));
+                    sliding::flat_groups(size.x, wg, "W"));
   }
 
  private:

@@ -15,6 +15,7 @@
 
 #include "blur/registry.h"
 #include "fixtures/image_bytes.h"
+#include "fixtures/immutable.h"
 #include "image/image_file.h"
 #include "run_program.h"
 
@@ -512,16 +513,7 @@ TEST(GoodImages, JpegInJpegOut) {
 
 // --- hostile targets that need a setup: device nodes, FIFOs, links, immutable files ------------
 
-bool set_immutable(const fs::path& p, bool on) {
-  const int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK);
-  if (fd < 0) return false;
-  int flags = 0;
-  bool ok = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
-  flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
-  ok = ok && ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
-  ::close(fd);
-  return ok;
-}
+using blurlab::test_fixtures::set_immutable;
 
 const std::vector<std::string> kCopyRun = {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0"};
 

@@ -1,0 +1,35 @@
+# Included by ctest (through the generated export_tests_config.cmake): one test per variant,
+# export.<variant>, with the variants and the kernels they take listed by the program itself, so
+# the registry stays the only list. A gauss-capable variant exports a Gaussian, a box-only one a box.
+if(NOT EXISTS "${BLURLAB}" OR NOT EXISTS "${RUN_RECIPE}")
+  add_test(export.not_built "${CMAKE}" -E echo "not built: ${BLURLAB} ${RUN_RECIPE}")
+  set_tests_properties(export.not_built PROPERTIES WILL_FAIL TRUE)
+  return()
+endif()
+execute_process(COMMAND "${BLURLAB}" --list-variants OUTPUT_VARIABLE listing RESULT_VARIABLE code)
+string(REPLACE "\n" ";" lines "${listing}")
+set(count 0)
+foreach(line IN LISTS lines)
+  if(NOT line MATCHES "^([a-z0-9-]+) +[a-z]+ +[^ ]+( LSB)? +([a-z,]+) ")
+    continue()
+  endif()
+  set(variant ${CMAKE_MATCH_1})
+  set(kernel box)
+  if(CMAKE_MATCH_3 MATCHES "gauss")
+    set(kernel gauss)
+  endif()
+  # Approximations (checked against their own CPU model) are not exportable yet: the expected
+  # refusal is their test.
+  set(refusal "")
+  if(line MATCHES "^[a-z0-9-]+ +[a-z]+ +model ")
+    set(refusal "approximation of the Gaussian, not exportable yet")
+  endif()
+  add_test(export.${variant} "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DGLSLANG=${GLSLANG}
+           -DVARIANT=${variant} -DKERNEL=${kernel} -DDIR=${WORK}/${variant} "-DEXPECT_REFUSAL=${refusal}" -P "${ROUND_TRIP}")
+  set_tests_properties(export.${variant} PROPERTIES TIMEOUT 300 LABELS export)
+  math(EXPR count "${count} + 1")
+endforeach()
+if(count EQUAL 0)
+  add_test(export.no_variants "${CMAKE}" -E echo "no variants listed by ${BLURLAB} --list-variants")
+  set_tests_properties(export.no_variants PROPERTIES WILL_FAIL TRUE)
+endif()
