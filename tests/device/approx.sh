@@ -36,7 +36,10 @@ if roof:
     print(f"roofline: texture {roof['texture_copy_gbps']:.0f} GB/s ({roof['texture_copy_setting']}), "
           f"buffer {roof['buffer_copy_gbps']:.0f} GB/s, {roof['fma_tflops']:.1f} TFLOP/s")
 rows = doc["results"]
-for r in rows:
+def order(r):  # by size, then sigma (the copy pass first), fastest first, unsupported last
+    ms = r.get("spans", {}).get("total", {}).get("median_ms") if r.get("supported", True) else None
+    return (r["size"]["width"], r["size"]["height"], r["settings"].get("sigma", -1), ms if ms is not None else float("inf"))
+for r in sorted(rows, key=order):
     s = r["settings"]
     head = f"{r['size']['width']}x{r['size']['height']} sigma {s.get('sigma', 0):g}" if "kernel" in s else \
            f"{r['size']['width']}x{r['size']['height']} copy"
