@@ -8,7 +8,7 @@ namespace blurlab::app {
 
 RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::ostream& out) {
   const MemoryBound memory = memory_bound();
-  const size_t kernels = o.kernel_list().size();
+  const size_t kernels = o.kernel_list().size() * o.borders.size();  // one reference per kernel and border
   RunInput input;
   input.input_formats = o.input_formats;
   if (!o.image.empty()) {

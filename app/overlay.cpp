@@ -38,13 +38,29 @@ bool knob_combo(const Knob& knob, KnobValue current, KnobValues& chosen) {
   return changed;
 }
 
+// The border mode (key E) and, for constant, its value. Returns true when the user changed one.
+bool border_controls(Border& border) {
+  bool changed = false;
+  if (ImGui::BeginCombo("border (E)", std::string(name(border.mode)).c_str())) {
+    for (BorderMode mode : kBorderModes)
+      if (ImGui::Selectable(std::string(name(mode)).c_str(), mode == border.mode)) {
+        border.mode = mode;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  if (border.mode == BorderMode::Constant)
+    changed |= ImGui::ColorEdit4("border value", border.value.data(), ImGuiColorEditFlags_Float | ImGuiColorEditFlags_AlphaBar);
+  return changed;
+}
+
 void help_panel() {
   ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x - 10.0f, 10.0f), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
   ImGui::SetNextWindowBgAlpha(0.9f);
   ImGui::Begin("Keys", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
   static const char* const rows[][2] = {
       {"1-9, Left/Right", "switch variant"}, {"+ / -", "radius"},          {"G", "box / gauss"},
-      {"F", "cycle intermediate format"},    {"Space", "pause animation"}, {"V", "vsync"},
+      {"F", "cycle intermediate format"},    {"E", "cycle border mode"},   {"Space", "pause animation"}, {"V", "vsync"},
       {"S", "save a screenshot PNG"},        {"D", "difference: CPU reference, second variant, off"},
       {"B", "unblurred scene"},              {"C", "check against the CPU reference"},
       {"Tab", "hide the overlay"},           {"R", "reload shaders (--shader-dir)"},
@@ -118,6 +134,7 @@ OverlayActions draw_overlay_panels(const OverlayModel& m) {
     } else {
       ImGui::TextDisabled("sigma: n/a for the box kernel");
     }
+    changed |= border_controls(s.settings.border);
   } else {
     ImGui::TextDisabled("kernel: n/a (the copy pass does not blur)");
   }

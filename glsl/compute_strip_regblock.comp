@@ -39,10 +39,11 @@ const int RING = 2 * RADIUS + STEP;        // ring rows, STRIP texels each
 int g_segment_top;  // image row of ring row 0 of this segment's walk: its first output row - r
 int ring_row(int y) { return (y - g_segment_top) % RING; }
 
-// Blurs horizontally image row y (mapped by the border rule), columns x .. x + BLOCK - 1, into the ring.
+// Blurs horizontally image row y, columns x .. x + BLOCK - 1, into the ring. Rows outside the
+// image are read through the border rule like any tap (the border's row, or the constant).
 void blur_row_block(int x, int y) {
   vec4 sums[BLOCK];
-  block_sums(RbLine(true, ivec2(x - RADIUS, border_texel(ivec2(0, y), source_size()).y), 0, 0, 0), sums);
+  block_sums(RbLine(true, ivec2(x - RADIUS, y), 0, 0, 0), sums);
   int base = ring_row(y) * STRIP + (x - int(gl_WorkGroupID.x) * STRIP);
   for (int k = 0; k < BLOCK; ++k) lds_store(base + k, sums[k]);
 }

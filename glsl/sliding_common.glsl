@@ -7,6 +7,8 @@
 //   IN_SCALE     EXACT: the texel read times IN_SCALE is an integer (255 for unorm8)
 //   OUT_WEIGHTS  factors of the box weight 1/(2r+1) a stored sum takes (0: raw sums)
 //   OUT_UNIT     the value of one integer step of the sum (1.0 for fp32 sums and raw sums)
+//   BORDER_VALUE_SCALE  (blur_common.glsl) where the source holds raw sums: the constant border
+//                as such a sum holds it, 2r+1 constant texels (times 255 when EXACT)
 //   SLIDE_EMIT_CUSTOM  defined by a shader that defines emit() itself (else: store_target)
 
 #if EXACT
@@ -24,8 +26,9 @@ vec4 from_acc(ACC sum) {
   return vec4(sum) * scale;
 }
 
-// A line of texels origin + i * dir, i in [0, len). Reads past the ends follow the border rule
-// (source_texel): clamp-to-edge repeats the edge texel.
+// A line of texels origin + i * dir, i in [0, len); the origin may lie outside the image (a row
+// above it). Every read follows the border rule (source_texel), so the running sums slide over
+// the extended line, whatever the mode.
 struct Line {
   ivec2 origin;
   ivec2 dir;
@@ -53,8 +56,8 @@ void emit(ivec2 p, int k, ACC sum);
 
 // Slides the window over texels start .. start+count-1 of the line, from `sum`, the window
 // centred on start - 1. Each step adds the texel entering at +r and subtracts the one leaving at
-// -r-1, UNROLL steps per iteration with their loads grouped (reads past the end are clamped and
-// unused). With `outputs`, emits every window sum; returns the last one. From sum = 0 and without
+// -r-1, UNROLL steps per iteration with their loads grouped (reads past the stretch follow the
+// border rule and are unused). With `outputs`, emits every window sum; returns the last one. From sum = 0 and without
 // outputs it returns the change of the window over the stretch.
 ACC slide(Line line, int start, int count, ACC sum, bool outputs) {
   for (int base = 0; base < count; base += UNROLL) {

@@ -3,7 +3,8 @@
 
   python3 docs/tools/charts.py REPORT.json [MORE.json ...] [--out DIR] [--log] [--radius R] [--prefix NAME]
 
-Writes, for every image size, input format and kernel in the report:
+Writes, for every image size, input format and kernel (with its border mode, when not clamp:
+"box_wrap") in the report:
   <prefix>time_vs_radius_<size>_<format>_<kernel>.png   median GPU time per variant against r
                                                          (with the copy pass as the floor)
   <prefix>bars_<size>_<format>_<kernel>_r<R>.png         one bar per variant at radius R
@@ -41,7 +42,8 @@ def total_ms(row):
 
 
 def groups(report):
-    """(width, height, format, kernel) -> {variant: {radius: ms}}, plus the copy pass per size."""
+    """(width, height, format, kernel) -> {variant: {radius: ms}}, plus the copy pass per size.
+    A border mode other than clamp is a kernel of its own ("box_wrap"): modes are not mixed."""
     series = collections.defaultdict(lambda: collections.defaultdict(dict))
     floors = {}
     for row in report["results"]:
@@ -52,7 +54,8 @@ def groups(report):
         if row.get("role") == "floor":
             floors[(size, s["input_format"])] = ms
             continue
-        key = (size, s["input_format"], s["kernel"])
+        border = s.get("border", "clamp")
+        key = (size, s["input_format"], s["kernel"] if border == "clamp" else f'{s["kernel"]}_{border}')
         previous = series[key][row["variant"]].get(s["radius"])
         series[key][row["variant"]][s["radius"]] = ms if previous is None else min(previous, ms)
     return series, floors

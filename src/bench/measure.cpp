@@ -35,11 +35,11 @@ const Image& Input::pixels() {
   return *pixels_;
 }
 
-const ReferenceImage& Input::reference(const Kernel& kernel) {
-  for (auto& [k, ref] : references_)
-    if (k == kernel) return ref;
-  references_.emplace_back(kernel, reference_blur(pixels(), kernel_weights(kernel)));
-  return references_.back().second;
+const ReferenceImage& Input::reference(const Kernel& kernel, const Border& border) {
+  for (const Reference& ref : references_)
+    if (ref.kernel == kernel && ref.border == border) return ref.image;
+  references_.push_back({kernel, border, reference_blur(pixels(), kernel_weights(kernel), border)});
+  return references_.back().image;
 }
 
 report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, const BlurSettings& settings, bool check,
@@ -64,7 +64,7 @@ report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, 
     pipeline_.run(input.source, input.destination);
     const Image output = input.destination.download();
     m.tolerance = tolerance_for(variant, m.settings, m.size, peak_magnitude(input.pixels()));
-    m.check = compare_to_reference(output, input.reference(reference_kernel(variant, m.settings)), m.tolerance);
+    m.check = compare_to_reference(output, input.reference(reference_kernel(variant, m.settings), m.settings.border), m.tolerance);
   }
   return m;
 }

@@ -14,7 +14,7 @@
 namespace blurlab::bench {
 
 // The image blurred in one (size, input format) group of a sweep, and the references computed
-// from it (one per kernel, on demand).
+// from it (one per kernel and border, on demand).
 class Input {
  public:
   Input(glm::ivec2 size, gl::Format format);
@@ -22,11 +22,16 @@ class Input {
 
   // What the GPU blurs: the source texture read back once.
   const Image& pixels();
-  const ReferenceImage& reference(const Kernel& kernel);
+  const ReferenceImage& reference(const Kernel& kernel, const Border& border);
 
  private:
+  struct Reference {
+    Kernel kernel;
+    Border border;
+    ReferenceImage image;
+  };
   std::optional<Image> pixels_;
-  std::vector<std::pair<Kernel, ReferenceImage>> references_;
+  std::vector<Reference> references_;
 };
 
 class Measurer {

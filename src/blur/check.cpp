@@ -37,8 +37,10 @@ Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::
   // Float output: rounding of the output value, plus errors that scale with the input's peak
   // (any texel of the window can contribute them): rounding of a float intermediate, fp32
   // accumulation (at most one rounding of 2^-24 per term), and 8-bit filter weights of texture
-  // units.
-  const double peak = std::max(input_peak, 1e-30);
+  // units. A constant border is a texel of the window too.
+  double peak = std::max(input_peak, 1e-30);
+  if (s.border.mode == BorderMode::Constant)
+    for (float v : s.border.value) peak = std::max(peak, static_cast<double>(std::abs(v)));
   t.lsb = false;
   t.relative = storage_error(s.input_format);
   const int taps = 2 * s.kernel.radius + 1;

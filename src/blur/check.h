@@ -19,7 +19,7 @@ struct Tolerance {
 };
 
 // The tolerance for a variant's output with these settings, for an input whose largest
-// magnitude is `input_peak`.
+// magnitude is `input_peak` (a constant border's value counts as input).
 Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& resolved, glm::ivec2 size, double input_peak);
 
 struct CheckResult {

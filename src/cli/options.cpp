@@ -31,16 +31,22 @@ std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl:
   std::vector<std::optional<gl::Format>> mids{std::nullopt};
   if (variant.uses_intermediate && !formats.empty()) mids.assign(formats.begin(), formats.end());
   std::vector<Kernel> sweep = kernel_list();
-  if (!is_blur(variant)) sweep.resize(1);  // the copy pass ignores the kernel: run it once
+  std::vector<BorderMode> modes = borders;
+  if (!is_blur(variant)) {  // the copy pass ignores the kernel and the border: run it once
+    sweep.resize(1);
+    modes = {BorderMode::Clamp};
+  }
   std::vector<BlurSettings> list;
   for (const Kernel& kernel : sweep)
-    for (const auto& mid : mids) {
-      BlurSettings s;
-      s.kernel = kernel;
-      s.input_format = input;
-      s.intermediate = mid;
-      list.push_back(s);
-    }
+    for (BorderMode mode : modes)
+      for (const auto& mid : mids) {
+        BlurSettings s;
+        s.kernel = kernel;
+        s.border = {mode, mode == BorderMode::Constant ? border_value : Rgba{}};
+        s.input_format = input;
+        s.intermediate = mid;
+        list.push_back(s);
+      }
   // The product with each given knob the variant has.
   for (const Knob& k : variant.knobs) {
     const auto given = knob_values.find(k.name);
@@ -111,7 +117,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.get_formatter()->column_width(34);
   app.option_defaults()->always_capture_default(false);
 
-  std::string variant_text, kernel_text, radius_text, sigma_text, format_text, input_format_text, size_text;
+  std::string variant_text, kernel_text, radius_text, sigma_text, format_text, input_format_text, size_text, border_text,
+      border_value_text;
   std::string device_text;
   std::map<std::string, std::string, std::less<>> knob_texts;
   std::string warmup_text, frames_text, time_text, budget_text;
@@ -127,6 +134,11 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--format", format_text, "Intermediate format of multi-pass variants: rgba8, rgba16f, rgba32f")->type_name("LIST");
   app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (linear-light HDR)")->type_name("LIST");
   app.add_option("--size", size_text, "Image size of the scene (default 1920x1080)")->type_name("WxH|LIST");
+  app.add_option("--border", border_text, "What taps outside the image read: clamp (default), reflect, reflect101, wrap, constant")
+      ->type_name("MODE|LIST");
+  app.add_option("--border-value", border_value_text,
+                 "The constant border's RGBA, each 0..65504 (default 0,0,0,0); rounded to what a texel of the input format holds")
+      ->type_name("R,G,B,A");
   // One option per knob name the variants declare (blur/knob.h); their help says which have it.
   for (const Knob& k : all_knobs()) {
     std::string owners;
@@ -199,6 +211,22 @@ Options parse_options(int argc, const char* const* argv) {
   if (app.count("--input-format")) {
     o.input_formats = parse_formats(input_format_text, "--input-format", false);
     o.input_formats_given = true;
+  }
+  if (app.count("--border")) {
+    o.borders.clear();
+    for (const std::string& word : parse_word_list(border_text, "--border")) {
+      const auto mode = parse_border_mode(word);
+      if (!mode) throw UsageError("--border '" + word + "' is not clamp, reflect, reflect101, wrap or constant");
+      if (std::find(o.borders.begin(), o.borders.end(), *mode) == o.borders.end()) o.borders.push_back(*mode);
+    }
+  }
+  if (app.count("--border-value")) {
+    std::string why;
+    const auto value = parse_border_value(border_value_text, &why);
+    if (!value) throw UsageError("--border-value '" + border_value_text + "' " + why);
+    if (std::find(o.borders.begin(), o.borders.end(), BorderMode::Constant) == o.borders.end())
+      throw UsageError("--border-value applies to --border constant only");
+    o.border_value = *value;
   }
   // Sizes up to 65536 parse; the device's GL_MAX_TEXTURE_SIZE decides at run time.
   if (app.count("--size")) o.sizes = parse_size_list(size_text, "--size", 65536);
@@ -298,6 +326,7 @@ void check_window_options(const Options& o) {
   single(o.formats.size(), "--format");
   single(o.input_formats.size(), "--input-format");
   single(o.sizes.size(), "--size");
+  single(o.borders.size(), "--border");
   for (const auto& [knob, values] : o.knob_values) single(values.size(), ("--" + knob).c_str());
   if (!o.image.empty() || !o.output.empty() || o.check || !o.csv.empty() || !o.json.empty() || o.tune || !o.tuned.empty())
     throw UsageError("--image, --output, --check, --csv, --json, --tune and --tuned need --headless (the window shows the scene)");

@@ -31,6 +31,8 @@ struct Options {
   std::vector<gl::Format> input_formats{gl::Format::rgba8};
   bool input_formats_given = false;       // else a 16-bit --image is blurred in rgba16f
   std::vector<glm::ivec2> sizes;          // empty: the default (or the image's size)
+  std::vector<BorderMode> borders{BorderMode::Clamp};
+  Rgba border_value{};                    // the constant border's value (--border-value)
   // Values given for each knob (--NAME, one option per name in all_knobs()); a knob not given
   // takes each variant's default.
   std::map<std::string, std::vector<KnobValue>, std::less<>> knob_values;
@@ -52,8 +54,9 @@ struct Options {
 
   // Every kernel of the sweep (kernels x radii x sigmas, as make_kernel completes them).
   std::vector<Kernel> kernel_list() const;
-  // Every setting of the sweep for one variant and input format: kernels x intermediate formats x
-  // the values of each of the variant's knobs (those not given are left to resolve()).
+  // Every setting of the sweep for one variant and input format: kernels x border modes x
+  // intermediate formats x the values of each of the variant's knobs (those not given are left to
+  // resolve()).
   std::vector<BlurSettings> settings_list(const VariantInfo& variant, gl::Format input_format) const;
   bool any_knob_given() const { return !knob_values.empty(); }
 };

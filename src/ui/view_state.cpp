@@ -26,7 +26,7 @@ struct KeyName {
 constexpr KeyName kKeyNames[] = {
     {"1", Key::Digit1}, {"2", Key::Digit2}, {"3", Key::Digit3}, {"4", Key::Digit4}, {"5", Key::Digit5},
     {"6", Key::Digit6}, {"7", Key::Digit7}, {"8", Key::Digit8}, {"9", Key::Digit9}, {"Left", Key::Left},
-    {"Right", Key::Right}, {"Plus", Key::Plus}, {"Minus", Key::Minus}, {"G", Key::G}, {"F", Key::F},
+    {"Right", Key::Right}, {"Plus", Key::Plus}, {"Minus", Key::Minus}, {"G", Key::G}, {"F", Key::F}, {"E", Key::E},
     {"Space", Key::Space}, {"V", Key::V}, {"S", Key::S}, {"D", Key::D}, {"B", Key::B}, {"Tab", Key::Tab},
     {"R", Key::R}, {"L", Key::L}, {"C", Key::C}, {"Escape", Key::Escape}, {"F1", Key::Help},
 };
@@ -76,6 +76,12 @@ uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
       const auto it = std::find_if(gl::kFormats.begin(), gl::kFormats.end(), [&](const auto& f) { return f.format == current; });
       const size_t next = (static_cast<size_t>(it - gl::kFormats.begin()) + 1) % gl::kFormats.size();
       s.settings.intermediate = gl::kFormats[next].format;
+      return kReconfigure;
+    }
+    case Key::E: {
+      // clamp -> reflect -> reflect101 -> wrap -> constant (its value kept) -> clamp
+      const auto it = std::find(kBorderModes.begin(), kBorderModes.end(), s.settings.border.mode);
+      s.settings.border.mode = kBorderModes[(static_cast<size_t>(it - kBorderModes.begin()) + 1) % kBorderModes.size()];
       return kReconfigure;
     }
     case Key::Space:

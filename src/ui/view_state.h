@@ -30,7 +30,7 @@ struct ViewState {
 
 enum class Key {
   Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
-  Left, Right, Plus, Minus, G, F, Space, V, S, D, B, Tab, R, L, C, Escape, Help,
+  Left, Right, Plus, Minus, G, F, E, Space, V, S, D, B, Tab, R, L, C, Escape, Help,
 };
 std::optional<Key> parse_key(std::string_view name);
 

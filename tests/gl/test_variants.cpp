@@ -144,7 +144,7 @@ TEST_P(VariantGrid, MatchesReference) {
             EXPECT_EQ(expect, Expect::RunOrDeclaredLimit) << what << " refused: " << *reason;
             continue;
           }
-          if (!reference) reference = reference_blur(uploaded, kernel_weights(reference_kernel(variant, resolved)));
+          if (!reference) reference = reference_blur(uploaded, kernel_weights(reference_kernel(variant, resolved)), resolved.border);
           pipeline.run(source, destination);  // allocates intermediates, then poison everything
           pipeline.poison_intermediates(poison_float);
           gl::fill(destination, gl::info(input).is_float ? poison_float : poison_unorm);
