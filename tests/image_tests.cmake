@@ -31,6 +31,7 @@ foreach(line IN LISTS lines)
     list(GET fields 2 kernel)
     list(GET fields 3 args)
     string(REPLACE "," ";" args "${args}")
+    string(REPLACE "<comma>" "," args "${args}")  # a comma inside one argument
     list(GET fields 4 golden)
     list(GET fields 5 limited)
     string(REPLACE "+" ";" limited "${limited}")
