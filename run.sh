@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-# The two commands of the README, for a fresh Debian 12 machine (as root):
-#   ./run.sh        install what is missing, build (Release), run blurlab: the window when a
-#                   display is available, otherwise the headless timing table on the scene,
-#                   with the report (out/report.csv, out/report.json) and charts (out/*.png)
-#   ./run.sh test   the same set-up, then the whole test suite through CTest
-# Arguments after the mode go to blurlab (run) or ctest (test).
+# The two commands of the README, for a fresh Debian 12 machine (as root). ./run.sh --help says how.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+usage() {
+  cat <<'USAGE'
+usage: ./run.sh [run] [BLURLAB ARGS...]   install what is missing, build (Release), run blurlab: the window
+                                         when a display is available, else the headless timing table on the
+                                         scene and the report page out/report.md (with its charts, CSV, JSON)
+       ./run.sh test [CTEST ARGS...]     the same set-up, then the whole test suite through CTest
+       ./run.sh --help                   this text (blurlab's own options: ./run.sh run --help)
+On Debian 12, as root, it installs the packages it needs with apt-get.
+USAGE
+}
+
 mode=run
-if [ $# -gt 0 ] && { [ "$1" = run ] || [ "$1" = test ]; }; then mode=$1; shift; fi
+case ${1:-} in
+  -h|--help) usage; exit 0 ;;
+  run|test) mode=$1; shift ;;
+esac
 
 packages=(build-essential cmake pkg-config
           libglfw3-dev libepoxy-dev libglm-dev libpng-dev libjpeg62-turbo-dev libgtest-dev googletest libimgui-dev
           libcli11-dev nlohmann-json3-dev zlib1g-dev
           libegl1 libegl-dev libgl1 libegl-mesa0 libgl1-mesa-dri libglx-mesa0
-          xvfb xauth python3 python3-matplotlib)
+          xvfb xauth python3 python3-matplotlib glslang-tools)
 missing=()
 for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -36,13 +46,15 @@ case $mode in
     if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
       exec build-release/app/blurlab "$@"
     fi
-    # No display: the headless timing table, plus the report as CSV/JSON and charts.
-    mkdir -p out
-    build-release/app/blurlab --headless --csv out/report.csv --json out/report.json "$@"
-    python=python3; [ -x /usr/bin/python3 ] && python=/usr/bin/python3  # Debian's, with matplotlib
-    "$python" docs/tools/charts.py out/report.json --out out --log > out/charts.txt
+    for arg in "$@"; do  # blurlab only prints something: no report
+      case $arg in -h|--help|--list-variants|--print-kernel) exec build-release/app/blurlab "$@" ;; esac
+    done
+    # No display: the headless timing table, and the report page with its charts (blurlab runs
+    # its copy of docs/tools/charts.py with Debian's python3, which has python3-matplotlib).
+    [ -x /usr/bin/python3 ] && export BLURLAB_PYTHON=${BLURLAB_PYTHON:-/usr/bin/python3}
+    build-release/app/blurlab --headless --report out "$@"
     echo
-    echo "report: out/report.csv, out/report.json; charts: $(tr '\n' ' ' < out/charts.txt)"
+    echo "run.sh: the report to share is out/report.md (its charts and data are beside it in out/)"
     ;;
   test)
     cd build-release

@@ -1,7 +1,5 @@
 #include "headless.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
@@ -11,11 +9,13 @@
 
 #include "bench/roofline.h"
 #include "bench/sweep.h"
+#include "blur/linear_light.h"
 #include "blur/registry.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
 #include "image/image_file.h"
 #include "image_input.h"
+#include "report/page.h"
 #include "report/report.h"
 #include "report/tuning.h"
 #include "scene/scene.h"
@@ -38,36 +38,27 @@ std::string now_iso8601() {
   return buffer;
 }
 
-// Fails before any GL work when a report file could not be written at the end.
-void check_writable(const std::string& path, const char* option) {
-  if (path.empty()) return;
-  const std::filesystem::path p(path);
-  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
-  std::error_code ec;
-  if (std::filesystem::is_directory(p, ec)) throw Error(std::string(option) + " '" + path + "' is a directory");
-  if (!std::filesystem::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0)
-    throw Error(std::string(option) + " '" + path + "': cannot write into '" + dir.string() + "'");
-}
-
-int gl_error_exit_code(bool debug) {
-  if (!debug || gl::debug_error_count() == 0) return 0;
-  std::cerr << "blurlab: " << gl::debug_error_count() << " OpenGL errors (printed above)\n";
-  return 1;
+// "N OpenGL errors (printed above)" when a debug context saw any, else "".
+std::string gl_errors(bool debug) {
+  return debug && gl::debug_error_count() > 0 ? std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above)" : "";
 }
 
 }  // namespace
 
 int run_headless(const cli::Options& o) {
-  // Everything that can fail without a GPU fails first.
+  // Everything that can fail without a GPU fails first, the cheapest first.
+  for (const auto& [file, option] : {std::pair{&o.output, "--output"}, std::pair{&o.csv, "--csv"}, std::pair{&o.json, "--json"}})
+    if (!file->empty()) check_output_target(*file, option);
+  if (o.tune) check_output_target(o.tune_file, "--tune-file");
   RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
   const std::optional<Image> image = std::move(run_input.image);
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
   std::optional<report::TuningTable> tuned;
   if (!o.tuned.empty()) tuned = report::TuningTable::load(o.tuned);
-  check_writable(o.output, "--output");
-  check_writable(o.csv, "--csv");
-  check_writable(o.json, "--json");
-  if (o.tune) check_writable(o.tune_file, "--tune-file");
+  if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
+  // Files written from here on appear only at outputs.commit(), once the whole run succeeded;
+  // a failure, an exception or a signal leaves none of them and no temporary file.
+  StagedOutputs outputs;
 
   const bool debug = o.gl_debug || gl::kDebugBuild;
   auto context = gl::HeadlessContext::create(debug, o.device);
@@ -99,11 +90,11 @@ int run_headless(const cli::Options& o) {
   BlurPipeline pipeline(programs, info.limits, &timers);
   Scene scene(programs);
   bench::Measurer measurer(pipeline, timers, {.warmup_frames = o.warmup, .frames = o.frames, .budget_s = o.budget});
-  const bench::FillSource fill = [&](gl::Texture& source) {
+  const bench::FillSource fill = [&](gl::Texture& source, bool linear) {
     if (image)
-      source.upload(*image);
+      source.upload(linear ? decode_srgb(*image) : *image);
     else
-      scene.render(source, o.time);
+      scene.render(source, o.time, linear);
   };
   Progress progress(jobs.size());
   const bench::OnJob on_job = [&](const bench::Job& job) {
@@ -116,8 +107,13 @@ int run_headless(const cli::Options& o) {
     bench::run_tuning(jobs, measurer, o.frames, fill, on_job, info.renderer, tuning, table);
     table.print(std::cout);
     tuning.save(o.tune_file);
+    if (const std::string errors = gl_errors(debug); !errors.empty()) {
+      print_error(errors + "; " + o.tune_file + " not saved");
+      return 1;
+    }
+    outputs.commit();
     std::cout << "\nsaved the choices to " << o.tune_file << " (use them with --tuned " << o.tune_file << ")\n";
-    return gl_error_exit_code(debug);
+    return 0;
   }
 
   report::Report rep;
@@ -128,6 +124,7 @@ int run_headless(const cli::Options& o) {
   rep.budget_s = o.budget;
   rep.scene_time = o.time;
   rep.image = o.image;
+  rep.command = o.command_line;
   if ((o.roofline || !o.json.empty()) && o.frames > 0)
     rep.roofline = bench::measure_roofline(programs, pipeline, timers, info, measurer.policy());
   bench::SweepResult result = bench::run_sweep(jobs, measurer, o.frames, fill, on_job, !o.output.empty());
@@ -139,32 +136,42 @@ int run_headless(const cli::Options& o) {
     throw UsageError(std::string(rep.rows.front().variant->name) + " cannot run " +
                      describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + *rep.rows.front().unsupported);
 
-  // --output: one run only (checked by the parser). Written whole or not at all.
-  if (!o.output.empty() && result.last_output) save_image(*result.last_output, o.output, run_input.output_bits);
-  report::write_table(rep, std::cout);
-  if (!o.output.empty())
-    std::cout << "\nwrote " << o.output << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
+  // --output: one run only (checked by the parser). Linear light is encoded back to sRGB.
+  if (!o.output.empty() && result.last_output)
+    save_image(o.linear ? encode_srgb(*result.last_output) : *result.last_output, o.output, run_input.output_bits);
+  report::write_table(rep, std::cout, o.wide ? report::Columns::All : report::Columns::Fit);
   if (!o.csv.empty()) {
     std::ostringstream text;
     report::write_csv(rep, text);
     write_file_atomically(o.csv, text.str());
-    std::cout << "wrote " << o.csv << "\n";
   }
   if (!o.json.empty()) {
     std::ostringstream text;
     report::write_json(rep, text);
     write_file_atomically(o.json, text.str());
-    std::cout << "wrote " << o.json << "\n";
   }
 
-  int exit_code = 0;
-  const size_t failures = static_cast<size_t>(
+  // A failed run writes none of its files, and its one line on stderr says so.
+  const size_t over_tolerance = static_cast<size_t>(
       std::count_if(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.check && !r.check->ok; }));
-  if (failures > 0) {
-    std::cerr << "blurlab: " << failures << " of " << rep.rows.size() << " runs exceed their tolerance (see the check column)\n";
-    if (o.check) exit_code = 1;
+  std::string summary = over_tolerance > 0 ? std::to_string(over_tolerance) + " of " + std::to_string(rep.rows.size()) +
+                                                 " runs exceed their tolerance (see the check column)"
+                                           : "";
+  if (const std::string errors = gl_errors(debug); !errors.empty()) summary += (summary.empty() ? "" : "; ") + errors;
+  if ((o.check && over_tolerance > 0) || !gl_errors(debug).empty()) {
+    print_error(summary + (outputs.size() > 0 ? "; no files written" : ""));
+    return 1;
   }
-  return std::max(exit_code, gl_error_exit_code(debug));
+  outputs.commit();
+  if (!summary.empty()) print_error(summary);  // without --check, a check that fails is reported, not fatal
+  if (!o.output.empty())
+    std::cout << "\nwrote " << o.output << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
+  for (const std::string* file : {&o.csv, &o.json})
+    if (!file->empty()) std::cout << "wrote " << *file << "\n";
+  // The --report page comes last, written directly: its chart script reads report.json from the
+  // disk, so it cannot wait for a commit; it is a folder of its own, made only for a run that succeeded.
+  if (!o.report_dir.empty()) std::cout << report::write_report_page(rep, o.report_dir) << "\n";
+  return 0;
 }
 
 }  // namespace blurlab::app

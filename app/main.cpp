@@ -1,6 +1,5 @@
 // blurlab: GPU image blurs side by side, timed on the GPU and checked against a CPU reference.
 #include <cstdio>
-#include <exception>
 #include <iostream>
 
 #include "blur/kernel.h"
@@ -49,7 +48,8 @@ int run(int argc, char** argv) {
     }
     if (!options.screenshot.empty() || !options.script.empty() || options.soak > 0)
       throw blurlab::Error("--screenshot, --script and --soak need a window, and no display is available (try xvfb-run)");
-    std::fprintf(stderr, "blurlab: no display: running headless (--headless)\n");
+    // A note, not an error: stderr carries one line, and only when the run fails.
+    std::printf("no display: running headless (--headless)\n");
   }
   return blurlab::app::run_headless(options);
 }
@@ -59,11 +59,10 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return run(argc, argv);
-  } catch (const blurlab::Error& e) {
-    std::fprintf(stderr, "blurlab: %s\n", e.what());
-    return e.exit_code();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "blurlab: internal error: %s\n", e.what());
-    return 1;
+  } catch (...) {
+    std::fflush(stdout);  // what was said before the error comes before it
+    const blurlab::Failure failure = blurlab::failure_of(std::current_exception());
+    blurlab::print_error(failure.message);
+    return failure.exit_code;
   }
 }

@@ -1,11 +1,11 @@
 #include "overlay.h"
 
-#include <imgui.h>
-
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "blur/registry.h"
+#include "util/strings.h"
 
 namespace blurlab::app {
 
@@ -13,12 +13,21 @@ namespace {
 
 const ImVec4 kRed(1.0f, 0.35f, 0.3f, 1.0f);
 const ImVec4 kGreen(0.45f, 0.9f, 0.45f, 1.0f);
+const ImVec4 kAmber(1.0f, 0.75f, 0.3f, 1.0f);
 
-// ImGui 1.86 has no SeparatorText: a dim title over a rule.
-void section(const char* title) {
-  ImGui::Spacing();
-  ImGui::TextDisabled("%s", title);
-  ImGui::Separator();
+// Small windows open fewer sections: 0 below 900x600, 1 up to 1600x1000 (1280x720 has the
+// controls open), 2 above (everything open).
+int size_class(ImVec2 display) {
+  if (display.x < 900.0f || display.y < 600.0f) return 0;
+  if (display.x < 1600.0f || display.y < 1000.0f) return 1;
+  return 2;
+}
+
+// A collapsing section, opened by default from size class `opens_at`; the user's choice stays
+// until the window moves to another size class.
+bool section(const char* title, int opens_at, int size_class, bool class_changed) {
+  if (class_changed) ImGui::SetNextItemOpen(size_class >= opens_at, ImGuiCond_Always);
+  return ImGui::CollapsingHeader(title);
 }
 
 // One combo per knob of the variant, over its candidates; the running value is shown even when
@@ -38,8 +47,9 @@ bool knob_combo(const Knob& knob, KnobValue current, KnobValues& chosen) {
   return changed;
 }
 
-// The border mode (key E) and, for constant, its value. Returns true when the user changed one.
-bool border_controls(Border& border) {
+// The border mode (key E) and, for constant, its value (above 1 only where the input is float:
+// an rgba8 texel holds 0..1). Returns true when the user changed one.
+bool border_controls(Border& border, bool float_input) {
   bool changed = false;
   if (ImGui::BeginCombo("border (E)", std::string(name(border.mode)).c_str())) {
     for (BorderMode mode : kBorderModes)
@@ -50,8 +60,69 @@ bool border_controls(Border& border) {
     ImGui::EndCombo();
   }
   if (border.mode == BorderMode::Constant)
-    changed |= ImGui::ColorEdit4("border value", border.value.data(), ImGuiColorEditFlags_Float | ImGuiColorEditFlags_AlphaBar);
+    changed |= ImGui::ColorEdit4("border value", border.value.data(),
+                                 ImGuiColorEditFlags_Float | ImGuiColorEditFlags_AlphaBar | (float_input ? ImGuiColorEditFlags_HDR : 0));
   return changed;
+}
+
+// A variant as the combos list it: its key, its name, its stage.
+std::string variant_label(size_t index) {
+  const VariantInfo& v = *variants()[index];
+  const std::string key = ui::variant_key(index);
+  return (key.empty() ? std::string("   ") : key + (key.size() == 1 ? "  " : " ")) + std::string(v.name);
+}
+
+// Lists every variant in the registry's order (the keys' order); returns the index picked.
+std::optional<size_t> variant_combo(const char* id, size_t current) {
+  std::optional<size_t> picked;
+  if (ImGui::BeginCombo(id, variant_label(current).c_str(), ImGuiComboFlags_HeightLargest)) {
+    const auto all = variants();
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (ImGui::Selectable(variant_label(i).c_str(), i == current)) picked = i;
+      const std::string stage(name(all[i]->stage));
+      ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(stage.c_str()).x);
+      ImGui::TextDisabled("%s", stage.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  return picked;
+}
+
+// A line of text wrapped at the panel's width (in a colour, or dim); the always-visible ones are
+// also collected for --frames runs to print.
+enum class Tone { Normal, Dim };
+void text_line(const std::string& text, const ImVec4* colour = nullptr, Tone tone = Tone::Normal,
+               std::vector<std::string>* collected = nullptr) {
+  if (collected) collected->push_back(text);
+  ImGui::PushStyleColor(ImGuiCol_Text, colour ? *colour : ImGui::GetStyle().Colors[tone == Tone::Dim ? ImGuiCol_TextDisabled : ImGuiCol_Text]);
+  ImGui::PushTextWrapPos(0.0f);  // the panel's width
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+// The GPU time of the blur and of each pass: a row per span, "total" as "blur".
+int timing_table(const ui::SpanStats& stats) {
+  int rows = 0;
+  if (!ImGui::BeginTable("timing", 4, ImGuiTableFlags_SizingStretchProp)) return rows;
+  ImGui::TableSetupColumn("GPU ms", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  ImGui::TableSetupColumn("avg", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("min", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("max", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableHeadersRow();
+  for (const ui::SpanSummary& span : stats.summaries()) {
+    if (span.name == "scene") continue;  // not the blur: the Device section shows it
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(span.name == "total" ? "blur" : ("  " + span.name).c_str());
+    for (double v : {span.mean_ms, span.min_ms, span.max_ms}) {
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", v);
+    }
+    ++rows;
+  }
+  ImGui::EndTable();
+  return rows;
 }
 
 void help_panel() {
@@ -59,162 +130,228 @@ void help_panel() {
   ImGui::SetNextWindowBgAlpha(0.9f);
   ImGui::Begin("Keys", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
   static const char* const rows[][2] = {
-      {"1-9, Left/Right", "switch variant"}, {"+ / -", "radius"},          {"G", "box / gauss"},
-      {"F", "cycle intermediate format"},    {"E", "cycle border mode"},   {"Space", "pause animation"}, {"V", "vsync"},
-      {"S", "save a screenshot PNG"},        {"D", "difference: CPU reference, second variant, off"},
-      {"B", "unblurred scene"},              {"C", "check against the CPU reference"},
-      {"Tab", "hide the overlay"},           {"R", "reload shaders (--shader-dir)"},
-      {"L", "linear light (rgba16f, sRGB out)"}, {"F1 or ?", "this help"}, {"Esc", "quit"},
+      {"1-9, Shift+1-9", "variants 1-18 (the list's numbers)"},
+      {"Left/Right", "previous / next variant"},
+      {"+ / -", "radius"},
+      {"G", "box / gauss"},
+      {"F", "cycle intermediate format"},
+      {"E", "cycle border mode"},
+      {"L", "linear light (the blur in rgba16f)"},
+      {"B", "unblurred scene"},
+      {"D", "difference: CPU reference, second variant, off"},
+      {"C", "check against the CPU reference"},
+      {"Space", "pause animation"},
+      {"V", "vsync"},
+      {"S", "save a screenshot PNG"},
+      {"R", "reload shaders (--shader-dir)"},
+      {"Tab", "hide the overlay"},
+      {"F1 or ?", "this help"},
+      {"Esc", "quit"},
   };
+  const float column = ImGui::CalcTextSize("1-9, Shift+1-9").x + 16.0f;
   for (const auto& row : rows) {
     ImGui::TextUnformatted(row[0]);
-    ImGui::SameLine(130.0f);
+    ImGui::SameLine(column);
     ImGui::TextDisabled("%s", row[1]);
   }
   ImGui::End();
 }
 
+std::string check_text(const OverlayModel& m) {
+  switch (m.check_state) {
+    case CheckState::NotRun: return "check: none (nothing is blurred)";
+    case CheckState::Pending: return "check: not yet run (C)";
+    case CheckState::Checking: return "check: comparing with the CPU reference...";
+    case CheckState::Done: break;
+  }
+  // The largest channel here; each channel, the settings and the tolerance's reason in the tooltip.
+  const CheckResult& r = m.check->result;
+  const Tolerance& t = m.check->tolerance;
+  const double largest = *std::max_element(r.max_error.begin(), r.max_error.end());
+  char text[96];
+  if (t.lsb)
+    std::snprintf(text, sizeof text, "check %s: %.0f LSB (limit %d)", r.ok ? "ok" : "FAIL", largest, t.lsb_limit);
+  else
+    std::snprintf(text, sizeof text, "check %s: %.1e (%.1fx the limit)", r.ok ? "ok" : "FAIL", largest, r.worst_fraction);
+  return text;
+}
+
+void view_lines(const OverlayModel& m, std::vector<std::string>& lines) {
+  const ui::Picture picture = m.presented.picture;
+  const bool held = picture == ui::Picture::DiffReference;
+  text_line("view: " + m.presented.label + (held ? " (animation held)" : m.state.paused ? " (paused)" : ""),
+            picture == ui::Picture::Unblurred && m.unsupported ? &kAmber : nullptr, Tone::Normal, &lines);
+  const DiffLine& d = m.diff;
+  if (picture == ui::Picture::DiffReference || picture == ui::Picture::DiffVariant) {
+    char line[160];
+    std::snprintf(line, sizeof line, "x%.0f (%s), red %s; largest %s", d.amplify, d.scale.c_str(), d.tolerance.c_str(),
+                  d.largest.value_or("being computed...").c_str());
+    text_line(line, nullptr, Tone::Dim, &lines);
+  }
+  if (m.state.view == ui::View::DiffVariant) {
+    if (d.second_ms) {
+      char line[160];
+      std::snprintf(line, sizeof line, "%s: %.3f ms GPU per frame", d.second.c_str(), *d.second_ms);
+      std::string text = line;
+      if (d.first_ms && *d.first_ms > 0) text += " (" + format_double(*d.second_ms / *d.first_ms, 2) + "x the first)";
+      text_line(text, nullptr, Tone::Dim, &lines);
+    }
+    if (d.second_problem) text_line(*d.second_problem, &kRed, Tone::Normal, &lines);
+  }
+}
+
 }  // namespace
 
-OverlayActions draw_overlay_panels(const OverlayModel& m) {
+OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory) {
   OverlayActions actions;
   ui::ViewState s = m.state;
   bool changed = false;
   const auto all = variants();
   const VariantInfo& current = *all[s.variant];
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const int size = size_class(display);
+  const bool class_changed = size != memory.size_class;
+  memory.size_class = size;
+  // Text grows with large windows (1.5x at 1920x1080), never below the font's own size.
+  const float scale = std::clamp(std::min(display.x / 1280.0f, display.y / 720.0f), 1.0f, 1.5f);
+  ImGui::GetIO().FontGlobalScale = scale;
 
+  // Narrow and at most the window's height (it scrolls below the always-visible lines).
+  const float width = std::min(std::clamp(display.x * 0.42f, 250.0f, 390.0f * scale), display.x - 20.0f);
   ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_Always);
-  ImGui::SetNextWindowBgAlpha(0.85f);
-  // Small windows: the panel scrolls instead of running off the bottom.
-  ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(10000.0f, std::max(100.0f, ImGui::GetIO().DisplaySize.y - 20.0f)));
-  ImGui::Begin("blurlab", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
-  ImGui::Text("%s", m.info.renderer.c_str());
-  ImGui::TextDisabled("%s", m.info.version.c_str());
-  ImGui::Text("%dx%d  %s  t=%.2fs%s", m.size.x, m.size.y, s.linear_light ? "linear light rgba16f" : "rgba8", m.time,
-              s.paused ? " (paused)" : "");
-  ImGui::Text("%.0f FPS, CPU frame %.2f ms, vsync %s", m.cpu_frame_ms > 0 ? 1000.0 / m.cpu_frame_ms : 0.0, m.cpu_frame_ms,
-              s.vsync ? "on" : "off");
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, std::max(60.0f, display.y - 20.0f)));
+  ImGui::SetNextWindowBgAlpha(0.82f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8.0f, 6.0f));
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(6.0f, 3.0f));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(4.0f, 2.0f));
+  ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(3.0f, 1.0f));
+  ImGui::Begin("blurlab", nullptr,
+               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoMove);
 
-  section("variant");
-  for (Stage stage : {Stage::Fragment, Stage::Compute}) {
-    ImGui::TextDisabled("%s", std::string(name(stage)).c_str());
-    for (size_t i = 0; i < all.size(); ++i) {
-      if (all[i]->stage != stage) continue;
-      const std::string label = (i < 9 ? std::to_string(i + 1) + "  " : "   ") + std::string(all[i]->name);
-      if (ImGui::Selectable(label.c_str(), i == s.variant)) {
-        s.variant = i;
-        changed = true;
-      }
-    }
-  }
-
-  section("settings");
-  if (is_blur(current)) {
-    int type = s.settings.kernel.type == KernelType::Box ? 0 : 1;
-    bool picked = ImGui::RadioButton("box", &type, 0);
-    ImGui::SameLine();
-    picked |= ImGui::RadioButton("gauss", &type, 1);
-    if (picked) {
-      s.settings.kernel.type = type == 0 ? KernelType::Box : KernelType::Gauss;
-      ui::set_radius(s, s.settings.kernel.radius);
-      changed = true;
-    }
-    int radius = s.settings.kernel.radius;
-    if (ImGui::SliderInt("radius", &radius, 0, kMaxRadius)) {
-      ui::set_radius(s, radius);
-      changed = true;
-    }
-    if (s.settings.kernel.type == KernelType::Gauss) {
-      float sigma = static_cast<float>(s.settings.kernel.sigma);
-      if (ImGui::SliderFloat("sigma", &sigma, 0.1f, kMaxRadius / 3.0f, "%.2f")) {
-        s.settings.kernel.sigma = sigma;
-        s.sigma_follows_radius = false;
-        changed = true;
-      }
-    } else {
-      ImGui::TextDisabled("sigma: n/a for the box kernel");
-    }
-    changed |= border_controls(s.settings.border);
-  } else {
-    ImGui::TextDisabled("kernel: n/a (the copy pass does not blur)");
-  }
-  if (current.uses_intermediate) {
-    const gl::Format f = s.settings.intermediate_format();
-    if (ImGui::BeginCombo("intermediate", std::string(gl::name(f)).c_str())) {
-      for (const auto& info : gl::kFormats)
-        if (ImGui::Selectable(std::string(info.name).c_str(), info.format == f)) {
-          s.settings.intermediate = info.format;
-          changed = true;
-        }
-      ImGui::EndCombo();
-    }
-  } else {
-    ImGui::TextDisabled("intermediate: n/a (no intermediate texture)");
-  }
-  if (current.knobs.empty()) ImGui::TextDisabled("knobs: none for this variant");
-  for (const Knob& k : current.knobs) {
-    const auto running = m.resolved.knobs.find(k.name);
-    changed |= knob_combo(k, running != m.resolved.knobs.end() ? running->second : k.default_value(), s.settings.knobs);
-  }
-  bool linear = s.linear_light;
-  if (ImGui::Checkbox("linear light (L)", &linear)) {
-    actions.effects |= ui::handle_key(s, ui::Key::L, all.size());
+  // --- always visible: what is blurred, how long it takes, whether it is right, what is shown.
+  std::vector<std::string>& lines = actions.layout.lines;
+  text_line(m.info.renderer, nullptr, Tone::Dim);
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  lines.push_back("variant: " + variant_label(s.variant));
+  if (const auto picked = variant_combo("##variant", s.variant)) {
+    s.variant = *picked;
     changed = true;
   }
+  text_line(describe(current, m.settings), nullptr, Tone::Dim, &lines);
+  if (m.unsupported) text_line("cannot run: " + *m.unsupported, &kRed, Tone::Normal, &lines);
+
+  ImGui::BeginGroup();
   if (m.unsupported) {
-    ImGui::PushTextWrapPos(460.0f);
-    ImGui::TextColored(kRed, "unsupported: %s", m.unsupported->c_str());
-    ImGui::PopTextWrapPos();
+    text_line("GPU time: none (not running)", nullptr, Tone::Dim, &lines);
+  } else if (m.stats.summaries().empty()) {
+    text_line("GPU time: waiting for timer queries...", nullptr, Tone::Dim, &lines);
+  } else {
+    actions.layout.timing_rows = timing_table(m.stats);
   }
+  ImGui::EndGroup();
+  actions.layout.timing_min = ImGui::GetItemRectMin();
+  actions.layout.timing_max = ImGui::GetItemRectMax();
+  actions.layout.timing_visible = ImGui::IsItemVisible();
 
-  section("GPU time (last 64 frames)");
-  for (const ui::SpanSummary& span : m.stats.summaries())
-    ImGui::Text("%-7s avg %8.3f ms  min %8.3f  max %8.3f", span.name.c_str(), span.mean_ms, span.min_ms, span.max_ms);
-  const std::vector<float> history = m.stats.history("total");
-  if (!history.empty()) {
-    const float top = *std::max_element(history.begin(), history.end());
-    ImGui::PlotLines("##total", history.data(), static_cast<int>(history.size()), 0, "blur total (ms)", 0.0f, top * 1.2f,
-                     ImVec2(320.0f, 60.0f));
-  } else if (!m.unsupported && s.view != ui::View::Unblurred) {
-    ImGui::TextDisabled("waiting for timer queries...");
-  }
+  ImGui::BeginGroup();
+  const bool done = m.check_state == CheckState::Done;
+  text_line(check_text(m), done ? (m.check->result.ok ? &kGreen : &kRed) : nullptr, Tone::Dim, &lines);
+  ImGui::EndGroup();
+  if (done && ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s\n%s\ntolerance %s", m.check->label.c_str(), m.check->result.text().c_str(), m.check->tolerance.reason.c_str());
+  actions.layout.check_min = ImGui::GetItemRectMin();
+  actions.layout.check_max = ImGui::GetItemRectMax();
+  actions.layout.check_visible = ImGui::IsItemVisible();
 
-  section("correctness");
-  if (m.checking) {
-    ImGui::TextDisabled("checking against the CPU reference...");
-  } else if (m.check) {
-    ImGui::TextColored(m.check->result.ok ? kGreen : kRed, "%s  %s", m.check->result.text().c_str(), m.check->result.ok ? "ok" : "FAIL");
-    ImGui::PushTextWrapPos(460.0f);
-    ImGui::TextDisabled("%s", m.check->label.c_str());
-    ImGui::TextDisabled("tolerance %s", m.check->tolerance.reason.c_str());
-    ImGui::PopTextWrapPos();
-  }
-  if (ImGui::Button("check now (C)")) actions.effects |= ui::kCheck;
-
-  section("view");
-  ImGui::Text("%s (D, B)", std::string(ui::name(s.view)).c_str());
+  char fps[96];
+  std::snprintf(fps, sizeof fps, "%.0f FPS, CPU %.1f ms, vsync %s", m.cpu_frame_ms > 0 ? 1000.0 / m.cpu_frame_ms : 0.0, m.cpu_frame_ms,
+                s.vsync ? "on" : "off");
+  text_line(fps, nullptr, Tone::Dim);
+  view_lines(m, lines);
   if (s.view == ui::View::DiffVariant) {
-    if (ImGui::BeginCombo("second variant", std::string(all[s.diff_variant]->name).c_str())) {
-      for (size_t i = 0; i < all.size(); ++i)
-        if (ImGui::Selectable(std::string(all[i]->name).c_str(), i == s.diff_variant)) {
-          s.diff_variant = i;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("vs");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (const auto picked = variant_combo("##second", s.diff_variant)) {
+      s.diff_variant = *picked;
+      changed = true;
+    }
+  }
+  if (!m.shader_error.empty()) text_line("shader error (last good program in use): " + m.shader_error, &kRed, Tone::Normal, &lines);
+
+  // --- sections.
+  if (section("settings", 1, size, class_changed)) {
+    if (is_blur(current)) {
+      int type = s.settings.kernel.type == KernelType::Box ? 0 : 1;
+      bool picked = ImGui::RadioButton("box", &type, 0);
+      ImGui::SameLine();
+      picked |= ImGui::RadioButton("gauss (G)", &type, 1);
+      if (picked) {
+        s.settings.kernel.type = type == 0 ? KernelType::Box : KernelType::Gauss;
+        ui::set_radius(s, s.settings.kernel.radius);
+        changed = true;
+      }
+      int radius = s.settings.kernel.radius;
+      if (ImGui::SliderInt("radius", &radius, 0, kMaxRadius)) {
+        ui::set_radius(s, radius);
+        changed = true;
+      }
+      if (s.settings.kernel.type == KernelType::Gauss) {
+        float sigma = static_cast<float>(s.settings.kernel.sigma);
+        if (ImGui::SliderFloat("sigma", &sigma, 0.1f, kMaxRadius / 3.0f, "%.2f")) {
+          s.settings.kernel.sigma = sigma;
+          s.sigma_follows_radius = false;
           changed = true;
         }
-      ImGui::EndCombo();
+      }
+      changed |= border_controls(s.settings.border, gl::info(s.settings.input_format).is_float);
     }
-    if (m.diff_unsupported) ImGui::TextColored(kRed, "second variant unsupported: %s", m.diff_unsupported->c_str());
-    ImGui::TextDisabled("difference x16, largest channel");
-  } else if (s.view == ui::View::DiffReference) {
-    ImGui::TextDisabled("difference x64, largest channel; animation held");
+    if (current.uses_intermediate) {
+      const gl::Format f = s.settings.intermediate_format();
+      if (ImGui::BeginCombo("intermediate", std::string(gl::name(f)).c_str())) {
+        for (const auto& info : gl::kFormats)
+          if (ImGui::Selectable(std::string(info.name).c_str(), info.format == f)) {
+            s.settings.intermediate = info.format;
+            changed = true;
+          }
+        ImGui::EndCombo();
+      }
+    }
+    for (const Knob& k : current.knobs) {
+      const auto running = m.settings.knobs.find(k.name);
+      changed |= knob_combo(k, running != m.settings.knobs.end() ? running->second : k.default_value(), s.settings.knobs);
+    }
+    bool linear = s.linear_light;
+    if (ImGui::Checkbox("linear light (L)", &linear)) {
+      actions.effects |= ui::handle_key(s, ui::Key::L, all.size());
+      changed = true;
+    }
+    if (ImGui::Button("check now (C)")) actions.effects |= ui::kCheck;
   }
-  if (!m.shader_error.empty()) {
-    section("shader error (last good program in use)");
-    ImGui::PushTextWrapPos(560.0f);
-    ImGui::TextColored(kRed, "%s", m.shader_error.c_str());
-    ImGui::PopTextWrapPos();
+  if (section("plot", 2, size, class_changed)) {
+    const std::vector<float> history = m.stats.history("total");
+    if (!history.empty()) {
+      const float top = *std::max_element(history.begin(), history.end());
+      ImGui::PlotLines("##total", history.data(), static_cast<int>(history.size()), 0, "blur (ms), last 64 frames", 0.0f, top * 1.2f,
+                       ImVec2(-FLT_MIN, 50.0f));
+    } else {
+      ImGui::TextDisabled("no GPU times yet");
+    }
+  }
+  if (section("device", 2, size, class_changed)) {
+    text_line(m.info.version, nullptr, Tone::Dim);
+    ImGui::TextDisabled("%dx%d, %s, t=%.2f s", m.size.x, m.size.y, s.linear_light ? "linear light rgba16f" : "rgba8", m.time);
+    for (const ui::SpanSummary& span : m.stats.summaries())
+      if (span.name == "scene") ImGui::TextDisabled("scene: %.3f ms GPU (not part of the blur)", span.mean_ms);
   }
   ImGui::TextDisabled("F1 or ?: keys   Tab: hide");
+  actions.layout.panel_min = ImGui::GetWindowPos();
+  actions.layout.panel_max = ImVec2(actions.layout.panel_min.x + ImGui::GetWindowSize().x,
+                                    actions.layout.panel_min.y + ImGui::GetWindowSize().y);
   ImGui::End();
+  ImGui::PopStyleVar(4);
 
   if (s.help) help_panel();
   if (changed) {
@@ -222,6 +359,23 @@ OverlayActions draw_overlay_panels(const OverlayModel& m) {
     actions.effects |= ui::kReconfigure;
   }
   return actions;
+}
+
+std::string describe(const OverlayLayout& l, glm::ivec2 window) {
+  auto rect = [](ImVec2 a, ImVec2 b) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.0f,%.0f-%.0f,%.0f", a.x, a.y, b.x, b.y);
+    return std::string(text);
+  };
+  const double area = static_cast<double>(l.panel_max.x - l.panel_min.x) * (l.panel_max.y - l.panel_min.y);
+  char share[32];
+  std::snprintf(share, sizeof share, "%.1f", 100.0 * area / (static_cast<double>(window.x) * window.y));
+  std::string text = "overlay: window " + std::to_string(window.x) + "x" + std::to_string(window.y) + " panel " +
+                     rect(l.panel_min, l.panel_max) + " covers " + share + "% timing " + rect(l.timing_min, l.timing_max) +
+                     (l.timing_visible ? " visible" : " hidden") + " rows " + std::to_string(l.timing_rows) + " check " +
+                     rect(l.check_min, l.check_max) + (l.check_visible ? " visible" : " hidden");
+  for (const std::string& line : l.lines) text += "\noverlay line: " + line;
+  return text;
 }
 
 }  // namespace blurlab::app

@@ -1,8 +1,15 @@
 #pragma once
-// The Dear ImGui overlay: GPU/GL facts, the variant list grouped by stage, the settings (with
-// those a variant lacks shown as such), live GPU timings and the correctness line.
+// The Dear ImGui overlay, designed for 1280x720 and smaller: the variant (a combo), its settings
+// in one line, the GPU time of the blur and of each pass, the correctness line and what the
+// picture is stay at the top and always visible; the controls, the plot and the device facts
+// are sections that collapse (closed by default in small windows). Every line describes what is
+// on screen: the current variant's own settings even when it cannot run them, a check only of
+// the current configuration.
 #include <optional>
 #include <string>
+#include <vector>
+
+#include <imgui.h>
 
 #include "blur/check.h"
 #include "gl/context.h"
@@ -17,27 +24,68 @@ struct CheckLine {
   std::string label;
 };
 
+// The correctness line: of the current configuration only.
+enum class CheckState {
+  NotRun,    // the variant cannot run these settings: nothing to check
+  Pending,   // requested, waiting for a frame to copy
+  Checking,  // the worker compares with the CPU reference
+  Done,
+};
+
+// The difference views: what the grey and the red mean, and the numbers behind them.
+struct DiffLine {
+  float amplify = 0.0f;
+  std::string scale;                    // "1 LSB = 25% grey"
+  std::string tolerance;                // what red means
+  std::optional<std::string> largest;   // the largest error, once computed
+  // View::DiffVariant: the second variant, its GPU time and why it does not run.
+  std::string second;
+  std::optional<double> second_ms, first_ms;
+  std::optional<std::string> second_problem;
+};
+
 struct OverlayModel {
   const gl::GlInfo& info;
   glm::ivec2 size;
   const ui::ViewState& state;
-  const BlurSettings& resolved;  // the running settings, defaults filled in
-  const ui::SpanStats& stats;
+  const BlurSettings& settings;  // the current variant's own settings, defaults filled in
+  const std::optional<std::string>& unsupported;  // why the current variant cannot run them
+  const ui::Presented& presented;
+  const ui::SpanStats& stats;  // GPU spans of the current configuration
   double cpu_frame_ms;
-  const std::optional<std::string>& unsupported;
-  const std::optional<std::string>& diff_unsupported;
   const std::string& shader_error;
-  const CheckLine* check;  // null until the first check finished
-  bool checking;
+  CheckState check_state;
+  const CheckLine* check;  // CheckState::Done
+  const DiffLine& diff;
   double time;
+};
+
+// Where the panel and its always-visible lines are, in window pixels, for --frames runs to print
+// and tests to check.
+struct OverlayLayout {
+  ImVec2 panel_min, panel_max;
+  ImVec2 timing_min, timing_max;
+  ImVec2 check_min, check_max;
+  bool timing_visible = false, check_visible = false;
+  int timing_rows = 0;  // the blur's total and each pass
+  std::vector<std::string> lines;  // the always-visible lines' text, top to bottom
 };
 
 struct OverlayActions {
   std::optional<ui::ViewState> new_state;  // a control changed the state
   uint32_t effects = ui::kNone;            // as from keys (ui::Effect bits)
+  OverlayLayout layout;
+};
+
+// What the overlay remembers between frames: the window size class its sections were opened for.
+struct OverlayMemory {
+  int size_class = -1;
 };
 
 // Builds the panels for this frame (between ImGui::NewFrame and ImGui::Render).
-OverlayActions draw_overlay_panels(const OverlayModel& model);
+OverlayActions draw_overlay_panels(const OverlayModel& model, OverlayMemory& memory);
+
+// Lines for stdout: the panel and its always-visible lines against the window, then their text.
+std::string describe(const OverlayLayout& layout, glm::ivec2 window);
 
 }  // namespace blurlab::app

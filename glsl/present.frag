@@ -1,18 +1,18 @@
 #version 430 core
-// Shows a texture in the window: texel row 0 (the top of the picture) at the top. Mode 1 shows
-// the amplified difference |image - other| instead. With linear-light rendering the values are
-// encoded to sRGB here (the exact piecewise curve, not a 2.2 power).
+// Shows a texture in the window: texel row 0 (the top of the picture) at the top.
+// Mode 0: the image; with linear light its values are encoded to sRGB here.
+// Mode 1: the difference to u_other (a reference rounded to the image's format, or a second
+// variant's output): the largest channel's |image - other| times u_amplify in grey, and red where
+// a channel differs beyond the tolerance, |d| > u_tolerance.x * |other| + u_tolerance.y (or is NaN).
+#include "srgb.glsl"
+
 layout(binding = 0) uniform sampler2D u_image;
 layout(binding = 1) uniform sampler2D u_other;
-uniform int u_mode;         // 0: image, 1: difference
-uniform float u_amplify;    // difference scale
+uniform int u_mode;
+uniform float u_amplify;
+uniform vec2 u_tolerance;
 uniform bool u_encode_srgb;
 layout(location = 0) out vec4 o_color;
-
-vec3 linear_to_srgb(vec3 c) {
-  c = clamp(c, 0.0, 1.0);
-  return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
-}
 
 void main() {
   ivec2 size = textureSize(u_image, 0);
@@ -20,8 +20,12 @@ void main() {
   p.y = size.y - 1 - p.y;
   vec4 c = texelFetch(u_image, p, 0);
   if (u_mode == 1) {
-    vec4 d = abs(c - texelFetch(u_other, p, 0));
-    c = vec4(vec3(max(max(d.r, d.g), max(d.b, d.a))) * u_amplify * vec3(1.0, 0.6, 0.2), 1.0);
+    vec4 other = texelFetch(u_other, p, 0);
+    vec4 d = abs(c - other);
+    bool beyond = any(greaterThan(d, u_tolerance.x * abs(other) + u_tolerance.y)) || any(isnan(d));
+    float largest = max(max(d.r, d.g), max(d.b, d.a));
+    o_color = beyond ? vec4(1.0, 0.15, 0.1, 1.0) : vec4(vec3(min(largest * u_amplify, 1.0)), 1.0);
+    return;
   }
-  o_color = vec4(u_encode_srgb && u_mode == 0 ? linear_to_srgb(c.rgb) : c.rgb, 1.0);
+  o_color = vec4(u_encode_srgb ? linear_to_srgb(c.rgb) : c.rgb, 1.0);
 }

@@ -1,11 +1,16 @@
 #version 430 core
 // Two directional lights, Blinn-Phong highlights. With an rgba16f target the highlights exceed
-// 1.0 (linear-light HDR); an rgba8 target clamps them.
+// 1.0 (linear-light HDR); an rgba8 target clamps them. u_linear_light: the colours are sRGB
+// code values, decoded here to linear light (clamped, as an rgba8 target would hold them), so the
+// picture looks the same once encoded again.
+#include "srgb.glsl"
+
 in vec3 v_world;
 in vec3 v_normal;
 flat in vec3 v_albedo;
 
 uniform vec3 u_eye;
+uniform bool u_linear_light;
 layout(location = 0) out vec4 o_color;
 
 void main() {
@@ -19,5 +24,5 @@ void main() {
     float specular = pow(max(dot(n, normalize(light_dir[i] + view)), 0.0), 48.0);
     color += light_rgb[i] * (v_albedo * diffuse + 3.0 * specular);
   }
-  o_color = vec4(color, 1.0);
+  o_color = vec4(u_linear_light ? srgb_to_linear(color) : color, 1.0);
 }

@@ -1,8 +1,12 @@
 #version 430 core
 // Scene backdrop: a vertical gradient with a slowly drifting grid of thin lines, so the blur is
-// visible everywhere. Row 0 of the target is the top of the picture.
+// visible everywhere. Row 0 of the target is the top of the picture. u_linear_light: decoded to
+// linear light, like scene.frag.
+#include "srgb.glsl"
+
 uniform float u_time;
 uniform vec2 u_size;
+uniform bool u_linear_light;
 layout(location = 0) out vec4 o_color;
 
 void main() {
@@ -12,5 +16,5 @@ void main() {
   vec2 cell = fract((gl_FragCoord.xy + vec2(u_time * 12.0, 0.0)) / 48.0);
   float line = step(cell.x, 0.04) + step(cell.y, 0.04);
   color += 0.06 * min(line, 1.0);
-  o_color = vec4(color, 1.0);
+  o_color = vec4(u_linear_light ? srgb_to_linear(color) : color, 1.0);
 }

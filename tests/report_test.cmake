@@ -1,4 +1,5 @@
-# A short sweep on the headless context: the CSV and JSON reports and the charts made from them.
+# A short sweep on the headless context: the table, the CSV and JSON reports and the charts made
+# from them, and the --report page.
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 execute_process(COMMAND ${BLURLAB} --headless --gl-debug --size 64x48 --kernel box,gauss --radius 1,3:5:2
@@ -27,5 +28,91 @@ endif()
 foreach(chart IN ITEMS time_vs_radius_64x48_rgba8_gauss.png bars_64x48_rgba8_box_r5.png)
   if(NOT EXISTS ${OUT}/${chart})
     message(FATAL_ERROR "missing chart ${chart}")
+  endif()
+endforeach()
+
+# The default table fits 120 columns; --wide has every column.
+string(REPLACE "\n" ";" lines "${out}")
+set(table FALSE)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^variant ")
+    set(table TRUE)
+  endif()
+  string(LENGTH "${line}" length)
+  if(table AND length GREATER 120)
+    message(FATAL_ERROR "the default table has a line of ${length} columns:\n${line}")
+  endif()
+endforeach()
+if(NOT table OR out MATCHES "passes \\(median ms\\)")
+  message(FATAL_ERROR "the default table is missing or has the --wide columns:\n${out}")
+endif()
+
+# --report DIR: one page with the GPU, the command, the table, the correctness summary and the
+# charts beside it (made by the copy of charts.py the program carries, with Debian's python3).
+execute_process(COMMAND ${CMAKE_COMMAND} -E env BLURLAB_PYTHON=${PYTHON}
+                        ${BLURLAB} --headless --gl-debug --size 64x48 --kernel box,gauss --radius 3
+                        --variant frag-separable,compute-separable,compute-sliding --frames 3 --warmup 1 --wide
+                        --report ${OUT}/page
+                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT code EQUAL 0 OR NOT out MATCHES "report: [^\n]*page/report.md \\(4 charts; report.json, report.csv beside it\\)")
+  message(FATAL_ERROR "--report exited ${code}\n${out}\n${err}")
+endif()
+if(NOT out MATCHES "passes \\(median ms\\)")
+  message(FATAL_ERROR "--wide has no passes column:\n${out}")
+endif()
+file(READ ${OUT}/page/report.md page)
+foreach(part "# blurlab report" "--variant frag-separable,compute-separable,compute-sliding" "## GPU and driver"
+             "## Correctness" "All 6 runs match the CPU reference within their tolerance"
+             "compute-sliding: box kernel only" "### 64x48 rgba8 gauss r=3" "## Charts" "!\\[bars_64x48_rgba8_gauss_r3.png\\]")
+  if(NOT page MATCHES "${part}")
+    message(FATAL_ERROR "report.md lacks '${part}':\n${page}")
+  endif()
+endforeach()
+string(REGEX MATCHALL "!\\[[^]]*\\]\\(([^)]*)\\)" images "${page}")
+list(LENGTH images count)
+if(NOT count EQUAL 4)
+  message(FATAL_ERROR "report.md shows ${count} charts, expected 4")
+endif()
+foreach(image IN LISTS images)
+  string(REGEX REPLACE ".*\\(([^)]*)\\)" "\\1" file "${image}")
+  if(NOT EXISTS ${OUT}/page/${file})
+    message(FATAL_ERROR "report.md shows ${file}, which is not there")
+  endif()
+endforeach()
+foreach(file report.json report.csv)
+  if(NOT EXISTS ${OUT}/page/${file})
+    message(FATAL_ERROR "--report wrote no ${file}")
+  endif()
+endforeach()
+
+# Without matplotlib (python3 -S skips the packages) the page says why it has no charts, and
+# shows none; without python at all, too. charts.py itself says so in one line.
+file(WRITE ${OUT}/bare_python "#!/bin/sh\nexec ${PYTHON} -S \"$@\"\n")
+file(CHMOD ${OUT}/bare_python PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+foreach(python ${OUT}/bare_python ${OUT}/no_such_python)
+  file(REMOVE_RECURSE ${OUT}/nocharts)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env BLURLAB_PYTHON=${python}
+                          ${BLURLAB} --headless --size 32x24 --radius 2 --variant compute-separable --frames 2 --warmup 1
+                          --report ${OUT}/nocharts
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  file(READ ${OUT}/nocharts/report.md page)
+  file(GLOB pictures ${OUT}/nocharts/*.png)
+  if(NOT code EQUAL 0 OR NOT out MATCHES "report: [^\n]*\\(no charts: [^\n]*(matplotlib is missing|could not be started)"
+     OR NOT page MATCHES "The charts could not be made here: " OR page MATCHES "!\\[" OR pictures)
+    message(FATAL_ERROR "${python}: exit ${code}, pictures '${pictures}'\n${out}\n${err}\n${page}")
+  endif()
+endforeach()
+execute_process(COMMAND ${OUT}/bare_python ${CHARTS} ${OUT}/report.json RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT code EQUAL 1 OR NOT err MATCHES "^charts.py: matplotlib is missing [^\n]*python3-matplotlib\n$")
+  message(FATAL_ERROR "charts.py without matplotlib: exit ${code}, expected one line:\n${err}")
+endif()
+
+# --report into a file, or below a missing directory: one line, exit 1, before any GL work.
+file(WRITE ${OUT}/afile "")
+foreach(dir ${OUT}/afile ${OUT}/missing/page)
+  execute_process(COMMAND ${BLURLAB} --headless --size 32x24 --variant copy --frames 1 --report ${dir}
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab: --report '[^\n]*\n$" OR out MATCHES "GL_RENDERER" OR EXISTS ${OUT}/missing)
+    message(FATAL_ERROR "--report ${dir}: exit ${code}\n${out}\n${err}")
   endif()
 endforeach()

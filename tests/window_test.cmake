@@ -1,6 +1,13 @@
 # Window tests under Xvfb (the window needs an X display; CI has none, so xvfb-run gives one).
-#   MODE=screenshot: three screenshots of the same paused frame, checked by blurlab-screenshot-check;
-#   and one saved as .jpg must be a JPEG.
+# Pictures are checked by blurlab-screenshot-check (tests/tools/screenshot_check.cpp); the
+# overlay's geometry and lines come from what blurlab prints at the last frame of --frames N.
+#   MODE=screenshot: three screenshots of the same paused frame (blurred, unblurred, bare); one
+#   saved as .jpg must be a JPEG.
+#   MODE=layout: the overlay at 1920x1080, 1280x720 and 640x360 (screenshots kept in OUT).
+#   MODE=linear: linear light (L) leaves the unblurred scene as it is and changes only the blur.
+#   MODE=stale: switching to a box-only variant with the Gaussian on; a check of older settings.
+#   MODE=difference: the difference views (to the CPU reference, to a second variant).
+#   MODE=errors: --screenshot into a missing directory, or minimized at the screenshot frame.
 #   MODE=resize: odd sizes, 1x1 and 0x0 (minimized) while running; the last screenshot must have
 #   the last size, no GL errors, and the minimized frames must have been skipped, not rendered.
 #   MODE=nogl: a display whose OpenGL is below 4.3 gives one line and exit code 1.
@@ -10,7 +17,7 @@ if(NOT XVFB_RUN)
   message(FATAL_ERROR "xvfb-run is missing (Debian package xvfb)")
 endif()
 file(MAKE_DIRECTORY ${OUT})
-set(xvfb ${XVFB_RUN} -a -s "-screen 0 1600x1200x24")
+set(xvfb ${XVFB_RUN} -a -s "-screen 0 2000x1200x24")
 set(common --gl-debug --time 2 --radius 6)
 
 function(run_blurlab name script)
@@ -22,13 +29,209 @@ function(run_blurlab name script)
   set(run_output "${out}" PARENT_SCOPE)
 endfunction()
 
+function(check_screenshots)
+  execute_process(COMMAND ${CHECK} ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "${ARGV0}: ${out}")
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "blurlab-screenshot-check ${ARGN} failed:\n${out}${err}see ${OUT}")
+  endif()
+endfunction()
+
+# Fails unless the printed overlay lines include one matching `regex`.
+function(expect_line output regex)
+  if(NOT output MATCHES "\noverlay line: ${regex}\n")
+    message(FATAL_ERROR "no overlay line matches '${regex}':\n${output}")
+  endif()
+endfunction()
+
+function(forbid_line output regex)
+  if(output MATCHES "\noverlay line: ${regex}\n")
+    message(FATAL_ERROR "an overlay line matches '${regex}':\n${output}")
+  endif()
+endfunction()
+
+# The key that selects a variant: its place in `blurlab --list-variants` (the registry's order,
+# which the overlay's list and the keys follow): 1-9, then Shift+1-9.
+function(variant_key variant out_var)
+  execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing)
+  string(REGEX MATCHALL "(^|\n)[a-z0-9-]+" names "${listing}")
+  set(index 0)
+  foreach(name IN LISTS names)
+    string(STRIP "${name}" name)
+    if(name STREQUAL variant)
+      break()
+    endif()
+    math(EXPR index "${index} + 1")
+  endforeach()
+  if(index LESS 9)
+    math(EXPR key "${index} + 1")
+  else()
+    math(EXPR key "${index} - 8")
+    set(key "Shift+${key}")
+  endif()
+  set(${out_var} ${key} PARENT_SCOPE)
+endfunction()
+
 if(MODE STREQUAL "screenshot")
   run_blurlab(blurred "0:key=Space" --frames 6 --size 960x540)
   run_blurlab(unblurred "0:key=Space;0:key=B;0:key=Tab" --frames 6 --size 960x540)
   run_blurlab(bare "0:key=Space;0:key=Tab" --frames 6 --size 960x540)
-  execute_process(COMMAND ${CHECK} ${OUT}/blurred.png ${OUT}/unblurred.png ${OUT}/bare.png RESULT_VARIABLE code)
-  if(NOT code EQUAL 0)
-    message(FATAL_ERROR "screenshot check failed; see ${OUT}")
+  check_screenshots(frame ${OUT}/blurred.png ${OUT}/unblurred.png ${OUT}/bare.png)
+  # The format comes from the extension: .jpg writes a JPEG (once it wrote a PNG under that name).
+  file(REMOVE ${OUT}/small.jpg)
+  execute_process(COMMAND ${xvfb} ${BLURLAB} ${common} --frames 3 --size 320x180 --screenshot ${OUT}/small.jpg
+                  RESULT_VARIABLE code ERROR_VARIABLE err)
+  file(READ ${OUT}/small.jpg header LIMIT 3 HEX)
+  if(NOT code EQUAL 0 OR NOT header STREQUAL "ffd8ff")
+    message(FATAL_ERROR "--screenshot small.jpg: exit ${code}, first bytes '${header}' (a JPEG starts ffd8ff)\n${err}")
+  endif()
+elseif(MODE STREQUAL "layout")
+  # Designed for 1280x720 and smaller: the panel is a small share of the window (at most a third
+  # of 640x360), and the GPU times (the blur's total and each of its two passes) and the
+  # correctness line lie inside the panel, inside the window, and are not clipped. The overlay
+  # must draw nowhere but the panel it reports (the shot with it against the shot without).
+  foreach(case "1920x1080;25" "1280x720;25" "640x360;33")
+    list(GET case 0 size)
+    list(GET case 1 most)
+    run_blurlab(overlay_${size} "0:key=Space" --frames 8 --size ${size})
+    set(printed "${run_output}")
+    run_blurlab(bare_${size} "0:key=Space;0:key=Tab" --frames 8 --size ${size})
+    if(NOT printed MATCHES "overlay: window ${size} [^\n]*")
+      message(FATAL_ERROR "no overlay layout for ${size}:\n${printed}")
+    endif()
+    set(layout "${CMAKE_MATCH_0}")
+    set(rect "([0-9]+),([0-9]+)-([0-9]+),([0-9]+)")
+    string(REGEX MATCH "panel ${rect} covers ([0-9.]+)%" _ "${layout}")
+    set(panel ${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3} ${CMAKE_MATCH_4})
+    set(share ${CMAKE_MATCH_5})
+    string(REGEX MATCH "timing ${rect} (visible|hidden) rows ([0-9]+)" _ "${layout}")
+    set(timing ${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3} ${CMAKE_MATCH_4})
+    set(timing_visible ${CMAKE_MATCH_5})
+    set(rows ${CMAKE_MATCH_6})
+    string(REGEX MATCH "check ${rect} (visible|hidden)" _ "${layout}")
+    set(check ${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3} ${CMAKE_MATCH_4})
+    set(check_visible ${CMAKE_MATCH_5})
+    list(LENGTH panel p)
+    list(LENGTH timing t)
+    list(LENGTH check c)
+    if(NOT p EQUAL 4 OR NOT t EQUAL 4 OR NOT c EQUAL 4)
+      message(FATAL_ERROR "cannot read the overlay layout: ${layout}")
+    endif()
+    string(REPLACE "x" ";" window "${size}")
+    list(GET window 0 width)
+    list(GET window 1 height)
+    message(STATUS "${size}: panel ${panel} covers ${share}% (at most ${most}%), timing ${timing} (${rows} rows), check ${check}")
+    if(share GREATER most)
+      message(FATAL_ERROR "${size}: the overlay covers ${share}% of the window, more than ${most}%")
+    endif()
+    if(NOT timing_visible STREQUAL "visible" OR NOT check_visible STREQUAL "visible" OR rows LESS 3)
+      message(FATAL_ERROR "${size}: timing ${timing_visible} (${rows} rows, want the blur and 2 passes), check ${check_visible}")
+    endif()
+    foreach(item timing check)
+      list(GET ${item} 0 x0)
+      list(GET ${item} 1 y0)
+      list(GET ${item} 2 x1)
+      list(GET ${item} 3 y1)
+      list(GET panel 0 px0)
+      list(GET panel 1 py0)
+      list(GET panel 2 px1)
+      list(GET panel 3 py1)
+      if(x0 LESS px0 OR y0 LESS py0 OR x1 GREATER px1 OR y1 GREATER py1 OR x1 GREATER width OR y1 GREATER height)
+        message(FATAL_ERROR "${size}: the ${item} lines ${${item}} leave the panel ${panel} or the window")
+      endif()
+    endforeach()
+    check_screenshots(inside ${OUT}/overlay_${size}.png ${OUT}/bare_${size}.png ${panel})
+  endforeach()
+elseif(MODE STREQUAL "linear")
+  # The unblurred scene with L on and off: at most one 8-bit step per channel (the rgba8 scene
+  # rounds the colour once, linear light rounds it to fp16 and then the sRGB-encoded value; they
+  # may land on either side of a half step) and a mean below 0.05 (a washed-out, double-encoded
+  # scene is tens of steps off). --linear is the same as L. The blurred pictures differ: in
+  # linear light the halos around bright shapes are brighter.
+  run_blurlab(unblurred_off "0:key=Space;0:key=B;0:key=Tab" --frames 4 --size 640x360)
+  run_blurlab(unblurred_on "0:key=Space;0:key=B;0:key=Tab;0:key=L" --frames 4 --size 640x360)
+  run_blurlab(unblurred_flag "0:key=Space;0:key=B;0:key=Tab" --frames 4 --size 640x360 --linear)
+  run_blurlab(blurred_off "0:key=Space;0:key=Tab" --frames 4 --size 640x360)
+  run_blurlab(blurred_on "0:key=Space;0:key=Tab;0:key=L" --frames 4 --size 640x360)
+  check_screenshots(same ${OUT}/unblurred_off.png ${OUT}/unblurred_on.png --max-lsb 1 --max-mean 0.05)
+  check_screenshots(same ${OUT}/unblurred_on.png ${OUT}/unblurred_flag.png --max-lsb 0 --max-mean 0)
+  check_screenshots(differ ${OUT}/blurred_off.png ${OUT}/blurred_on.png --min-mean 1.0)
+elseif(MODE STREQUAL "stale")
+  # 1. Switching to a variant that cannot run the settings (the first box-only variant, with the
+  #    Gaussian on): the panel shows that variant's own settings (the knobs its headless run
+  #    reports for the same settings) and why it cannot run, no check, and says the picture is the
+  #    unblurred scene; and it is (the bare shot equals the unblurred one).
+  execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing)
+  if(NOT listing MATCHES "(^|\n)([a-z0-9-]+) +[a-z]+ +([0-9]+ LSB|exact) +box ")
+    message(FATAL_ERROR "no box-only variant in:\n${listing}")
+  endif()
+  set(box_only ${CMAKE_MATCH_2})
+  variant_key(${box_only} key)
+  # Its knobs as the headless report resolves them (the box kernel: a Gaussian run refuses at once).
+  execute_process(COMMAND ${BLURLAB} --headless --variant ${box_only} --kernel box --radius 6 --size 640x360 --frames 0
+                          --json ${OUT}/box_only.json OUTPUT_QUIET ERROR_QUIET)
+  file(READ ${OUT}/box_only.json json)
+  string(JSON knobs GET "${json}" results 0 settings knobs)
+  string(JSON count LENGTH "${knobs}")
+  run_blurlab(stale "0:key=Space;0:key=C;10:key=${key}" --frames 16 --size 640x360)
+  set(printed "${run_output}")
+  run_blurlab(stale_bare "0:key=Space;0:key=C;10:key=${key};10:key=Tab" --frames 16 --size 640x360)
+  run_blurlab(scene "0:key=Space;0:key=B;0:key=Tab" --frames 4 --size 640x360)
+  message(STATUS "${box_only} (key ${key}), ${count} knobs: ${knobs}")
+  string(REPLACE "+" "\\+" key_pattern "${key}")
+  expect_line("${printed}" "variant: ${key_pattern} +${box_only}")
+  expect_line("${printed}" "cannot run: [^\n]*box kernel only[^\n]*")
+  expect_line("${printed}" "check: none \\(nothing is blurred\\)")
+  expect_line("${printed}" "view: unblurred scene: the variant cannot run these settings \\(paused\\)")
+  forbid_line("${printed}" "check ok[^\n]*")
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name MEMBER "${knobs}" ${i})
+    string(JSON value GET "${knobs}" ${name})
+    expect_line("${printed}" "gauss r=6 [^\n]* ${name}=${value}( [^\n]*)?")
+  endforeach()
+  check_screenshots(same ${OUT}/stale_bare.png ${OUT}/scene.png --max-lsb 0 --max-mean 0)
+  # 2. A check belongs to its settings: one that finished (frame 10) is not shown once the radius
+  #    changes (frame 11): the line says a new check is under way.
+  run_blurlab(checked "0:key=Space;0:key=C" --frames 11 --size 640x360)
+  expect_line("${run_output}" "check ok: [^\n]*")
+  run_blurlab(rechecking "0:key=Space;0:key=C;11:key=+" --frames 12 --size 640x360)
+  forbid_line("${run_output}" "check ok[^\n]*")
+  expect_line("${run_output}" "check: (comparing with the CPU reference|not yet run)[^\n]*")
+  expect_line("${run_output}" "gauss r=7 [^\n]*")
+elseif(MODE STREQUAL "difference")
+  # The difference to the CPU reference rounded to the output format: a correct variant is black
+  # where it rounds like the reference (most of the picture), grey where its own rounding differs
+  # by the allowed step, never red; the panel states the scale, the tolerance and the largest error.
+  run_blurlab(reference "0:key=Space;0:key=D" --frames 30 --size 640x360)
+  expect_line("${run_output}" "view: difference to the CPU reference \\(animation held\\)")
+  expect_line("${run_output}" "x64 \\(1 LSB = 25% grey\\), red beyond 1 LSB; largest R [0-9] G [0-9] B [0-9] A [0-9] LSB")
+  run_blurlab(reference_bare "0:key=Space;0:key=D;0:key=Tab" --frames 30 --size 640x360)
+  if(NOT run_output MATCHES "\nview: difference to the CPU reference\n")
+    message(FATAL_ERROR "the bare shot is not the difference view:\n${run_output}")
+  endif()
+  check_screenshots(difference ${OUT}/reference_bare.png --min-black 0.6)
+  # The second variant by default is the separable pair of the other stage (linear in r), with its
+  # GPU time beside the first's; the difference of two correct variants is not red either.
+  run_blurlab(second "0:key=Space;0:key=D;0:key=D" --frames 30 --size 640x360)
+  expect_line("${run_output}" "view: difference to frag-separable \\(paused\\)")
+  expect_line("${run_output}" "frag-separable: [0-9.]+ ms GPU per frame \\([0-9.]+x the first\\)")
+  expect_line("${run_output}" "x64 \\(1 LSB = 25% grey\\), red beyond 2 LSB; largest R [0-9] G [0-9] B [0-9] A [0-9] LSB")
+  run_blurlab(second_bare "0:key=Space;0:key=D;0:key=D;0:key=Tab" --frames 30 --size 640x360)
+  check_screenshots(difference ${OUT}/second_bare.png --min-black 0.5)
+elseif(MODE STREQUAL "errors")
+  # --screenshot into a missing directory: one line and exit 1 before any GL work (no GL banner).
+  execute_process(COMMAND ${xvfb} ${BLURLAB} --frames 2 --screenshot ${OUT}/no/such/dir/shot.png
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab: --screenshot '[^']*shot.png': cannot write into '[^']*dir'(: No such file or directory)?\n$" OR out MATCHES "GL_RENDERER")
+    message(FATAL_ERROR "missing directory: expected exit 1, one line and no GL work, got ${code}:\n${out}\n${err}")
+  endif()
+  # Minimized (0x0) at the screenshot frame: no picture, so exit 1 with one line, and no file.
+  file(REMOVE ${OUT}/minimized.png)
+  execute_process(COMMAND ${xvfb} ${BLURLAB} ${common} --frames 5 --script "2:resize=0x0" --screenshot ${OUT}/minimized.png
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab: no screenshot made: the window was minimized at frame 5\n$" OR EXISTS ${OUT}/minimized.png)
+    message(FATAL_ERROR "minimized: expected exit 1, one line and no file, got ${code}:\n${out}\n${err}")
   endif()
   # The format comes from the extension: .jpg writes a JPEG (once it wrote a PNG under that name).
   file(REMOVE ${OUT}/small.jpg)
@@ -70,5 +273,5 @@ elseif(MODE STREQUAL "nogl")
     message(FATAL_ERROR "expected exit 1 and one line, got ${code}:\n${err}")
   endif()
 else()
-  message(FATAL_ERROR "MODE must be screenshot, resize or nogl")
+  message(FATAL_ERROR "MODE must be screenshot, layout, linear, stale, difference, errors, resize, nogl or soak")
 endif()

@@ -27,8 +27,8 @@ class PipelineFrames final : public Frames {
 
 }  // namespace
 
-Input::Input(glm::ivec2 size, gl::Format format)
-    : source(size.x, size.y, format, "source"), destination(size.x, size.y, format, "destination") {}
+Input::Input(glm::ivec2 size, gl::Format format, bool linear_light)
+    : source(size.x, size.y, format, "source"), destination(size.x, size.y, format, "destination"), linear(linear_light) {}
 
 const Image& Input::pixels() {
   if (!pixels_) pixels_ = source.download();

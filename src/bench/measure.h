@@ -13,12 +13,13 @@
 
 namespace blurlab::bench {
 
-// The image blurred in one (size, input format) group of a sweep, and the references computed
-// from it (one per kernel and border, on demand).
+// The image blurred in one (size, input format, linear light) group of a sweep, and the
+// references computed from it (one per kernel and border, on demand).
 class Input {
  public:
-  Input(glm::ivec2 size, gl::Format format);
+  Input(glm::ivec2 size, gl::Format format, bool linear = false);
   gl::Texture source, destination;
+  bool linear;  // the source holds sRGB pictures decoded to linear light
 
   // What the GPU blurs: the source texture read back once.
   const Image& pixels();

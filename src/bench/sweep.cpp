@@ -44,17 +44,17 @@ std::vector<Job> plan(const SweepRequest& r) {
 
 namespace {
 
-// Runs `body` for each job with the group's input ready: a new source image whenever the size or
-// the input format changes.
+// Runs `body` for each job with the group's input ready: a new source image whenever the size,
+// the input format or linear light changes.
 template <typename Body>
 void for_each_job(const std::vector<Job>& jobs, const FillSource& fill, const OnJob& on_job, Body body) {
   std::unique_ptr<Input> input;
   for (const Job& job : jobs) {
     if (!input || input->source.width() != job.size.x || input->source.height() != job.size.y ||
-        input->source.format() != job.input_format) {
+        input->source.format() != job.input_format || input->linear != job.settings.linear) {
       input.reset();  // free the previous group's textures first
-      input = std::make_unique<Input>(job.size, job.input_format);
-      fill(input->source);
+      input = std::make_unique<Input>(job.size, job.input_format, job.settings.linear);
+      fill(input->source, input->linear);
     }
     if (on_job) on_job(job);
     body(job, *input);

@@ -42,8 +42,9 @@ struct Job {
 // Jobs grouped by size, then input format (one source image each), in the request's order.
 std::vector<Job> plan(const SweepRequest& request);
 
-// Fills a group's source texture (the scene, or an image file).
-using FillSource = std::function<void(gl::Texture& source)>;
+// Fills a group's source texture (the scene, or an image file), decoded to linear light when
+// `linear` (BlurSettings::linear).
+using FillSource = std::function<void(gl::Texture& source, bool linear)>;
 // Called before each job (a progress display); may be empty.
 using OnJob = std::function<void(const Job& job)>;
 

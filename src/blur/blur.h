@@ -32,6 +32,9 @@ struct BlurSettings {
   Border border;
   gl::Format input_format = gl::Format::rgba8;  // the source and destination textures
   std::optional<gl::Format> intermediate;       // multi-pass variants; default: input_format
+  // Linear light (blur/linear_light.h): the input holds sRGB pictures decoded to linear values
+  // (input_format rgba16f), and the output is encoded back to sRGB to be shown or written.
+  bool linear = false;
   // Knob values by name. resolve() keeps exactly the variant's knobs, defaults filled in.
   KnobValues knobs;
 

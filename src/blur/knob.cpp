@@ -106,28 +106,33 @@ bool Knob::same_definition(const Knob& o) const {
   return true;
 }
 
+std::vector<KnobValue> integer_values(const std::vector<int>& values) {
+  std::vector<KnobValue> list;
+  for (int v : values) list.push_back({v, 0});
+  return list;
+}
+
 namespace knobs {
 
 Knob workgroup(std::vector<glm::ivec2> candidates) {
-  Knob k{.name = "workgroup",
-         .help = "Compute workgroup size in invocations (WxH, or N for Nx1)",
-         .define = "WG",
-         .type = KnobType::Size,
-         .min = 1,
-         .max = 1024};
-  for (glm::ivec2 c : candidates) k.candidates.push_back(knob_size(c));
-  return k;
+  std::vector<KnobValue> sizes;
+  for (glm::ivec2 c : candidates) sizes.push_back(knob_size(c));
+  return {.name = "workgroup",
+          .help = "Compute workgroup size in invocations (WxH, or N for Nx1)",
+          .define = "WG",
+          .type = KnobType::Size,
+          .min = 1,
+          .max = 1024,
+          .candidates = sizes};
 }
 
 Knob segment(std::vector<int> candidates) {
-  Knob k{.name = "segment",
-         .help = "Walk length: texels (rows) one invocation (workgroup) covers along a line before a fresh warm-up",
-         .define = "SEGMENT",
-         .type = KnobType::Integer,
-         .min = 1,
-         .max = 16384};
-  for (int c : candidates) k.candidates.push_back({c, 0});
-  return k;
+  return {.name = "segment",
+          .help = "Walk length: texels (rows) one invocation (workgroup) covers along a line before a fresh warm-up",
+          .define = "SEGMENT",
+          .min = 1,
+          .max = 16384,
+          .candidates = integer_values(candidates)};
 }
 
 }  // namespace knobs

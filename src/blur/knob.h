@@ -68,6 +68,9 @@ struct Knob {
   bool same_definition(const Knob& other) const;
 };
 
+// Values of an Integer or Choice knob from plain numbers (for Knob::candidates).
+std::vector<KnobValue> integer_values(const std::vector<int>& values);
+
 // The knob values of one setting, by knob name (ordered, so settings compare and print stably).
 using KnobValues = std::map<std::string, KnobValue, std::less<>>;
 

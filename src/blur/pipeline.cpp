@@ -53,6 +53,8 @@ std::optional<std::string> unsupported_reason(const VariantInfo& variant, const 
                                               const gl::GlLimits& limits) {
   if (is_blur(variant) && variant.kernels == KernelSupport::BoxOnly && s.kernel.type != KernelType::Box)
     return "box kernel only (a running sum cannot weight taps)";
+  if (s.linear && s.input_format != gl::Format::rgba16f)
+    return "linear light is blurred in rgba16f, not " + std::string(gl::name(s.input_format));
   if (variant.uses_intermediate && gl::info(s.input_format).is_float && !gl::info(s.intermediate_format()).is_float)
     return "an rgba8 intermediate cannot hold linear-light values above 1; use rgba16f or rgba32f";
   for (const auto& [mode, why] : variant.refused_borders)
@@ -97,6 +99,7 @@ std::string describe(const VariantInfo& variant, const BlurSettings& s) {
     out << "no blur";
   }
   out << " in=" << gl::name(s.input_format);
+  if (s.linear) out << " linear";
   if (variant.uses_intermediate) out << " int=" << gl::name(s.intermediate_format());
   for (const Knob& k : variant.knobs)
     if (const auto it = s.knobs.find(k.name); it != s.knobs.end()) out << " " << k.name << "=" << k.text(it->second);

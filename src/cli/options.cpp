@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include <CLI/CLI.hpp>
+#include <set>
 
 #include "blur/registry.h"
 #include "cli/lists.h"
@@ -11,25 +12,41 @@
 
 namespace blurlab::cli {
 
+namespace {
+
+// Each value once, in the order first given.
+template <typename T>
+std::vector<std::optional<T>> unique_or_derived(const std::vector<T>& given) {
+  if (given.empty()) return {std::nullopt};  // derived by make_kernel()
+  std::vector<std::optional<T>> values;
+  std::set<T> seen;
+  for (const T& v : given)
+    if (seen.insert(v).second) values.push_back(v);
+  return values;
+}
+
+// The intermediate formats the sweep gives a variant (nullopt: the input format).
+std::vector<std::optional<gl::Format>> intermediate_axis(const Options& o, const VariantInfo& variant) {
+  if (!variant.uses_intermediate || o.formats.empty()) return {std::nullopt};
+  return {o.formats.begin(), o.formats.end()};
+}
+
+}  // namespace
+
+// Radii and sigmas are made unique first, so the (radius, sigma) pairs are distinct and so are
+// their kernels: no search through the list (a 4096-value sigma list by 129 radii took minutes).
 std::vector<Kernel> Options::kernel_list() const {
   std::vector<Kernel> list;
+  const auto rs = unique_or_derived(radii);
   for (KernelType type : kernels) {
-    const std::vector<std::optional<int>> rs = radii.empty() ? std::vector<std::optional<int>>{std::nullopt}
-                                                             : std::vector<std::optional<int>>(radii.begin(), radii.end());
-    std::vector<std::optional<double>> ss{std::nullopt};
-    if (type == KernelType::Gauss && !sigmas.empty()) ss.assign(sigmas.begin(), sigmas.end());
+    const auto ss = type == KernelType::Gauss ? unique_or_derived(sigmas) : std::vector<std::optional<double>>{std::nullopt};
     for (const auto& r : rs)
-      for (const auto& s : ss) {
-        const Kernel k = make_kernel(type, r, s);
-        if (std::find(list.begin(), list.end(), k) == list.end()) list.push_back(k);
-      }
+      for (const auto& s : ss) list.push_back(make_kernel(type, r, s));
   }
   return list;
 }
 
 std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl::Format input) const {
-  std::vector<std::optional<gl::Format>> mids{std::nullopt};
-  if (variant.uses_intermediate && !formats.empty()) mids.assign(formats.begin(), formats.end());
   std::vector<Kernel> sweep = kernel_list();
   std::vector<BorderMode> modes = borders;
   if (!is_blur(variant)) {  // the copy pass ignores the kernel and the border: run it once
@@ -39,12 +56,13 @@ std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl:
   std::vector<BlurSettings> list;
   for (const Kernel& kernel : sweep)
     for (BorderMode mode : modes)
-      for (const auto& mid : mids) {
+      for (const auto& mid : intermediate_axis(*this, variant)) {
         BlurSettings s;
         s.kernel = kernel;
         s.border = {mode, mode == BorderMode::Constant ? border_value : Rgba{}};
         s.input_format = input;
         s.intermediate = mid;
+        s.linear = linear;
         list.push_back(s);
       }
   // The product with each given knob the variant has.
@@ -63,6 +81,24 @@ std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl:
   return list;
 }
 
+// The sizes of settings_list()'s factors, multiplied without building it.
+double Options::configuration_count() const {
+  double kernel_count = 0;
+  for (KernelType type : kernels)
+    kernel_count += static_cast<double>(unique_or_derived(radii).size()) *
+                    static_cast<double>(type == KernelType::Gauss ? unique_or_derived(sigmas).size() : 1);
+  std::vector<const VariantInfo*> selected = variants;
+  if (selected.empty()) selected.assign(blurlab::variants().begin(), blurlab::variants().end());
+  double per_image = 0;
+  for (const VariantInfo* v : selected) {
+    double n = (is_blur(*v) ? kernel_count * static_cast<double>(borders.size()) : 1.0) * static_cast<double>(intermediate_axis(*this, *v).size());
+    for (const Knob& k : v->knobs)
+      if (const auto given = knob_values.find(k.name); given != knob_values.end()) n *= static_cast<double>(given->second.size());
+    per_image += n;
+  }
+  return per_image * static_cast<double>(input_formats.size()) * static_cast<double>(std::max<size_t>(sizes.size(), 1));
+}
+
 namespace {
 
 std::vector<gl::Format> parse_formats(const std::string& text, const char* option, bool allow_32f) {
@@ -74,13 +110,6 @@ std::vector<gl::Format> parse_formats(const std::string& text, const char* optio
     list.push_back(*f);
   }
   return list;
-}
-
-// CLI11 messages are already one line; make sure, and drop its trailing period style issues.
-std::string one_line(std::string text) {
-  for (char& c : text)
-    if (c == '\n' || c == '\r') c = ' ';
-  return std::string(trim(text));
 }
 
 // A knob option's CLI11 validator: the list must parse as values of the knob. CLI11 puts
@@ -106,10 +135,22 @@ std::string validation_message(const CLI::ValidationError& e) {
   return colon != std::string::npos && text.rfind("--", 0) == 0 ? text.substr(colon + 2) : text;
 }
 
+// A word as a POSIX shell reads it back: quoted unless it is plainly safe.
+std::string shell_word(std::string_view word) {
+  const bool safe = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+@%") ==
+                                         std::string_view::npos;
+  if (safe) return std::string(word);
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 }  // namespace
 
 Options parse_options(int argc, const char* const* argv) {
   Options o;
+  o.command_line = "blurlab";
+  for (int i = 1; i < argc; ++i) o.command_line += " " + shell_word(argv[i]);
   CLI::App app{"blurlab: GPU image blurs side by side, each timed on the GPU and checked against a CPU reference.\n"
                "Opens a window when a display is available; --headless (EGL) times, checks, or blurs an image file.",
                "blurlab"};
@@ -132,7 +173,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--radius", radius_text, "0..128; with only --sigma, r = ceil(3 sigma); default 16")->type_name("R|LIST|A:B[:S|:xF]");
   app.add_option("--sigma", sigma_text, "Gaussian sigma > 0; with only --radius, sigma = r/3")->type_name("S|LIST");
   app.add_option("--format", format_text, "Intermediate format of multi-pass variants: rgba8, rgba16f, rgba32f")->type_name("LIST");
-  app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (linear-light HDR)")->type_name("LIST");
+  app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (HDR: the scene's highlights above 1 kept)")->type_name("LIST");
+  app.add_flag("--linear", o.linear, "Blur in linear light: decode the sRGB input, blur in rgba16f, encode the output (the window's L)");
   app.add_option("--size", size_text, "Image size of the scene (default 1920x1080)")->type_name("WxH|LIST");
   app.add_option("--border", border_text, "What taps outside the image read: clamp (default), reflect, reflect101, wrap, constant")
       ->type_name("MODE|LIST");
@@ -163,6 +205,8 @@ Options parse_options(int argc, const char* const* argv) {
       ->type_name("OUT");
   app.add_option("--csv", o.csv, "Headless: also write the report as CSV")->type_name("FILE");
   app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings)")->type_name("FILE");
+  app.add_option("--report", o.report_dir, "Headless: write DIR/report.md (GPU, settings, table, charts, checks) with its files")->type_name("DIR");
+  app.add_flag("--wide", o.wide, "Headless: print every column of the table (default: the ones that fit 120 columns)");
   app.add_flag("--roofline", o.roofline,
                "Headless: also measure the copy bandwidth (texture, buffer) and the FMA rate; each row says which limits it (always with --json)");
   app.add_flag("--tune", o.tune, "Headless: try each variant's knob candidates, keep the fastest per GPU and size");
@@ -183,9 +227,9 @@ Options parse_options(int argc, const char* const* argv) {
     o.help_text = app.help();
     return o;
   } catch (const CLI::ValidationError& e) {
-    throw UsageError(one_line(validation_message(e)));
+    throw UsageError(validation_message(e));  // print_error() makes it one line
   } catch (const CLI::ParseError& e) {
-    throw UsageError(one_line(e.what()));
+    throw UsageError(std::string(trim(e.what())));
   }
 
   if (!variant_text.empty() && variant_text != "all") {
@@ -228,6 +272,11 @@ Options parse_options(int argc, const char* const* argv) {
       throw UsageError("--border-value applies to --border constant only");
     o.border_value = *value;
   }
+  if (o.linear) {
+    if (app.count("--input-format") && o.input_formats != std::vector<gl::Format>{gl::Format::rgba16f})
+      throw UsageError("--linear blurs in rgba16f: --input-format " + input_format_text + " does not go with it");
+    o.input_formats = {gl::Format::rgba16f};
+  }
   // Sizes up to 65536 parse; the device's GL_MAX_TEXTURE_SIZE decides at run time.
   if (app.count("--size")) o.sizes = parse_size_list(size_text, "--size", 65536);
   for (const Knob& k : all_knobs()) {
@@ -268,7 +317,7 @@ Options parse_options(int argc, const char* const* argv) {
   for (const auto& [option, value] : {std::pair{"--image", &o.image}, std::pair{"--output", &o.output},
                                       std::pair{"--shader-dir", &o.shader_dir}, std::pair{"--screenshot", &o.screenshot}, std::pair{"--script", &o.script},
                                       std::pair{"--csv", &o.csv}, std::pair{"--json", &o.json}, std::pair{"--tune-file", &o.tune_file},
-                                      std::pair{"--tuned", &o.tuned}})
+                                      std::pair{"--tuned", &o.tuned}, std::pair{"--report", &o.report_dir}})
     if (app.count(option) && value->empty()) throw UsageError(std::string(option) + " needs a file name");
   if (!o.output.empty()) output_format(o.output, "--output");  // an extension blurlab can write, before any GL work
   if (!o.screenshot.empty()) output_format(o.screenshot, "--screenshot");
@@ -281,11 +330,18 @@ Options parse_options(int argc, const char* const* argv) {
     for (const auto* v : selected) list += (list.empty() ? "" : ", ") + std::string(v->name);
     return list;
   };
-  for (const auto& [knob, values] : o.knob_values)
+  for (const auto& given : o.knob_values) {  // not a structured binding: clang 14 cannot capture one in a lambda
+    const std::string& knob = given.first;
     if (std::none_of(selected.begin(), selected.end(), [&](const VariantInfo* v) { return find_knob(*v, knob) != nullptr; }))
       throw UsageError("--" + knob + ": " + names() + (selected.size() == 1 ? " has" : " have") + " no knob '" + knob + "'");
+  }
   if (!o.formats.empty() && !std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return v->uses_intermediate; }))
     throw UsageError("--format: " + names() + " has no intermediate texture");
+
+  // A sweep is bounded before its lists are built: one run cannot mean a billion configurations.
+  if (const double n = o.configuration_count(); n > kMaxConfigurations)
+    throw UsageError("the sweep has " + format_double(n, 15) + " configurations, more than " + format_double(kMaxConfigurations, 15) +
+                     " in one run; split it into several runs");
 
   // Combinations that cannot mean anything.
   if (!o.sigmas.empty() && std::find(o.kernels.begin(), o.kernels.end(), KernelType::Gauss) == o.kernels.end())
@@ -300,6 +356,7 @@ Options parse_options(int argc, const char* const* argv) {
   if (!o.image.empty() && !o.sizes.empty()) throw UsageError("--size does not apply with --image (the image has its size)");
   if (o.headless && !o.screenshot.empty()) throw UsageError("--screenshot applies to the window; with --headless use --output");
   if (o.headless && !o.script.empty()) throw UsageError("--script applies to the window, not --headless");
+  if (o.tune && !o.report_dir.empty()) throw UsageError("--report writes a timing report; --tune writes a tuning file");
   if (!o.screenshot.empty() && !o.frames_given) throw UsageError("--screenshot needs --frames N (the frame to save)");
   if (o.tune && (!o.output.empty() || o.check)) throw UsageError("--tune times knob candidates; it does not go with --output or --check");
   if (o.tune && o.frames == 0) throw UsageError("--tune needs timed frames (--frames above 0)");
@@ -325,11 +382,14 @@ void check_window_options(const Options& o) {
   single(o.sigmas.size(), "--sigma");
   single(o.formats.size(), "--format");
   single(o.input_formats.size(), "--input-format");
+  if (!o.linear && o.input_formats.front() != gl::Format::rgba8)
+    throw UsageError("the window blurs the scene in rgba8, or in linear light (rgba16f) with --linear or L; --input-format is for --headless");
   single(o.sizes.size(), "--size");
   single(o.borders.size(), "--border");
   for (const auto& [knob, values] : o.knob_values) single(values.size(), ("--" + knob).c_str());
-  if (!o.image.empty() || !o.output.empty() || o.check || !o.csv.empty() || !o.json.empty() || o.tune || !o.tuned.empty())
-    throw UsageError("--image, --output, --check, --csv, --json, --tune and --tuned need --headless (the window shows the scene)");
+  if (!o.image.empty() || !o.output.empty() || o.check || !o.csv.empty() || !o.json.empty() || o.tune || !o.tuned.empty() ||
+      !o.report_dir.empty() || o.wide)
+    throw UsageError("--image, --output, --check, --csv, --json, --report, --wide, --tune and --tuned need --headless (the window shows the scene)");
 }
 
 }  // namespace blurlab::cli

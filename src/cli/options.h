@@ -13,9 +13,13 @@
 
 namespace blurlab::cli {
 
+// The most configurations (variants x kernels x knobs x formats x sizes) one run may sweep.
+inline constexpr double kMaxConfigurations = 100000;
+
 struct Options {
   bool help = false;  // --help: the text is in help_text
   std::string help_text;
+  std::string command_line;  // the arguments as a shell would take them back (for reports)
   bool headless = false;
   bool list_variants = false;
   bool print_kernel = false;
@@ -30,6 +34,7 @@ struct Options {
   std::vector<gl::Format> formats;        // intermediate formats; empty: the input format
   std::vector<gl::Format> input_formats{gl::Format::rgba8};
   bool input_formats_given = false;       // else a 16-bit --image is blurred in rgba16f
+  bool linear = false;  // --linear: decode sRGB to linear light, blur in rgba16f, encode back (the window's L)
   std::vector<glm::ivec2> sizes;          // empty: the default (or the image's size)
   std::vector<BorderMode> borders{BorderMode::Clamp};
   Rgba border_value{};                    // the constant border's value (--border-value)
@@ -44,6 +49,8 @@ struct Options {
 
   std::string image, output, shader_dir;
   std::string csv, json;   // headless report files
+  std::string report_dir;  // --report: a Markdown page with its charts, CSV and JSON
+  bool wide = false;       // --wide: every column of the table (default: those that fit 120 columns)
   bool roofline = false;   // measure the device's bandwidth and FMA rate in the same run
   bool tune = false;       // try each variant's knob candidates, keep the fastest
   std::string tune_file = "blurlab-tune.json";  // where --tune saves its choices
@@ -58,6 +65,9 @@ struct Options {
   // intermediate formats x the values of each of the variant's knobs (those not given are left to
   // resolve()).
   std::vector<BlurSettings> settings_list(const VariantInfo& variant, gl::Format input_format) const;
+  // How many configurations the sweep has: settings_list() sizes summed over the variants (all
+  // if none given) and input formats, times the sizes. Counted without building the lists.
+  double configuration_count() const;
   bool any_knob_given() const { return !knob_values.empty(); }
 };
 

@@ -59,12 +59,17 @@ bool clamp_twin(const Measurement& a, const Measurement& b) {
   return b.variant == a.variant && b.size == a.size && b.settings == clamped;
 }
 
-// The settings of a row that are not in its group heading: intermediate format and knobs.
-std::string settings_text(const RowRecord& row) {
+// The settings of a row that are not in its group heading: intermediate format and knobs (with
+// `only_changed`, the knobs whose value is not the variant's default).
+std::string settings_text(const RowRecord& row, bool only_changed = false) {
   std::string text;
   auto add = [&](const std::string& part) { text += (text.empty() ? "" : " ") + part; };
   if (row.variant->uses_intermediate) add("int=" + std::string(gl::name(row.settings.intermediate_format())));
-  for (const auto& [knob, value] : row.knobs) add(knob + "=" + value);
+  for (const Knob& k : row.variant->knobs) {
+    const auto it = row.settings.knobs.find(k.name);
+    if (it != row.settings.knobs.end() && (!only_changed || it->second != k.default_value()))
+      add(std::string(k.name) + "=" + k.text(it->second));
+  }
   if (row.tuned) add("(tuned)");
   return text.empty() ? "-" : text;
 }
@@ -178,7 +183,7 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   j["role"] = role_name(v.role);
   j["kernels"] = v.kernels == KernelSupport::BoxOnly ? "box" : "box,gauss";
   j["size"] = {{"width", row.size.x}, {"height", row.size.y}};
-  json settings = {{"input_format", gl::name(s.input_format)}};
+  json settings = {{"input_format", gl::name(s.input_format)}, {"linear", s.linear}};
   if (is_blur(v)) {
     settings["kernel"] = name(s.kernel.type);
     settings["radius"] = s.kernel.radius;
@@ -226,99 +231,174 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
-void write_table(const Report& r, std::ostream& out) {
-  // Groups: image size and input format, then kernel; inside a group the fastest first, the
-  // floor (the copy pass) on top, unsupported settings last with their reason.
+namespace {
+
+// Groups: image size, input format and linear light, then kernel.
+auto group_key(const RowRecord& row) {
+  return std::tuple(row.size.x * 100000 + row.size.y, static_cast<int>(row.settings.input_format), row.settings.linear);
+}
+// Blur groups: kernel, then border mode (and value).
+auto kernel_key(const RowRecord& row) {
+  const Kernel& k = row.settings.kernel;
+  const Border& b = row.settings.border;
+  return is_blur(*row.variant) ? std::tuple(0, static_cast<int>(k.type), k.radius, k.sigma, static_cast<int>(b.mode), b.value)
+                               : std::tuple(-1, 0, 0, 0.0, 0, Rgba{});
+}
+
+std::string group_heading(const RowRecord& row) {
+  std::string heading = size_text(row.size) + " " + std::string(gl::name(row.settings.input_format));
+  if (row.settings.linear) heading += " linear light";
+  return heading + " " +
+         (is_blur(*row.variant) ? kernel_text(row.settings.kernel) + ", border " + describe(row.settings.border) : "copy pass (the floor)");
+}
+
+std::optional<double> total_of(const RowRecord& row) {
+  const Stats* t = span_stats(row, "total");
+  return t && t->count ? std::optional(t->median) : std::nullopt;
+}
+
+// The largest error over the channels, in the check's unit.
+std::string largest_error_text(const CheckResult& check) {
+  const double largest = *std::max_element(check.max_error.begin(), check.max_error.end());
+  if (check.lsb) return fixed(largest, 0) + " LSB";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1e", largest);
+  return buffer;
+}
+
+// The check in one short cell: the verdict and the largest error (the tolerance's multiple when
+// it fails).
+std::string short_check_text(const RowRecord& row) {
+  if (!row.check) return "-";
+  if (row.check->ok) return "ok " + largest_error_text(*row.check);
+  return "FAIL " + largest_error_text(*row.check) + " (" + format_double(row.check->worst_fraction, 3) + "x tol.)";
+}
+
+}  // namespace
+
+TableView table_view(const Report& r, Columns columns) {
+  // Inside a group the fastest first, the floor (the copy pass) on top, unsupported settings last.
   std::vector<RowRecord> rows;
   for (const Measurement& m : r.rows) rows.push_back(row_record(r, m));
-  auto group_key = [](const RowRecord& row) { return std::tuple(row.size.x * 100000 + row.size.y, static_cast<int>(row.settings.input_format)); };
-  // Blur groups: kernel, then border mode (and value).
-  auto kernel_key = [](const RowRecord& row) {
-    const Kernel& k = row.settings.kernel;
-    const Border& b = row.settings.border;
-    return is_blur(*row.variant) ? std::tuple(0, static_cast<int>(k.type), k.radius, k.sigma, static_cast<int>(b.mode), b.value)
-                                 : std::tuple(-1, 0, 0, 0.0, 0, Rgba{});
-  };
-  auto total = [](const RowRecord& row) -> std::optional<double> {
-    const Stats* t = span_stats(row, "total");
-    return t && t->count ? std::optional(t->median) : std::nullopt;
-  };
   std::stable_sort(rows.begin(), rows.end(), [&](const RowRecord& a, const RowRecord& b) {
     if (group_key(a) != group_key(b)) return group_key(a) < group_key(b);
     if (kernel_key(a) != kernel_key(b)) return kernel_key(a) < kernel_key(b);
-    const auto ta = total(a), tb = total(b);
+    const auto ta = total_of(a), tb = total_of(b);
     if (ta.has_value() != tb.has_value()) return ta.has_value();
     return ta && tb && *ta < *tb;
   });
 
   const bool timed = r.frames > 0, roof = timed && r.roofline;
+  const bool all = columns == Columns::All;
   // The cost of border modes against clamp, when the run has other modes.
   const bool borders = timed && std::any_of(rows.begin(), rows.end(), [](const RowRecord& row) {
                          return row.settings.border.mode != BorderMode::Clamp;
                        });
+  TableView view;
   if (r.roofline)
-    out << "roofline (" << size_text(r.roofline->size) << "): texture copy " << fixed(r.roofline->texture_copy_gbps, 0) << " GB/s ("
-        << r.roofline->texture_copy_setting << "), buffer copy " << fixed(r.roofline->buffer_copy_gbps, 0) << " GB/s, fp32 FMA "
-        << fixed(2.0 * r.roofline->fma_per_s / 1e12, 2) << " TFLOP/s\n\n";
-  std::vector<std::string> header{"variant", "stage", "settings"};
-  if (timed)
-    header.insert(header.end(), {"total ms", "spread", "min", "x copy", "vs naive", "GB/s", "passes (median ms)", "cpu ms", "n"});
-  if (roof) header.insert(header.begin() + 9, "roof");
-  if (borders) header.insert(header.begin() + 7, "x clamp");
-  header.insert(header.end(), {"max error", "check"});
-  TextTable table(header);
+    view.preamble = "roofline (" + size_text(r.roofline->size) + "): texture copy " + fixed(r.roofline->texture_copy_gbps, 0) +
+                    " GB/s (" + r.roofline->texture_copy_setting + "), buffer copy " + fixed(r.roofline->buffer_copy_gbps, 0) +
+                    " GB/s, fp32 FMA " + fixed(2.0 * r.roofline->fma_per_s / 1e12, 2) + " TFLOP/s";
+  view.header = all ? std::vector<std::string>{"variant", "stage", "settings"} : std::vector<std::string>{"variant", "settings"};
+  if (timed && all)
+    view.header.insert(view.header.end(), {"total ms", "spread", "min", "x copy", "vs naive", "GB/s"});
+  else if (timed)
+    view.header.insert(view.header.end(), {"total ms", "spread", "x copy", "vs naive", "GB/s"});
+  if (borders) view.header.insert(std::find(view.header.begin(), view.header.end(), "x copy") + 1, "x clamp");
+  if (roof) view.header.push_back("roof");
+  if (timed && all) view.header.insert(view.header.end(), {"passes (median ms)", "cpu ms", "n"});
+  if (all)
+    view.header.insert(view.header.end(), {"max error", "check"});
+  else
+    view.header.push_back("check");
+
   const RowRecord* previous = nullptr;
   for (const RowRecord& row : rows) {
-    if (!previous || group_key(*previous) != group_key(row) || kernel_key(*previous) != kernel_key(row)) {
-      if (previous) table.add_separator();
-      std::string heading = "== " + size_text(row.size) + " " + std::string(gl::name(row.settings.input_format)) + " ";
-      heading += is_blur(*row.variant) ? kernel_text(row.settings.kernel) + ", border " + describe(row.settings.border)
-                                       : "copy pass (the floor)";
-      table.add_title(heading);
-    }
+    if (!previous || group_key(*previous) != group_key(row) || kernel_key(*previous) != kernel_key(row))
+      view.groups.push_back({group_heading(row), {}});
     previous = &row;
-    std::vector<std::string> cells{std::string(row.variant->name), std::string(name(row.variant->stage)), settings_text(row)};
+    std::vector<std::string> cells{std::string(row.variant->name)};
+    if (all) cells.emplace_back(name(row.variant->stage));
+    cells.push_back(settings_text(row, !all));
     if (row.unsupported) {
-      if (timed) cells.insert(cells.end(), 9 + (roof ? 1 : 0) + (borders ? 1 : 0), "-");
-      cells.insert(cells.end(), {"-", "unsupported: " + *row.unsupported});
-      table.add_row(cells);
+      // The narrow table numbers each reason once, below the table.
+      std::string why = "unsupported: " + *row.unsupported;
+      if (!all) {
+        auto at = std::find(view.footnotes.begin(), view.footnotes.end(), *row.unsupported);
+        if (at == view.footnotes.end()) at = view.footnotes.insert(at, *row.unsupported);
+        why = "unsupported [" + std::to_string(at - view.footnotes.begin() + 1) + "]";
+      }
+      cells.resize(view.header.size() - 1, "-");
+      cells.push_back(why);
+      view.groups.back().rows.push_back(cells);
       continue;
     }
     if (timed) {
       const Derived& d = row.derived;
       const Stats t = span_stats(row, "total") ? *span_stats(row, "total") : Stats{};
-      std::string passes;
-      for (const auto& [span, stats] : row.spans)
-        if (span != "total") passes += (passes.empty() ? "" : " ") + span + " " + ms(stats.median);
-      cells.insert(cells.end(), {t.count ? ms(t.median) : "-",
-                                 t.count && t.median > 0 ? "+-" + fixed(50.0 * t.spread / t.median, 0) + "%" : "-",
-                                 t.count ? ms(t.min) : "-", d.x_copy ? fixed(*d.x_copy, 2) : "-",
-                                 d.speedup ? fixed(*d.speedup, 1) + "x" : "-", d.gbps ? fixed(*d.gbps, 1) : "-",
-                                 passes.empty() ? "-" : passes, row.cpu ? ms(row.cpu->median) : "-", std::to_string(t.count)});
+      cells.push_back(t.count ? ms(t.median) : "-");
+      cells.push_back(t.count && t.median > 0 ? "+-" + fixed(50.0 * t.spread / t.median, 0) + "%" : "-");
+      if (all) cells.push_back(t.count ? ms(t.min) : "-");
+      cells.push_back(d.x_copy ? fixed(*d.x_copy, 2) : "-");
+      if (borders) cells.push_back(d.x_clamp ? fixed(*d.x_clamp, 2) : "-");
+      cells.push_back(d.speedup ? fixed(*d.speedup, 1) + "x" : "-");
+      cells.push_back(d.gbps ? fixed(*d.gbps, 1) : "-");
       if (roof)
-        cells.insert(cells.begin() + 9, row.bound ? fixed(100.0 * row.bound->fraction, 0) + "% " + (row.bound->limit == "memory" ? "mem" : "fma") : "-");
-      if (borders) cells.insert(cells.begin() + 7, d.x_clamp ? fixed(*d.x_clamp, 2) : "-");
+        cells.push_back(row.bound ? fixed(100.0 * row.bound->fraction, 0) + "% " + (row.bound->limit == "memory" ? "mem" : "fma") : "-");
+      if (all) {
+        std::string passes;
+        for (const auto& [span, stats] : row.spans)
+          if (span != "total") passes += (passes.empty() ? "" : " ") + span + " " + ms(stats.median);
+        cells.insert(cells.end(), {passes.empty() ? "-" : passes, row.cpu ? ms(row.cpu->median) : "-", std::to_string(t.count)});
+      }
     }
-    cells.insert(cells.end(), {row.check ? row.check->text() : "-", check_text(row)});
-    table.add_row(cells);
+    if (all)
+      cells.insert(cells.end(), {row.check ? row.check->text() : "-", check_text(row)});
+    else
+      cells.push_back(short_check_text(row));
+    view.groups.back().rows.push_back(cells);
+  }
+  std::string legend;
+  if (timed)
+    legend = "total ms: median GPU time of the blur over n frames (timestamp queries); spread: (p90 - p10) / 2 of the median; "
+             "x copy: total / the copy pass of the same size and format; vs naive: the naive variant of the same stage, same "
+             "kernel (when it is in the sweep) / total; GB/s: minimum traffic (each texel read once, written once) / total.";
+  if (borders)
+    legend += " x clamp: total / the same variant and settings with clamp-to-edge borders in this run (what the border mode "
+              "costs).";
+  if (roof)
+    legend += " roof: the bound that limits the row (mem: its minimum traffic at the texture copy bandwidth; fma: its minimal "
+              "FMAs, 8(2r+1) per pixel for a Gaussian, at the FMA rate) over its time; 100% is at the roofline.";
+  if (all && timed)
+    legend += " cpu ms: wall time of the timed frames, run back to back, over their number, GPU finished (a sanity check).";
+  if (!all)
+    legend += std::string(timed ? " " : "") +
+              "settings: knobs that differ from the variant's defaults. check: the largest error against the CPU reference "
+              "(LSB of rgba8, else absolute). --wide: every knob, the stage, " +
+              (timed ? "the minimum, each pass, cpu ms, frames, " : "") + "the error per channel.";
+  if (!legend.empty()) view.legend = wrapped(legend, kTableWidth) + "\n";
+  return view;
+}
+
+void write_table(const Report& r, std::ostream& out, Columns columns) {
+  const TableView view = table_view(r, columns);
+  if (!view.preamble.empty()) out << wrapped(view.preamble, kTableWidth) << "\n\n";
+  TextTable table(view.header);
+  for (size_t g = 0; g < view.groups.size(); ++g) {
+    if (g > 0) table.add_separator();
+    table.add_title("== " + view.groups[g].heading);
+    for (const auto& row : view.groups[g].rows) table.add_row(row);
   }
   table.print(out);
-  if (timed)
-    out << "\ntotal ms: median GPU time of the blur over n frames (timestamp queries); spread: (p90 - p10) / 2 of the median;\n"
-           "x copy: total / the copy pass of the same size and format; vs naive: the naive variant of the same stage, same\n"
-           "kernel (when it is in the sweep) / total; GB/s: minimum traffic (each texel read once, written once) / total;\n"
-           "cpu ms: wall time of the timed frames, run back to back, over their number, GPU finished (a sanity check).\n";
-  if (borders)
-    out << "x clamp: total / the same variant and settings with clamp-to-edge borders in this run (what the border mode costs).\n";
-  if (roof)
-    out << "roof: the bound that limits the row (mem: its minimum traffic at the texture copy bandwidth; fma: its minimal\n"
-           "FMAs, 8(2r+1) per pixel for a Gaussian, at the FMA rate) over its time; 100% is at the roofline.\n";
+  for (size_t i = 0; i < view.footnotes.size(); ++i)
+    out << "[" << i + 1 << "] " << wrapped(view.footnotes[i], kTableWidth - 4, "    ") << "\n";
+  if (!view.legend.empty()) out << "\n" << view.legend;
 }
 
 void write_csv(const Report& r, std::ostream& out) {
   // A column per knob name of the registry, so the header is the same for every run.
   const std::vector<Knob>& knobs = all_knobs();
-  out << "variant,stage,role,kernel,radius,sigma,border,border_value,input_format,intermediate";
+  out << "variant,stage,role,kernel,radius,sigma,border,border_value,input_format,linear,intermediate";
   for (const Knob& k : knobs) out << "," << k.name;
   out << ",tuned,width,height,supported,reason,frames,total_median_ms,total_min_ms,total_max_ms,total_spread_ms,passes,"
          "cpu_median_ms,copy_ms,x_copy,speedup_vs_naive,x_clamp,min_traffic_gbps,bound,bound_fraction,error_r,error_g,error_b,"
@@ -333,7 +413,7 @@ void write_csv(const Report& r, std::ostream& out) {
                                is_blur(v) && s.kernel.type == KernelType::Gauss ? format_double(s.kernel.sigma, 6) : "",
                                is_blur(v) ? std::string(name(s.border.mode)) : "",
                                is_blur(v) && s.border.mode == BorderMode::Constant ? value_text(s.border.value) : "",
-                               std::string(gl::name(s.input_format)),
+                               std::string(gl::name(s.input_format)), s.linear ? "yes" : "",
                                v.uses_intermediate ? std::string(gl::name(s.intermediate_format())) : ""};
     for (const Knob& k : knobs) {
       const auto it = std::find_if(row.knobs.begin(), row.knobs.end(), [&](const auto& kv) { return kv.first == k.name; });
@@ -381,11 +461,129 @@ void write_json(const Report& r, std::ostream& out) {
                        {"buffer_copy_gbps", r.roofline->buffer_copy_gbps},
                        {"fma_tflops", 2.0 * r.roofline->fma_per_s / 1e12}};
   doc["run"] = {{"warmup", r.warmup}, {"frames", r.frames}, {"budget_s", r.budget_s}, {"scene_time", r.scene_time},
-                {"input", r.image.empty() ? "scene" : r.image}};
+                {"input", r.image.empty() ? "scene" : r.image}, {"command", r.command}};
+  // Every variant in the registry's order, so charts give each the same colour in every chart.
+  json names = json::array();
+  for (const VariantInfo* v : variants()) names.push_back(v->name);
+  doc["variants"] = names;
   json rows = json::array();
   for (const Measurement& m : r.rows) rows.push_back(row_record(r, m));
   doc["results"] = rows;
   out << doc.dump(1) << "\n";
+}
+
+}  // namespace blurlab::report
+
+namespace blurlab::report {
+
+namespace {
+
+// A Markdown table cell: pipes escaped, so a reason with one does not split the row.
+std::string md_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+void md_table(std::ostream& out, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+  auto line = [&](const std::vector<std::string>& cells) {
+    out << "|";
+    for (const std::string& c : cells) out << " " << md_cell(c) << " |";
+    out << "\n";
+  };
+  line(header);
+  out << "|";
+  for (size_t i = 0; i < header.size(); ++i) out << " --- |";
+  out << "\n";
+  for (const auto& row : rows) line(row);
+}
+
+void correctness_summary(const Report& r, std::ostream& out) {
+  size_t checked = 0;
+  std::vector<const Measurement*> failed;
+  std::vector<std::pair<std::string, std::vector<std::string>>> refused;  // reason -> variants
+  for (const Measurement& m : r.rows) {
+    if (m.unsupported) {
+      auto it = std::find_if(refused.begin(), refused.end(), [&](const auto& e) { return e.first == *m.unsupported; });
+      if (it == refused.end()) it = refused.insert(refused.end(), {*m.unsupported, {}});
+      const std::string name(m.variant->name);
+      if (std::find(it->second.begin(), it->second.end(), name) == it->second.end()) it->second.push_back(name);
+      continue;
+    }
+    if (!m.check) continue;
+    ++checked;
+    if (!m.check->ok) failed.push_back(&m);
+  }
+  if (checked == 0)
+    out << "No output was compared with the CPU reference.\n";
+  else if (failed.empty())
+    out << "All " << checked << " runs match the CPU reference within their tolerance.\n";
+  else
+    out << "**" << failed.size() << " of " << checked << " runs exceed their tolerance:**\n";
+  for (const Measurement* m : failed)
+    out << "- " << m->variant->name << " " << describe(*m->variant, m->settings) << ": " << m->check->text() << " ("
+        << format_double(m->check->worst_fraction, 3) << "x the tolerance at " << m->check->worst_x << "," << m->check->worst_y
+        << "; " << m->tolerance.reason << ")\n";
+  if (!refused.empty()) out << "\nSettings a variant does not run (never counted as checked):\n";
+  for (const auto& [reason, names] : refused) {
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    out << "- " << list << ": " << reason << "\n";
+  }
+}
+
+}  // namespace
+
+void write_markdown(const Report& r, const Page& page, std::ostream& out) {
+  out << "# blurlab report\n\n";
+  out << "Made " << r.date << " by:\n\n```sh\n" << r.command << "\n```\n\n";
+  out << "## GPU and driver\n\n";
+  const gl::GlLimits& l = r.gl.limits;
+  md_table(out, {"", ""},
+           {{"renderer", r.gl.renderer},
+            {"vendor", r.gl.vendor},
+            {"OpenGL", r.gl.version},
+            {"GLSL", r.gl.glsl_version},
+            {"context", r.gl.platform + (r.gl.software ? " (a CPU rasterizer: timings are not a GPU's)" : "")},
+            {"limits", "compute shared memory " + std::to_string(l.max_compute_shared_memory) + " bytes, " +
+                           std::to_string(l.max_compute_invocations) + " invocations per workgroup, textures up to " +
+                           std::to_string(l.max_texture_size)}});
+  out << "\n## Settings\n\n";
+  out << "- input: " << (r.image.empty() ? "the animated scene at t = " + format_double(r.scene_time) + " s" : "`" + r.image + "`") << "\n";
+  if (r.frames > 0)
+    out << "- timing: " << r.warmup << " warm-up frames (and at least 0.5 s of them), then up to " << r.frames
+        << " timed frames per configuration" << (r.budget_s > 0 ? ", at most " + format_double(r.budget_s) + " s each" : "")
+        << "; medians over the timed frames\n";
+  else
+    out << "- no timing (--frames 0): correctness only\n";
+  out << "- every output compared with the CPU reference (double precision), with the tolerance its check states\n";
+
+  out << "\n## Correctness\n\n";
+  correctness_summary(r, out);
+
+  out << "\n## Results\n";
+  const TableView view = table_view(r, Columns::All);
+  if (!view.preamble.empty()) out << "\n" << view.preamble << "\n";
+  for (const TableView::Group& group : view.groups) {
+    out << "\n### " << group.heading << "\n\n";
+    md_table(out, view.header, group.rows);
+  }
+  if (!view.legend.empty()) {
+    out << "\n";
+    for (const std::string& line : split(view.legend, '\n'))
+      if (!line.empty()) out << line << "\n";
+  }
+
+  out << "\n## Charts\n\n";
+  for (const std::string& chart : page.charts) out << "![" << chart << "](" << chart << ")\n\n";
+  if (!page.charts_note.empty()) out << page.charts_note << "\n";
+  if (!page.files.empty()) {
+    out << "\n## Files\n\n";
+    for (const std::string& file : page.files) out << "- [" << file << "](" << file << ")\n";
+  }
 }
 
 }  // namespace blurlab::report

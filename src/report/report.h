@@ -81,6 +81,7 @@ struct Report {
   int warmup = 0, frames = 0;
   double budget_s = 0.0, scene_time = 0.0;
   std::string image;  // input file, empty: the scene
+  std::string command;  // the command line that made the report
   std::vector<Measurement> rows;
 
   Derived derive(const Measurement& m) const;
@@ -109,9 +110,39 @@ void to_json(nlohmann::json& j, const RowRecord& row);
 // Bytes a blur must move at least: each input texel read once, each output texel written once.
 double minimum_traffic_bytes(glm::ivec2 size, gl::Format format);
 
-void write_table(const Report& report, std::ostream& out);
+// The table: by default the columns that fit kTableWidth characters (unsupported rows point to
+// numbered reasons below it), or every column (--wide).
+enum class Columns { Fit, All };
+inline constexpr size_t kTableWidth = 120;
+
+// The table as cells: a group (heading and rows) per image size, input format and kernel; the
+// text table and the Markdown page render it.
+struct TableView {
+  struct Group {
+    std::string heading;  // "1920x1080 rgba8 gauss r=16 sigma=5.333"
+    std::vector<std::vector<std::string>> rows;
+  };
+  std::string preamble;  // the roofline measured in the run, if any
+  std::vector<std::string> header;
+  std::vector<Group> groups;
+  std::vector<std::string> footnotes;  // Columns::Fit: the reasons of unsupported rows, [1], [2], ...
+  std::string legend;                  // what the columns mean, lines of at most kTableWidth
+};
+TableView table_view(const Report& report, Columns columns);
+
+void write_table(const Report& report, std::ostream& out, Columns columns = Columns::Fit);
 void write_csv(const Report& report, std::ostream& out);
 void write_json(const Report& report, std::ostream& out);
+
+// The report as a page to share (--report): GPU, driver, run settings, the command, the table,
+// the correctness summary and the charts. `charts` are image files beside the page; when there
+// are none, `charts_note` says why (it is printed instead of pictures, never both silently).
+struct Page {
+  std::vector<std::string> charts;
+  std::string charts_note;
+  std::vector<std::string> files;  // other files beside the page (report.json, report.csv)
+};
+void write_markdown(const Report& report, const Page& page, std::ostream& out);
 
 // A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break; quotes doubled.
 std::string csv_field(const std::string& text);

@@ -52,7 +52,7 @@ Scene::Scene(gl::ProgramCache& programs)
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
-void Scene::render(const gl::Texture& target, double time_seconds) {
+void Scene::render(const gl::Texture& target, double time_seconds, bool linear_light) {
   const int w = target.width(), h = target.height();
   if (!depth_ || w != depth_width_ || h != depth_height_) {
     depth_ = gl::create_renderbuffer();
@@ -75,6 +75,7 @@ void Scene::render(const gl::Texture& target, double time_seconds) {
   glUseProgram(background.id());
   glUniform1f(glGetUniformLocation(background.id(), "u_time"), time);
   glUniform2f(glGetUniformLocation(background.id(), "u_size"), static_cast<float>(w), static_cast<float>(h));
+  glUniform1i(glGetUniformLocation(background.id(), "u_linear_light"), linear_light ? 1 : 0);
   glBindVertexArray(empty_.get());
   glDrawArrays(GL_TRIANGLES, 0, 3);
 
@@ -91,6 +92,7 @@ void Scene::render(const gl::Texture& target, double time_seconds) {
   glUniform1f(glGetUniformLocation(program.id(), "u_time"), time);
   glUniformMatrix4fv(glGetUniformLocation(program.id(), "u_view_projection"), 1, GL_FALSE, glm::value_ptr(view_projection));
   glUniform3fv(glGetUniformLocation(program.id(), "u_eye"), 1, glm::value_ptr(eye));
+  glUniform1i(glGetUniformLocation(program.id(), "u_linear_light"), linear_light ? 1 : 0);
   glEnable(GL_DEPTH_TEST);
   glClear(GL_DEPTH_BUFFER_BIT);
   glBindVertexArray(mesh_.get());

@@ -10,8 +10,9 @@ class Scene {
  public:
   explicit Scene(gl::ProgramCache& programs);
   // Renders into `target` (colour; depth is the scene's own). Row 0 of the target is the top of
-  // the picture, like every image in blurlab.
-  void render(const gl::Texture& target, double time_seconds);
+  // the picture, like every image in blurlab. The scene's colours are sRGB code values; with
+  // `linear_light` they are decoded to linear light (for an rgba16f target).
+  void render(const gl::Texture& target, double time_seconds, bool linear_light = false);
 
   static constexpr int kInstances = 40;
 

@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+
+#include "util/error.h"
+#include "util/strings.h"
 
 namespace blurlab::ui {
 
@@ -24,7 +28,7 @@ std::vector<ScriptStep> SoakDriver::steps(uint64_t frame, int radius) {
     resize({320 + static_cast<int>(next(kMaxSize.x - 320)), 200 + static_cast<int>(next(kMaxSize.y - 200))});
   }
   if (frame % 3 == 0) {
-    static constexpr Key kKeys[] = {Key::Right, Key::Left, Key::Digit1, Key::Digit2, Key::Digit4, Key::Digit7, Key::Plus,
+    static constexpr Key kKeys[] = {Key::Right, Key::Left, Key::Digit1, Key::Digit2, Key::Digit4, Key::ShiftDigit3, Key::Plus,
                                     Key::Minus, Key::G,    Key::F,      Key::L,      Key::D,      Key::B,      Key::Space,
                                     Key::C,     Key::Tab,  Key::Help,   Key::V};
     const Key k = kKeys[next(sizeof kKeys / sizeof kKeys[0])];
@@ -78,11 +82,11 @@ int SoakMonitor::verdict(const Totals& t) const {
   for (size_t rss : curve_) curve += " " + std::to_string(static_cast<int>(rss * mib));
   std::printf("soak: resident memory every tenth of the run (MiB):%s\n", curve.c_str());
   if (t.timer_queries > kMaxQueries) {
-    std::fprintf(stderr, "blurlab: soak: the timer-query pool grew to %zu queries\n", t.timer_queries);
+    print_error("soak: the timer-query pool grew to " + std::to_string(t.timer_queries) + " queries");
     return 1;
   }
   if (settled_ > 0 && end > settled_ + kMaxGrowth) {
-    std::fprintf(stderr, "blurlab: soak: memory grew by %.1f MiB after settling\n", (end - settled_) * mib);
+    print_error("soak: memory grew by " + format_double((end - settled_) * mib, 4) + " MiB after settling");
     return 1;
   }
   return 0;

@@ -1,6 +1,7 @@
 #include "ui/view_state.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "util/error.h"
 #include "util/strings.h"
@@ -23,20 +24,38 @@ struct KeyName {
   const char* name;
   Key key;
 };
+// The README's names first (what key_names() lists), then other spellings.
 constexpr KeyName kKeyNames[] = {
-    {"1", Key::Digit1}, {"2", Key::Digit2}, {"3", Key::Digit3}, {"4", Key::Digit4}, {"5", Key::Digit5},
-    {"6", Key::Digit6}, {"7", Key::Digit7}, {"8", Key::Digit8}, {"9", Key::Digit9}, {"Left", Key::Left},
-    {"Right", Key::Right}, {"Plus", Key::Plus}, {"Minus", Key::Minus}, {"G", Key::G}, {"F", Key::F}, {"E", Key::E},
-    {"Space", Key::Space}, {"V", Key::V}, {"S", Key::S}, {"D", Key::D}, {"B", Key::B}, {"Tab", Key::Tab},
-    {"R", Key::R}, {"L", Key::L}, {"C", Key::C}, {"Escape", Key::Escape}, {"F1", Key::Help},
+    {"Left", Key::Left}, {"Right", Key::Right}, {"+", Key::Plus}, {"-", Key::Minus}, {"G", Key::G}, {"F", Key::F},
+    {"E", Key::E}, {"Space", Key::Space}, {"V", Key::V}, {"S", Key::S}, {"D", Key::D}, {"B", Key::B}, {"Tab", Key::Tab},
+    {"R", Key::R}, {"L", Key::L}, {"C", Key::C}, {"Esc", Key::Escape}, {"F1", Key::Help}, {"?", Key::Help},
+    {"Plus", Key::Plus}, {"=", Key::Plus}, {"Minus", Key::Minus}, {"Escape", Key::Escape},
 };
+constexpr size_t kReadmeNames = 19;
 
 }  // namespace
 
 std::optional<Key> parse_key(std::string_view text) {
+  // "1".."9" and "Shift+1".."Shift+9".
+  const bool shifted = text.size() == 7 && text.substr(0, 6) == "Shift+";
+  const std::string_view digit = shifted ? text.substr(6) : text;
+  if (digit.size() == 1 && digit[0] >= '1' && digit[0] <= '9')
+    return static_cast<Key>(static_cast<int>(shifted ? Key::ShiftDigit1 : Key::Digit1) + (digit[0] - '1'));
   for (const auto& k : kKeyNames)
     if (text == k.name) return k.key;
   return std::nullopt;
+}
+
+std::string key_names() {
+  std::string list = "1-9, Shift+1-9";
+  for (size_t i = 0; i < kReadmeNames; ++i) list += std::string(", ") + kKeyNames[i].name;
+  return list;
+}
+
+std::string variant_key(size_t index) {
+  if (index < 9) return std::to_string(index + 1);
+  if (index < 18) return "Shift+" + std::to_string(index - 8);
+  return "";
 }
 
 void set_radius(ViewState& state, int radius) {
@@ -46,8 +65,9 @@ void set_radius(ViewState& state, int radius) {
 }
 
 uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
+  // Digit1..Digit9, then ShiftDigit1..ShiftDigit9: variants 0..17 in the registry's order.
   const auto digit = static_cast<int>(key) - static_cast<int>(Key::Digit1);
-  if (digit >= 0 && digit <= 8) {
+  if (digit >= 0 && digit <= 17) {
     if (static_cast<size_t>(digit) >= variant_count || static_cast<size_t>(digit) == s.variant) return kNone;
     s.variant = static_cast<size_t>(digit);
     return kReconfigure;
@@ -106,6 +126,7 @@ uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
       return kReloadShaders;
     case Key::L:
       s.linear_light = !s.linear_light;
+      s.settings.linear = s.linear_light;
       s.settings.input_format = s.linear_light ? gl::Format::rgba16f : gl::Format::rgba8;
       // An rgba8 intermediate cannot hold linear-light values: move to rgba16f with the scene.
       if (s.linear_light && s.settings.intermediate_format() == gl::Format::rgba8) s.settings.intermediate = gl::Format::rgba16f;
@@ -121,6 +142,32 @@ uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
     default:
       return kNone;
   }
+}
+
+Presented presented(const ViewState& s, const Availability& a, std::string_view second) {
+  if (s.view == View::Unblurred) return {Picture::Unblurred, "unblurred scene (B)"};
+  if (!a.blur_runs) return {Picture::Unblurred, "unblurred scene: the variant cannot run these settings"};
+  switch (s.view) {
+    case View::DiffReference:
+      if (a.reference_ready) return {Picture::DiffReference, "difference to the CPU reference"};
+      return {Picture::Blurred, "blurred; the CPU reference for the difference is being computed"};
+    case View::DiffVariant:
+      if (a.second_runs) return {Picture::DiffVariant, "difference to " + std::string(second)};
+      return {Picture::Blurred, "blurred; no difference: " + std::string(second) + " does not run"};
+    default:
+      return {Picture::Blurred, "blurred"};
+  }
+}
+
+std::optional<std::string> second_variant_stall(std::string_view second, double second_ms, std::optional<double> first_ms) {
+  if (second_ms < kSecondStallMs || (first_ms && second_ms < kSecondStallRatio * *first_ms)) return std::nullopt;
+  auto ms = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.0f ms", v);
+    return std::string(text);
+  };
+  return "stopped " + std::string(second) + ": " + ms(second_ms) + " for one frame (the first variant: " +
+         (first_ms ? ms(*first_ms) : std::string("not timed yet")) + "); pick a cheaper second variant or a smaller radius";
 }
 
 std::vector<ScriptStep> parse_script(std::string_view text) {
@@ -140,7 +187,7 @@ std::vector<ScriptStep> parse_script(std::string_view text) {
     s.frame = static_cast<uint64_t>(*frame);
     if (action == "key") {
       s.key = parse_key(value);
-      if (!s.key) throw UsageError("--script: unknown key '" + std::string(value) + "'");
+      if (!s.key) throw UsageError("--script: unknown key '" + std::string(value) + "' (keys: " + key_names() + ")");
     } else if (action == "resize") {
       if (value == "0x0") {
         s.resize = glm::ivec2(0, 0);

@@ -25,14 +25,24 @@ struct ViewState {
   bool vsync = false;
   bool overlay = true;
   bool help = false;
-  bool linear_light = false;  // scene, blur and intermediate in rgba16f, shown sRGB-encoded
+  // Linear light (BlurSettings::linear): the scene decoded from sRGB, blurred in rgba16f, shown
+  // sRGB-encoded; it looks like the rgba8 scene, only the blur differs.
+  bool linear_light = false;
 };
 
+// Digits select variants 1-9 of the registry's order, Shift+digits 10-18; arrows step through all.
 enum class Key {
   Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
+  ShiftDigit1, ShiftDigit2, ShiftDigit3, ShiftDigit4, ShiftDigit5, ShiftDigit6, ShiftDigit7, ShiftDigit8, ShiftDigit9,
   Left, Right, Plus, Minus, G, F, E, Space, V, S, D, B, Tab, R, L, C, Escape, Help,
 };
+// The names --script takes: those of the README's key table ("1", "Shift+1", "+", "?", "Esc",
+// ...) and spelled-out ones ("Plus", "Escape", ...).
 std::optional<Key> parse_key(std::string_view name);
+// Every name parse_key takes, for error messages.
+std::string key_names();
+// The key that selects variant `index` (0-based): "1".."9", "Shift+1".."Shift+9", or "" beyond.
+std::string variant_key(size_t index);
 
 // What the app must do after a key: a set of bits.
 enum Effect : uint32_t {
@@ -47,6 +57,29 @@ enum Effect : uint32_t {
 };
 
 uint32_t handle_key(ViewState& state, Key key, size_t variant_count);
+
+// What the window shows, decided once per frame from the state and from what can run. The
+// presenter draws `picture` and the overlay prints `label`, so the line always describes the
+// picture (e.g. the unblurred scene when the variant cannot run the settings).
+enum class Picture { Blurred, Unblurred, DiffReference, DiffVariant };
+struct Availability {
+  bool blur_runs = false;        // the variant runs these settings
+  bool reference_ready = false;  // the CPU reference of this configuration is on the GPU
+  bool second_runs = false;      // the second variant of View::DiffVariant runs
+};
+struct Presented {
+  Picture picture = Picture::Unblurred;
+  std::string label;
+};
+Presented presented(const ViewState& state, const Availability& available, std::string_view second_variant);
+
+// The second variant of View::DiffVariant runs every frame beside the first. One that takes
+// longer than kSecondStallMs for a frame, and kSecondStallRatio times the first variant's mean,
+// would set the window's frame rate (naive 2D sums at large radii take seconds on a CPU
+// rasterizer): this says why it stops, or nullopt while it may go on.
+inline constexpr double kSecondStallMs = 500.0;
+inline constexpr double kSecondStallRatio = 4.0;
+std::optional<std::string> second_variant_stall(std::string_view second, double second_ms, std::optional<double> first_ms);
 
 // The radius after +/- (clamped to 0..kMaxRadius); sigma follows as r/3 until set by hand.
 void set_radius(ViewState& state, int radius);

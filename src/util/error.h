@@ -1,8 +1,10 @@
 #pragma once
 // The two ways blurlab fails on purpose. Both carry one line for stderr; main() prints it
 // and exits with the code: 2 for a usage mistake, 1 for something that went wrong at run time.
+#include <exception>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace blurlab {
 
@@ -21,5 +23,22 @@ class UsageError : public Error {
  public:
   explicit UsageError(const std::string& message) : Error(message, 2) {}
 };
+
+// `text` as one printable line: control characters (a newline in a file name, a terminal escape)
+// become \n, \r, \t, \e or \xNN, and C1 controls in UTF-8 \u0080..\u009f. Other bytes stay.
+std::string single_line(std::string_view text);
+
+// Writes "blurlab: MESSAGE\n" to stderr with MESSAGE made single_line(), in one write. Every
+// error message the program prints goes through here, so each failure is exactly one line.
+void print_error(std::string_view message);
+
+// What ended a run: the exit code and the message for print_error(). blurlab::Error carries both;
+// other exceptions that are run-time failures with a reason (a file system error, no memory) get
+// exit code 1 and their reason; anything else (std::logic_error, unknown) is an internal error.
+struct Failure {
+  int exit_code;
+  std::string message;
+};
+Failure failure_of(std::exception_ptr error);
 
 }  // namespace blurlab

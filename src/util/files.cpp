@@ -1,19 +1,24 @@
 #include "util/files.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <optional>
 #include <system_error>
 
 #include "util/error.h"
 #include "util/strings.h"
+#include "util/temp_files.h"
 
 namespace blurlab {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -40,7 +45,129 @@ class FileDescriptor {
   int fd_;
 };
 
+std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+
+// How a target is written, or why it cannot be.
+struct Target {
+  enum class Kind { Replace, WriteThrough } kind = Kind::Replace;
+  fs::path path;                // Replace: the file to replace (links resolved); WriteThrough: as given
+  std::optional<unsigned> mode; // Replace of an existing file: its permission bits, kept
+  std::string refusal;          // non-empty: it cannot be written, and why
+};
+
+Target refused(std::string why) {
+  Target t;
+  t.refusal = std::move(why);
+  return t;
+}
+
+bool under_proc(const fs::path& dir) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(dir.empty() ? fs::path(".") : dir, ec);
+  return !ec && (real == "/proc" || real.string().rfind("/proc/", 0) == 0);
+}
+
+// The directory a new file would go into must exist and take it.
+std::string directory_refusal(const fs::path& file) {
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return "cannot write into " + quoted(dir) + ": " + std::strerror(errno);
+  if (!S_ISDIR(st.st_mode)) return "cannot write into " + quoted(dir) + ": not a directory";
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) return "cannot write into " + quoted(dir) + ": " + std::strerror(errno);
+  return {};
+}
+
+// Said before lstat() would answer a bare "File name too long".
+std::string length_refusal(const fs::path& file) {
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  const size_t length = file.filename().string().size();
+  if (name_max > 0 && length > static_cast<size_t>(name_max))
+    return "the file name is " + std::to_string(length) + " bytes long; " + quoted(dir) + " allows at most " + std::to_string(name_max);
+  if (file.string().size() >= PATH_MAX)
+    return "the path is " + std::to_string(file.string().size()) + " bytes long; at most " + std::to_string(PATH_MAX - 1);
+  return {};
+}
+
+Target classify(const fs::path& given) {
+  if (given.empty()) return refused("no file name");
+  if (const std::string why = length_refusal(given); !why.empty()) return refused(why);
+  struct stat st {};
+  if (::stat(given.c_str(), &st) != 0) {  // follows links, /proc's too (/dev/stdout -> pipe:[...])
+    const int error = errno;
+    if (error != ENOENT) return refused(std::strerror(error));
+    if (::lstat(given.c_str(), &st) == 0) {
+      std::error_code ec;
+      return refused("it is a symbolic link to " + quoted(fs::read_symlink(given, ec)) + ", which does not exist");
+    }
+    if (const std::string why = directory_refusal(given); !why.empty()) return refused(why);
+    Target t;
+    t.path = given;
+    return t;
+  }
+  if (S_ISDIR(st.st_mode)) return refused("it is a directory");
+  if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+    if (::access(given.c_str(), W_OK) != 0) return refused(std::strerror(errno));
+    Target t;
+    t.kind = Target::Kind::WriteThrough;
+    t.path = given;
+    return t;
+  }
+  if (!S_ISREG(st.st_mode))
+    return refused(std::string("it is ") + (S_ISBLK(st.st_mode) ? "a block device" : S_ISSOCK(st.st_mode) ? "a socket" : "not a file") +
+                   " (blurlab writes files, character devices and FIFOs)");
+  // A regular file: follow the links one at a time to the file itself, which is replaced; the links stay.
+  fs::path path = given;
+  bool through_proc = false;
+  for (int hops = 0; ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode); ++hops) {
+    std::error_code ec;
+    const fs::path next = fs::read_symlink(path, ec);
+    if (ec || hops == 40) return refused(ec ? ec.message() : std::strerror(ELOOP));
+    through_proc = through_proc || under_proc(path.parent_path());
+    path = next.is_absolute() ? next : path.parent_path() / next;
+  }
+  if (through_proc)  // /dev/stdout -> /proc/self/fd/1 -> a file the shell opened: replacing it would cut the shell off
+    return refused("it leads through /proc to a file a process has open; name the file itself");
+  if (::access(path.c_str(), W_OK) != 0) return refused(std::strerror(errno));  // read-only, or immutable (EPERM)
+  if (const std::string why = directory_refusal(path); !why.empty()) return refused(why);
+  Target t;
+  t.path = path;
+  t.mode = st.st_mode & 07777;
+  return t;
+}
+
+// Writes into a character device or FIFO. Returns why it failed, or "".
+std::string write_through(const fs::path& path, std::string_view content) {
+  std::fflush(stdout);  // /dev/stdout may be this pipe or terminal: what was printed comes first
+  // O_NONBLOCK: a FIFO nobody reads fails now (ENXIO) instead of waiting forever.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return errno == ENXIO ? "no process is reading from it" : std::strerror(errno);
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      return why;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0 && errno != EINTR) return std::strerror(errno);
+  return {};
+}
+
+thread_local StagedOutputs* current_stage = nullptr;
+
 }  // namespace
+
+struct StagedOutputs::Staged {
+  fs::path name;                        // as given, for messages
+  fs::path target;                      // where it goes
+  std::unique_ptr<TemporaryFile> temp;  // Replace: written, waiting for its rename
+  std::string content;                  // WriteThrough: written at commit
+};
 
 std::string read_regular_file(const std::filesystem::path& path, uint64_t max_bytes, std::string_view what,
                               const std::function<void(std::string_view head)>& check_head) {
@@ -91,31 +218,69 @@ std::string read_regular_file(const std::filesystem::path& path, uint64_t max_by
   return bytes;
 }
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
-  const std::string name = path.string();
-  std::error_code ec;
-  if (path.empty()) throw Error("cannot write '': no file name");
-  if (std::filesystem::is_directory(path, ec)) throw Error("cannot write '" + name + "': it is a directory");
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  if (!std::filesystem::is_directory(dir, ec)) throw Error("cannot write '" + name + "': no such directory '" + dir.string() + "'");
-  const std::filesystem::path temp = dir / ("." + path.filename().string() + "." + std::to_string(::getpid()) + ".partial");
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write '" + name + "': " + std::strerror(errno));
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) {
-      const std::string why = std::strerror(errno);
-      out.close();
-      std::filesystem::remove(temp, ec);
-      throw Error("cannot write '" + name + "': " + why);
+void check_output_target(const fs::path& path, std::string_view what) {
+  const Target t = classify(path);
+  if (!t.refusal.empty()) throw Error(std::string(what) + " " + quoted(path) + ": " + t.refusal);
+}
+
+void write_file_atomically(const fs::path& path, std::string_view content) {
+  const Target t = classify(path);
+  if (!t.refusal.empty()) throw Error("cannot write " + quoted(path) + ": " + t.refusal);
+  try {
+    auto staged = std::make_unique<StagedOutputs::Staged>();
+    staged->name = path;
+    staged->target = t.path;
+    if (t.kind == Target::Kind::WriteThrough) {
+      if (!current_stage) {
+        if (const std::string why = write_through(t.path, content); !why.empty()) throw Error("cannot write " + quoted(path) + ": " + why);
+        return;
+      }
+      staged->content = content;
+    } else {
+      staged->temp = std::make_unique<TemporaryFile>(t.path.has_parent_path() ? t.path.parent_path() : fs::path("."));
+      if (t.mode) staged->temp->set_mode(*t.mode);
+      staged->temp->write_and_close(content);
+      if (!current_stage) return staged->temp->rename_to(t.path);
     }
+    current_stage->staged_.push_back(std::move(staged));
+  } catch (const std::system_error& e) {
+    throw Error("cannot write " + quoted(path) + ": " + e.code().message());
   }
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    throw Error("cannot write '" + name + "': " + ec.message());
-  }
+}
+
+StagedOutputs::StagedOutputs() : outer_(current_stage) { current_stage = this; }
+
+StagedOutputs::~StagedOutputs() {
+  if (open_) current_stage = outer_;
+  // staged_ goes with its TemporaryFiles: whatever was not committed is removed.
+}
+
+size_t StagedOutputs::size() const { return staged_.size(); }
+
+void StagedOutputs::commit() {
+  if (!open_) throw std::logic_error("StagedOutputs::commit() called twice");
+  open_ = false;
+  current_stage = outer_;
+  // Devices first: they can fail (/dev/full) where a rename in the same directory hardly can, so a
+  // failure usually comes before any file was replaced.
+  std::string done;
+  for (const bool devices : {true, false})
+    for (const auto& s : staged_) {
+      if (devices == static_cast<bool>(s->temp)) continue;
+      std::string why;
+      try {
+        if (s->temp)
+          s->temp->rename_to(s->target);
+        else
+          why = write_through(s->target, s->content);
+      } catch (const std::system_error& e) {
+        why = e.code().message();
+      }
+      if (!why.empty())
+        throw Error("cannot write " + quoted(s->name) + ": " + why + (done.empty() ? "" : " (already written: " + done + ")"));
+      done += (done.empty() ? "" : ", ") + s->name.string();
+    }
+  staged_.clear();
 }
 
 }  // namespace blurlab

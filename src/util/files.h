@@ -1,10 +1,18 @@
 #pragma once
-// Reading input files that may be hostile, and writing output files whole or not at all.
+// Reading input files that may be hostile, and writing output files whole or not at all, never
+// by replacing something that is not a file. What is at an output's target decides how:
+//   nothing, or a regular file  a temporary file beside it (util/temp_files.h), renamed over it
+//   a symbolic link             the same for the file it points to: the link stays a link
+//   a character device, a FIFO  written through (/dev/null, /dev/stdout, a terminal), errors reported
+//   anything else               refused: a directory, a block device, a socket, a link to nothing
+// A failure leaves no new file and the old one, if any, untouched.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace blurlab {
 
@@ -19,9 +27,38 @@ inline constexpr size_t kFileHeadBytes = 64;
 std::string read_regular_file(const std::filesystem::path& path, uint64_t max_bytes, std::string_view what,
                               const std::function<void(std::string_view head)>& check_head = {});
 
-// Output files are written whole or not at all: into a temporary file beside the target, then
-// renamed over it. A failure leaves no file (and the old one, if any, untouched).
-// Throws blurlab::Error with one line naming the file and the reason.
+// Throws blurlab::Error with one line naming `what` (e.g. "--csv") and `path` when the target
+// could not be written as above: called before the work whose result it will hold.
+void check_output_target(const std::filesystem::path& path, std::string_view what);
+
+// Throws blurlab::Error with one line naming the file and the reason. While a StagedOutputs is
+// open on this thread, the file is only staged (see below).
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+
+// The outputs of one run, put in place together when it succeeded. While a StagedOutputs lives,
+// write_file_atomically() on its thread writes each file to its temporary (errors surface there,
+// as usual) but does not rename it; commit() renames them all (and writes those that go to
+// devices), and destruction without commit() removes them. So a run that fails, throws or is
+// interrupted by a signal leaves none of its outputs and no temporary files.
+class StagedOutputs {
+ public:
+  StagedOutputs();
+  ~StagedOutputs();
+  StagedOutputs(const StagedOutputs&) = delete;
+  StagedOutputs& operator=(const StagedOutputs&) = delete;
+
+  // Puts every staged file in place, in the order staged, and closes the stage. Throws
+  // blurlab::Error naming the file that failed and the files already in place, if any.
+  void commit();
+  size_t size() const;
+
+  struct Staged;
+
+ private:
+  std::vector<std::unique_ptr<Staged>> staged_;
+  StagedOutputs* outer_;  // the stage this one hides, restored when it closes
+  bool open_ = true;
+  friend void write_file_atomically(const std::filesystem::path&, std::string_view);
+};
 
 }  // namespace blurlab

@@ -29,7 +29,10 @@ std::string_view trim(std::string_view text) {
 
 std::optional<long long> parse_int(std::string_view text) {
   if (text.empty()) return std::nullopt;
-  if (text.front() == '+') text.remove_prefix(1);
+  if (text.front() == '+') {
+    text.remove_prefix(1);
+    if (!text.empty() && text.front() == '-') return std::nullopt;  // "+-1": from_chars would take the '-' (found by fuzz_lists)
+  }
   long long value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
@@ -80,5 +83,18 @@ std::string format_bytes(uint64_t bytes) {
   return out.str();
 }
 std::string size_text(glm::ivec2 size) { return std::to_string(size.x) + "x" + std::to_string(size.y); }
+
+std::string wrapped(std::string_view text, size_t width, std::string_view indent) {
+  std::string out, line;
+  for (const std::string& word : split(text, ' ')) {
+    if (word.empty()) continue;
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = std::string(indent);
+    }
+    line += (line.empty() || line == indent ? "" : " ") + word;
+  }
+  return out + line;
+}
 
 }  // namespace blurlab

@@ -18,22 +18,24 @@ const Knob kStrip{.name = "strip",
                   .define = "STRIP",
                   .min = 1,
                   .max = 1024,
-                  .candidates = {{64}, {32}, {128}}};
+                  .candidates = {{32}, {64}, {128}}};
 const Knob kBlock{.name = "block",
                   .help = "Strip walk: consecutive outputs per invocation in both stages (register block)",
                   .define = "BLOCK",
                   .min = 1,
                   .max = 32,
                   .candidates = {{8}, {4}, {16}}};
-const Knob kSegment = knobs::segment({512, 256, 1024, 4096});
+const Knob kSegment = knobs::segment({1024, 512, 256, 4096});
 // The horizontal stage's reads: through an image (imageLoad; the shader converts rgba8 to
-// floats) or a texture (texelFetch; the texture unit converts).
+// floats), a texture (texelFetch; the texture unit converts), or staged (the step's rows loaded
+// into shared memory first, coalesced and converted once; more shared memory, one more barrier
+// per prologue chunk).
 const Knob kFetch{.name = "fetch",
-                  .help = "Strip walk: read the source as an image (imageLoad) or a texture (texelFetch, converted by texture units)",
-                  .define = "FETCH_TEXTURE",
+                  .help = "Strip walk: read the source as an image, a texture (texelFetch), or staged through shared memory",
+                  .define = "FETCH",
                   .type = KnobType::Choice,
-                  .choices = {{"image", 0}, {"texture", 1}},
-                  .candidates = {{0}, {1}}};
+                  .choices = {{"image", 0}, {"texture", 1}, {"staged", 2}},
+                  .candidates = {{0}, {1}, {2}}};
 // The weights: from the uniform block, or compile-time constants (a program per kernel).
 const Knob kWeights{.name = "weights",
                     .help = "Strip walk: weights from the uniform block, or baked into the shader as constants (a program per sigma)",
@@ -52,10 +54,12 @@ Walk walk(const BlurSettings& s) {
   return {n, strip, block, step, 2 * s.kernel.radius + step};
 }
 
-// The ring: STRIP x (2r + STEP) texels (glsl/compute_strip_regblock.comp's LDS_TEXELS).
+// The ring, (STRIP | 1) x (2r + STEP) texels, and with fetch=staged the staging rows, STEP x
+// ((STRIP + 2r) | 1) (glsl/compute_strip_regblock.comp's LDS_TEXELS; odd strides).
 int ring_texels(const BlurSettings& s) {
   const Walk w = walk(s);
-  return w.strip * w.ring;
+  const int staging = s.integer(kFetch) == 2 ? w.step * ((w.strip + 2 * s.kernel.radius) | 1) : 0;
+  return (w.strip | 1) * w.ring + staging;
 }
 
 glm::ivec2 strip_cover(const BlurSettings& s) { return {s.integer(kStrip), s.integer(kSegment)}; }
@@ -72,7 +76,7 @@ class ComputeStripRegblock final : public Blur {
   }
   void run(BlurPasses& passes) override {
     const BlurSettings& s = passes.settings();
-    const Binding source = s.integer(kFetch) == 1 ? Binding::sampled(passes.source()) : Binding::read(passes.source());
+    const Binding source = s.integer(kFetch) == 1 ? Binding::sampled(passes.source()) : Binding::read(passes.source());  // texture / image
     passes.dispatch("hv", *program_, {source, Binding::write(passes.destination())}, groups_covering(passes.size(), strip_cover(s)));
   }
 
@@ -88,7 +92,11 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, con
     return "the workgroup's " + std::to_string(w.invocations) + " invocations must be a multiple of strip " + std::to_string(w.strip) +
            " (each step blurs " + std::to_string(w.invocations) + " blocks of each row and column)";
   return lds::check_budget(s, limits, ring_texels,
-                           "ring " + std::to_string(w.strip) + "x" + std::to_string(w.ring) + " " + lds::cache_name(s));
+                           "ring " + std::to_string(w.strip | 1) + "x" + std::to_string(w.ring) +
+                               (s.integer(kFetch) == 2 ? " + staging " + std::to_string(w.step) + "x" +
+                                                             std::to_string((w.strip + 2 * s.kernel.radius) | 1)
+                                                       : "") +
+                               " " + lds::cache_name(s));
 }
 
 // One block of K outputs (regblock_common.glsl), every iteration of every loop as written.
@@ -121,6 +129,7 @@ extern const VariantInfo compute_strip_regblock{
     .name = "compute-strip-regblock",
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch: a walk down column strips, rows blurred once into a ring, register blocked both ways",
+    // Defaults: the fastest of 54 settings on the H200 at r = 16 (docs/PERFORMANCE.md, issue 16).
     .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32}), kFetch, kWeights},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,

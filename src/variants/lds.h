@@ -17,13 +17,12 @@ using Texels = int (*)(const BlurSettings& resolved);
 // The precision of the shared-memory cache (CACHE_BITS in glsl/lds_common.glsl): fp16 halves
 // the shared memory, and so lets larger tiles or radii fit, for fp16 rounding of what is cached.
 inline Knob cache_knob(std::vector<int> candidates) {
-  Knob k{.name = "cache",
-         .help = "Shared-memory cache precision: fp32, or fp16 (half the shared memory, fp16 rounding)",
-         .define = "CACHE_BITS",
-         .type = KnobType::Choice,
-         .choices = {{"fp32", 32}, {"fp16", 16, 0x1p-10}}};
-  for (int bits : candidates) k.candidates.push_back({bits, 0});
-  return k;
+  return {.name = "cache",
+          .help = "Shared-memory cache precision: fp32, or fp16 (half the shared memory, fp16 rounding)",
+          .define = "CACHE_BITS",
+          .type = KnobType::Choice,
+          .choices = {{"fp32", 32}, {"fp16", 16, 0x1p-10}},
+          .candidates = integer_values(candidates)};
 }
 inline int cache_bits(const BlurSettings& s) { return s.knob("cache").x; }
 

@@ -15,14 +15,12 @@ namespace blurlab::sliding {
 // Texels each invocation loads per step, their loads grouped before the sums (UNROLL in
 // glsl/sliding_common.glsl): more loads in flight per invocation, for more registers.
 inline Knob unroll_knob(std::vector<int> candidates) {
-  Knob k{.name = "unroll",
-         .help = "Running sums: texels loaded per step, grouped before their adds (more in flight, more registers)",
-         .define = "UNROLL",
-         .type = KnobType::Integer,
-         .min = 1,
-         .max = 32};
-  for (int c : candidates) k.candidates.push_back({c, 0});
-  return k;
+  return {.name = "unroll",
+          .help = "Running sums: texels loaded per step, grouped before their adds (more in flight, more registers)",
+          .define = "UNROLL",
+          .min = 1,
+          .max = 32,
+          .candidates = integer_values(candidates)};
 }
 inline int segment(const BlurSettings& s) { return s.knob("segment").x; }
 

@@ -3,6 +3,13 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -22,6 +29,7 @@ struct Case {
   int exit_code;
   std::string message;  // a part of the stderr line
   std::map<std::string, std::string> env = {};
+  bool devices = false;  // uses the sandbox's "null" and "full" (Sandbox::make_devices)
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -49,9 +57,30 @@ class Sandbox {
           << R"( "kernel": "box", "radius": 2, "knobs": {)" << knobs << R"(}, "median_ms": 1, "default_ms": 1}]})";
     fs::copy(BLURLAB_GLSL_DIR, dir_ / "broken_glsl");
     std::ofstream(dir_ / "broken_glsl" / "copy.comp") << "#version 430 core\nlayout(local_size_x = WG_X) in;\nvoid main() {\n  nonsense;\n}\n";
+    // Compiles, runs, and blurs wrongly: a --check that fails.
+    fs::copy(BLURLAB_GLSL_DIR, dir_ / "wrong_glsl");
+    std::ofstream(dir_ / "wrong_glsl" / "copy.comp")
+        << "#version 430 core\nlayout(local_size_x = WG_X, local_size_y = WG_Y) in;\n"
+           "layout(DST_FORMAT, binding = 1) uniform restrict writeonly image2D u_dst;\n"
+           "void main() { imageStore(u_dst, ivec2(gl_GlobalInvocationID.xy), vec4(0.25)); }\n";
   }
   ~Sandbox() { fs::remove_all(dir_); }
   const fs::path& dir() const { return dir_; }
+
+  // "null" and "full" (and .png names) in the sandbox: copies of /dev/null and /dev/full made with mknod, or, where
+  // that is not permitted, links to the real ones, but only when /dev cannot be written (then
+  // nothing can replace them). Never the real nodes where a bug could replace them: as root, an
+  // old blurlab renamed a regular file over /dev/null.
+  bool make_devices() {
+    // "null.png" and "full.png" too: images are written by the extension's format.
+    for (const auto& [name, minor] :
+         {std::pair{"null", 3u}, std::pair{"full", 7u}, std::pair{"null.png", 3u}, std::pair{"full.png", 7u}}) {
+      if (::mknod((dir_ / name).c_str(), S_IFCHR | 0666, makedev(1, minor)) == 0) continue;
+      if (::access("/dev", W_OK) == 0) return false;
+      fs::create_symlink(fs::path("/dev") / fs::path(name).stem(), dir_ / name);
+    }
+    return true;
+  }
 
  private:
   static inline int counter_ = 0;
@@ -66,6 +95,7 @@ void expect_clean_failure(const Case& c, const fs::path& dir, const std::vector<
   EXPECT_EQ(r.err.rfind("blurlab: ", 0), 0u) << r.err;
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not exactly one line:\n" << r.err;
   EXPECT_NE(r.err.find(c.message), std::string::npos) << "expected '" << c.message << "' in: " << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << "a run-time failure with a reason: " << r.err;
   EXPECT_EQ(files_below(dir), files_before) << "a file appeared or vanished";
 }
 
@@ -73,7 +103,12 @@ class BadArguments : public ::testing::TestWithParam<Case> {};
 
 TEST_P(BadArguments, OneLineAndNoFile) {
   Sandbox sandbox;
+  if (GetParam().devices && !sandbox.make_devices()) GTEST_SKIP() << "cannot make device nodes, and /dev is writable";
   expect_clean_failure(GetParam(), sandbox.dir(), files_below(sandbox.dir()));
+  if (GetParam().devices) {
+    for (const char* device : {"null", "full", "null.png", "full.png"})
+      EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / device)) << "the device " << device << " was replaced";
+  }
 }
 
 std::vector<Case> bad_arguments() {
@@ -152,6 +187,7 @@ std::vector<Case> bad_arguments() {
       {"warmup_negative", {"--warmup", "-1"}, 2, "out of range"},
       {"warmup_word", {"--warmup", "x"}, 2, "not a whole number"},
       {"warmup_list", {"--warmup", "1,2"}, 2, "one number"},
+      {"warmup_plus_minus", {"--warmup", "+-0"}, 2, "not a whole number"},  // found by fuzz_lists
       {"frames_negative", {"--frames", "-2"}, 2, "out of range"},
       {"frames_too_many", {"--frames", "100001"}, 2, "out of range"},
       {"frames_fraction", {"--frames", "1.5"}, 2, "not a whole number"},
@@ -183,7 +219,10 @@ std::vector<Case> bad_arguments() {
       {"screenshot_headless", {"--headless", "--screenshot", "s.png", "--frames", "2"}, 2, "--screenshot applies to the window"},
       {"screenshot_without_frames", {"--screenshot", "s.png"}, 2, "needs --frames"},
       {"script_headless", {"--headless", "--script", "1:key=G"}, 2, "--script applies to the window"},
-      {"script_unknown_key", {"--script", "3:key=Q"}, 2, "unknown key 'Q'"},
+      {"script_unknown_key", {"--script", "3:key=Q"}, 2, "unknown key 'Q' (keys: 1-9, Shift+1-9, Left, Right, +, -,"},
+      {"linear_with_rgba8", {"--linear", "--input-format", "rgba8"}, 2, "--linear blurs in rgba16f"},
+      {"report_empty", {"--report", ""}, 2, "--report needs a file name"},
+      {"report_with_tune", {"--headless", "--tune", "--report", "r"}, 2, "--tune writes a tuning file"},
       {"script_malformed", {"--script", "three:key=G"}, 2, "frame number"},
       {"tune_with_check", {"--headless", "--tune", "--check"}, 2, "--tune"},
       {"tune_without_frames", {"--headless", "--tune", "--frames", "0"}, 2, "timed frames"},
@@ -211,6 +250,9 @@ std::vector<Case> bad_arguments() {
       {"output_is_directory", {"--headless", "--variant", "copy", "--image", "in.png", "--output", "adir.png"}, 1, "is a directory"},
       {"csv_in_missing_directory", {"--headless", "--variant", "copy", "--frames", "1", "--csv", "no/x.csv"}, 1, "cannot write into"},
       {"json_is_directory", {"--headless", "--variant", "copy", "--frames", "1", "--json", "adir"}, 1, "is a directory"},
+      {"report_is_a_file", {"--headless", "--variant", "copy", "--frames", "1", "--report", "in.png"}, 1, "is not a directory"},
+      {"report_in_missing_directory", {"--headless", "--variant", "copy", "--frames", "1", "--report", "no/such/dir"}, 1,
+       "cannot create it in 'no/such'"},
       {"tuned_missing", {"--headless", "--variant", "copy", "--tuned", "missing.json"}, 1, "cannot read the tuning file"},
       {"tuned_garbage", {"--headless", "--variant", "copy", "--tuned", "garbage.json"}, 1, "not a blurlab tuning file"},
       {"tuned_segment_zero", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_segment_zero.json"}, 1,
@@ -229,7 +271,40 @@ std::vector<Case> bad_arguments() {
       {"no_gl43_headless", {"--headless", "--variant", "copy", "--frames", "1"}, 1, "OpenGL 4.3 core is not available",
        {{"MESA_GL_VERSION_OVERRIDE", "4.2"}}},
       {"window_options_without_display", {"--script", "1:key=G", "--frames", "2"}, 1, "no display"},
+      // Special files as targets: written through and their errors reported, never replaced.
+      {"csv_to_dev_full", {"--headless", "--variant", "copy", "--frames", "1", "--size", "8x8", "--csv", "full"}, 1,
+       "cannot write 'full': No space left on device", {}, true},
+      {"json_to_dev_full", {"--headless", "--variant", "copy", "--frames", "1", "--size", "8x8", "--json", "full"}, 1,
+       "No space left on device", {}, true},
+      {"output_to_dev_full", {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0", "--output", "full.png"}, 1,
+       "cannot write 'full.png': No space left on device", {}, true},
+      // Outputs of a failed run: none is written.
+      {"output_not_written_when_csv_fails",
+       {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0", "--output", out, "--csv", "full"}, 1,
+       "cannot write 'full'", {}, true},
+      {"outputs_not_written_when_check_fails",
+       {"--headless", "--variant", "copy", "--check", "--image", "in.png", "--shader-dir", "wrong_glsl", "--output", out, "--csv",
+        "r.csv", "--json", "r.json"},
+       1, "1 of 1 runs exceed their tolerance (see the check column); no files written"},
+      {"reports_not_written_when_sweep_check_fails",
+       {"--headless", "--variant", "copy", "--check", "--size", "9x7,5x3", "--shader-dir", "wrong_glsl", "--csv", "r.csv"}, 1,
+       "no files written"},
+      // Messages: one line whatever a value holds; no "internal error" for a reason.
+      {"newline_in_value", {"--radius", "1\n2"}, 2, "--radius '1\\n2' is not a whole number"},
+      {"newline_in_file_name", {"--headless", "--variant", "copy", "--frames", "1", "--csv", "no\nsuch/x.csv"}, 1,
+       "cannot write into 'no\\nsuch'"},
+      {"escape_in_value", {"--variant", "\x1b[2Jnope"}, 2, "unknown variant '\\e[2Jnope'"},
+      {"failure_without_headless_is_one_line", {"--variant", "copy", "--frames", "1", "--size", "8x8", "--csv", "no/x.csv"}, 1,
+       "cannot write into 'no'"},
+      // Names and sizes: a name too long is refused before any GL work (here: none available).
+      {"output_name_too_long", {"--headless", "--variant", "copy", "--image", "in.png", "--output", std::string(252, 'n') + ".png"}, 1,
+       "the file name is 256 bytes long", {{"MESA_GL_VERSION_OVERRIDE", "4.2"}}},
   };
+  // 4096 sigmas x 129 radii: refused at once, with the number (it once ran for minutes).
+  std::string sigmas;
+  for (int i = 1; i <= 4096; ++i) sigmas += (i > 1 ? "," : "") + std::to_string(i * 0.01);
+  cases.push_back({"sweep_of_4096_sigmas_by_129_radii", {"--headless", "--variant", "frag-naive", "--radius", "0:128", "--sigma", sigmas},
+                   2, "the sweep has 528384 configurations, more than 100000 in one run"});
   // Every box-only variant refuses the Gaussian, by name, when asked for it alone.
   for (const VariantInfo* v : variants())
     if (v->kernels == KernelSupport::BoxOnly)
@@ -435,6 +510,124 @@ TEST(GoodImages, JpegInJpegOut) {
   const LoadedImage jpg = load_image(sandbox.dir() / "out.JPG");
   EXPECT_EQ(jpg.info.format, ImageFormat::jpeg);
   EXPECT_EQ(jpg.image.width, 11);
+}
+
+// --- hostile targets that need a setup: device nodes, FIFOs, links, immutable files ------------
+
+bool set_immutable(const fs::path& p, bool on) {
+  const int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK);
+  if (fd < 0) return false;
+  int flags = 0;
+  bool ok = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+  flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+  ok = ok && ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+  ::close(fd);
+  return ok;
+}
+
+const std::vector<std::string> kCopyRun = {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0"};
+
+std::vector<std::string> copy_run(std::initializer_list<std::string> more) {
+  std::vector<std::string> args = kCopyRun;
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+void expect_success(const ProgramResult& r) {
+  ASSERT_FALSE(r.crashed) << "killed by signal " << r.signal << "\n" << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "") << "a run that succeeds says nothing on stderr";
+}
+
+TEST(HostileTargets, DevicesAreWrittenThroughAndStayDevices) {
+  Sandbox sandbox;
+  const fs::path& dir = sandbox.dir();
+  if (!sandbox.make_devices()) GTEST_SKIP() << "cannot make device nodes, and /dev is writable";
+  const auto before = files_below(dir);
+  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--output", "null.png", "--csv", "null", "--json", "null"}), dir));
+  EXPECT_TRUE(fs::is_character_file(dir / "null"));
+  EXPECT_TRUE(fs::is_character_file(dir / "null.png"));
+  expect_clean_failure({"dev_full", copy_run({"--csv", "full"}), 1, "cannot write 'full': No space left on device"}, dir, before);
+  EXPECT_TRUE(fs::is_character_file(dir / "full"));
+  EXPECT_EQ(files_below(dir), before);
+}
+
+TEST(HostileTargets, BlockDeviceIsRefusedBeforeAnyWork) {
+  Sandbox sandbox;
+  if (::mknod((sandbox.dir() / "disk.png").c_str(), S_IFBLK | 0600, makedev(7, 0)) != 0) GTEST_SKIP() << "mknod not permitted here";
+  expect_clean_failure({"block_device", copy_run({"--output", "disk.png"}), 1, "--output 'disk.png': it is a block device",
+                        {{"MESA_GL_VERSION_OVERRIDE", "4.2"}}},
+                       sandbox.dir(), files_below(sandbox.dir()));
+  EXPECT_TRUE(fs::is_block_file(sandbox.dir() / "disk.png"));
+}
+
+TEST(HostileTargets, FifoWithoutReaderFailsWithoutHanging) {
+  Sandbox sandbox;
+  ASSERT_EQ(::mkfifo((sandbox.dir() / "pipe").c_str(), 0600), 0);
+  expect_clean_failure({"fifo", copy_run({"--csv", "pipe"}), 1, "cannot write 'pipe': no process is reading from it"}, sandbox.dir(),
+                       files_below(sandbox.dir()));
+  EXPECT_TRUE(fs::is_fifo(sandbox.dir() / "pipe"));
+}
+
+TEST(HostileTargets, SymlinkStaysALinkAndDanglingOneIsRefused) {
+  Sandbox sandbox;
+  const fs::path& dir = sandbox.dir();
+  fs::create_directories(dir / "real");
+  std::ofstream(dir / "real" / "report.csv") << "old";
+  fs::create_symlink("real/report.csv", dir / "link.csv");
+  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--csv", "link.csv"}), dir));
+  EXPECT_TRUE(fs::is_symlink(dir / "link.csv"));
+  std::ifstream in(dir / "real" / "report.csv");
+  std::string header;
+  std::getline(in, header);
+  EXPECT_NE(header.find("variant"), std::string::npos) << header;
+  fs::create_symlink("nowhere.csv", dir / "dangling.csv");
+  expect_clean_failure({"dangling", copy_run({"--csv", "dangling.csv"}), 1, "which does not exist"}, dir, files_below(dir));
+}
+
+TEST(HostileTargets, ImmutableTargetSaysWhy) {
+  Sandbox sandbox;
+  const fs::path target = sandbox.dir() / "frozen.csv";
+  std::ofstream(target) << "old";
+  if (!set_immutable(target, true)) GTEST_SKIP() << "cannot set the immutable attribute here (chattr +i)";
+  const auto before = files_below(sandbox.dir());
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, copy_run({"--csv", "frozen.csv", "--output", "out.png"}), sandbox.dir());
+  set_immutable(target, false);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("--csv 'frozen.csv': Operation not permitted"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(": Success"), std::string::npos) << r.err;
+  EXPECT_EQ(files_below(sandbox.dir()), before);
+}
+
+TEST(HostileTargets, LongestFileNameWorks) {
+  Sandbox sandbox;
+  const std::string name = std::string(251, 'n') + ".png";  // 255 bytes, the most a directory entry holds
+  const auto before = files_below(sandbox.dir());
+  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--output", name}), sandbox.dir()));
+  EXPECT_TRUE(fs::is_regular_file(sandbox.dir() / name));
+  EXPECT_EQ(files_below(sandbox.dir()).size(), before.size() + 1) << "only the output appeared";
+}
+
+// The window's --screenshot under Xvfb: the same rules, and a failed save fails the run.
+TEST(HostileTargets, ScreenshotToSpecialFiles) {
+  if (!fs::exists(BLURLAB_XVFB_RUN)) GTEST_SKIP() << "no xvfb-run";
+  Sandbox sandbox;
+  if (!sandbox.make_devices()) GTEST_SKIP() << "cannot make device nodes, and /dev is writable";
+  const auto before = files_below(sandbox.dir());
+  fs::create_directories(sandbox.dir() / "adir.png");
+  for (const auto& [target, message] :
+       {std::pair<std::string, std::string>{"full.png", "cannot write 'full.png': No space left on device"},
+        std::pair<std::string, std::string>{"adir.png", "--screenshot 'adir.png': it is a directory"}}) {
+    const ProgramResult r = run_program(BLURLAB_XVFB_RUN, {"-a", BLURLAB_PROGRAM, "--frames", "2", "--size", "64x48", "--screenshot", target},
+                                        sandbox.dir());
+    ASSERT_FALSE(r.crashed) << r.err;
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(r.err.rfind("blurlab: ", 0), 0u) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not exactly one line:\n" << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / "full.png")) << "the device was replaced";
+  EXPECT_EQ(files_below(sandbox.dir()), before);
 }
 
 }  // namespace

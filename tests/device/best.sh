@@ -7,7 +7,7 @@
 set -uo pipefail
 source .device/env.sh
 B=.device/bin/blurlab
-V=compute-separable-lds,compute-inline-lds,compute-inline-persistent,compute-inline-regblock,compute-sliding,compute-sliding-inline,compute-scan
+V=compute-separable-lds,compute-inline-lds,compute-inline-persistent,compute-inline-regblock,compute-strip-regblock,compute-sliding,compute-sliding-inline,compute-scan,compute-box-prefix
 S=4096x4096,1920x1080
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 if [ "${TUNE:-0}" = 1 ]; then
@@ -18,15 +18,15 @@ if [ "${TUNE:-0}" = 1 ]; then
      --workgroup 16x16,16x8,32x8,64x4 --block-y 4,8,16 --block-x 8,16 --cache fp16,fp32 >> "$OUT/check_regblock.txt" 2>&1
   echo "knobs check exit $?"; grep -cE " ok$" "$OUT/check_regblock.txt"; grep -E "FAIL" "$OUT/check_regblock.txt" | head
   tune=(--headless --tune --size $S --frames 20 --warmup 5 --budget 0.4 --tune-file "$OUT/tune.json"
-        --variant compute-separable-lds,compute-inline-regblock,compute-sliding)
-  $B "${tune[@]}" --kernel box --radius 1,8,32,64 > "$OUT/tune.txt" 2>&1; echo "tune box exit $?"
+        --variant compute-separable-lds,compute-inline-regblock,compute-strip-regblock,compute-sliding,compute-box-prefix)
+  $B "${tune[@]}" --kernel box --radius 1,8,32,64,128 > "$OUT/tune.txt" 2>&1; echo "tune box exit $?"
   $B "${tune[@]}" --kernel gauss --sigma 10 --radius 16,30 >> "$OUT/tune.txt" 2>&1; echo "tune gauss exit $?"
   grep -E "^compute" "$OUT/tune.txt" | cut -c1-200
   exit 0
 fi
 tuned=(); [ -n "${TUNED:-}" ] && tuned=(--tuned "$TUNED")
-common=(--headless --size $S --frames ${FRAMES:-100} --warmup 10 --budget 1.5 --check "${tuned[@]}" --variant copy,$V)
-$B "${common[@]}" --kernel box --radius 1,8,32,64 --json "$OUT/best_box.json" > "$OUT/best_box.txt" 2>&1
+common=(--headless --size $S --frames ${FRAMES:-100} --warmup 10 --budget 1.5 --check --roofline "${tuned[@]}" --variant copy,$V)
+$B "${common[@]}" --kernel box --radius 1,8,32,64,128 --json "$OUT/best_box.json" > "$OUT/best_box.txt" 2>&1
 echo "box exit $?"
 $B "${common[@]}" --kernel gauss --sigma 10 --radius 16,30 --json "$OUT/best_gauss.json" > "$OUT/best_gauss.txt" 2>&1
 echo "gauss exit $?"

@@ -52,16 +52,18 @@ if [ "$part" = copy ] || [ "$part" = all ]; then
   echo "copy exit $?"; summary "$OUT/copy.json"
 fi
 if [ "$part" = box ] || [ "$part" = all ]; then
-  $B "${common[@]}" --variant copy,compute-box-prefix --kernel box --radius 1,8,32,64,128 --size 4096x4096,1920x1080 \
-     --workgroup 256,512,1024 --segment 512,1024,2048 --batch 2,4 --scan subgroup --json "$OUT/box.json" > "$OUT/box.txt" 2>&1
+  # copy is the implicit floor at its own defaults (listing it would sweep it over these workgroups)
+  $B "${common[@]}" --variant compute-box-prefix --kernel box --radius ${BOX_RADII:-1,8,32,64,128} --size 4096x4096,1920x1080 \
+     --workgroup ${BOX_WG:-256,512,1024} --segment ${BOX_SEG:-64,128,256,512} --batch ${BOX_BATCH:-2,4} --scan subgroup \
+     --json "$OUT/box.json" > "$OUT/box.txt" 2>&1
   echo "box exit $?"; summary "$OUT/box.json"
-  $B "${common[@]}" --variant copy,compute-sliding,compute-inline-regblock --tuned docs/data/h200/tune.json --kernel box \
+  [ -n "${BOX_BEFORE:-1}" ] && $B "${common[@]}" --variant compute-sliding,compute-inline-regblock --tuned docs/data/h200/tune.json --kernel box \
      --radius 1,8,32,64,128 --size 4096x4096,1920x1080 --json "$OUT/box_before.json" > "$OUT/box_before.txt" 2>&1
   echo "box before exit $?"; summary "$OUT/box_before.json"
 fi
 if [ "$part" = gauss ] || [ "$part" = all ]; then
-  $B "${common[@]}" --variant copy,compute-strip-regblock --kernel gauss --sigma 10 --radius 16,30 --size 4096x4096,1920x1080 \
-     --workgroup ${GAUSS_WG:-256,512} --strip ${GAUSS_STRIP:-32} --block ${GAUSS_BLOCK:-8,16} --segment 1024 --fetch image,texture \
-     --weights uniform,constant --json "$OUT/gauss.json" > "$OUT/gauss.txt" 2>&1
+  $B "${common[@]}" --variant compute-strip-regblock --kernel gauss --sigma 10 --radius 16,30 --size 4096x4096,1920x1080 \
+     --workgroup ${GAUSS_WG:-128,256,512} --strip ${GAUSS_STRIP:-32} --block ${GAUSS_BLOCK:-8,16} --segment 1024 \
+     --fetch ${GAUSS_FETCH:-image,texture,staged} --weights ${GAUSS_WEIGHTS:-uniform,constant} --json "$OUT/gauss.json" > "$OUT/gauss.txt" 2>&1
   echo "gauss exit $?"; summary "$OUT/gauss.json"
 fi

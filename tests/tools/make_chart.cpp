@@ -2,9 +2,13 @@
 // can regenerate it bit for bit. Hard edges, 1-texel lines, checkers of several periods,
 // gradients in every channel (alpha too: all four channels are blurred) and seeded noise:
 // features where a wrong tap, offset, weight or border shows.
+// blurlab-make-chart --edge OUT.png: 64x16, dark on the left half and bright on the right: black
+// and white in the top rows (where a blur of sRGB code values and one in linear light differ
+// most), 64 and 192 below (values that decoding changes, unlike 0 and 1; tests/linear_test.cmake).
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
+#include <string_view>
 
 #include "image/image_file.h"
 #include "util/error.h"
@@ -27,9 +31,28 @@ void put(blurlab::Image& im, int x, int y, int r, int g, int b, int a = 255) {
 
 }  // namespace
 
+int save(const blurlab::Image& im, const char* path) {
+  try {
+    blurlab::save_image(im, path);
+  } catch (const blurlab::Error& e) {
+    std::fprintf(stderr, "blurlab-make-chart: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string_view(argv[1]) == "--edge") {
+    blurlab::Image edge(64, 16);
+    for (int y = 0; y < edge.height; ++y)
+      for (int x = 0; x < edge.width; ++x) {
+        const int v = y < 8 ? (x < 32 ? 0 : 255) : (x < 32 ? 64 : 192);
+        put(edge, x, y, v, v, v);
+      }
+    return save(edge, argv[2]);
+  }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: blurlab-make-chart OUT.png\n");
+    std::fprintf(stderr, "usage: blurlab-make-chart OUT.png | --edge OUT.png\n");
     return 2;
   }
   blurlab::Image im(kWidth, kHeight);
@@ -75,11 +98,5 @@ int main(int argc, char** argv) {
       }
       put(im, x, y, r, g, b, a);
     }
-  try {
-    blurlab::save_image(im, argv[1]);
-  } catch (const blurlab::Error& e) {
-    std::fprintf(stderr, "blurlab-make-chart: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  return save(im, argv[1]);
 }

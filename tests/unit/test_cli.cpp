@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <initializer_list>
 
 #include "blur/registry.h"
 #include "cli/lists.h"
 #include "cli/options.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace blurlab::cli {
 namespace {
@@ -43,6 +45,14 @@ TEST(Lists, Errors) {
     EXPECT_THROW(parse_int_list(bad, "--radius", 0, 128), UsageError) << "'" << bad << "'";
   }
   EXPECT_THROW(parse_int_list("0:100000", "--segment", 0, 1000000), UsageError);  // too many values
+}
+
+TEST(Lists, SignsAreSingle) {
+  // Found by fuzz_lists (tests/fuzz/corpus/lists/regression_plus_minus): "+-1" parsed as -1.
+  EXPECT_EQ(parse_int("+7"), 7);
+  EXPECT_EQ(parse_int("-7"), -7);
+  for (const char* bad : {"+-1", "+-0", "-+1", "++1", "--1", "+", "-"}) EXPECT_EQ(parse_int(bad), std::nullopt) << bad;
+  EXPECT_THROW(parse_int_list("+-0", "--warmup", 0, 100000), UsageError);
 }
 
 TEST(Lists, Sizes) {
@@ -157,6 +167,95 @@ TEST(Options, UsageErrors) {
   EXPECT_NE(usage_error({"--cache", "fp8"}).find("--cache 'fp8' is not fp32|fp16"), std::string::npos);
   usage_error({"--variant", "frag-naive", "--format", "rgba16f"});         // has no intermediate
   usage_error({"stray"});
+}
+
+std::string numbers(int count, double first, double step) {
+  std::string list;
+  for (int i = 0; i < count; ++i) list += (i ? "," : "") + std::to_string(first + i * step);
+  return list;
+}
+
+TEST(Options, KernelListIsUniqueAndFastForLongLists) {
+  // 4096 sigmas by 129 radii once took minutes (a linear search per kernel); the sweep is now
+  // refused by its size at once, and the kernel list is built without searching.
+  const std::string sigmas = numbers(4096, 0.01, 0.01);
+  const auto start = std::chrono::steady_clock::now();
+  const std::string message = usage_error({"--headless", "--radius", "0:128", "--sigma", sigmas.c_str()});
+  // Each blur x 129 radii x 4096 sigmas, and the copy pass once.
+  const auto blurs = std::count_if(variants().begin(), variants().end(), [](const VariantInfo* v) { return is_blur(*v); });
+  const std::string count = std::to_string(blurs * 129 * 4096 + (static_cast<long>(variants().size()) - blurs));
+  EXPECT_NE(message.find("has " + count + " configurations, more than 100000"), std::string::npos) << message;
+  Options o = parse({"--headless", "--variant", "copy", "--radius", "0:128", "--sigma", sigmas.c_str()});
+  EXPECT_EQ(o.kernel_list().size(), 129u * 4096u);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+  // Repeats count once, in the order first given.
+  o = parse({"--kernel", "box,gauss", "--radius", "3,1,3,1:3", "--sigma", "2,1,2.0"});
+  const std::vector<Kernel> expected{{KernelType::Box, 3, 0.0},   {KernelType::Box, 1, 0.0},   {KernelType::Box, 2, 0.0},
+                                     {KernelType::Gauss, 3, 2.0}, {KernelType::Gauss, 3, 1.0}, {KernelType::Gauss, 1, 2.0},
+                                     {KernelType::Gauss, 1, 1.0}, {KernelType::Gauss, 2, 2.0}, {KernelType::Gauss, 2, 1.0}};
+  EXPECT_EQ(o.kernel_list(), expected);
+}
+
+TEST(Options, ConfigurationCountIsWhatTheSweepRuns) {
+  for (const std::vector<const char*>& args : std::vector<std::vector<const char*>>{
+           {},
+           {"--variant", "copy"},
+           {"--kernel", "box,gauss", "--radius", "1:8", "--sigma", "1,2,3", "--size", "8x8,9x9,10x10"},
+           {"--variant", "copy,compute-separable", "--border", "clamp,wrap,constant", "--radius", "1,2"},
+           {"--variant", "compute-separable-lds,compute-sliding,frag-naive", "--workgroup", "8x8,16x16", "--unroll", "1,2,4",
+            "--segment", "32,64", "--format", "rgba8,rgba16f,rgba32f", "--input-format", "rgba8,rgba16f", "--cache", "fp16,fp32"}}) {
+    std::vector<const char*> argv{"blurlab"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const Options o = parse_options(static_cast<int>(argv.size()), argv.data());
+    std::vector<const VariantInfo*> selected = o.variants;
+    if (selected.empty()) selected.assign(variants().begin(), variants().end());
+    size_t runs = 0;
+    for (const VariantInfo* v : selected)
+      for (gl::Format f : o.input_formats) runs += o.settings_list(*v, f).size() * std::max<size_t>(o.sizes.size(), 1);
+    EXPECT_EQ(o.configuration_count(), static_cast<double>(runs)) << ::testing::PrintToString(args);
+  }
+  // Just below and just above the bound: 129 radii x 774 sigmas + 129 box kernels = 99,975; 129 x 776 = 100,104.
+  const std::string sigmas = numbers(774, 0.1, 0.1);
+  EXPECT_EQ(parse({"--variant", "frag-naive", "--kernel", "gauss,box", "--radius", "0:128", "--sigma", sigmas.c_str()})
+                .configuration_count(),
+            99975.0);
+  const std::string more = numbers(776, 0.1, 0.1);
+  EXPECT_NE(usage_error({"--variant", "frag-naive", "--radius", "0:128", "--sigma", more.c_str()}).find("has 100104 configurations"),
+            std::string::npos);
+}
+
+TEST(Options, LinearLightIsOneSettingOfEveryRun) {
+  const Options o = parse({"--linear", "--variant", "compute-separable", "--kernel", "box,gauss"});
+  EXPECT_TRUE(o.linear);
+  EXPECT_EQ(o.input_formats, std::vector<gl::Format>{gl::Format::rgba16f}) << "linear light is blurred in rgba16f";
+  for (const BlurSettings& s : o.settings_list(*find_variant("compute-separable"), gl::Format::rgba16f)) {
+    EXPECT_TRUE(s.linear);
+    EXPECT_NE(describe(*find_variant("compute-separable"), resolve(*find_variant("compute-separable"), s)).find(" linear"),
+              std::string::npos);
+  }
+  EXPECT_EQ(parse({"--linear", "--input-format", "rgba16f"}).input_formats, std::vector<gl::Format>{gl::Format::rgba16f});
+  EXPECT_NE(usage_error({"--linear", "--input-format", "rgba8"}).find("--linear blurs in rgba16f"), std::string::npos);
+  EXPECT_FALSE(parse({}).settings_list(*find_variant("copy"), gl::Format::rgba8).front().linear);
+}
+
+TEST(Options, ReportAndWide) {
+  const Options o = parse({"--headless", "--report", "out", "--wide"});
+  EXPECT_EQ(o.report_dir, "out");
+  EXPECT_TRUE(o.wide);
+  EXPECT_NE(usage_error({"--report", ""}).find("--report needs a file name"), std::string::npos);
+  EXPECT_NE(usage_error({"--headless", "--tune", "--report", "out"}).find("--report"), std::string::npos);
+}
+
+TEST(Options, CommandLineIsQuotedForAShell) {  EXPECT_EQ(parse({"--headless", "--radius", "1:8:x2", "--csv", "my report.csv"}).command_line,
+            "blurlab --headless --radius 1:8:x2 --csv 'my report.csv'");
+  EXPECT_EQ(parse({"--headless", "--csv", "it's.csv"}).command_line, "blurlab --headless --csv 'it'\\''s.csv'");
+}
+
+TEST(Options, WindowTakesOneSettingAndLinearLightOnlyAsL) {
+  check_window_options(parse({"--linear"}));
+  EXPECT_THROW(check_window_options(parse({"--input-format", "rgba16f"})), UsageError);
+  EXPECT_THROW(check_window_options(parse({"--report", "out"})), UsageError);
+  EXPECT_THROW(check_window_options(parse({"--wide"})), UsageError);
 }
 
 TEST(Options, Help) {

@@ -76,7 +76,8 @@ TEST(Report, CsvHasOneLinePerRowAndAStableHeader) {
   const std::vector<std::string> lines = split(out.str(), '\n');
   ASSERT_EQ(lines.size(), 7u);  // header, 5 rows, trailing empty
   const size_t columns = split(lines[0], ',').size();
-  EXPECT_EQ(columns, 35u + all_knobs().size()) << "a column per knob name of the registry";
+  EXPECT_EQ(columns, 36u + all_knobs().size()) << "a column per knob name of the registry";
+  EXPECT_NE(lines[0].find(",input_format,linear,intermediate,"), std::string::npos);
   EXPECT_EQ(lines[0].substr(0, 33), "variant,stage,role,kernel,radius,");
   for (size_t i = 1; i < 5; ++i) EXPECT_EQ(split(lines[i], ',').size(), columns) << lines[i];
   EXPECT_NE(lines[3].find("frag-separable,fragment,blur,gauss,16,"), std::string::npos);
@@ -105,6 +106,9 @@ TEST(Report, JsonCarriesGpuSettingsAndResults) {
   EXPECT_DOUBLE_EQ(separable["spans"]["total"]["median_ms"].get<double>(), 2.0);
   EXPECT_DOUBLE_EQ(separable["x_copy"].get<double>(), 4.0);
   EXPECT_EQ(separable["error"]["max"].size(), 4u);
+  EXPECT_FALSE(separable["settings"]["linear"].get<bool>());
+  EXPECT_EQ(doc["variants"].size(), variants().size()) << "every variant, so charts keep each one's colour";
+  EXPECT_EQ(doc["variants"][0], variants()[0]->name);
   EXPECT_FALSE(doc["results"][4]["supported"].get<bool>());
   EXPECT_EQ(doc["results"][4]["reason"], "needs \"more\" shared memory, 48 KiB");
 }
@@ -134,12 +138,15 @@ TEST(Report, TheRooflineSaysWhichBoundLimitsARow) {
 }
 
 TEST(Report, TableGroupsAndSaysWhyARowIsMissing) {
-  std::ostringstream out;
-  write_table(sample(), out);
+  std::ostringstream out, fit;
+  write_table(sample(), out, Columns::All);
+  write_table(sample(), fit);
   const std::string text = out.str();
   EXPECT_NE(text.find("== 1000x500 rgba8 copy pass (the floor)"), std::string::npos);
   EXPECT_NE(text.find("== 1000x500 rgba8 gauss r=16"), std::string::npos);
   EXPECT_NE(text.find("unsupported: needs \"more\" shared memory"), std::string::npos);
+  EXPECT_NE(fit.str().find("unsupported [1]"), std::string::npos);
+  EXPECT_NE(fit.str().find("[1] needs \"more\" shared memory, 48 KiB"), std::string::npos) << fit.str();
   EXPECT_NE(text.find("workgroup=16x16"), std::string::npos) << "knobs by name";
   // Fastest first within the group.
   EXPECT_LT(text.find("compute-separable"), text.find("frag-separable"));
@@ -189,6 +196,89 @@ TEST(Report, BorderModesAreGroupsWithTheirCostAgainstClamp) {
   EXPECT_EQ(doc["results"][6]["settings"]["border_value"], nlohmann::json({0.5, 0.0, 0.0, 1.0}));
   EXPECT_FALSE(doc["results"][0]["settings"].contains("border")) << "the copy pass";
   EXPECT_FALSE(doc["results"][2]["settings"].contains("border_value")) << "clamp has no value";
+}
+
+// The widest rows a default sweep makes: the longest variant name with knobs away from their
+// defaults, an unsupported row with a long reason, a failed check.
+Report wide_sample() {
+  Report r = sample();
+  Measurement regblock = timed("compute-inline-regblock", 16, {12.0, 12.5, 11.0});
+  regblock.settings.knobs["block-x"] = {8, 0};
+  regblock.tuned = true;
+  r.rows.push_back(regblock);
+  Measurement persistent = timed("compute-inline-persistent", 16, {123.456, 130.0, 120.0});
+  persistent.check->ok = false;
+  persistent.check->max_error = {3, 2, 1, 0};
+  persistent.check->worst_fraction = 3.0;
+  r.rows.push_back(persistent);
+  Measurement refused = timed("compute-naive-lds", 16, {});
+  refused.unsupported = "the (8+2r)^2 tile of 8x8 workgroups needs 43264 bytes of shared memory at fp32, more than the 32768 the "
+                        "device has; fp16 halves it, a smaller workgroup or radius shrinks it, and the long reason wraps";
+  refused.spans_ms.clear();
+  r.rows.push_back(refused);
+  return r;
+}
+
+size_t longest_line(const std::string& text) {
+  size_t longest = 0;
+  for (const std::string& line : split(text, '\n')) longest = std::max(longest, line.size());
+  return longest;
+}
+
+TEST(Report, TableFitsTheTerminalUnlessWide) {
+  std::ostringstream fit, all;
+  write_table(wide_sample(), fit);
+  write_table(wide_sample(), all, Columns::All);
+  EXPECT_LE(longest_line(fit.str()), kTableWidth) << fit.str();
+  EXPECT_GT(longest_line(all.str()), kTableWidth);
+  // Unsupported rows point to their reason below the table, once per reason, wrapped.
+  EXPECT_NE(fit.str().find("unsupported [1]"), std::string::npos);
+  EXPECT_NE(fit.str().find("unsupported [2]"), std::string::npos);
+  EXPECT_NE(fit.str().find("[2] the (8+2r)^2 tile"), std::string::npos);
+  EXPECT_NE(fit.str().find("FAIL 3 LSB (3x tol.)"), std::string::npos) << fit.str();
+  // Knobs at their defaults are left to --wide; a changed one and "tuned" stay.
+  EXPECT_NE(fit.str().find("block-x=8 (tuned)"), std::string::npos) << fit.str();
+  EXPECT_EQ(fit.str().find("workgroup=16x16"), std::string::npos);
+  EXPECT_NE(all.str().find("workgroup=16x16"), std::string::npos);
+  const std::string fit_header = split(fit.str(), '\n')[0], all_header = split(all.str(), '\n')[0];
+  for (const char* column : {"stage", "passes (median ms)", "cpu ms", "max error"}) {
+    EXPECT_EQ(fit_header.find(column), std::string::npos) << column;
+    EXPECT_NE(all_header.find(column), std::string::npos) << column;
+  }
+}
+
+TEST(Report, MarkdownPageHasEverythingAndOnlyTheChartsItHas) {
+  Report r = wide_sample();
+  r.command = "blurlab --headless --report out";
+  r.gl.vendor = "Test vendor";
+  r.gl.version = "4.6 test";
+  r.date = "2024-01-01T00:00:00+0000";
+  std::ostringstream with, without;
+  write_markdown(r, {.charts = {"time_vs_radius_1000x500_rgba8_gauss.png"}, .charts_note = "", .files = {"report.json"}}, with);
+  write_markdown(r, {.charts = {}, .charts_note = "The charts could not be made here: no matplotlib.", .files = {}}, without);
+  const std::string page = with.str();
+  for (const char* part : {"# blurlab report", "```sh\nblurlab --headless --report out\n```", "| renderer | Test GPU |",
+                           "| vendor | Test vendor |", "## Settings", "## Correctness", "**1 of 6 runs exceed their tolerance:**",
+                           "compute-inline-persistent", "## Results", "### 1000x500 rgba8 gauss r=16",
+                           "| variant | stage | settings | total ms |", "![time_vs_radius_1000x500_rgba8_gauss.png](time_vs_radius_1000x500_rgba8_gauss.png)",
+                           "- [report.json](report.json)", "needs \"more\" shared memory, 48 KiB"})
+    EXPECT_NE(page.find(part), std::string::npos) << part << "\n" << page;
+  EXPECT_EQ(without.str().find("!["), std::string::npos) << "no picture it does not have";
+  EXPECT_NE(without.str().find("The charts could not be made here: no matplotlib."), std::string::npos);
+}
+
+TEST(Report, MarkdownCellsKeepTheirPipes) {
+  Report r = sample();
+  r.rows[4].unsupported = "a | b";
+  std::ostringstream out;
+  write_markdown(r, {}, out);
+  EXPECT_NE(out.str().find("unsupported: a \\| b"), std::string::npos) << out.str();
+}
+
+TEST(Strings, Wrapped) {
+  EXPECT_EQ(wrapped("one two three four", 9, "  "), "one two\n  three\n  four");
+  EXPECT_EQ(wrapped("a verylongword b", 4), "a\nverylongword\nb");
+  EXPECT_EQ(wrapped("", 10), "");
 }
 
 TEST(Tuning, SaveLoadAndNearestRadius) {

@@ -24,6 +24,28 @@ TEST(Keys, DigitsAndArrowsSwitchVariant) {
   EXPECT_EQ(s.variant, 4u);
 }
 
+TEST(Keys, ShiftDigitsReachVariantsTenToEighteenInTheListsOrder) {
+  ViewState s;
+  EXPECT_EQ(handle_key(s, Key::ShiftDigit1, 16), kReconfigure);
+  EXPECT_EQ(s.variant, 9u);
+  handle_key(s, Key::ShiftDigit7, 16);
+  EXPECT_EQ(s.variant, 15u);
+  EXPECT_EQ(handle_key(s, Key::ShiftDigit8, 16), kNone) << "no seventeenth variant";
+  EXPECT_EQ(s.variant, 15u);
+  // The overlay labels each variant with its key; the key selects that variant.
+  for (size_t i = 0; i < 18; ++i) {
+    const std::string key = variant_key(i);
+    ASSERT_TRUE(parse_key(key)) << key;
+    ViewState t;
+    t.variant = i == 0 ? 1 : 0;
+    handle_key(t, *parse_key(key), 18);
+    EXPECT_EQ(t.variant, i) << key;
+  }
+  EXPECT_EQ(variant_key(0), "1");
+  EXPECT_EQ(variant_key(9), "Shift+1");
+  EXPECT_EQ(variant_key(18), "");
+}
+
 TEST(Keys, RadiusStaysInRangeAndSigmaFollows) {
   ViewState s;
   set_radius(s, 1);
@@ -102,9 +124,11 @@ TEST(Keys, LinearLightMovesScenesAndIntermediatesToHalfFloat) {
   ViewState s;
   EXPECT_EQ(handle_key(s, Key::L, 5), kRebuildTargets | kReconfigure);
   EXPECT_TRUE(s.linear_light);
+  EXPECT_TRUE(s.settings.linear) << "the same setting as --linear";
   EXPECT_EQ(s.settings.input_format, gl::Format::rgba16f);
   EXPECT_EQ(s.settings.intermediate_format(), gl::Format::rgba16f);  // rgba8 cannot hold HDR values
   handle_key(s, Key::L, 5);
+  EXPECT_FALSE(s.settings.linear);
   EXPECT_EQ(s.settings.input_format, gl::Format::rgba8);
   EXPECT_EQ(s.settings.intermediate_format(), gl::Format::rgba8);
   s.settings.intermediate = gl::Format::rgba32f;
@@ -119,8 +143,55 @@ TEST(Script, Parses) {
   EXPECT_EQ(*steps[0].key, Key::Right);
   EXPECT_EQ(*steps[1].resize, glm::ivec2(517, 389));
   EXPECT_EQ(*steps[2].resize, glm::ivec2(0, 0));
-  for (const char* bad : {"x:key=G", "3:key=Q", "3:jump=1", "3:resize=10", "3", "-1:key=G", "3:resize=99999x2"})
+  for (const char* bad : {"x:key=G", "3:key=Q", "3:jump=1", "3:resize=10", "3", "-1:key=G", "3:resize=99999x2", "3:key=Shift+0"})
     EXPECT_THROW(parse_script(bad), UsageError) << bad;
+}
+
+TEST(Script, TakesTheReadmesKeyNamesAndListsThemWhenWrong) {
+  const auto steps = parse_script("1:key=+;2:key=-;3:key=?;4:key=Esc;5:key=Shift+3;6:key=F1;7:key=Plus;8:key==;9:key=Escape");
+  const std::vector<Key> expected{Key::Plus, Key::Minus, Key::Help, Key::Escape, Key::ShiftDigit3, Key::Help, Key::Plus, Key::Plus,
+                                  Key::Escape};
+  ASSERT_EQ(steps.size(), expected.size());
+  for (size_t i = 0; i < steps.size(); ++i) EXPECT_EQ(*steps[i].key, expected[i]) << i;
+  try {
+    parse_script("3:key=Q");
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    const std::string text = e.what();
+    EXPECT_NE(text.find("unknown key 'Q'"), std::string::npos) << text;
+    for (const char* name : {"1-9", "Shift+1-9", "Left", "Right", "+", "-", "Esc", "?", "F1", "Space", "Tab"})
+      EXPECT_NE(text.find(name), std::string::npos) << name << " missing from: " << text;
+  }
+}
+
+TEST(Presented, TheViewLineDescribesThePicture) {
+  ViewState s;
+  EXPECT_EQ(presented(s, {.blur_runs = true}, "b").picture, Picture::Blurred);
+  // A variant that cannot run the settings: the unblurred scene is shown, and said.
+  const Presented refused = presented(s, {.blur_runs = false}, "b");
+  EXPECT_EQ(refused.picture, Picture::Unblurred);
+  EXPECT_NE(refused.label.find("unblurred scene"), std::string::npos) << refused.label;
+  s.view = View::Unblurred;
+  EXPECT_EQ(presented(s, {.blur_runs = true}, "b").picture, Picture::Unblurred);
+  // The difference only once its other picture exists; the blurred picture until then.
+  s.view = View::DiffReference;
+  EXPECT_EQ(presented(s, {.blur_runs = true, .reference_ready = false}, "b").picture, Picture::Blurred);
+  EXPECT_NE(presented(s, {.blur_runs = true, .reference_ready = false}, "b").label.find("blurred"), std::string::npos);
+  EXPECT_EQ(presented(s, {.blur_runs = true, .reference_ready = true}, "b").picture, Picture::DiffReference);
+  s.view = View::DiffVariant;
+  EXPECT_EQ(presented(s, {.blur_runs = true, .second_runs = false}, "frag-x").picture, Picture::Blurred);
+  EXPECT_NE(presented(s, {.blur_runs = true, .second_runs = false}, "frag-x").label.find("frag-x does not run"), std::string::npos);
+  EXPECT_EQ(presented(s, {.blur_runs = true, .second_runs = true}, "frag-x").label, "difference to frag-x");
+}
+
+TEST(Presented, ASecondVariantThatWouldSetTheFrameRateStops) {
+  EXPECT_FALSE(second_variant_stall("frag-naive", 30.0, 20.0));
+  EXPECT_FALSE(second_variant_stall("frag-naive", 900.0, 400.0)) << "slow, but so is the first";
+  EXPECT_FALSE(second_variant_stall("frag-naive", kSecondStallMs - 1, 1.0)) << "below the absolute bound";
+  const auto stop = second_variant_stall("frag-naive", 2500.0, 40.0);
+  ASSERT_TRUE(stop);
+  EXPECT_NE(stop->find("frag-naive: 2500 ms for one frame (the first variant: 40 ms)"), std::string::npos) << *stop;
+  EXPECT_TRUE(second_variant_stall("frag-naive", 2500.0, std::nullopt));
 }
 
 TEST(SpanStats, WindowMeanMinMax) {

@@ -1,0 +1,304 @@
+// Output files (util/files.h) and the temporaries behind them (util/temp_files.h): whole or not
+// at all, never replacing what is not a file, nothing left behind, also when a signal ends the run.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "util/error.h"
+#include "util/files.h"
+#include "util/temp_files.h"
+
+namespace blurlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Files : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("blurlab_files_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (immutable_) set_immutable(*immutable_, false);
+    fs::remove_all(dir_);
+    EXPECT_EQ(live_temporary_files(), 0);
+  }
+
+  fs::path dir_;
+  std::optional<fs::path> immutable_;
+
+  std::vector<std::string> entries() const {  // every name in the directory, temporaries included
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  static std::string read(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  // A character device like /dev/null (1,3) or /dev/full (1,7) inside the sandbox; false where
+  // this process may not make device nodes.
+  bool make_char_device(const fs::path& p, unsigned minor) { return ::mknod(p.c_str(), S_IFCHR | 0666, makedev(1, minor)) == 0; }
+  static bool set_immutable(const fs::path& p, bool on) {
+    const int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK);
+    if (fd < 0) return false;
+    int flags = 0;
+    bool ok = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+    flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+    ok = ok && ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+    ::close(fd);
+    return ok;
+  }
+  static std::string error_of(const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+      return e.what();
+    }
+    ADD_FAILURE() << "no error";
+    return {};
+  }
+};
+
+TEST_F(Files, NewAndReplacedFilesAreWholeAndNoTemporaryStays) {
+  write_file_atomically(dir_ / "a.csv", "first");
+  EXPECT_EQ(read(dir_ / "a.csv"), "first");
+  fs::permissions(dir_ / "a.csv", fs::perms(0640));
+  write_file_atomically(dir_ / "a.csv", "second");
+  EXPECT_EQ(read(dir_ / "a.csv"), "second");
+  EXPECT_EQ(fs::status(dir_ / "a.csv").permissions() & fs::perms::all, fs::perms(0640)) << "replacing keeps the mode";
+  EXPECT_EQ(entries(), std::vector<std::string>{"a.csv"});
+}
+
+TEST_F(Files, LongestNameWorksBecauseTheTemporaryNameIsShort) {
+  const std::string longest(255, 'n');
+  write_file_atomically(dir_ / longest, "x");
+  EXPECT_EQ(read(dir_ / longest), "x");
+  const std::string message = error_of([&] { check_output_target(dir_ / (longest + "n"), "--csv"); });
+  EXPECT_NE(message.find("256 bytes long"), std::string::npos) << message;
+  EXPECT_NE(message.find("at most 255"), std::string::npos) << message;
+}
+
+TEST_F(Files, SymlinkStaysALinkAndItsFileIsReplaced) {
+  fs::create_directories(dir_ / "real");
+  write_file_atomically(dir_ / "real" / "report.csv", "old");
+  fs::create_symlink("real/report.csv", dir_ / "link.csv");
+  write_file_atomically(dir_ / "link.csv", "new");
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link.csv"));
+  EXPECT_EQ(read(dir_ / "real" / "report.csv"), "new");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"link.csv", "real"}));
+  fs::create_symlink("nowhere.csv", dir_ / "dangling.csv");
+  EXPECT_NE(error_of([&] { write_file_atomically(dir_ / "dangling.csv", "x"); }).find("does not exist"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "nowhere.csv"));
+}
+
+TEST_F(Files, DirectoriesAndMissingDirectoriesAreRefused) {
+  fs::create_directories(dir_ / "adir");
+  EXPECT_NE(error_of([&] { write_file_atomically(dir_ / "adir", "x"); }).find("is a directory"), std::string::npos);
+  EXPECT_NE(error_of([&] { check_output_target(dir_ / "no" / "x.csv", "--csv"); }).find("cannot write into"), std::string::npos);
+  EXPECT_NE(error_of([&] { check_output_target("", "--csv"); }).find("no file name"), std::string::npos);
+  EXPECT_EQ(entries(), std::vector<std::string>{"adir"});
+}
+
+TEST_F(Files, CharacterDevicesAreWrittenThroughNeverReplaced) {
+  // Only copies, in the sandbox: were this code wrong, the real /dev/null would be replaced (root may).
+  check_output_target("/dev/null", "--csv");  // only looks
+  if (!make_char_device(dir_ / "null", 3) || !make_char_device(dir_ / "full", 7)) GTEST_SKIP() << "mknod not permitted here";
+  write_file_atomically(dir_ / "null", "x");
+  EXPECT_TRUE(fs::is_character_file(dir_ / "null"));
+  EXPECT_NE(error_of([&] { write_file_atomically(dir_ / "full", "x"); }).find("No space left on device"), std::string::npos);
+  EXPECT_TRUE(fs::is_character_file(dir_ / "full"));
+  EXPECT_EQ(entries(), (std::vector<std::string>{"full", "null"}));
+}
+
+TEST_F(Files, BlockDevicesAreRefused) {
+  if (::mknod((dir_ / "disk").c_str(), S_IFBLK | 0600, makedev(7, 0)) != 0) GTEST_SKIP() << "mknod not permitted here";
+  EXPECT_NE(error_of([&] { check_output_target(dir_ / "disk", "--output"); }).find("block device"), std::string::npos);
+  EXPECT_NE(error_of([&] { write_file_atomically(dir_ / "disk", "x"); }).find("block device"), std::string::npos);
+  EXPECT_TRUE(fs::is_block_file(dir_ / "disk"));
+}
+
+TEST_F(Files, FifoWithoutReaderFailsAtOnceAndWithReaderGetsTheContent) {
+  ASSERT_EQ(::mkfifo((dir_ / "pipe").c_str(), 0600), 0);
+  EXPECT_NE(error_of([&] { write_file_atomically(dir_ / "pipe", "x"); }).find("no process is reading"), std::string::npos);
+  std::string received;
+  std::thread reader([&] { received = read(dir_ / "pipe"); });
+  // The reader may not have opened its end yet: then the write fails as above; try again.
+  for (int attempt = 0;; ++attempt) {
+    try {
+      write_file_atomically(dir_ / "pipe", "through the pipe");
+      break;
+    } catch (const Error&) {
+      ASSERT_LT(attempt, 500);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  reader.join();
+  EXPECT_EQ(received, "through the pipe");
+  EXPECT_TRUE(fs::is_fifo(dir_ / "pipe"));
+}
+
+TEST_F(Files, StdoutThatIsARegularFileIsRefusedNotReplaced) {
+  // /dev/stdout -> /proc/self/fd/1 -> the file a shell redirected stdout into: renaming over it
+  // would take the file away from the shell.
+  const fs::path file = dir_ / "stdout.txt";
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  const fs::path via_proc = "/proc/self/fd/" + std::to_string(fd);
+  EXPECT_NE(error_of([&] { check_output_target(via_proc, "--csv"); }).find("through /proc"), std::string::npos);
+  ::close(fd);
+  EXPECT_EQ(entries(), std::vector<std::string>{"stdout.txt"});
+}
+
+TEST_F(Files, StdoutThatIsAPipeIsWrittenThrough) {
+  // /dev/stdout -> /proc/self/fd/1 -> pipe:[N], a link to no path: stat() follows it, a walk cannot.
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  write_file_atomically("/proc/self/fd/" + std::to_string(ends[1]), "down the pipe");
+  ::close(ends[1]);
+  char buffer[64] = {};
+  EXPECT_EQ(::read(ends[0], buffer, sizeof buffer - 1), 13);
+  EXPECT_STREQ(buffer, "down the pipe");
+  ::close(ends[0]);
+}
+
+TEST_F(Files, ImmutableTargetSaysWhyNotSuccess) {
+  write_file_atomically(dir_ / "frozen.csv", "old");
+  if (!set_immutable(dir_ / "frozen.csv", true)) GTEST_SKIP() << "cannot set the immutable attribute here (chattr +i)";
+  immutable_ = dir_ / "frozen.csv";
+  for (const std::string& message : {error_of([&] { check_output_target(dir_ / "frozen.csv", "--csv"); }),
+                                     error_of([&] { write_file_atomically(dir_ / "frozen.csv", "new"); })}) {
+    EXPECT_NE(message.find("Operation not permitted"), std::string::npos) << message;
+    EXPECT_EQ(message.find(": Success"), std::string::npos) << message;
+  }
+  EXPECT_EQ(read(dir_ / "frozen.csv"), "old");
+  EXPECT_EQ(entries(), std::vector<std::string>{"frozen.csv"});
+}
+
+TEST_F(Files, StagedFilesAppearOnlyAtCommit) {
+  write_file_atomically(dir_ / "b.json", "old");
+  {
+    StagedOutputs outputs;
+    write_file_atomically(dir_ / "a.csv", "a");
+    write_file_atomically(dir_ / "b.json", "b");
+    EXPECT_EQ(outputs.size(), 2u);
+    EXPECT_EQ(read(dir_ / "b.json"), "old");
+    EXPECT_FALSE(fs::exists(dir_ / "a.csv"));
+    EXPECT_EQ(live_temporary_files(), 2);
+    outputs.commit();
+  }
+  EXPECT_EQ(read(dir_ / "a.csv"), "a");
+  EXPECT_EQ(read(dir_ / "b.json"), "b");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"a.csv", "b.json"}));
+  // After the stage closed, writes are immediate again.
+  write_file_atomically(dir_ / "c.txt", "c");
+  EXPECT_EQ(read(dir_ / "c.txt"), "c");
+}
+
+TEST_F(Files, UncommittedStageLeavesNothing) {
+  write_file_atomically(dir_ / "keep.csv", "old");
+  try {
+    StagedOutputs outputs;
+    write_file_atomically(dir_ / "out.png", "png");
+    write_file_atomically(dir_ / "keep.csv", "new");
+    throw Error("the run failed");
+  } catch (const Error&) {
+  }
+  EXPECT_EQ(entries(), std::vector<std::string>{"keep.csv"});
+  EXPECT_EQ(read(dir_ / "keep.csv"), "old");
+}
+
+TEST_F(Files, DeviceFailureAtCommitComesBeforeAnyRename) {
+  if (!make_char_device(dir_ / "full", 7)) GTEST_SKIP() << "mknod not permitted here";
+  StagedOutputs outputs;
+  write_file_atomically(dir_ / "out.png", "png");  // staged first, renamed last
+  write_file_atomically(dir_ / "full", "csv");
+  const std::string message = error_of([&] { outputs.commit(); });
+  EXPECT_NE(message.find("No space left on device"), std::string::npos) << message;
+  EXPECT_EQ(message.find("already written"), std::string::npos) << message;
+  EXPECT_FALSE(fs::exists(dir_ / "out.png"));
+}
+
+TEST_F(Files, PartialCommitSaysWhatWasWritten) {
+  if (!make_char_device(dir_ / "null", 3)) GTEST_SKIP() << "mknod not permitted here";
+  write_file_atomically(dir_ / "frozen.csv", "old");
+  StagedOutputs outputs;
+  write_file_atomically(dir_ / "null", "to the device");
+  write_file_atomically(dir_ / "frozen.csv", "new");
+  // Made immutable after staging: the rename at commit fails, after the device was written.
+  if (!set_immutable(dir_ / "frozen.csv", true)) GTEST_SKIP() << "cannot set the immutable attribute here (chattr +i)";
+  immutable_ = dir_ / "frozen.csv";
+  const std::string message = error_of([&] { outputs.commit(); });
+  EXPECT_NE(message.find("frozen.csv': Operation not permitted (already written: "), std::string::npos) << message;
+  EXPECT_EQ(read(dir_ / "frozen.csv"), "old");
+}
+
+// A child process stages outputs, tells the parent, and waits to be killed by `signal_number`.
+void interrupted_while_staged(const fs::path& dir, int signal_number) {
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(ready[0]);
+    try {
+      StagedOutputs outputs;
+      write_file_atomically(dir / "out.png", "png");
+      write_file_atomically(dir / "report.csv", "csv");
+      (void)!::write(ready[1], "r", 1);
+      for (;;) ::pause();
+    } catch (...) {
+    }
+    ::_exit(3);
+  }
+  ::close(ready[1]);
+  char byte = 0;
+  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  ::close(ready[0]);
+  size_t temporaries = 0;
+  for (const auto& e : fs::directory_iterator(dir)) temporaries += e.path().filename().string().rfind(".blurlab-", 0) == 0;
+  EXPECT_EQ(temporaries, 2u) << "the child should hold two temporaries now";
+  ::kill(child, signal_number);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the signal must still end the process";
+  EXPECT_EQ(WTERMSIG(status), signal_number);
+  EXPECT_TRUE(fs::is_empty(dir)) << "temporaries left behind";
+}
+
+TEST_F(Files, SigintRemovesTemporariesAndStillEndsTheProcess) { interrupted_while_staged(dir_, SIGINT); }
+TEST_F(Files, SigtermRemovesTemporariesAndStillEndsTheProcess) { interrupted_while_staged(dir_, SIGTERM); }
+
+TEST_F(Files, TemporaryRemovedWhenDropped) {
+  {
+    TemporaryFile temp(dir_);
+    EXPECT_EQ(temp.path().filename().string().size(), std::string(".blurlab-XXXXXXXX.tmp").size());
+    EXPECT_TRUE(fs::exists(temp.path()));
+    EXPECT_EQ(live_temporary_files(), 1);
+  }
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+}  // namespace
+}  // namespace blurlab
