@@ -14,6 +14,7 @@
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
 #include "image/image_file.h"
+#include "export/export.h"
 #include "image_input.h"
 #include "report/page.h"
 #include "report/report.h"
@@ -43,6 +44,31 @@ std::string gl_errors(bool debug) {
   return debug && gl::debug_error_count() > 0 ? std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above)" : "";
 }
 
+// --export: records the one blur the run measured (its row, with --tuned knobs filled in) and writes
+// its shaders and recipe. After the run's own outputs: a folder of its own, all files or none.
+void export_blur(const cli::Options& o, const report::Report& rep, BlurPipeline& pipeline, gl::ProgramCache& programs,
+                 const bench::FillSource& fill) {
+  const auto row = std::find_if(rep.rows.begin(), rep.rows.end(), [&](const report::Measurement& m) { return m.variant == o.variants.front(); });
+  if (row == rep.rows.end() || row->unsupported) throw Error("--export: no run of " + std::string(o.variants.front()->name) + " to export");
+  if (auto why = pipeline.configure(*row->variant, row->settings, row->size)) throw Error("--export: " + *why);
+  gl::Texture source(row->size.x, row->size.y, row->settings.input_format, "export source");
+  gl::Texture destination(row->size.x, row->size.y, row->settings.input_format, "export destination");
+  fill(source, row->settings.linear);
+  const Recording recording = pipeline.record(source, destination);
+  ExportRequest request{.variant = row->variant,
+                        .settings = row->settings,
+                        .size = row->size,
+                        .gpu = rep.gl.renderer,
+                        .median_ms = row->total_median(),
+                        .check = row->check ? std::string(row->check->ok ? "ok " : "FAILED ") + row->check->text() : "",
+                        .command = o.command_line,
+                        .tolerance = row->tolerance};
+  const std::vector<std::string> files = write_export(recording, request, programs.sources(), o.export_dir);
+  std::cout << "exported " << row->variant->name << " to " << o.export_dir << "/:";
+  for (const std::string& file : files) std::cout << " " << file;
+  std::cout << "\n";
+}
+
 }  // namespace
 
 int run_headless(const cli::Options& o) {
@@ -56,6 +82,7 @@ int run_headless(const cli::Options& o) {
   std::optional<report::TuningTable> tuned;
   if (!o.tuned.empty()) tuned = report::TuningTable::load(o.tuned);
   if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
+  if (!o.export_dir.empty()) report::check_report_dir(o.export_dir);
   // Files written from here on appear only at outputs.commit(), once the whole run succeeded;
   // a failure, an exception or a signal leaves none of them and no temporary file.
   StagedOutputs outputs;
@@ -168,6 +195,7 @@ int run_headless(const cli::Options& o) {
     std::cout << "\nwrote " << o.output << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
   for (const std::string* file : {&o.csv, &o.json})
     if (!file->empty()) std::cout << "wrote " << *file << "\n";
+  if (!o.export_dir.empty()) export_blur(o, rep, pipeline, programs, fill);
   // The --report page comes last, written directly: its chart script reads report.json from the
   // disk, so it cannot wait for a commit; it is a folder of its own, made only for a run that succeeded.
   if (!o.report_dir.empty()) std::cout << report::write_report_page(rep, o.report_dir) << "\n";

@@ -14,11 +14,17 @@ const int MAX_LINEAR_TAPS = (MAX_RADIUS + 1) / 2;
 const int LINEAR_VEC4S = (MAX_LINEAR_TAPS + 1) / 2;
 
 // Weights computed once on the CPU (src/blur/kernel.cpp), in double, rounded to float.
+#ifdef BAKED_TAPS
+// Exported shaders (blurlab --export, src/export/export.cpp): the block's values as constants.
+const vec4 u_taps[] = vec4[](BAKED_TAPS);
+const vec4 u_linear[] = vec4[](BAKED_LINEAR);
+#else
 layout(std140, binding = 0) uniform KernelWeights {
   vec4 u_taps[TAP_VEC4S];       // w(i) for i = -r..r at flat index i + r, 4 per vec4
   vec4 u_linear[LINEAR_VEC4S];  // hardware-linear groups k = 0..LINEAR_COUNT-1: (offset, W), 2 per vec4
   vec4 u_border_value;          // BORDER_CONSTANT: the value outside the image, a texel of the input format
 };
+#endif
 
 #ifdef CONST_TAPS
 // The same weights as compile-time constants (constant_weight_defines() in src/blur/blur.h).

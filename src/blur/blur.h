@@ -155,6 +155,14 @@ class BlurSetup {
   virtual const gl::Program& fragment(const std::string& file, const gl::Defines& extra = {}) = 0;
 };
 
+// The workgroup counts of one dispatch, and how they follow from the image size W x H: the formula
+// goes into --export's recipe (src/export/), so a user can dispatch the shader at any size.
+struct DispatchGrid {
+  glm::ivec3 groups{1, 1, 1};
+  std::string formula;  // e.g. "ceil(W / 16) x ceil(H / 16) x 1"; empty: valid for this size only
+  DispatchGrid(glm::ivec3 counts, std::string how = {}) : groups(counts), formula(std::move(how)) {}  // NOLINT: implicit
+};
+
 // What Blur::run() gets: the textures and the two ways to record a pass.
 class BlurPasses {
  public:
@@ -167,7 +175,7 @@ class BlurPasses {
   virtual const gl::Texture& intermediate(int slot, std::optional<gl::Format> format = std::nullopt) = 0;
   // One compute dispatch, timed as span `name`; barriers before it come from the bindings.
   virtual void dispatch(std::string_view name, const gl::Program& program, std::initializer_list<Binding> bindings,
-                        glm::ivec3 groups) = 0;
+                        const DispatchGrid& grid) = 0;
   // One fullscreen triangle into `target`, timed as span `name`.
   virtual void draw(std::string_view name, const gl::Program& program, std::initializer_list<Binding> inputs,
                     const gl::Texture& target) = 0;
@@ -178,9 +186,10 @@ class BlurPasses {
 // (glsl/blur_common.glsl) at the price of a program per kernel rather than per radius.
 gl::Defines constant_weight_defines(const Kernel& kernel);
 
-// Workgroups needed to cover `size` with groups of `group` (partial groups at the edges).
-inline glm::ivec3 groups_covering(glm::ivec2 size, glm::ivec2 group) {
-  return {(size.x + group.x - 1) / group.x, (size.y + group.y - 1) / group.y, 1};
+// Workgroups needed to cover `size` with groups of `group` texels (partial groups at the edges).
+inline DispatchGrid groups_covering(glm::ivec2 size, glm::ivec2 group) {
+  return {{(size.x + group.x - 1) / group.x, (size.y + group.y - 1) / group.y, 1},
+          "ceil(W / " + std::to_string(group.x) + ") x ceil(H / " + std::to_string(group.y) + ") x 1"};
 }
 
 }  // namespace blurlab

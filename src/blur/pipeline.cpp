@@ -143,16 +143,18 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     defines.push_back({"SRC_RAW_FORMAT", std::string(gl::info(src).raw_name)});
     defines.push_back({"DST_RAW_FORMAT", std::string(gl::info(dst).raw_name)});
     defines.insert(defines.end(), extra.begin(), extra.end());
-    return hold(owner_.programs_.share({{GL_COMPUTE_SHADER, file}}, defines));
+    return hold({{GL_COMPUTE_SHADER, file}}, std::move(defines));
   }
 
   const gl::Program& fragment(const std::string& file, const gl::Defines& extra) override {
     gl::Defines defines = common_defines(*owner_.variant_, owner_.settings_);
     defines.insert(defines.end(), extra.begin(), extra.end());
-    return hold(owner_.programs_.share({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, defines));
+    return hold({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, std::move(defines));
   }
 
   std::vector<std::shared_ptr<const gl::Program>> held;
+  std::map<const gl::Program*, RecordedProgram> held_sources;
+  Recording* recording = nullptr;  // record(): passes are written down here too
 
   const gl::Texture& source() const override { return *source_; }
   const gl::Texture& destination() const override { return *destination_; }
@@ -166,19 +168,24 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   }
 
   void dispatch(std::string_view name, const gl::Program& program, std::initializer_list<Binding> bindings,
-                glm::ivec3 groups) override {
+                const DispatchGrid& grid) override {
+    RecordedPass* pass = start_recording(name, Stage::Compute, program, bindings);
+    if (pass) pass->grid = grid;
     bind(program, bindings);
     {
       gl::ScopedSpan span(owner_.timers_, name);
+      const glm::ivec3 groups = grid.groups;
       glDispatchCompute(static_cast<GLuint>(groups.x), static_cast<GLuint>(groups.y), static_cast<GLuint>(groups.z));
     }
     for (const Binding& b : bindings)
-      if (b.kind == Binding::Kind::ImageWrite) gl::barriers().image_stored(b.texture->id());
+      if (b.kind == Binding::Kind::ImageWrite) image_stored(*b.texture);
   }
 
   void draw(std::string_view name, const gl::Program& program, std::initializer_list<Binding> inputs,
             const gl::Texture& target) override {
-    gl::barriers().before(gl::Access::Framebuffer, target.id());
+    RecordedPass* pass = start_recording(name, Stage::Fragment, program, inputs);
+    if (pass) pass->target = texture_index(target);
+    before(gl::Access::Framebuffer, target);
     glBindFramebuffer(GL_FRAMEBUFFER, owner_.framebuffer_.get());
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target.id(), 0);
     glViewport(0, 0, target.width(), target.height());
@@ -192,13 +199,58 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     for (const Binding& b : inputs)
-      if (b.kind == Binding::Kind::ImageWrite) gl::barriers().image_stored(b.texture->id());
+      if (b.kind == Binding::Kind::ImageWrite) image_stored(*b.texture);
   }
 
  private:
-  const gl::Program& hold(std::shared_ptr<const gl::Program> program) {
-    held.push_back(std::move(program));
+  const gl::Program& hold(std::vector<gl::ShaderFile> files, gl::Defines defines) {
+    held.push_back(owner_.programs_.share(files, defines));
+    held_sources[held.back().get()] = {std::move(files), std::move(defines)};
     return *held.back();
+  }
+
+  // The pipeline's barriers, and while recording the same decisions made by a tracker of the
+  // recording alone, so the recipe lists the barriers the passes need among themselves.
+  void before(gl::Access access, const gl::Texture& t) {
+    gl::barriers().before(access, t.id());
+    if (recording) recorded_barriers_.before(access, t.id());
+  }
+  void image_stored(const gl::Texture& t) {
+    gl::barriers().image_stored(t.id());
+    if (recording) recorded_barriers_.image_stored(t.id());
+  }
+
+  size_t texture_index(const gl::Texture& t) {
+    std::vector<RecordedTexture>& textures = recording->textures;
+    if (textures.empty()) {
+      textures.push_back({"source", source_->format(), {source_->width(), source_->height()}});
+      textures.push_back({"destination", destination_->format(), {destination_->width(), destination_->height()}});
+    }
+    if (&t == source_) return 0;
+    if (&t == destination_) return 1;
+    for (const auto& [slot, texture] : owner_.intermediates_)
+      if (&texture == &t) {
+        const std::string name = "intermediate" + std::to_string(slot);
+        for (size_t i = 2; i < textures.size(); ++i)
+          if (textures[i].name == name) return i;
+        textures.push_back({name, t.format(), {t.width(), t.height()}});
+        return textures.size() - 1;
+      }
+    throw Error("record(): a pass bound a texture the pipeline does not own");
+  }
+
+  RecordedPass* start_recording(std::string_view name, Stage stage, const gl::Program& program,
+                                std::initializer_list<Binding> bindings) {
+    if (!recording) return nullptr;
+    const auto source = owner_.program_sources_.find(&program);
+    if (source == owner_.program_sources_.end()) throw Error("record(): a pass used a program prepare() did not ask for");
+    RecordedPass& pass = recording->passes.emplace_back();
+    pass.name = name;
+    pass.stage = stage;
+    pass.program = source->second;
+    for (const Binding& b : bindings) pass.bindings.push_back({b.kind, b.unit, b.raw, texture_index(*b.texture)});
+    current_pass_ = &pass;
+    return &pass;
   }
 
   void bind(const gl::Program& program, std::initializer_list<Binding> bindings) {
@@ -210,16 +262,16 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
       const GLenum format = b.raw ? info.raw_format : info.internal_format;
       switch (b.kind) {
         case Binding::Kind::ImageRead:
-          gl::barriers().before(gl::Access::ImageLoad, id);
+          before(gl::Access::ImageLoad, *b.texture);
           glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_READ_ONLY, format);
           break;
         case Binding::Kind::ImageWrite:
-          gl::barriers().before(gl::Access::ImageLoad, id);  // orders these stores after earlier ones
+          before(gl::Access::ImageLoad, *b.texture);  // orders these stores after earlier ones
           glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_WRITE_ONLY, format);
           break;
         case Binding::Kind::Sampled:
         case Binding::Kind::SampledLinear:
-          gl::barriers().before(gl::Access::TextureFetch, id);
+          before(gl::Access::TextureFetch, *b.texture);
           glActiveTexture(GL_TEXTURE0 + b.unit);
           glBindTexture(GL_TEXTURE_2D, id);
           glBindSampler(b.unit, b.kind == Binding::Kind::Sampled ? owner_.nearest_.get() : owner_.linear_.get());
@@ -231,6 +283,10 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   BlurPipeline& owner_;
   const gl::Texture* source_;
   const gl::Texture* destination_;
+  RecordedPass* current_pass_ = nullptr;
+  gl::BarrierTracker recorded_barriers_{[this](GLbitfield bits) {
+    if (current_pass_) current_pass_->barriers_before |= bits;
+  }};
 };
 
 BlurPipeline::BlurPipeline(gl::ProgramCache& programs, const gl::GlLimits& limits, gl::TimerPool* timers)
@@ -313,6 +369,7 @@ void BlurPipeline::refresh_programs() {
   Passes setup(*this, nullptr, nullptr);
   blur_->prepare(setup);
   programs_in_use_ = std::move(setup.held);  // the previous set is released only now
+  program_sources_ = std::move(setup.held_sources);
 }
 
 void BlurPipeline::poison_intermediates(const float rgba[4]) {
@@ -320,7 +377,15 @@ void BlurPipeline::poison_intermediates(const float rgba[4]) {
     if (texture) gl::fill(texture, rgba);
 }
 
-void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination) {
+Recording BlurPipeline::record(const gl::Texture& source, const gl::Texture& destination) {
+  Recording recording;
+  run(source, destination, &recording);
+  return recording;
+}
+
+void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination) { run(source, destination, nullptr); }
+
+void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, Recording* recording) {
   if (!blur_) throw Error("blur pipeline used before a successful configure()");
   if (source.width() != size_.x || source.height() != size_.y || destination.width() != size_.x ||
       destination.height() != size_.y)
@@ -329,6 +394,7 @@ void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination
     throw Error("blur pipeline configured for " + std::string(gl::name(settings_.input_format)) + " textures, given " +
                 std::string(gl::name(source.format())) + " and " + std::string(gl::name(destination.format())));
   Passes passes(*this, &source, &destination);
+  passes.recording = recording;
   gl::ScopedSpan total(timers_, "total");
   blur_->run(passes);
 }

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "blur/blur.h"
+#include "blur/recording.h"
 #include "gl/timer_pool.h"
 
 namespace blurlab {
@@ -37,6 +38,10 @@ class BlurPipeline {
   // as span "total" around the variant's own spans.
   void run(const gl::Texture& source, const gl::Texture& destination);
 
+  // Runs the configured variant once, as run() does, and writes down every pass as GL sees it:
+  // programs, textures, bindings, the barriers issued and the dispatches (for --export).
+  Recording record(const gl::Texture& source, const gl::Texture& destination);
+
   // Fills the intermediate textures with `rgba`, so a check catches reads of unwritten texels.
   void poison_intermediates(const float rgba[4]);
 
@@ -46,6 +51,7 @@ class BlurPipeline {
 
  private:
   class Passes;
+  void run(const gl::Texture& source, const gl::Texture& destination, Recording* recording);
   // The linear sampler's wrap mode and border colour for the border.
   void set_linear_wrap(const Border& border);
   gl::ProgramCache& programs_;
@@ -63,6 +69,8 @@ class BlurPipeline {
   std::map<int, gl::Texture> intermediates_;
   // The programs the current variant prepared: held so the cache may drop them only once unused.
   std::vector<std::shared_ptr<const gl::Program>> programs_in_use_;
+  // What each of them was built from, for record().
+  std::map<const gl::Program*, RecordedProgram> program_sources_;
 };
 
 }  // namespace blurlab

@@ -206,6 +206,9 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--csv", o.csv, "Headless: also write the report as CSV")->type_name("FILE");
   app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings)")->type_name("FILE");
   app.add_option("--report", o.report_dir, "Headless: write DIR/report.md (GPU, settings, table, charts, checks) with its files")->type_name("DIR");
+  app.add_option("--export", o.export_dir,
+                 "Headless, one variant and setting: write DIR/ self-contained shaders per pass and recipe.md/.json to ship it")
+      ->type_name("DIR");
   app.add_flag("--wide", o.wide, "Headless: print every column of the table (default: the ones that fit 120 columns)");
   app.add_flag("--roofline", o.roofline,
                "Headless: also measure the copy bandwidth (texture, buffer) and the FMA rate; each row says which limits it (always with --json)");
@@ -317,7 +320,8 @@ Options parse_options(int argc, const char* const* argv) {
   for (const auto& [option, value] : {std::pair{"--image", &o.image}, std::pair{"--output", &o.output},
                                       std::pair{"--shader-dir", &o.shader_dir}, std::pair{"--screenshot", &o.screenshot}, std::pair{"--script", &o.script},
                                       std::pair{"--csv", &o.csv}, std::pair{"--json", &o.json}, std::pair{"--tune-file", &o.tune_file},
-                                      std::pair{"--tuned", &o.tuned}, std::pair{"--report", &o.report_dir}})
+                                      std::pair{"--tuned", &o.tuned}, std::pair{"--report", &o.report_dir},
+                                      std::pair{"--export", &o.export_dir}})
     if (app.count(option) && value->empty()) throw UsageError(std::string(option) + " needs a file name");
   if (!o.output.empty()) output_format(o.output, "--output");  // an extension blurlab can write, before any GL work
   if (!o.screenshot.empty()) output_format(o.screenshot, "--screenshot");
@@ -362,13 +366,22 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.tune && o.frames == 0) throw UsageError("--tune needs timed frames (--frames above 0)");
   if (o.tune && !o.tuned.empty()) throw UsageError("--tune and --tuned do not go together");
   if (!o.script.empty()) ui::parse_script(o.script);  // validate now: one line, exit 2
-  if (!o.output.empty()) {
+  // --output and --export are about one blur: one variant, one setting of everything.
+  const auto one_run = [&o] {
     size_t runs = 0;
     for (const VariantInfo* v : o.variants)
       for (gl::Format input : o.input_formats) runs += o.settings_list(*v, input).size();
-    if (o.variants.size() != 1 || runs != 1 || o.sizes.size() > 1)
-      throw UsageError("--output needs exactly one variant and one setting of each option");
-  }
+    return o.variants.size() == 1 && runs == 1 && o.sizes.size() <= 1;
+  };
+  if (!o.output.empty() && !one_run()) throw UsageError("--output needs exactly one variant and one setting of each option");
+  if (!o.export_dir.empty() && !one_run())
+    throw UsageError("--export needs exactly one variant and one setting of each option (the blur to ship)");
+  if (!o.export_dir.empty() && o.tune)
+    throw UsageError("--export writes the blur of a timed run; run --tune first, then --export with --tuned");
+  // Exported shaders bake the weights but not yet the constant, and recipes name CLAMP_TO_EDGE
+  // samplers: say so rather than ship a blur with another border.
+  if (!o.export_dir.empty() && o.borders.front() != BorderMode::Clamp)
+    throw UsageError("--export writes clamp-to-edge blurs only so far, not --border " + std::string(name(o.borders.front())));
   return o;
 }
 
@@ -388,8 +401,10 @@ void check_window_options(const Options& o) {
   single(o.borders.size(), "--border");
   for (const auto& [knob, values] : o.knob_values) single(values.size(), ("--" + knob).c_str());
   if (!o.image.empty() || !o.output.empty() || o.check || !o.csv.empty() || !o.json.empty() || o.tune || !o.tuned.empty() ||
-      !o.report_dir.empty() || o.wide)
-    throw UsageError("--image, --output, --check, --csv, --json, --report, --wide, --tune and --tuned need --headless (the window shows the scene)");
+      !o.report_dir.empty() || o.wide || !o.export_dir.empty())
+    throw UsageError(
+        "--image, --output, --check, --csv, --json, --report, --export, --wide, --tune and --tuned need --headless (the window shows the "
+        "scene)");
 }
 
 }  // namespace blurlab::cli

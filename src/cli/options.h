@@ -50,6 +50,7 @@ struct Options {
   std::string image, output, shader_dir;
   std::string csv, json;   // headless report files
   std::string report_dir;  // --report: a Markdown page with its charts, CSV and JSON
+  std::string export_dir;  // --export: the blur's shaders and recipe (src/export/export.h)
   bool wide = false;       // --wide: every column of the table (default: those that fit 120 columns)
   bool roofline = false;   // measure the device's bandwidth and FMA rate in the same run
   bool tune = false;       // try each variant's knob candidates, keep the fastest

@@ -41,7 +41,8 @@ class ComputeBoxPrefix final : public Blur {
     const glm::ivec2 size = passes.size();
     const int tile = tile_width(s), segment = s.integer(kSegment);
     passes.dispatch("blur", *program_, {Binding::read(passes.source()), Binding::write(passes.destination())},
-                    {(size.x + tile - 1) / tile, (size.y + segment - 1) / segment, 1});
+                    {{(size.x + tile - 1) / tile, (size.y + segment - 1) / segment, 1},
+                     "ceil(W / " + std::to_string(tile) + ") x ceil(H / " + std::to_string(segment) + ") x 1"});
   }
 
  private:

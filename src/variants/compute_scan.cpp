@@ -24,7 +24,7 @@ class ComputeScan final : public Blur {
     const int rows_per_group = sliding::segment(s) * wg.y;  // WG_Y chunks of a segment each
     sliding::dispatch_line_pass(passes, "h", *programs_.rows, 0, passes.source(), rows);
     passes.dispatch("v", *programs_.columns, {Binding::read(rows), Binding::write(passes.destination())},
-                    {(size.x + wg.x - 1) / wg.x, (size.y + rows_per_group - 1) / rows_per_group, 1});
+                    groups_covering(size, {wg.x, rows_per_group}));
   }
 
  private:

@@ -19,7 +19,7 @@ class ComputeSlidingInline final : public Blur {
     const glm::ivec2 wg = s.workgroup();
     const int segment = sliding::segment(s);
     passes.dispatch("blur", *program_, {Binding::read(passes.source()), Binding::write(passes.destination())},
-                    {(size.x + wg.x - 1) / wg.x, (size.y + segment - 1) / segment, 1});
+                    groups_covering(size, {wg.x, segment}));
   }
 
  private:

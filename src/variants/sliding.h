@@ -61,12 +61,14 @@ inline gl::Defines pass_defines(gl::Format input, gl::Format src, bool raw_src, 
 }
 
 // A 2D grid of workgroups of `group` invocations with at least `count` invocations in all
-// (glsl/sliding_common.glsl flattens it); at most 65535 groups along x.
-inline glm::ivec3 flat_groups(long long count, glm::ivec2 group) {
+// (glsl/sliding_common.glsl flattens it); at most 65535 groups along x. `count_formula` says how
+// `count` follows from the image size, for --export's recipe.
+inline DispatchGrid flat_groups(long long count, glm::ivec2 group, const std::string& count_formula) {
   const long long size = static_cast<long long>(group.x) * group.y;
   const long long total = std::max(1LL, (count + size - 1) / size);
   const long long x = std::min(total, 65535LL);
-  return {static_cast<int>(x), static_cast<int>((total + x - 1) / x), 1};
+  return {{static_cast<int>(x), static_cast<int>((total + x - 1) / x), 1},
+          "G x ceil(n / G) x 1 with n = ceil(" + count_formula + " / " + std::to_string(size) + "), G = min(n, 65535)"};
 }
 
 // Dispatches line_pass() of glsl/sliding_common.glsl: one invocation per segment of
@@ -75,8 +77,9 @@ inline void dispatch_line_pass(BlurPasses& passes, std::string_view name, const 
                                const gl::Texture& src, const gl::Texture& dst) {
   const glm::ivec2 size = passes.size();
   const int lines = axis == 0 ? size.y : size.x, length = axis == 0 ? size.x : size.y, seg = segment(passes.settings());
+  const std::string count = axis == 0 ? "H * ceil(W / " + std::to_string(seg) + ")" : "W * ceil(H / " + std::to_string(seg) + ")";
   passes.dispatch(name, program, {Binding::read(src), Binding::write(dst)},
-                  flat_groups(static_cast<long long>(lines) * ((length + seg - 1) / seg), passes.settings().workgroup()));
+                  flat_groups(static_cast<long long>(lines) * ((length + seg - 1) / seg), passes.settings().workgroup(), count));
 }
 
 // The two programs of one shader: running sums along rows (AXIS 0) into an intermediate of

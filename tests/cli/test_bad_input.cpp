@@ -15,6 +15,7 @@
 
 #include "blur/registry.h"
 #include "fixtures/image_bytes.h"
+#include "fixtures/immutable.h"
 #include "image/image_file.h"
 #include "run_program.h"
 
@@ -180,6 +181,8 @@ std::vector<Case> bad_arguments() {
       {"border_value_three_numbers", {"--border", "constant", "--border-value", "1,0,0"}, 2, "is not R,G,B,A"},
       {"border_value_nan", {"--border", "constant", "--border-value", "nan,0,0,1"}, 2, "--border-value 'nan,0,0,1'"},
       {"border_value_negative", {"--border", "constant", "--border-value", "0,-1,0,1"}, 2, "outside 0..65504"},
+      {"border_export", {"--headless", "--variant", "compute-separable", "--border", "wrap", "--export", out}, 2,
+       "--export writes clamp-to-edge blurs only so far, not --border wrap"},
       {"border_value_above_rgba8",
        {"--headless", "--variant", "compute-separable", "--size", "37x23", "--border", "constant", "--border-value", "2,0,0,1",
         "--output", out, "--frames", "0"},
@@ -514,16 +517,7 @@ TEST(GoodImages, JpegInJpegOut) {
 
 // --- hostile targets that need a setup: device nodes, FIFOs, links, immutable files ------------
 
-bool set_immutable(const fs::path& p, bool on) {
-  const int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK);
-  if (fd < 0) return false;
-  int flags = 0;
-  bool ok = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
-  flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
-  ok = ok && ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
-  ::close(fd);
-  return ok;
-}
+using blurlab::test_fixtures::set_immutable;
 
 const std::vector<std::string> kCopyRun = {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0"};
 

@@ -238,6 +238,18 @@ TEST(Options, LinearLightIsOneSettingOfEveryRun) {
   EXPECT_FALSE(parse({}).settings_list(*find_variant("copy"), gl::Format::rgba8).front().linear);
 }
 
+TEST(Options, ExportTakesOneBlur) {
+  const Options o = parse({"--headless", "--export", "out", "--variant", "compute-separable", "--radius", "7"});
+  EXPECT_EQ(o.export_dir, "out");
+  for (const std::string& message :
+       {usage_error({"--headless", "--export", "out"}), usage_error({"--headless", "--export", "out", "--variant", "copy,compute-naive"}),
+        usage_error({"--headless", "--export", "out", "--variant", "compute-naive", "--radius", "1,2"}),
+        usage_error({"--headless", "--export", "out", "--variant", "compute-naive", "--size", "8x8,9x9"})})
+    EXPECT_NE(message.find("--export needs exactly one variant"), std::string::npos) << message;
+  EXPECT_THROW(check_window_options(parse({"--export", "out", "--variant", "compute-naive"})), UsageError) << "the window cannot export";
+  EXPECT_NE(usage_error({"--headless", "--export", "", "--variant", "compute-naive"}).find("--export needs a file name"), std::string::npos);
+}
+
 TEST(Options, ReportAndWide) {
   const Options o = parse({"--headless", "--report", "out", "--wide"});
   EXPECT_EQ(o.report_dir, "out");

@@ -18,6 +18,7 @@
 #include <sstream>
 #include <thread>
 
+#include "fixtures/immutable.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/temp_files.h"
@@ -26,6 +27,7 @@ namespace blurlab {
 namespace {
 
 namespace fs = std::filesystem;
+using test_fixtures::set_immutable;
 
 class Files : public ::testing::Test {
  protected:
@@ -59,16 +61,6 @@ class Files : public ::testing::Test {
   // A character device like /dev/null (1,3) or /dev/full (1,7) inside the sandbox; false where
   // this process may not make device nodes.
   bool make_char_device(const fs::path& p, unsigned minor) { return ::mknod(p.c_str(), S_IFCHR | 0666, makedev(1, minor)) == 0; }
-  static bool set_immutable(const fs::path& p, bool on) {
-    const int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK);
-    if (fd < 0) return false;
-    int flags = 0;
-    bool ok = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
-    flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
-    ok = ok && ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
-    ::close(fd);
-    return ok;
-  }
   static std::string error_of(const std::function<void()>& f) {
     try {
       f();

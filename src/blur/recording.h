@@ -1,0 +1,45 @@
+#pragma once
+// One run of a variant written down pass by pass as GL sees it (BlurPipeline::record()): the
+// programs with their defines, the textures, bindings, barriers and dispatches. What --export
+// turns into self-contained shaders and a recipe (src/export/export.h).
+#include <string>
+#include <vector>
+
+#include "blur/blur.h"
+
+namespace blurlab {
+
+struct RecordedProgram {
+  std::vector<gl::ShaderFile> files;  // glsl/ files, one per stage
+  gl::Defines defines;                // as the pipeline gave them (RADIUS, knobs, formats, ...)
+};
+
+struct RecordedTexture {
+  std::string name;  // "source", "destination", "intermediate0", ...
+  gl::Format format;
+  glm::ivec2 size;
+};
+
+struct RecordedBinding {
+  Binding::Kind kind;
+  GLuint unit;
+  bool raw;        // bound with the format's raw (unsigned-integer) image format
+  size_t texture;  // index into Recording::textures
+};
+
+struct RecordedPass {
+  std::string name;  // the timing span: "h", "v", "blur", ...
+  Stage stage;
+  RecordedProgram program;
+  std::vector<RecordedBinding> bindings;
+  GLbitfield barriers_before = 0;  // glMemoryBarrier bits the pipeline issued before this pass
+  DispatchGrid grid{{0, 0, 0}};    // compute passes
+  size_t target = 0;               // fragment passes: the texture drawn into (a fullscreen triangle)
+};
+
+struct Recording {
+  std::vector<RecordedTexture> textures;  // source and destination first
+  std::vector<RecordedPass> passes;
+};
+
+}  // namespace blurlab

@@ -1,0 +1,43 @@
+#pragma once
+// --export: the blur a user chose, as files they can ship without blurlab. From one recorded run
+// (BlurPipeline::record) it writes a self-contained shader per pass and stage (includes expanded,
+// defines and the kernel's weights baked in, a comment header with the settings, GPU and measured
+// time) and a recipe, recipe.md for people and recipe.json for programs: the textures and their
+// formats, each pass's bindings, barriers and workgroup counts (with their formula in the image
+// size W x H). tests/tools/run_recipe.cpp runs a recipe from its files alone.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "blur/check.h"
+#include "blur/recording.h"
+#include "gl/context.h"
+
+namespace blurlab {
+
+struct ExportRequest {
+  const VariantInfo* variant = nullptr;
+  BlurSettings settings;  // resolved
+  glm::ivec2 size{0, 0};
+  std::string gpu;                   // GL_RENDERER
+  std::optional<double> median_ms;   // the measured time of the whole blur, if it was timed
+  std::string check;                 // the check's verdict, e.g. "ok R 0 G 1 B 0 A 0 LSB", or ""
+  std::string command;               // the command line that made it
+  Tolerance tolerance;               // what the check allows for these settings, and why
+};
+
+// The defines that replace the weights block (glsl/blur_common.glsl, BAKED_TAPS) with constants.
+gl::Defines baked_weight_defines(const Kernel& kernel);
+
+// The recipe as JSON (format "blurlab-recipe", version 1; docs in README "Exporting a blur").
+nlohmann::json recipe_json(const Recording& recording, const ExportRequest& request, const std::vector<std::string>& shader_files);
+
+// Writes the shaders, recipe.json and recipe.md into `dir` (created if missing; files written
+// whole, all of them or none). Returns the names of the files written.
+std::vector<std::string> write_export(const Recording& recording, const ExportRequest& request,
+                                      const gl::ShaderSources& sources, const std::filesystem::path& dir);
+
+}  // namespace blurlab
