@@ -11,11 +11,11 @@ namespace blurlab::app {
 
 RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::ostream& out) {
   const MemoryBound memory = memory_bound();
-  // One double-precision reference per kernel; an approximation's check also keeps its CPU model's
-  // output and the exact Gaussian of the sigma it declares (bench::Input), two more.
+  // One double-precision reference per kernel and border; an approximation's check also keeps its
+  // CPU model's output and the exact Gaussian of the sigma it declares (bench::Input), two more.
   const std::span<const VariantInfo* const> selected = o.variants.empty() ? variants() : std::span(o.variants);
   const bool approximations = std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return is_approximation(*v); });
-  const size_t kernels = o.kernel_list().size() + (approximations ? 2 : 0);
+  const size_t kernels = (o.kernel_list().size() + (approximations ? 2 : 0)) * o.borders.size();
   RunInput input;
   input.input_formats = o.input_formats;
   if (!o.image.empty()) {

@@ -47,6 +47,24 @@ bool knob_combo(const Knob& knob, KnobValue current, KnobValues& chosen) {
   return changed;
 }
 
+// The border mode (key E) and, for constant, its value (above 1 only where the input is float:
+// an rgba8 texel holds 0..1). Returns true when the user changed one.
+bool border_controls(Border& border, bool float_input) {
+  bool changed = false;
+  if (ImGui::BeginCombo("border (E)", std::string(name(border.mode)).c_str())) {
+    for (BorderMode mode : kBorderModes)
+      if (ImGui::Selectable(std::string(name(mode)).c_str(), mode == border.mode)) {
+        border.mode = mode;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  if (border.mode == BorderMode::Constant)
+    changed |= ImGui::ColorEdit4("border value", border.value.data(),
+                                 ImGuiColorEditFlags_Float | ImGuiColorEditFlags_AlphaBar | (float_input ? ImGuiColorEditFlags_HDR : 0));
+  return changed;
+}
+
 // A variant as the combos list it: its key, its name, its stage.
 std::string variant_label(size_t index) {
   const VariantInfo& v = *variants()[index];
@@ -122,6 +140,7 @@ void help_panel() {
       {"+ / -", "radius"},
       {"G", "box / gauss"},
       {"F", "cycle intermediate format"},
+      {"E", "cycle border mode"},
       {"L", "linear light (the blur in rgba16f)"},
       {"B", "unblurred scene"},
       {"D", "difference: CPU reference, second variant, off"},
@@ -299,6 +318,7 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
           changed = true;
         }
       }
+      changed |= border_controls(s.settings.border, gl::info(s.settings.input_format).is_float);
     }
     if (current.uses_intermediate) {
       const gl::Format f = m.settings.intermediate_format();  // with the variant's default

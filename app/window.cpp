@@ -52,6 +52,7 @@ std::optional<ui::Key> translate(int key, int mods) {
     case GLFW_KEY_KP_SUBTRACT: return ui::Key::Minus;
     case GLFW_KEY_G: return ui::Key::G;
     case GLFW_KEY_F: return ui::Key::F;
+    case GLFW_KEY_E: return ui::Key::E;
     case GLFW_KEY_SPACE: return ui::Key::Space;
     case GLFW_KEY_V: return ui::Key::V;
     case GLFW_KEY_S: return ui::Key::S;
@@ -154,6 +155,7 @@ class App {
     if (!o.variants.empty()) state_.variant = static_cast<size_t>(std::find(all.begin(), all.end(), o.variants.front()) - all.begin());
     state_.diff_variant = first(all[state_.variant]->stage == Stage::Compute ? Stage::Fragment : Stage::Compute);
     state_.settings.kernel = o.kernel_list().front();
+    state_.settings.border = {o.borders.front(), o.border_value};
     state_.sigma_follows_radius = o.sigmas.empty();
     if (!o.formats.empty()) state_.settings.intermediate = o.formats.front();
     for (const auto& [knob, values] : o.knob_values) state_.settings.knobs[knob] = values.front();
@@ -424,7 +426,7 @@ class App {
       outcome.result = compare_to_reference(output, outcome.reference, tolerance);
       if (variant.approximation.choose) {
         const double sigma = variant.approximation.choose(resolved).sigma;
-        const ReferenceImage gaussian = reference_blur(input, kernel_weights(fidelity_kernel(sigma)));
+        const ReferenceImage gaussian = reference_blur(input, kernel_weights(fidelity_kernel(sigma)), resolved.border);
         outcome.fidelity = measure_fidelity(output, gaussian, fidelity_scale(resolved.input_format, peak), sigma);
       }
       if (second) {

@@ -19,11 +19,12 @@ void main() {
   ivec2 size = source_size();
   ivec2 origin = ivec2(gl_WorkGroupID.xy) * ivec2(WG_X, WG_Y);
   // Horizontal pass, balanced: invocation k blurs tile texels k, k + N, ... (N invocations).
-  // Tile row t is image row origin.y - r + t, mapped by the border rule (clamped: rows above 0
-  // are row 0, as are their horizontal sums). Columns past the right edge are mapped too; their
-  // sums are never read by a stored output.
+  // Tile row t is image row origin.y - r + t, outside the image for apron rows past an edge:
+  // every tap reads through the border rule, so such a row is the border's row (a mirrored or
+  // wrapped row, or the constant). Columns past the right edge are blurred too; their sums are
+  // never read by a stored output.
   for (int i = int(gl_LocalInvocationIndex); i < WG_X * ROWS; i += LDS_INVOCATIONS) {
-    ivec2 q = border_texel(origin + ivec2(i % WG_X, i / WG_X - RADIUS), size);
+    ivec2 q = origin + ivec2(i % WG_X, i / WG_X - RADIUS);
     vec4 sum = vec4(0.0);
     for (int k = -RADIUS; k <= RADIUS; ++k) sum += tap_weight(k) * source_texel(q + ivec2(k, 0));
     lds_store(i, sum);

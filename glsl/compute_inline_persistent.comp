@@ -7,7 +7,7 @@
 // and writes S output rows, each the 2r+1 vertical taps of the ring.
 //
 // Shared memory, one array s_lds:
-//   [0, IN_TEXELS)                   S input rows of W + 2r texels (clamped), of the current step
+//   [0, IN_TEXELS)                   S input rows of W + 2r texels (border rule applied), of the current step
 //   [IN_TEXELS, + RING_ROWS * W)     the ring: horizontally blurred row y of the segment that
 //                                    starts at row `start` lives in slot (y - start + r) % RING_ROWS
 #include "blur_common.glsl"
@@ -24,9 +24,8 @@ const int RING_ROWS = 2 * RADIUS + WG_Y;
 #endif
 #include "lds_common.glsl"
 
-// Horizontally blurs the strip's image rows first .. first + count - 1 (count <= S; rows are
-// clamped to the image, so rows above 0 are row 0 and rows below the last are the last) into
-// their ring slots. Call in uniform control flow (all arguments dynamically uniform).
+// Horizontally blurs the strip's image rows first .. first + count - 1 (count <= S; rows outside
+// the image are read through the border rule like any texel) into their ring slots. Call in uniform control flow (all arguments dynamically uniform).
 // The first barrier orders the input loads before the horizontal sums, and the ring stores after
 // the previous step's vertical reads of the slots they overwrite; the second orders the ring
 // stores before the vertical reads, and the horizontal sums before the next input loads.

@@ -2,8 +2,8 @@
 // compute-inline-regblock: both passes in one dispatch, no intermediate texture, register
 // blocked (regblock_common.glsl). A workgroup of WG_X x WG_Y invocations owns an output tile of
 // TILE_W = WG_X columns by TILE_H = WG_Y * BLOCK_Y rows.
-//  1. Horizontal: the tile's TILE_H + 2r rows (the vertical apron; rows clamped to the image)
-//     are cut into segments of BLOCK_X columns; an invocation sums a segment from its
+//  1. Horizontal: the tile's TILE_H + 2r rows (the vertical apron; rows past an edge read
+//     through the border rule like any tap) are cut into segments of BLOCK_X columns; an invocation sums a segment from its
 //     BLOCK_X + 2r source texels, each read once, and stores the sums in the cache.
 //  2. barrier.
 //  3. Vertical: invocation (x, y) sums column x, output rows y * BLOCK_Y .. + BLOCK_Y-1, from the
@@ -42,11 +42,12 @@ void main() {
   ivec2 origin = ivec2(gl_WorkGroupID.xy) * ivec2(TILE_W, TILE_H);
 
   // Horizontal stage, balanced: invocation n takes segments n, n + N, ... (N invocations),
-  // segment s being row s % ROWS, columns (s / ROWS) * BLOCK_X .. + BLOCK_X-1. Columns past the
-  // right edge are clamped like any tap; their sums are never stored to the image.
+  // segment s being row s % ROWS, columns (s / ROWS) * BLOCK_X .. + BLOCK_X-1. Rows and columns
+  // past an edge are read through the border rule like any tap (unmapped here: constant has no
+  // row to map to); sums of columns past the right edge are never stored to the image.
   for (int s = int(gl_LocalInvocationIndex); s < ROWS * ROW_BLOCKS; s += LDS_INVOCATIONS) {
     int row = s % ROWS, column = (s / ROWS) * BLOCK_X;
-    int y = border_texel(ivec2(0, origin.y - RADIUS + row), size).y;
+    int y = origin.y - RADIUS + row;
     vec4 sums[BLOCK_X];
     row_sums(RbLine(true, ivec2(origin.x + column - RADIUS, y), 0, 0, 0), sums);
     for (int k = 0; k < BLOCK_X; ++k) lds_store(row * ROW_STRIDE + column + k, sums[k]);

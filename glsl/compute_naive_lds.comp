@@ -18,7 +18,7 @@ const int TILE_Y = WG_Y + 2 * RADIUS;
 void main() {
   ivec2 origin = ivec2(gl_WorkGroupID.xy) * ivec2(WG_X, WG_Y);
   // Every invocation loads and reaches the barrier, also those of partial workgroups past the
-  // image's edge (their loads are clamped); only their store is skipped.
+  // image's edge (their loads follow the border rule); only their store is skipped.
   lds_fill_rect(0, origin - RADIUS, ivec2(TILE_X, TILE_Y));
   memoryBarrierShared();
   barrier();

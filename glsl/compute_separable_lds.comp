@@ -35,7 +35,7 @@ void main() {
   const int stride = WG_Y;
   int centre = (local.y + RADIUS) * WG_Y + local.x;
 #endif
-  // All invocations reach the barrier, those past the image's edge too (their loads are clamped).
+  // All invocations reach the barrier, those past the image's edge too (their loads follow the border rule).
   memoryBarrierShared();
   barrier();
   vec4 sum = lds_tap_sum(centre, stride);

@@ -11,7 +11,8 @@
 //  2. vertical: invocation i keeps the running sum of column i: for each step of the batch it
 //     adds the entering row's sum and subtracts the leaving row's, and stores the output.
 // The first 2r+1 steps (the warm-up) only add entering rows: they build the window centred on
-// the segment's first row - 1 from zero, so the clamped rows above the image come out exactly.
+// the segment's first row - 1 from zero, so the rows above the image (read through the border
+// rule like any tap) come out exactly.
 #define SLIDE_EMIT_CUSTOM 1
 #include "blur_common.glsl"
 #include "source_image.glsl"
@@ -45,8 +46,9 @@ void main() {
   for (int batch = y0 - 2 * RADIUS - 1; batch < y1; batch += BATCH) {
     int t = batch + (entering ? i : i - BATCH);
     if (t < y1 && (entering || t >= y0)) {  // warm-up steps lose no row
-      row.origin = ivec2(0, clamp(entering ? t + RADIUS : t - RADIUS - 1, 0, size.y - 1));
-      slide(row, x0, STRIP, window_before(row, x0), true);  // reads past the image are clamped
+      // The row may lie outside the image: its texels follow the border rule (no mapped row).
+      row.origin = ivec2(0, entering ? t + RADIUS : t - RADIUS - 1);
+      slide(row, x0, STRIP, window_before(row, x0), true);
     }
     memoryBarrierShared();
     barrier();

@@ -70,11 +70,12 @@ void blur_staged_block(int row, int y, int column) {
   for (int k = 0; k < BLOCK; ++k) lds_store(base + k, sums[k]);
 }
 #else
-// Blurs horizontally image row y (mapped by the border rule), strip columns x .. x + BLOCK - 1
-// (image column x0 + x), into the ring.
+// Blurs horizontally image row y, strip columns x .. x + BLOCK - 1 (image column x0 + x), into
+// the ring. Rows outside the image are read through the border rule like any tap (the border's
+// row, or the constant).
 void blur_row_block(int x0, int x, int y) {
   vec4 sums[BLOCK];
-  block_sums(RbLine(true, ivec2(x0 + x - RADIUS, border_texel(ivec2(0, y), source_size()).y), 0, 0, 0), sums);
+  block_sums(RbLine(true, ivec2(x0 + x - RADIUS, y), 0, 0, 0), sums);
   int base = ring_row(y) * RING_STRIDE + x;
   for (int k = 0; k < BLOCK; ++k) lds_store(base + k, sums[k]);
 }

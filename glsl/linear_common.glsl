@@ -1,7 +1,7 @@
 // linear_common.glsl: hardware-linear sampling, shared by frag-separable-linear,
 // compute-separable-linear and frag-linear-2d. Include after blur_common.glsl and
 // source_sampler.glsl; the source u_src is bound with the pipeline's linear sampler
-// (Binding::sampled_linear: GL_LINEAR, GL_CLAMP_TO_EDGE, one level).
+// (Binding::sampled_linear: GL_LINEAR, one level, the wrap mode of the border; see Borders).
 //
 // One bilinear fetch between texels o and o+1 at o + t returns (1-t) P[o] + t P[o+1]. Per axis
 // the 2r+1 taps become LINEAR_SAMPLES samples (linear_taps() in src/blur/kernel.h): the centre
@@ -26,6 +26,12 @@
 // own clamped texel, exactly the clamp-to-edge kernel sum w(i) P[clamp(p+i)]. (Clamping the
 // coordinate to [0.5, size-0.5] instead would move the weights, not the texels: wrong.) In 2D
 // the x and y indices are clamped independently, so the same holds per axis.
+// Every wrap mode applies to the two indices the same way, so the pipeline (BlurPipeline::
+// set_linear_wrap) sets the one whose index rule is the border's: REPEAT for wrap,
+// MIRRORED_REPEAT ((size-1) - mirror(mod(i, 2 size) - size): cba|abc|cba) for reflect,
+// CLAMP_TO_BORDER (index -1 or size reads the border colour, the constant) for constant. No wrap
+// mode mirrors about the edge texel's centre (reflect101): for it the sample position is folded
+// before a CLAMP_TO_EDGE fetch (reflect101_position, blur_common.glsl).
 //
 // Precision. Texture units quantize the weight t (8 fractional bits on NVIDIA and llvmpipe),
 // hence the 2 LSB tolerance of these variants. Measured on llvmpipe: for rgba8 textures the
@@ -46,18 +52,26 @@ vec2 linear_sample(int j) {
   return (j & 1) == 1 ? g : vec2(-g.x, g.y);
 }
 
-// The bilinear fetch for texel p shifted by `offset` texels, at level 0 (no derivatives needed).
-// inv_size = 1 / textureSize: the position's fp32 error is about (p + offset) 2^-23 texels, below
-// 2^-11 texel up to 4096 texels, far under the 1/256 step of the filter weight.
-vec4 linear_fetch(vec2 inv_size, ivec2 p, vec2 offset) { return textureLod(u_src, (vec2(p) + 0.5 + offset) * inv_size, 0.0); }
+
+// The bilinear fetch for texel p shifted by `offset` texels, at level 0 (no derivatives needed),
+// in an image of `size` texels. inv_size = 1 / size: the position's fp32 error is about
+// (p + offset) 2^-23 texels, below 2^-11 texel up to 4096 texels, far under the 1/256 step of the
+// filter weight.
+vec4 linear_fetch(vec2 size, vec2 inv_size, ivec2 p, vec2 offset) {
+  vec2 u = vec2(p) + 0.5 + offset;
+#if BORDER == BORDER_REFLECT101
+  u = vec2(reflect101_position(u.x, size.x), reflect101_position(u.y, size.y));
+#endif
+  return textureLod(u_src, u * inv_size, 0.0);
+}
 
 // The 1D blur along `axis` ((1,0) or (0,1)) at texel p: LINEAR_SAMPLES fetches.
 vec4 linear_blur_1d(ivec2 p, vec2 axis) {
-  vec2 inv_size = 1.0 / vec2(source_size());
+  vec2 size = vec2(source_size()), inv_size = 1.0 / size;
   vec4 sum = vec4(0.0);
   for (int j = 0; j < LINEAR_SAMPLES; ++j) {
     vec2 s = linear_sample(j);
-    sum += s.y * linear_fetch(inv_size, p, s.x * axis);
+    sum += s.y * linear_fetch(size, inv_size, p, s.x * axis);
   }
   return sum;
 }
@@ -67,14 +81,14 @@ vec4 linear_blur_1d(ivec2 p, vec2 axis) {
 // products w(i) w(j) of its 2x2 taps; the centre row and column (offset 0, weight w(0)) and the
 // single-tap groups of odd r (t = 0) take their taps exactly, no neighbour mixed in.
 vec4 linear_blur_2d(ivec2 p) {
-  vec2 inv_size = 1.0 / vec2(source_size());
+  vec2 size = vec2(source_size()), inv_size = 1.0 / size;
   vec4 sum = vec4(0.0);
   for (int jy = 0; jy < LINEAR_SAMPLES; ++jy) {
     vec2 sy = linear_sample(jy);
     vec4 row = vec4(0.0);
     for (int jx = 0; jx < LINEAR_SAMPLES; ++jx) {
       vec2 sx = linear_sample(jx);
-      row += sx.y * linear_fetch(inv_size, p, vec2(sx.x, sy.x));
+      row += sx.y * linear_fetch(size, inv_size, p, vec2(sx.x, sy.x));
     }
     sum += sy.y * row;
   }

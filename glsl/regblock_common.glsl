@@ -18,8 +18,8 @@
 
 const int RB_TAPS = 2 * RADIUS + 1;
 
-// Where a segment's inputs are: row start.y (inside the image) of the source from column
-// start.x (the border rule applied past the ends), or the cache (lds_common.glsl) at
+// Where a segment's inputs are: row start.y of the source from column start.x (the border rule
+// applied wherever they lie outside), or the cache (lds_common.glsl) at
 // base + i * stride, wrapping around at `wrap` elements when it is above 0 (a ring of rows).
 // `from_image` is a constant at every call, so the branch folds away.
 struct RbLine {

@@ -10,6 +10,8 @@
 //   SLIDE_RADIUS the window's radius (default RADIUS), with SLIDE_BOX_WEIGHT its box weight
 //                1/(2 SLIDE_RADIUS + 1) (default tap_weight(0) of the weights block): box-iterated
 //                slides boxes of other radii than the request's, given per pass (u_pass)
+//   BORDER_VALUE_SCALE  (blur_common.glsl) where the source holds raw sums: the constant border
+//                as such a sum holds it, 2r+1 constant texels (times 255 when EXACT)
 //   SLIDE_EMIT_CUSTOM  defined by a shader that defines emit() itself (else: store_target)
 
 #ifndef SLIDE_RADIUS
@@ -36,8 +38,9 @@ vec4 from_acc(ACC sum) {
   return vec4(sum) * scale;
 }
 
-// A line of texels origin + i * dir, i in [0, len). Reads past the ends follow the border rule
-// (source_texel): clamp-to-edge repeats the edge texel.
+// A line of texels origin + i * dir, i in [0, len); the origin may lie outside the image (a row
+// above it). Every read follows the border rule (source_texel), so the running sums slide over
+// the extended line, whatever the mode.
 struct Line {
   ivec2 origin;
   ivec2 dir;
@@ -65,8 +68,8 @@ void emit(ivec2 p, int k, ACC sum);
 
 // Slides the window over texels start .. start+count-1 of the line, from `sum`, the window
 // centred on start - 1. Each step adds the texel entering at +r and subtracts the one leaving at
-// -r-1, UNROLL steps per iteration with their loads grouped (reads past the end are clamped and
-// unused). With `outputs`, emits every window sum; returns the last one. From sum = 0 and without
+// -r-1, UNROLL steps per iteration with their loads grouped (reads past the stretch follow the
+// border rule and are unused). With `outputs`, emits every window sum; returns the last one. From sum = 0 and without
 // outputs it returns the change of the window over the stretch.
 ACC slide(Line line, int start, int count, ACC sum, bool outputs) {
   for (int base = 0; base < count; base += UNROLL) {

@@ -1,16 +1,19 @@
 # One image-diff test: blur INPUT with VARIANT headless, compare with GOLDEN within TOLERANCE LSB
 # (TOLERANCE=model: the one the approximation's check states for the case, from GOLDEN_TOOL).
 # EXPECT=run: the variant must blur the case (any refusal fails); EXPECT=kernel: it must refuse
-# the case's kernel, EXPECT=limit: it must refuse for a device limit (shared memory), each with one
+# the case's kernel, EXPECT=limit: it must refuse for a device limit (shared memory),
+# EXPECT=border: for its border mode (VariantInfo::refused_borders), each with one
 # line naming the reason (exit 2), and write nothing.
 get_filename_component(dir ${OUT} DIRECTORY)
 file(MAKE_DIRECTORY ${dir})
 file(REMOVE ${OUT})
 execute_process(COMMAND ${BLURLAB} --headless --gl-debug --frames 0 --variant ${VARIANT} --image ${INPUT} --output ${OUT} ${ARGS}
                 RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(EXPECT STREQUAL "kernel" OR EXPECT STREQUAL "limit")
+if(EXPECT STREQUAL "kernel" OR EXPECT STREQUAL "limit" OR EXPECT STREQUAL "border")
   if(EXPECT STREQUAL "kernel")
     set(reason "kernel only")
+  elseif(EXPECT STREQUAL "border")
+    set(reason "border ")
   else()
     set(reason "of shared memory")
   endif()

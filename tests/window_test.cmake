@@ -6,6 +6,7 @@
 #   MODE=layout: the overlay at 1920x1080, 1280x720 and 640x360 (screenshots kept in OUT).
 #   MODE=linear: linear light (L) leaves the unblurred scene as it is and changes only the blur.
 #   MODE=stale: switching to a box-only variant with the Gaussian on; a check of older settings.
+#   MODE=border: E cycles the border mode; the same picture as --border; a constant differs.
 #   MODE=difference: the difference views (to the CPU reference, to a second variant).
 #   MODE=errors: --screenshot into a missing directory, or minimized at the screenshot frame.
 #   MODE=resize: odd sizes, 1x1 and 0x0 (minimized) while running; the last screenshot must have
@@ -203,6 +204,19 @@ elseif(MODE STREQUAL "stale")
   forbid_line("${run_output}" "check ok[^\n]*")
   expect_line("${run_output}" "check: (comparing with the CPU reference|not yet run)[^\n]*")
   expect_line("${run_output}" "gauss r=7 [^\n]*")
+elseif(MODE STREQUAL "border")
+  # E cycles the border mode (clamp, reflect, reflect101, wrap, constant): three presses give
+  # wrap, which the settings line names and the check passes with; the picture equals --border
+  # wrap's. A red constant differs from it along the edges (r = 6: 6-pixel strips, a few percent
+  # of the picture, tens of steps each).
+  run_blurlab(wrap_keys "0:key=Space;0:key=E;0:key=E;0:key=E;0:key=C" --frames 11 --size 640x360)
+  expect_line("${run_output}" "[a-z]+ r=6 [^\n]*border=wrap [^\n]*")
+  expect_line("${run_output}" "check ok: [^\n]*")
+  run_blurlab(wrap_keys_bare "0:key=Space;0:key=E;0:key=E;0:key=E;0:key=Tab" --frames 4 --size 640x360)
+  run_blurlab(wrap_flag_bare "0:key=Space;0:key=Tab" --frames 4 --size 640x360 --border wrap)
+  run_blurlab(constant_bare "0:key=Space;0:key=Tab" --frames 4 --size 640x360 --border constant --border-value 1,0,0,1)
+  check_screenshots(same ${OUT}/wrap_keys_bare.png ${OUT}/wrap_flag_bare.png --max-lsb 0 --max-mean 0)
+  check_screenshots(differ ${OUT}/wrap_flag_bare.png ${OUT}/constant_bare.png --min-mean 0.5)
 elseif(MODE STREQUAL "difference")
   # The difference to the CPU reference rounded to the output format: a correct variant is black
   # where it rounds like the reference (most of the picture), grey where its own rounding differs

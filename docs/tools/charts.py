@@ -3,7 +3,8 @@
 
   python3 docs/tools/charts.py REPORT.json [MORE.json ...] [--out DIR] [--log] [--radius R] [--prefix NAME]
 
-Writes, for every image size, input format and kernel in the report:
+Writes, for every image size, input format and kernel (with its border mode, when not clamp:
+"box_wrap") in the report:
   <prefix>time_vs_radius_<size>_<format>_<kernel>.png   median GPU time per variant against r
                                                          (with the copy pass as the floor)
   <prefix>bars_<size>_<format>_<kernel>_r<R>.png         one bar per variant at radius R
@@ -66,9 +67,16 @@ def colours(report):
     return {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(order)}
 
 
+def kernel_label(settings):
+    """The kernel, with the border mode when it is not clamp: "box", "box_wrap"."""
+    border = settings.get("border", "clamp")
+    return settings["kernel"] if border == "clamp" else f'{settings["kernel"]}_{border}'
+
+
 def groups(report):
     """(size, format, kernel) -> {variant: {radius: ms}}, the copy pass per (size, format), and
-    the rows of every blur per (size, format), for saying who is missing from a chart."""
+    the rows of every blur per (size, format), for saying who is missing from a chart. A border
+    mode other than clamp is a kernel of its own ("box_wrap", kernel_label): modes are not mixed."""
     series = collections.defaultdict(lambda: collections.defaultdict(dict))
     floors = {}
     rows_of = collections.defaultdict(list)
@@ -83,24 +91,26 @@ def groups(report):
         ms = total_ms(row)
         if ms is None:
             continue
-        key = (size, s["input_format"], s["kernel"])
+        key = (size, s["input_format"], kernel_label(s))
         previous = series[key][row["variant"]].get(s["radius"])
         series[key][row["variant"]][s["radius"]] = ms if previous is None else min(previous, ms)
     return series, floors, rows_of
 
 
 def missing(rows, kernel, shown):
-    """Legend lines for the variants of these rows that a chart of `kernel` does not show, and why."""
+    """Legend lines for the variants of these rows that a chart of `kernel` (a kernel_label) does not
+    show, and why."""
     why = collections.OrderedDict()
     for row in rows:
         variant = row["variant"]
         if variant in shown or variant in why:
             continue
-        if kernel not in row.get("kernels", "box,gauss").split(","):
+        same = "kernel" in row["settings"] and kernel_label(row["settings"]) == kernel
+        if kernel.split("_")[0] not in row.get("kernels", "box,gauss").split(","):
             why[variant] = f"{row.get('kernels')} kernel only"
-        elif row["settings"].get("kernel") == kernel and not row.get("supported", True):
+        elif same and not row.get("supported", True):
             why[variant] = "unsupported: " + row.get("reason", "?")
-        elif row["settings"].get("kernel") == kernel:
+        elif same:
             why[variant] = "not timed"
     by_reason = collections.OrderedDict()
     for variant, reason in why.items():

@@ -35,15 +35,15 @@ const Image& Input::pixels() {
   return *pixels_;
 }
 
-const ReferenceImage& Input::reference(const Kernel& kernel) {
-  for (auto& [k, ref] : references_)
-    if (k == kernel) return ref;
-  references_.emplace_back(kernel, reference_blur(pixels(), kernel_weights(kernel)));
-  return references_.back().second;
+const ReferenceImage& Input::reference(const Kernel& kernel, const Border& border) {
+  for (const Reference& ref : references_)
+    if (ref.kernel == kernel && ref.border == border) return ref.image;
+  references_.push_back({kernel, border, reference_blur(pixels(), kernel_weights(kernel), border)});
+  return references_.back().image;
 }
 
 const ReferenceImage& Input::expected(const VariantInfo& variant, const BlurSettings& resolved) {
-  if (!is_approximation(variant)) return reference(reference_kernel(variant, resolved));
+  if (!is_approximation(variant)) return reference(reference_kernel(variant, resolved), resolved.border);
   ModelKey key{&variant, resolved};
   key.settings.knobs.clear();
   if (!model_ || !(model_->first == key)) {
@@ -53,15 +53,15 @@ const ReferenceImage& Input::expected(const VariantInfo& variant, const BlurSett
   return model_->second;
 }
 
-const ReferenceImage& Input::fidelity_reference(double sigma) {
+const ReferenceImage& Input::fidelity_reference(double sigma, const Border& border) {
   const Kernel kernel = fidelity_kernel(sigma);
-  for (auto& [k, ref] : references_)
-    if (k == kernel) return ref;
-  if (!gaussian_ || !(gaussian_->first == kernel)) {
+  for (const Reference& ref : references_)
+    if (ref.kernel == kernel && ref.border == border) return ref.image;
+  if (!gaussian_ || !(gaussian_->kernel == kernel && gaussian_->border == border)) {
     gaussian_.reset();
-    gaussian_.emplace(kernel, reference_blur(pixels(), kernel_weights(kernel)));
+    gaussian_ = Reference{kernel, border, reference_blur(pixels(), kernel_weights(kernel), border)};
   }
-  return gaussian_->second;
+  return gaussian_->image;
 }
 
 report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, const BlurSettings& settings, bool check,
@@ -90,7 +90,7 @@ report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, 
     m.tolerance = tolerance_for(variant, m.settings, m.size, peak);
     m.check = compare_to_reference(output, input.expected(variant, m.settings), m.tolerance);
     if (m.approximation)
-      m.fidelity = measure_fidelity(output, input.fidelity_reference(m.approximation->sigma),
+      m.fidelity = measure_fidelity(output, input.fidelity_reference(m.approximation->sigma, m.settings.border),
                                     fidelity_scale(m.settings.input_format, peak), m.approximation->sigma);
   }
   return m;

@@ -14,7 +14,7 @@
 namespace blurlab::bench {
 
 // The image blurred in one (size, input format, linear light) group of a sweep, and the
-// references computed from it: one per kernel of the sweep, kept for the group; an
+// references computed from it: one per kernel and border of the sweep, kept for the group; an
 // approximation's CPU model and the exact Gaussian its fidelity is measured against, the latest
 // one of each kept (a sweep runs a variant's settings of one kernel one after another).
 class Input {
@@ -25,22 +25,27 @@ class Input {
 
   // What the GPU blurs: the source texture read back once.
   const Image& pixels();
-  const ReferenceImage& reference(const Kernel& kernel);
+  const ReferenceImage& reference(const Kernel& kernel, const Border& border);
   // What the variant's output must match (blur/check.h expected_output).
   const ReferenceImage& expected(const VariantInfo& variant, const BlurSettings& resolved);
-  // The exact Gaussian of a sigma an approximation declares (fidelity_kernel).
-  const ReferenceImage& fidelity_reference(double sigma);
+  // The exact Gaussian of a sigma an approximation declares (fidelity_kernel), with its border.
+  const ReferenceImage& fidelity_reference(double sigma, const Border& border);
 
  private:
+  struct Reference {
+    Kernel kernel;
+    Border border;
+    ReferenceImage image;
+  };
   struct ModelKey {
     const VariantInfo* variant;
     BlurSettings settings;  // without knobs: they change how, not what
     bool operator==(const ModelKey&) const = default;
   };
   std::optional<Image> pixels_;
-  std::vector<std::pair<Kernel, ReferenceImage>> references_;
+  std::vector<Reference> references_;
   std::optional<std::pair<ModelKey, ReferenceImage>> model_;
-  std::optional<std::pair<Kernel, ReferenceImage>> gaussian_;
+  std::optional<Reference> gaussian_;
 };
 
 class Measurer {

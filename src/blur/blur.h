@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "blur/border.h"
 #include "blur/kernel.h"
 #include "blur/knob.h"
 #include "gl/context.h"
@@ -27,6 +28,9 @@ std::string_view name(Stage stage);
 // What one run of a variant blurs, and how.
 struct BlurSettings {
   Kernel kernel;
+  // What taps outside the image read (blur/border.h). Like the kernel it changes what is
+  // computed, so it is a setting rather than a knob.
+  Border border;
   gl::Format input_format = gl::Format::rgba8;  // the source and destination textures
   std::optional<gl::Format> intermediate;       // multi-pass variants; default: input_format
   // Linear light (blur/linear_light.h): the input holds sRGB pictures decoded to linear values
@@ -106,6 +110,10 @@ struct VariantInfo {
   bool hardware_filtering = false;
   // The variant's knobs (knob.h), declared in its file; empty: none.
   std::vector<Knob> knobs;
+  // Border modes the variant does not blur with, each with the reason (e.g. sampler coordinates
+  // that cannot express a mode): unsupported_reason() refuses them, the tests expect the refusal.
+  // Every other mode must match the reference, which the GL grid checks. Empty: every mode.
+  std::vector<std::pair<BorderMode, std::string_view>> refused_borders;
   // fp32 roundings one output accumulates, for the float-format error bound; nullptr: two
   // passes of 2r+1 taps. Running sums accumulate along whole lines, hence the size.
   double (*accumulated_terms)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
@@ -132,18 +140,23 @@ Kernel reference_kernel(const VariantInfo& variant, const BlurSettings& resolved
 
 // Keeps the variant's knobs (their defaults where none is given) and drops the others; drops the
 // intermediate format of a variant without an intermediate texture, and fills in the variant's
-// default_intermediate where none is given.
+// default_intermediate where none is given; rounds a constant border to what a texel of the input
+// format holds (blur/border.h: texel_value) and zeroes it for the other modes; resets the border
+// of a variant that is not a blur (the copy pass reads no border).
 BlurSettings resolve(const VariantInfo& variant, BlurSettings settings);
 // Why the variant cannot run these (resolved) settings on this device, or nullopt.
 std::optional<std::string> unsupported_reason(const VariantInfo& variant, const BlurSettings& resolved,
                                               glm::ivec2 size, const gl::GlLimits& limits);
-// "gauss r=16 sigma=5.333 in=rgba8 int=rgba8 workgroup=16x16", only what applies to the variant.
+// "gauss r=16 sigma=5.333 border=clamp in=rgba8 int=rgba8 workgroup=16x16", only what applies to
+// the variant.
 std::string describe(const VariantInfo& variant, const BlurSettings& resolved);
 
 // How a pass uses a texture. Images bind to image units with the texture's own format, or, raw,
 // with the unsigned-integer format of the same size (gl::FormatInfo::raw_format: the shader sees
-// the bits, e.g. an rgba8 texel as one uint); sampled textures bind to texture units with a
-// shared CLAMP_TO_EDGE sampler.
+// the bits, e.g. an rgba8 texel as one uint); sampled textures bind to texture units with the
+// pipeline's samplers: Sampled nearest (texelFetch, which ignores wrap modes: the shader applies
+// the border), SampledLinear linear with the wrap mode of the settings' border (see
+// glsl/linear_common.glsl).
 struct Binding {
   // ImageReadWrite: a variant's own scratch image, written and read back by the same invocation.
   enum class Kind { ImageRead, ImageWrite, ImageReadWrite, Sampled, SampledLinear };
@@ -168,8 +181,8 @@ class BlurSetup {
   virtual ~BlurSetup() = default;
   virtual const BlurSettings& settings() const = 0;
   virtual glm::ivec2 size() const = 0;
-  // A compute program from glsl/<file>. Defines every shader gets: RADIUS, the defines of the
-  // variant's knobs (Knob::define), and SRC_FORMAT / DST_FORMAT, the image format qualifiers of
+  // A compute program from glsl/<file>. Defines every shader gets: RADIUS, BORDER (the border
+  // mode, e.g. BORDER_WRAP), the defines of the variant's knobs (Knob::define), and SRC_FORMAT / DST_FORMAT, the image format qualifiers of
   // image units 0 and 1 (they must match the bound textures), and SRC_RAW_FORMAT /
   // DST_RAW_FORMAT, those of the same units bound raw (Binding::read_raw, write_raw).
   virtual const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra = {}) = 0;

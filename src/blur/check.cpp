@@ -25,6 +25,9 @@ double storage_error(gl::Format format) {
 }  // namespace
 
 Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::ivec2 size, double input_peak) {
+  // A constant border is a texel of the window too: its value counts as input.
+  if (s.border.mode == BorderMode::Constant)
+    for (float v : s.border.value) input_peak = std::max(input_peak, static_cast<double>(std::abs(v)));
   if (variant.approximation.tolerance) return variant.approximation.tolerance(s, size, input_peak);
   Tolerance t;
   if (s.input_format == gl::Format::rgba8) {
@@ -69,7 +72,7 @@ Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::
 
 ReferenceImage expected_output(const VariantInfo& variant, const BlurSettings& resolved, const Image& input) {
   if (variant.approximation.model) return variant.approximation.model(input, resolved);
-  return reference_blur(input, kernel_weights(reference_kernel(variant, resolved)));
+  return reference_blur(input, kernel_weights(reference_kernel(variant, resolved)), resolved.border);
 }
 
 namespace {

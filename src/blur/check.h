@@ -19,7 +19,8 @@ struct Tolerance {
 };
 
 // The tolerance for a variant's output with these settings, for an input whose largest
-// magnitude is `input_peak`. An approximation states its own (ApproximationInfo::tolerance).
+// magnitude is `input_peak` (a constant border's value counts as input). An approximation states
+// its own (ApproximationInfo::tolerance).
 Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& resolved, glm::ivec2 size, double input_peak);
 
 // What a variant's output must match: the CPU model of its algorithm for an approximation,

@@ -33,12 +33,12 @@ void store(ReferenceImage& image, gl::Format format) {
   for (double& v : image.texels) v = stored(v, format);
 }
 
-double bilinear(const ReferenceImage& image, double px, double py, int c) {
+double bilinear(const ReferenceImage& image, double px, double py, int c, const Border& border) {
   const double fx = std::floor(px - 0.5), fy = std::floor(py - 0.5);
   const double tx = px - 0.5 - fx, ty = py - 0.5 - fy;
   const int x = static_cast<int>(fx), y = static_cast<int>(fy);
-  const double top = (1.0 - tx) * texel(image, x, y, c) + tx * texel(image, x + 1, y, c);
-  const double bottom = (1.0 - tx) * texel(image, x, y + 1, c) + tx * texel(image, x + 1, y + 1, c);
+  const double top = (1.0 - tx) * texel(image, x, y, c, border) + tx * texel(image, x + 1, y, c, border);
+  const double bottom = (1.0 - tx) * texel(image, x, y + 1, c, border) + tx * texel(image, x + 1, y + 1, c, border);
   return (1.0 - ty) * top + ty * bottom;
 }
 

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "blur/border.h"
 #include "blur/reference.h"
 #include "gl/format.h"
 
@@ -37,15 +38,19 @@ ReferenceImage blank(int width, int height);
 double stored(double v, gl::Format format);
 void store(ReferenceImage& image, gl::Format format);
 
-// Texel (x, y) with the border rule: clamp-to-edge.
-inline double texel(const ReferenceImage& image, int x, int y, int c) {
-  return image.at(std::clamp(x, 0, image.width - 1), std::clamp(y, 0, image.height - 1), c);
+// Texel (x, y) of channel c with the border rule (blur/border.h): the index modes map x and y
+// each, the constant gives its value where either lies outside.
+inline double texel(const ReferenceImage& image, int x, int y, int c, const Border& border) {
+  if (border.mode == BorderMode::Constant)
+    return x < 0 || y < 0 || x >= image.width || y >= image.height ? border.value[static_cast<size_t>(c)] : image.at(x, y, c);
+  return image.at(border_index(border.mode, x, image.width), border_index(border.mode, y, image.height), c);
 }
 
-// What a bilinear fetch at (px, py) returns, in texel units (texel centres at k + 1/2), with
-// GL_CLAMP_TO_EDGE: the two texels of each axis, floor(p - 1/2) and the next, each clamped, weighted
-// by the fraction of p - 1/2. The models use positions whose fractions are multiples of 1/8, which
-// texture units' 8-bit weights hold exactly.
-double bilinear(const ReferenceImage& image, double px, double py, int c);
+// What a bilinear fetch at (px, py) returns, in texel units (texel centres at k + 1/2): the two
+// texels of each axis, floor(p - 1/2) and the next, each through the border rule (what the GL wrap
+// modes do, and glsl/bilinear_common.glsl's fold for reflect101), weighted by the fraction of
+// p - 1/2. The models use positions whose fractions are multiples of 1/8, which texture units'
+// 8-bit weights hold exactly.
+double bilinear(const ReferenceImage& image, double px, double py, int c, const Border& border);
 
 }  // namespace blurlab::model

@@ -1,5 +1,6 @@
 #include "blur/pipeline.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -45,6 +46,8 @@ BlurSettings resolve(const VariantInfo& variant, BlurSettings s) {
   s.knobs = std::move(resolved);
   if (!variant.uses_intermediate) s.intermediate.reset();
   else if (!s.intermediate) s.intermediate = variant.default_intermediate;
+  if (!is_blur(variant)) s.border = Border{};
+  s.border.value = s.border.mode == BorderMode::Constant ? texel_value(s.border.value, s.input_format) : Rgba{};
   return s;
 }
 
@@ -58,6 +61,11 @@ std::optional<std::string> unsupported_reason(const VariantInfo& variant, const 
     return "linear light is blurred in rgba16f, not " + std::string(gl::name(s.input_format));
   if (variant.uses_intermediate && gl::info(s.input_format).is_float && !gl::info(s.intermediate_format()).is_float)
     return "an rgba8 intermediate cannot hold linear-light values above 1; use rgba16f or rgba32f";
+  for (const auto& [mode, why] : variant.refused_borders)
+    if (s.border.mode == mode) return "border " + std::string(name(mode)) + ": " + std::string(why);
+  if (s.border.mode == BorderMode::Constant && s.input_format == gl::Format::rgba8)
+    for (float v : s.border.value)
+      if (v > 1.0f) return "border value " + value_text(s.border.value) + ": an rgba8 texel holds 0..1, not " + format_double(v);
   if (size.x > limits.max_texture_size || size.y > limits.max_texture_size)
     return "size above GL_MAX_TEXTURE_SIZE " + std::to_string(limits.max_texture_size);
   // Knob values are checked where they are read (command line, tuning file); again here, so no
@@ -91,10 +99,11 @@ std::string describe(const VariantInfo& variant, const BlurSettings& s) {
     // The radius does not apply: an approximation derives its passes from sigma alone.
     const ApproxChoice choice = variant.approximation.choose(s);
     out << "gauss sigma=" << format_double(s.kernel.sigma, 4) << " ~sigma=" << format_double(choice.sigma, 4) << " ("
-        << choice.parameters << ")";
+        << choice.parameters << ") border=" << describe(s.border);
   } else if (is_blur(variant)) {
     out << name(s.kernel.type) << " r=" << s.kernel.radius;
     if (s.kernel.type == KernelType::Gauss) out << " sigma=" << format_double(s.kernel.sigma, 4);
+    out << " border=" << describe(s.border);
   } else {
     out << "no blur";
   }
@@ -119,7 +128,7 @@ gl::Defines constant_weight_defines(const Kernel& kernel) {
 namespace {
 
 gl::Defines common_defines(const VariantInfo& variant, const BlurSettings& s) {
-  gl::Defines defines{{"RADIUS", std::to_string(s.kernel.radius)}};
+  gl::Defines defines{{"RADIUS", std::to_string(s.kernel.radius)}, {"BORDER", std::string(define_name(s.border.mode))}};
   for (const Knob& k : variant.knobs)
     for (auto& define : k.defines(s.knob(k.name))) defines.push_back(std::move(define));
   return defines;
@@ -315,6 +324,25 @@ BlurPipeline::BlurPipeline(gl::ProgramCache& programs, const gl::GlLimits& limit
   }
 }
 
+void BlurPipeline::set_linear_wrap(const Border& border) {
+  // GL applies the wrap mode to each of the two texel indices a linear fetch blends, before
+  // weighting them (OpenGL 4.6, 8.14.2), so REPEAT, MIRRORED_REPEAT and CLAMP_TO_BORDER give
+  // every tap exactly the texel (or the value) of wrap, reflect and constant. Reflect101 mirrors
+  // about the edge texel's centre, which no wrap mode does: glsl/linear_common.glsl folds the
+  // sample position itself and fetches with CLAMP_TO_EDGE.
+  GLenum wrap = GL_CLAMP_TO_EDGE;
+  switch (border.mode) {
+    case BorderMode::Clamp:
+    case BorderMode::Reflect101: wrap = GL_CLAMP_TO_EDGE; break;
+    case BorderMode::Reflect: wrap = GL_MIRRORED_REPEAT; break;
+    case BorderMode::Wrap: wrap = GL_REPEAT; break;
+    case BorderMode::Constant: wrap = GL_CLAMP_TO_BORDER; break;
+  }
+  glSamplerParameteri(linear_.get(), GL_TEXTURE_WRAP_S, static_cast<GLint>(wrap));
+  glSamplerParameteri(linear_.get(), GL_TEXTURE_WRAP_T, static_cast<GLint>(wrap));
+  glSamplerParameterfv(linear_.get(), GL_TEXTURE_BORDER_COLOR, border.value.data());  // already a texel of the input format
+}
+
 BlurPipeline::~BlurPipeline() = default;
 
 std::optional<std::string> BlurPipeline::configure(const VariantInfo& variant, const BlurSettings& settings,
@@ -330,7 +358,7 @@ std::optional<std::string> BlurPipeline::configure(const VariantInfo& variant, c
   settings_ = resolved;
   size_ = size;
 
-  if (uploaded_kernel_ != resolved.kernel) {
+  if (uploaded_ != std::pair(resolved.kernel, resolved.border)) {
     // Weights in double, rounded once to float for the GPU.
     const std::vector<double> weights = kernel_weights(resolved.kernel);
     KernelBlock block{};
@@ -340,11 +368,13 @@ std::optional<std::string> BlurPipeline::configure(const VariantInfo& variant, c
       block.linear[2 * i] = static_cast<float>(linear[i].offset);
       block.linear[2 * i + 1] = static_cast<float>(linear[i].weight);
     }
+    std::copy(resolved.border.value.begin(), resolved.border.value.end(), block.border_value);
     glBindBuffer(GL_UNIFORM_BUFFER, kernel_block_.get());
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof(block), &block);
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
-    uploaded_kernel_ = resolved.kernel;
+    uploaded_ = std::pair(resolved.kernel, resolved.border);
   }
+  set_linear_wrap(resolved.border);
   refresh_programs();
   return std::nullopt;
 }

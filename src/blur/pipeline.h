@@ -1,6 +1,7 @@
 #pragma once
-// Runs one variant with one set of settings: owns the weights uniform block, intermediate
-// textures, samplers and the framebuffer for fragment passes, and records timing spans.
+// Runs one variant with one set of settings: owns the weights uniform block (weights and the
+// constant border value), intermediate textures, samplers (the linear one wraps by the border
+// mode) and the framebuffer for fragment passes, and records timing spans.
 #include <map>
 #include <memory>
 
@@ -17,6 +18,7 @@ inline constexpr int kLinearVec4s = (kMaxLinearTaps + 1) / 2;         // (offset
 struct KernelBlock {
   float taps[kTapVec4s * 4];
   float linear[kLinearVec4s * 4];
+  float border_value[4];  // the constant border (BlurSettings::border, a texel of the input format)
 };
 
 class BlurPipeline {
@@ -50,6 +52,8 @@ class BlurPipeline {
  private:
   class Passes;
   void run(const gl::Texture& source, const gl::Texture& destination, Recording* recording);
+  // The linear sampler's wrap mode and border colour for the border.
+  void set_linear_wrap(const Border& border);
   gl::ProgramCache& programs_;
   gl::GlLimits limits_;
   gl::TimerPool* timers_;
@@ -58,7 +62,7 @@ class BlurPipeline {
   BlurSettings settings_;
   glm::ivec2 size_{0, 0};
   gl::BufferHandle kernel_block_;
-  std::optional<Kernel> uploaded_kernel_;
+  std::optional<std::pair<Kernel, Border>> uploaded_;  // what the weights block holds
   gl::SamplerHandle nearest_, linear_;
   gl::VertexArrayHandle empty_vao_;
   gl::FramebufferHandle framebuffer_;

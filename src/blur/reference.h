@@ -1,9 +1,12 @@
 #pragma once
 // The CPU reference blur every GPU variant is checked against: double precision, the same
-// weights (blur/kernel.h), clamp-to-edge borders, all four channels.
+// weights (blur/kernel.h), all four channels. Borders (blur/border.h) as OpenCV defines them: the
+// image is extended by the mode (repeated reflections for radii larger than the image), then
+// convolved with the 2D kernel w_i w_j.
 #include <cstdint>
 #include <vector>
 
+#include "blur/border.h"
 #include "image/image.h"
 
 namespace blurlab {
@@ -16,10 +19,13 @@ struct ReferenceImage {
 };
 
 // Separable evaluation (rows, then columns): equal in exact arithmetic to the 2D sum because the
-// 2D weights are the outer product w_i w_j. Uses all hardware threads.
-ReferenceImage reference_blur(const Image& input, const std::vector<double>& weights);
-// The direct (2r+1)^2 sum, for testing the above on small images.
-ReferenceImage reference_blur_direct(const Image& input, const std::vector<double>& weights);
+// 2D weights are the outer product w_i w_j and the extension is separable too: an index mode
+// maps x and y independently, and a row of the constant, blurred along x, is the constant times
+// the sum of the weights. `border` as resolve() leaves it (a constant already a texel of the
+// input format). Uses all hardware threads.
+ReferenceImage reference_blur(const Image& input, const std::vector<double>& weights, const Border& border);
+// The direct (2r+1)^2 sum over the extended image, for testing the above on small images.
+ReferenceImage reference_blur_direct(const Image& input, const std::vector<double>& weights, const Border& border);
 
 // The reference rounded (from double) as an rgba8 texture stores it: what golden PNGs hold.
 std::vector<uint8_t> to_rgba8(const ReferenceImage& reference);

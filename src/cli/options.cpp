@@ -48,17 +48,23 @@ std::vector<Kernel> Options::kernel_list() const {
 
 std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl::Format input) const {
   std::vector<Kernel> sweep = kernel_list();
-  if (!is_blur(variant)) sweep.resize(1);  // the copy pass ignores the kernel: run it once
+  std::vector<BorderMode> modes = borders;
+  if (!is_blur(variant)) {  // the copy pass ignores the kernel and the border: run it once
+    sweep.resize(1);
+    modes = {BorderMode::Clamp};
+  }
   std::vector<BlurSettings> list;
   for (const Kernel& kernel : sweep)
-    for (const auto& mid : intermediate_axis(*this, variant)) {
-      BlurSettings s;
-      s.kernel = kernel;
-      s.input_format = input;
-      s.intermediate = mid;
-      s.linear = linear;
-      list.push_back(s);
-    }
+    for (BorderMode mode : modes)
+      for (const auto& mid : intermediate_axis(*this, variant)) {
+        BlurSettings s;
+        s.kernel = kernel;
+        s.border = {mode, mode == BorderMode::Constant ? border_value : Rgba{}};
+        s.input_format = input;
+        s.intermediate = mid;
+        s.linear = linear;
+        list.push_back(s);
+      }
   // The product with each given knob the variant has.
   for (const Knob& k : variant.knobs) {
     const auto given = knob_values.find(k.name);
@@ -85,7 +91,7 @@ double Options::configuration_count() const {
   if (selected.empty()) selected.assign(blurlab::variants().begin(), blurlab::variants().end());
   double per_image = 0;
   for (const VariantInfo* v : selected) {
-    double n = (is_blur(*v) ? kernel_count : 1.0) * static_cast<double>(intermediate_axis(*this, *v).size());
+    double n = (is_blur(*v) ? kernel_count * static_cast<double>(borders.size()) : 1.0) * static_cast<double>(intermediate_axis(*this, *v).size());
     for (const Knob& k : v->knobs)
       if (const auto given = knob_values.find(k.name); given != knob_values.end()) n *= static_cast<double>(given->second.size());
     per_image += n;
@@ -152,7 +158,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.get_formatter()->column_width(34);
   app.option_defaults()->always_capture_default(false);
 
-  std::string variant_text, kernel_text, radius_text, sigma_text, format_text, input_format_text, size_text;
+  std::string variant_text, kernel_text, radius_text, sigma_text, format_text, input_format_text, size_text, border_text,
+      border_value_text;
   std::string device_text;
   std::map<std::string, std::string, std::less<>> knob_texts;
   std::string warmup_text, frames_text, time_text, budget_text;
@@ -170,6 +177,11 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (HDR: the scene's highlights above 1 kept)")->type_name("LIST");
   app.add_flag("--linear", o.linear, "Blur in linear light: decode the sRGB input, blur in rgba16f, encode the output (the window's L)");
   app.add_option("--size", size_text, "Image size of the scene (default 1920x1080)")->type_name("WxH|LIST");
+  app.add_option("--border", border_text, "What taps outside the image read: clamp (default), reflect, reflect101, wrap, constant")
+      ->type_name("MODE|LIST");
+  app.add_option("--border-value", border_value_text,
+                 "The constant border's RGBA, each 0..65504 (default 0,0,0,0); rounded to what a texel of the input format holds")
+      ->type_name("R,G,B,A");
   // One option per knob name the variants declare (blur/knob.h); their help says which have it.
   for (const Knob& k : all_knobs()) {
     std::string owners;
@@ -247,6 +259,22 @@ Options parse_options(int argc, const char* const* argv) {
   if (app.count("--input-format")) {
     o.input_formats = parse_formats(input_format_text, "--input-format", false);
     o.input_formats_given = true;
+  }
+  if (app.count("--border")) {
+    o.borders.clear();
+    for (const std::string& word : parse_word_list(border_text, "--border")) {
+      const auto mode = parse_border_mode(word);
+      if (!mode) throw UsageError("--border '" + word + "' is not clamp, reflect, reflect101, wrap or constant");
+      if (std::find(o.borders.begin(), o.borders.end(), *mode) == o.borders.end()) o.borders.push_back(*mode);
+    }
+  }
+  if (app.count("--border-value")) {
+    std::string why;
+    const auto value = parse_border_value(border_value_text, &why);
+    if (!value) throw UsageError("--border-value '" + border_value_text + "' " + why);
+    if (std::find(o.borders.begin(), o.borders.end(), BorderMode::Constant) == o.borders.end())
+      throw UsageError("--border-value applies to --border constant only");
+    o.border_value = *value;
   }
   if (o.linear) {
     if (app.count("--input-format") && o.input_formats != std::vector<gl::Format>{gl::Format::rgba16f})
@@ -357,6 +385,10 @@ Options parse_options(int argc, const char* const* argv) {
                      "intermediates of other sizes, which the recipe does not describe)");
   if (!o.export_dir.empty() && o.tune)
     throw UsageError("--export writes the blur of a timed run; run --tune first, then --export with --tuned");
+  // Exported shaders bake the weights but not yet the constant, and recipes name CLAMP_TO_EDGE
+  // samplers: say so rather than ship a blur with another border.
+  if (!o.export_dir.empty() && o.borders.front() != BorderMode::Clamp)
+    throw UsageError("--export writes clamp-to-edge blurs only so far, not --border " + std::string(name(o.borders.front())));
   return o;
 }
 
@@ -373,6 +405,7 @@ void check_window_options(const Options& o) {
   if (!o.linear && o.input_formats.front() != gl::Format::rgba8)
     throw UsageError("the window blurs the scene in rgba8, or in linear light (rgba16f) with --linear or L; --input-format is for --headless");
   single(o.sizes.size(), "--size");
+  single(o.borders.size(), "--border");
   for (const auto& [knob, values] : o.knob_values) single(values.size(), ("--" + knob).c_str());
   if (!o.image.empty() || !o.output.empty() || o.check || !o.csv.empty() || !o.json.empty() || o.tune || !o.tuned.empty() ||
       !o.report_dir.empty() || o.wide || !o.export_dir.empty())

@@ -36,6 +36,8 @@ struct Options {
   bool input_formats_given = false;       // else a 16-bit --image is blurred in rgba16f
   bool linear = false;  // --linear: decode sRGB to linear light, blur in rgba16f, encode back (the window's L)
   std::vector<glm::ivec2> sizes;          // empty: the default (or the image's size)
+  std::vector<BorderMode> borders{BorderMode::Clamp};
+  Rgba border_value{};                    // the constant border's value (--border-value)
   // Values given for each knob (--NAME, one option per name in all_knobs()); a knob not given
   // takes each variant's default.
   std::map<std::string, std::vector<KnobValue>, std::less<>> knob_values;
@@ -60,8 +62,9 @@ struct Options {
 
   // Every kernel of the sweep (kernels x radii x sigmas, as make_kernel completes them).
   std::vector<Kernel> kernel_list() const;
-  // Every setting of the sweep for one variant and input format: kernels x intermediate formats x
-  // the values of each of the variant's knobs (those not given are left to resolve()).
+  // Every setting of the sweep for one variant and input format: kernels x border modes x
+  // intermediate formats x the values of each of the variant's knobs (those not given are left to
+  // resolve()).
   std::vector<BlurSettings> settings_list(const VariantInfo& variant, gl::Format input_format) const;
   // How many configurations the sweep has: settings_list() sizes summed over the variants (all
   // if none given) and input formats, times the sizes. Counted without building the lists.

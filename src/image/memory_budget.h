@@ -18,7 +18,7 @@ struct RunMemoryPlan {
   uint64_t file_bytes = 0;           // its file, read whole while it is decoded
   int decoder_bytes_per_texel = 0;   // the decoder's own buffers while it runs
   std::vector<gl::Format> input_formats{gl::Format::rgba8};  // the source and destination textures
-  size_t kernels = 1;                // kernels of the sweep: one double-precision reference each
+  size_t kernels = 1;                // kernels (x border modes) of the sweep: one double-precision reference each
 };
 
 // The program, its shaders and the GL driver, whatever the size: about 90 MiB on llvmpipe.

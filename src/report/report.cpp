@@ -53,6 +53,13 @@ bool same_scenario(const Measurement& a, const Measurement& b) {
   return a.size == b.size && a.settings.input_format == b.settings.input_format;
 }
 
+// b is a's clamp-to-edge twin: the same variant, size and settings but for the border.
+bool clamp_twin(const Measurement& a, const Measurement& b) {
+  BlurSettings clamped = a.settings;
+  clamped.border = Border{};
+  return b.variant == a.variant && b.size == a.size && b.settings == clamped;
+}
+
 // The settings of a row that are not in its group heading: intermediate format and knobs (with
 // `only_changed`, the knobs whose value is not the variant's default).
 std::string settings_text(const RowRecord& row, bool only_changed = false) {
@@ -128,8 +135,10 @@ Derived Report::derive(const Measurement& m) const {
         d.x_copy = *total / *copy;
       }
     if (is_blur(*m.variant) && other.variant->role == Role::Baseline && other.variant->stage == m.variant->stage &&
-        other.settings.kernel == m.settings.kernel)
+        other.settings.kernel == m.settings.kernel && other.settings.border == m.settings.border)
       if (const auto base = other.total_median()) d.speedup = *base / *total;
+    if (m.settings.border.mode != BorderMode::Clamp && clamp_twin(m, other))
+      if (const auto clamp = other.total_median(); clamp && *clamp > 0.0) d.x_clamp = *total / *clamp;
   }
   return d;
 }
@@ -194,6 +203,8 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
     settings["kernel"] = name(s.kernel.type);
     settings["radius"] = s.kernel.radius;
     if (s.kernel.type == KernelType::Gauss) settings["sigma"] = s.kernel.sigma;
+    settings["border"] = name(s.border.mode);
+    if (s.border.mode == BorderMode::Constant) settings["border_value"] = s.border.value;
   }
   if (v.uses_intermediate) settings["intermediate"] = gl::name(s.intermediate_format());
   if (row.approximation) settings["approximation"] = {{"sigma", row.approximation->sigma}, {"parameters", row.approximation->parameters}};
@@ -216,6 +227,7 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   if (d.copy_ms) j["copy_ms"] = *d.copy_ms;
   if (d.x_copy) j["x_copy"] = *d.x_copy;
   if (d.speedup) j["speedup_vs_naive"] = *d.speedup;
+  if (d.x_clamp) j["x_clamp"] = *d.x_clamp;
   if (d.gbps) j["min_traffic_gbps"] = *d.gbps;
   if (row.bound) j["bound"] = {{"limit", row.bound->limit}, {"ms", row.bound->ms}, {"fraction", row.bound->fraction}};
   if (row.check)
@@ -249,15 +261,19 @@ namespace {
 auto group_key(const RowRecord& row) {
   return std::tuple(row.size.x * 100000 + row.size.y, static_cast<int>(row.settings.input_format), row.settings.linear);
 }
+// Blur groups: kernel, then border mode (and value).
 auto kernel_key(const RowRecord& row) {
   const Kernel& k = row.settings.kernel;
-  return is_blur(*row.variant) ? std::tuple(0, static_cast<int>(k.type), k.radius, k.sigma) : std::tuple(-1, 0, 0, 0.0);
+  const Border& b = row.settings.border;
+  return is_blur(*row.variant) ? std::tuple(0, static_cast<int>(k.type), k.radius, k.sigma, static_cast<int>(b.mode), b.value)
+                               : std::tuple(-1, 0, 0, 0.0, 0, Rgba{});
 }
 
 std::string group_heading(const RowRecord& row) {
   std::string heading = size_text(row.size) + " " + std::string(gl::name(row.settings.input_format));
   if (row.settings.linear) heading += " linear light";
-  return heading + " " + (is_blur(*row.variant) ? kernel_text(row.settings.kernel) : "copy pass (the floor)");
+  return heading + " " +
+         (is_blur(*row.variant) ? kernel_text(row.settings.kernel) + ", border " + describe(row.settings.border) : "copy pass (the floor)");
 }
 
 std::optional<double> total_of(const RowRecord& row) {
@@ -298,6 +314,10 @@ TableView table_view(const Report& r, Columns columns) {
 
   const bool timed = r.frames > 0, roof = timed && r.roofline;
   const bool all = columns == Columns::All;
+  // The cost of border modes against clamp, when the run has other modes.
+  const bool borders = timed && std::any_of(rows.begin(), rows.end(), [](const RowRecord& row) {
+                         return row.settings.border.mode != BorderMode::Clamp;
+                       });
   TableView view;
   if (r.roofline)
     view.preamble = "roofline (" + size_text(r.roofline->size) + "): texture copy " + fixed(r.roofline->texture_copy_gbps, 0) +
@@ -308,6 +328,7 @@ TableView table_view(const Report& r, Columns columns) {
     view.header.insert(view.header.end(), {"total ms", "spread", "min", "x copy", "vs naive", "GB/s"});
   else if (timed)
     view.header.insert(view.header.end(), {"total ms", "spread", "x copy", "vs naive", "GB/s"});
+  if (borders) view.header.insert(std::find(view.header.begin(), view.header.end(), "x copy") + 1, "x clamp");
   if (roof) view.header.push_back("roof");
   if (timed && all) view.header.insert(view.header.end(), {"passes (median ms)", "cpu ms", "n"});
   // Approximations' fidelity to the Gaussian they stand in for, when the report has any.
@@ -346,6 +367,7 @@ TableView table_view(const Report& r, Columns columns) {
       cells.push_back(t.count && t.median > 0 ? "+-" + fixed(50.0 * t.spread / t.median, 0) + "%" : "-");
       if (all) cells.push_back(t.count ? ms(t.min) : "-");
       cells.push_back(d.x_copy ? fixed(*d.x_copy, 2) : "-");
+      if (borders) cells.push_back(d.x_clamp ? fixed(*d.x_clamp, 2) : "-");
       cells.push_back(d.speedup ? fixed(*d.speedup, 1) + "x" : "-");
       cells.push_back(d.gbps ? fixed(*d.gbps, 1) : "-");
       if (roof)
@@ -369,6 +391,9 @@ TableView table_view(const Report& r, Columns columns) {
     legend = "total ms: median GPU time of the blur over n frames (timestamp queries); spread: (p90 - p10) / 2 of the median; "
              "x copy: total / the copy pass of the same size and format; vs naive: the naive variant of the same stage, same "
              "kernel (when it is in the sweep) / total; GB/s: minimum traffic (each texel read once, written once) / total.";
+  if (borders)
+    legend += " x clamp: total / the same variant and settings with clamp-to-edge borders in this run (what the border mode "
+              "costs).";
   if (roof)
     legend += " roof: the bound that limits the row (mem: its minimum traffic at the texture copy bandwidth; fma: its minimal "
               "FMAs, 8(2r+1) per pixel for a Gaussian, at the FMA rate) over its time; 100% is at the roofline.";
@@ -407,11 +432,11 @@ void write_table(const Report& r, std::ostream& out, Columns columns) {
 void write_csv(const Report& r, std::ostream& out) {
   // A column per knob name of the registry, so the header is the same for every run.
   const std::vector<Knob>& knobs = all_knobs();
-  out << "variant,stage,role,kernel,radius,sigma,input_format,linear,intermediate";
+  out << "variant,stage,role,kernel,radius,sigma,border,border_value,input_format,linear,intermediate";
   for (const Knob& k : knobs) out << "," << k.name;
   out << ",tuned,width,height,supported,reason,frames,total_median_ms,total_min_ms,total_max_ms,total_spread_ms,passes,"
-         "cpu_median_ms,copy_ms,x_copy,speedup_vs_naive,min_traffic_gbps,bound,bound_fraction,error_r,error_g,error_b,error_a,"
-         "error_unit,check,approx_sigma,approx_parameters,fidelity_max_lsb,fidelity_rms_lsb,fidelity_psnr_db\n";
+         "cpu_median_ms,copy_ms,x_copy,speedup_vs_naive,x_clamp,min_traffic_gbps,bound,bound_fraction,error_r,error_g,error_b,"
+         "error_a,error_unit,check,approx_sigma,approx_parameters,fidelity_max_lsb,fidelity_rms_lsb,fidelity_psnr_db\n";
   auto opt = [](const std::optional<double>& v) { return v ? format_double(*v, 6) : std::string(); };
   for (const Measurement& m : r.rows) {
     const RowRecord row = row_record(r, m);
@@ -420,6 +445,8 @@ void write_csv(const Report& r, std::ostream& out) {
     std::vector<std::string> f{std::string(v.name), std::string(name(v.stage)), std::string(role_name(v.role)),
                                is_blur(v) ? std::string(name(s.kernel.type)) : "none", is_blur(v) ? std::to_string(s.kernel.radius) : "",
                                is_blur(v) && s.kernel.type == KernelType::Gauss ? format_double(s.kernel.sigma, 6) : "",
+                               is_blur(v) ? std::string(name(s.border.mode)) : "",
+                               is_blur(v) && s.border.mode == BorderMode::Constant ? value_text(s.border.value) : "",
                                std::string(gl::name(s.input_format)), s.linear ? "yes" : "",
                                v.uses_intermediate ? std::string(gl::name(s.intermediate_format())) : ""};
     for (const Knob& k : knobs) {
@@ -435,7 +462,7 @@ void write_csv(const Report& r, std::ostream& out) {
                        row.unsupported.value_or(""), std::to_string(t.count), t.count ? format_double(t.median, 6) : "",
                        t.count ? format_double(t.min, 6) : "", t.count ? format_double(t.max, 6) : "",
                        t.count ? format_double(t.spread, 6) : "", passes, row.cpu ? format_double(row.cpu->median, 6) : "",
-                       opt(d.copy_ms), opt(d.x_copy), opt(d.speedup), opt(d.gbps), row.bound ? row.bound->limit : "",
+                       opt(d.copy_ms), opt(d.x_copy), opt(d.speedup), opt(d.x_clamp), opt(d.gbps), row.bound ? row.bound->limit : "",
                        row.bound ? format_double(row.bound->fraction, 4) : ""});
     for (int c = 0; c < 4; ++c) f.push_back(row.check ? format_double(row.check->max_error[static_cast<size_t>(c)], 6) : "");
     f.push_back(row.check ? (row.check->lsb ? "lsb" : "abs") : "");

@@ -49,8 +49,11 @@ struct Measurement {
 struct Derived {
   std::optional<double> copy_ms;   // the floor (Role::Floor), same size and input format
   std::optional<double> x_copy;    // total / copy
-  std::optional<double> speedup;   // the baseline of the same stage (Role::Baseline), same kernel, / total
+  std::optional<double> speedup;   // the baseline of the same stage (Role::Baseline), same kernel and border, / total
   std::optional<double> gbps;      // minimum traffic (read once + write once) / total
+  // Border modes other than clamp: total / the same variant and settings with clamp in this run,
+  // what the mode costs.
+  std::optional<double> x_clamp;
 };
 
 // The device's limits, measured in the same run (bench/roofline.h).

@@ -27,11 +27,11 @@ struct KeyName {
 // The README's names first (what key_names() lists), then other spellings.
 constexpr KeyName kKeyNames[] = {
     {"Left", Key::Left}, {"Right", Key::Right}, {"+", Key::Plus}, {"-", Key::Minus}, {"G", Key::G}, {"F", Key::F},
-    {"Space", Key::Space}, {"V", Key::V}, {"S", Key::S}, {"D", Key::D}, {"B", Key::B}, {"Tab", Key::Tab},
+    {"E", Key::E}, {"Space", Key::Space}, {"V", Key::V}, {"S", Key::S}, {"D", Key::D}, {"B", Key::B}, {"Tab", Key::Tab},
     {"R", Key::R}, {"L", Key::L}, {"C", Key::C}, {"Esc", Key::Escape}, {"F1", Key::Help}, {"?", Key::Help},
     {"Plus", Key::Plus}, {"=", Key::Plus}, {"Minus", Key::Minus}, {"Escape", Key::Escape},
 };
-constexpr size_t kReadmeNames = 18;
+constexpr size_t kReadmeNames = 19;
 
 }  // namespace
 
@@ -96,6 +96,12 @@ uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
       const auto it = std::find_if(gl::kFormats.begin(), gl::kFormats.end(), [&](const auto& f) { return f.format == current; });
       const size_t next = (static_cast<size_t>(it - gl::kFormats.begin()) + 1) % gl::kFormats.size();
       s.settings.intermediate = gl::kFormats[next].format;
+      return kReconfigure;
+    }
+    case Key::E: {
+      // clamp -> reflect -> reflect101 -> wrap -> constant (its value kept) -> clamp
+      const auto it = std::find(kBorderModes.begin(), kBorderModes.end(), s.settings.border.mode);
+      s.settings.border.mode = kBorderModes[(static_cast<size_t>(it - kBorderModes.begin()) + 1) % kBorderModes.size()];
       return kReconfigure;
     }
     case Key::Space:

@@ -34,7 +34,7 @@ struct ViewState {
 enum class Key {
   Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
   ShiftDigit1, ShiftDigit2, ShiftDigit3, ShiftDigit4, ShiftDigit5, ShiftDigit6, ShiftDigit7, ShiftDigit8, ShiftDigit9,
-  Left, Right, Plus, Minus, G, F, Space, V, S, D, B, Tab, R, L, C, Escape, Help,
+  Left, Right, Plus, Minus, G, F, E, Space, V, S, D, B, Tab, R, L, C, Escape, Help,
 };
 // The names --script takes: those of the README's key table ("1", "Shift+1", "+", "?", "Esc",
 // ...) and spelled-out ones ("Plus", "Escape", ...).

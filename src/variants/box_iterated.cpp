@@ -116,8 +116,10 @@ class BoxIterated final : public Blur {
 };
 
 // One box pass along `axis` of the model, as the GPU runs it: EXACT sums of integers (scale > 0)
-// or sums of the values.
-ReferenceImage box_pass(const ReferenceImage& in, int axis, int r, double scale) {
+// or sums of the values. Each pass applies the border to the image it reads (the source, then an
+// intermediate), as the shader's source_texel() does: past the ends the line's texels by the index
+// rule, or the constant, converted like a texel.
+ReferenceImage box_pass(const ReferenceImage& in, int axis, int r, double scale, const Border& border) {
   ReferenceImage out = model::blank(in.width, in.height);
   const int lines = axis == 0 ? in.height : in.width, length = axis == 0 ? in.width : in.height;
   const double w = 2.0 * r + 1.0;
@@ -129,7 +131,13 @@ ReferenceImage box_pass(const ReferenceImage& in, int axis, int r, double scale)
           const double v = axis == 0 ? in.at(i, l, c) : in.at(l, i, c);
           line[static_cast<size_t>(i)] = scale > 0.0 ? std::nearbyint(v * scale) : v;
         }
-        auto at = [&](int i) { return line[static_cast<size_t>(std::clamp(i, 0, length - 1))]; };
+        const double constant = scale > 0.0 ? std::nearbyint(border.value[static_cast<size_t>(c)] * scale)
+                                            : border.value[static_cast<size_t>(c)];
+        auto at = [&](int i) {
+          if (i >= 0 && i < length) return line[static_cast<size_t>(i)];
+          if (border.mode == BorderMode::Constant) return constant;
+          return line[static_cast<size_t>(border_index(border.mode, i, length))];
+        };
         // A running sum, as the GPU's: exact for EXACT integers (below 2^32, exact in double).
         double sum = 0.0;
         for (int j = -r; j <= r; ++j) sum += at(j);
@@ -150,7 +158,7 @@ ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
   ReferenceImage image = model::from_image(input);
   gl::Format held = s.input_format;  // the format the current image is stored in
   for (int k = 0; k < 2 * kBoxes; ++k) {
-    image = box_pass(image, pass_axis(k), pass_radius(b, k), exact ? integer_scale(held) : 0.0);
+    image = box_pass(image, pass_axis(k), pass_radius(b, k), exact ? integer_scale(held) : 0.0, s.border);
     if (k == 2 * kBoxes - 1) break;  // the output: the check rounds it
     held = s.intermediate_format();
     model::store(image, held);

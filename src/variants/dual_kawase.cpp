@@ -152,7 +152,8 @@ class DualKawase final : public Blur {
 };
 
 // One pass of the model: `taps` about each target texel's centre, mapped into `source`.
-ReferenceImage model_pass(const ReferenceImage& source, glm::ivec2 target_size, const std::vector<Tap>& taps, bool up) {
+ReferenceImage model_pass(const ReferenceImage& source, glm::ivec2 target_size, const std::vector<Tap>& taps, bool up,
+                          const Border& border) {
   ReferenceImage out = model::blank(target_size.x, target_size.y);
   model::parallel_rows(target_size.y, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y)
@@ -160,7 +161,7 @@ ReferenceImage model_pass(const ReferenceImage& source, glm::ivec2 target_size, 
         const double cx = up ? (x + 0.5) * 0.5 : 2.0 * x + 1.0, cy = up ? (y + 0.5) * 0.5 : 2.0 * y + 1.0;
         for (int c = 0; c < 4; ++c) {
           double sum = 0.0;
-          for (const Tap& t : taps) sum += t.weight * model::bilinear(source, cx + t.x, cy + t.y, c);
+          for (const Tap& t : taps) sum += t.weight * model::bilinear(source, cx + t.x, cy + t.y, c, border);
           out.texels[(static_cast<size_t>(y) * target_size.x + x) * 4 + c] = sum;
         }
       }
@@ -174,12 +175,12 @@ ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
   std::vector<ReferenceImage> levels{model::from_image(input)};
   for (int l = 1; l <= choice.levels; ++l) {
     const ReferenceImage& source = levels.back();
-    levels.push_back(model_pass(source, half_size({source.width, source.height}), down_taps(choice.offset), false));
+    levels.push_back(model_pass(source, half_size({source.width, source.height}), down_taps(choice.offset), false, s.border));
     model::store(levels.back(), mid);
   }
   for (int l = choice.levels - 1; l >= 0; --l) {
     const glm::ivec2 size{levels[static_cast<size_t>(l)].width, levels[static_cast<size_t>(l)].height};
-    levels[static_cast<size_t>(l)] = model_pass(levels[static_cast<size_t>(l + 1)], size, up_taps(choice.offset), true);
+    levels[static_cast<size_t>(l)] = model_pass(levels[static_cast<size_t>(l + 1)], size, up_taps(choice.offset), true, s.border);
     if (l > 0) model::store(levels[static_cast<size_t>(l)], mid);
   }
   return std::move(levels.front());

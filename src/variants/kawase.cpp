@@ -107,8 +107,8 @@ ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
           for (int c = 0; c < 4; ++c) {
             const double px = x + 0.5, py = y + 0.5;
             out.texels[(static_cast<size_t>(y) * image.width + x) * 4 + c] =
-                0.25 * (model::bilinear(image, px - d, py - d, c) + model::bilinear(image, px + d, py - d, c) +
-                        model::bilinear(image, px - d, py + d, c) + model::bilinear(image, px + d, py + d, c));
+                0.25 * (model::bilinear(image, px - d, py - d, c, s.border) + model::bilinear(image, px + d, py - d, c, s.border) +
+                        model::bilinear(image, px - d, py + d, c, s.border) + model::bilinear(image, px + d, py + d, c, s.border));
           }
     });
     image = std::move(out);

@@ -159,6 +159,13 @@ const Knob kLookahead{.name = "lookahead",
                       .max = 32,
                       .candidates = {{8}, {1}, {4}, {16}}};
 
+// Why the other border modes are refused: each line starts and ends from a steady state of the
+// filter, derived for clamp-to-edge only (above).
+constexpr std::string_view kOnlyClamp =
+    "the recursive filter starts each line from the steady state of clamp-to-edge (the edge texel repeated forever, the "
+    "right border's matrix M); another mode needs its own initial states (wrap: the periodic line run to convergence; "
+    "constant: the state of the constant; the reflections: the mirrored line)";
+
 class RecursiveGaussian final : public Blur {
  public:
   void prepare(BlurSetup& setup) override {
@@ -280,6 +287,8 @@ extern const VariantInfo recursive_gaussian{
     // The causal pass's output feeds a recursion: 8 bits would cost the result more than a step.
     .default_intermediate = gl::Format::rgba16f,
     .knobs = {knobs::workgroup({{64, 1}, {32, 1}, {128, 1}, {256, 1}}), kLookahead},
+    .refused_borders = {{BorderMode::Reflect, kOnlyClamp}, {BorderMode::Reflect101, kOnlyClamp}, {BorderMode::Wrap, kOnlyClamp},
+                        {BorderMode::Constant, kOnlyClamp}},
     .loop_iterations = loop_iterations,
     .create = [] { return std::unique_ptr<Blur>(new RecursiveGaussian); },
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},

@@ -49,10 +49,15 @@ inline gl::Defines pass_defines(gl::Format input, gl::Format src, bool raw_src, 
   // Factors of the box weight the output takes: none for raw sums; otherwise one per axis summed
   // so far that is not yet normalized.
   const int weights = raw_dst ? 0 : dims + (raw_src ? 1 : 0);
+  // A constant border read from raw row sums: a row of the constant sums 2r+1 of them, in steps of
+  // 1/255 when exact (the constant is some k / 255, like every rgba8 texel; the fp32 product
+  // c * 255 * (2r+1) <= 65535 errs by far less than half a step, so to_acc's round() is exact).
+  const std::string border_scale = !raw_src ? "1.0" : exact ? "(255.0 * float(2 * RADIUS + 1))" : "float(2 * RADIUS + 1)";
   return {{"EXACT", exact ? "1" : "0"},
           {"IN_SCALE", in_scale},
           {"OUT_WEIGHTS", std::to_string(weights)},
-          {"OUT_UNIT", raw_dst ? "1.0" : unit}};
+          {"OUT_UNIT", raw_dst ? "1.0" : unit},
+          {"BORDER_VALUE_SCALE", border_scale}};
 }
 
 // A 2D grid of workgroups of `group` invocations with at least `count` invocations in all

@@ -35,6 +35,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(std::isfinite(k.sigma) && k.sigma >= 0.0 && k.sigma <= blurlab::kMaxSigma);
   }
   for (const auto& s : o.sizes) FUZZ_CHECK(s.x > 0 && s.y > 0);
+  FUZZ_CHECK(!o.borders.empty());
+  for (size_t i = 0; i < o.borders.size(); ++i)
+    for (size_t j = 0; j < i; ++j) FUZZ_CHECK(o.borders[i] != o.borders[j]);
+  for (float v : o.border_value) FUZZ_CHECK(std::isfinite(v) && v >= 0.0f && v <= 65504.0f);
   FUZZ_CHECK(o.frames >= 0 && o.warmup >= 0);
   FUZZ_CHECK(std::isfinite(o.budget) && o.budget >= 0.0 && std::isfinite(o.time) && o.time >= 0.0);
   if (!o.output.empty()) FUZZ_CHECK(o.variants.size() == 1 && o.configuration_count() == 1);

@@ -20,7 +20,7 @@ TEST_F(Pipeline, WeightsBlockMatchesTheShaderLayout) {
   BlurSettings s;
   ASSERT_FALSE(pipeline.configure(*find_variant("compute-separable"), s, {8, 8}));
   const gl::Program& program = programs.get({{GL_COMPUTE_SHADER, "compute_separable.comp"}},
-                                            {{"RADIUS", "16"}, {"WG_X", "16"}, {"WG_Y", "16"}, {"UNROLL", "1"}, {"SEGMENT", "1"},
+                                            {{"RADIUS", "16"}, {"BORDER", "BORDER_CLAMP"}, {"WG_X", "16"}, {"WG_Y", "16"}, {"UNROLL", "1"}, {"SEGMENT", "1"},
                                              {"CACHE_FP16", "0"}, {"SRC_FORMAT", "rgba8"}, {"DST_FORMAT", "rgba8"}, {"AXIS", "0"}});
   const GLuint block = glGetUniformBlockIndex(program.id(), "KernelWeights");
   ASSERT_NE(block, GL_INVALID_INDEX);
@@ -93,7 +93,7 @@ TEST_F(Pipeline, ProgramCacheDropsTheLeastRecentlyUsedButNotWhatIsHeld) {
   gl::ProgramCache programs(gl::ShaderSources::embedded(), 2);
   const std::vector<gl::ShaderFile> copy{{GL_COMPUTE_SHADER, "copy.comp"}};
   auto defines = [](int wg) {
-    return gl::Defines{{"RADIUS", "0"}, {"WG_X", std::to_string(wg)}, {"WG_Y", "1"}, {"TEXELS", "1"}, {"RAW", "0"},
+    return gl::Defines{{"RADIUS", "0"}, {"BORDER", "BORDER_CLAMP"}, {"WG_X", std::to_string(wg)}, {"WG_Y", "1"}, {"TEXELS", "1"}, {"RAW", "0"},
                        {"SRC_FORMAT", "rgba8"}, {"DST_FORMAT", "rgba8"}};
   };
   const auto held = programs.share(copy, defines(1));

@@ -3,7 +3,8 @@
 //
 // No GL context: a recording BlurSetup collects the (files, defines) that each variant's prepare()
 // asks for over a grid of settings (both kernels, r = 0, 1, 16, 64, every intermediate format,
-// both input formats, the variant's default knobs, skipping what the variant refuses on a
+// both input formats, the variant's default knobs, clamp borders; each other border mode at
+// r = 16 with both kernels and every intermediate format, skipping what the variant refuses on a
 // 48 KiB-shared-memory GPU); each unique expansion, made by gl::expand_source() as the program
 // cache makes it, is written to a file named for its stage and validated, and multi-stage
 // programs are linked too. Shader files no variant uses (scene, present, roofline,
@@ -33,11 +34,11 @@ namespace {
 namespace fs = std::filesystem;
 
 // The defines BlurPipeline gives every blur shader (common_defines() in src/blur/pipeline.cpp):
-// the radius and each knob's, repeated here until pipeline.h exposes them. A define missing here
+// the radius, the border mode and each knob's, repeated here until pipeline.h exposes them. A define missing here
 // fails loudly (glslang: an undeclared identifier); a different value only validates another
 // plausible shader.
 gl::Defines pipeline_defines(const VariantInfo& variant, const BlurSettings& s) {
-  gl::Defines defines{{"RADIUS", std::to_string(s.kernel.radius)}};
+  gl::Defines defines{{"RADIUS", std::to_string(s.kernel.radius)}, {"BORDER", std::string(define_name(s.border.mode))}};
   for (const Knob& k : variant.knobs)
     for (auto& define : k.defines(s.knob(k.name))) defines.push_back(std::move(define));
   return defines;
@@ -110,32 +111,43 @@ gl::GlLimits generous_limits() {
 struct Collected {
   std::set<Request> requests;
   size_t settings = 0, refused = 0;
+  std::set<BorderMode> modes;  // the border modes of the settings that ran
 };
 
 Collected collect(const VariantInfo& variant) {
   Collected out;
   const glm::ivec2 size{517, 389};
-  for (KernelType type : {KernelType::Box, KernelType::Gauss})
-    for (int radius : {0, 1, 16, 64})
-      for (gl::Format input : {gl::Format::rgba8, gl::Format::rgba16f})
-        for (std::optional<gl::Format> mid : variant.uses_intermediate
-                                                 ? std::vector<std::optional<gl::Format>>{gl::Format::rgba8, gl::Format::rgba16f,
-                                                                                          gl::Format::rgba32f}
-                                                 : std::vector<std::optional<gl::Format>>{std::nullopt}) {
-          BlurSettings s;
-          s.kernel = make_kernel(type, radius, std::nullopt);
-          s.input_format = input;
-          s.intermediate = mid;
-          s = resolve(variant, s);
-          ++out.settings;
-          if (unsupported_reason(variant, s, size, generous_limits())) {
-            ++out.refused;
-            continue;
+  // Each mode is a #if of its own in the source hooks (and constant a scaled value in running
+  // sums): every mode, on a smaller grid than clamp's.
+  for (BorderMode mode : kBorderModes)
+    for (KernelType type : {KernelType::Box, KernelType::Gauss})
+      for (int radius : {0, 1, 16, 64})
+        for (gl::Format input : {gl::Format::rgba8, gl::Format::rgba16f})
+          for (std::optional<gl::Format> mid : variant.uses_intermediate
+                                                   ? std::vector<std::optional<gl::Format>>{gl::Format::rgba8, gl::Format::rgba16f,
+                                                                                            gl::Format::rgba32f}
+                                                   : std::vector<std::optional<gl::Format>>{std::nullopt}) {
+            // The other modes at r = 16, in rgba8 (constant in rgba16f too: float sums take its
+            // value another way), so the suite's time stays in check.
+            if (mode != BorderMode::Clamp &&
+                (radius != 16 || (input != gl::Format::rgba8 && mode != BorderMode::Constant)))
+              continue;
+            BlurSettings s;
+            s.kernel = make_kernel(type, radius, std::nullopt);
+            s.border = {mode, mode == BorderMode::Constant ? Rgba{0.25f, 0.5f, 0.75f, 1.0f} : Rgba{}};
+            s.input_format = input;
+            s.intermediate = mid;
+            s = resolve(variant, s);
+            ++out.settings;
+            if (unsupported_reason(variant, s, size, generous_limits())) {
+              ++out.refused;
+              continue;
+            }
+            RecordingSetup setup(variant, s, size);
+            variant.create()->prepare(setup);
+            out.requests.insert(setup.requests.begin(), setup.requests.end());
+            out.modes.insert(s.border.mode);
           }
-          RecordingSetup setup(variant, s, size);
-          variant.create()->prepare(setup);
-          out.requests.insert(setup.requests.begin(), setup.requests.end());
-        }
   return out;
 }
 
@@ -220,6 +232,12 @@ TEST_P(Variant, ShadersValidate) {
   const Collected collected = collect(variant);
   // Every variant runs somewhere: a variant all of whose settings were refused validated nothing.
   ASSERT_FALSE(collected.requests.empty()) << variant.name << ": all " << collected.settings << " settings refused";
+  for (BorderMode mode : kBorderModes) {
+    const bool declared = std::any_of(variant.refused_borders.begin(), variant.refused_borders.end(),
+                                      [&](const auto& refused) { return refused.first == mode; });
+    const bool runs = is_blur(variant) ? !declared : mode == BorderMode::Clamp;  // the copy pass has no border
+    EXPECT_EQ(collected.modes.count(mode), runs ? 1u : 0u) << variant.name << ": border " << name(mode);
+  }
   Validator validator(test_name(variant.name));
   for (const Request& r : collected.requests) validator.validate(r);
   std::printf("%s: %zu programs validated from %zu settings (%zu refused by the variant)\n", std::string(variant.name).c_str(),

@@ -1,9 +1,12 @@
-// blurlab-golden IN.png OUT.png --kernel box|gauss [--radius R] [--sigma S] [--linear] [--variant NAME]
+// blurlab-golden IN.png OUT.png --kernel box|gauss [--radius R] [--sigma S] [--linear] [--border MODE]
+//                [--border-value R,G,B,A] [--variant NAME]
 // blurlab-golden IN.png --tolerance --variant NAME --kernel gauss ...
 // Writes the golden image for a blur of IN: the CPU reference in double precision, rounded once
 // to RGBA8. With --linear, as blurlab --linear does it: sRGB decoded to linear light, blurred,
 // encoded back, all in double precision. With --variant, an approximation's CPU model of its own
-// algorithm (its defaults, rgba8 input). Goldens never come from GPU output. --tolerance prints,
+// algorithm (its defaults, rgba8 input). Goldens never come from GPU output. The constant border
+// is rounded to a texel of the format blurlab blurs IN in (rgba8; rgba16f for a 16-bit file or
+// --linear, where the constant is a linear-light value), as blurlab does. --tolerance prints,
 // instead, the tolerance in LSB the variant's check states for that blur of IN (an
 // approximation's depends on its passes).
 #include <CLI/CLI.hpp>
@@ -19,7 +22,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"Make a golden image with the CPU reference blur"};
-  std::string in, out, kernel_name = "gauss", variant_name;
+  std::string in, out, kernel_name = "gauss", variant_name, border_name = "clamp", border_value = "0,0,0,0";
   std::optional<int> radius;
   std::optional<double> sigma;
   bool print_tolerance = false, linear = false;
@@ -31,6 +34,8 @@ int main(int argc, char** argv) {
   app.add_option("--variant", variant_name, "An approximation: its CPU model instead of the reference");
   app.add_flag("--tolerance", print_tolerance, "Print the variant's tolerance (LSB) for this blur instead");
   app.add_flag("--linear", linear);
+  app.add_option("--border", border_name);
+  app.add_option("--border-value", border_value);
   try {
     app.parse(argc, argv);
     const auto type = blurlab::parse_kernel_type(kernel_name);
@@ -42,18 +47,29 @@ int main(int argc, char** argv) {
     if (print_tolerance && !variant) throw blurlab::UsageError("--tolerance goes with --variant");
     if (linear && variant) throw blurlab::UsageError("--linear goes without --variant (the models blur rgba8 input)");
     if (!print_tolerance && out.empty()) throw blurlab::UsageError("no output file");
+    const auto mode = blurlab::parse_border_mode(border_name);
+    if (!mode) throw blurlab::UsageError("--border '" + border_name + "' is not a border mode");
+    std::string why;
+    const auto value = blurlab::parse_border_value(border_value, &why);
+    if (!value) throw blurlab::UsageError("--border-value '" + border_value + "' " + why);
+    const blurlab::LoadedImage loaded = blurlab::load_image(in);
+    const bool half = linear || loaded.info.bits_per_channel == 16;
+    const blurlab::gl::Format format = half ? blurlab::gl::Format::rgba16f : blurlab::gl::Format::rgba8;
     blurlab::BlurSettings settings;
     settings.kernel = blurlab::make_kernel(*type, radius, sigma);
-    const blurlab::Image image = blurlab::load_image(in).image;
+    settings.border = blurlab::Border{*mode};
+    if (*mode == blurlab::BorderMode::Constant) settings.border.value = blurlab::texel_value(*value, format);
+    const blurlab::Image& image = loaded.image;
     if (print_tolerance) {
       const blurlab::BlurSettings resolved = blurlab::resolve(*variant, settings);
       std::printf("%d\n", blurlab::tolerance_for(*variant, resolved, {image.width, image.height}, 1.0).lsb_limit);
       return 0;
     }
     const auto weights = blurlab::kernel_weights(settings.kernel);
-    const auto reference = variant  ? blurlab::expected_output(*variant, blurlab::resolve(*variant, settings), image)
-                           : linear ? blurlab::encode_srgb(blurlab::reference_blur(blurlab::decode_srgb(image), weights))
-                                    : blurlab::reference_blur(image, weights);
+    const auto reference = variant ? blurlab::expected_output(*variant, blurlab::resolve(*variant, settings), image)
+                           : linear
+                               ? blurlab::encode_srgb(blurlab::reference_blur(blurlab::decode_srgb(image), weights, settings.border))
+                               : blurlab::reference_blur(image, weights, settings.border);
     blurlab::save_image(blurlab::from_rgba8(blurlab::to_rgba8(reference).data(), image.width, image.height), out);
     return 0;
   } catch (const CLI::ParseError& e) {

@@ -117,9 +117,31 @@ TEST(Approximation, ModelsRoundWhereTheGpuStores) {
   ReferenceImage line = model::blank(2, 1);
   line.texels[0] = 1.0;
   line.texels[4] = 0.0;
-  EXPECT_DOUBLE_EQ(model::bilinear(line, 0.75, 0.5, 0), 0.75);
-  EXPECT_DOUBLE_EQ(model::bilinear(line, -3.0, 0.5, 0), 1.0);
-  EXPECT_DOUBLE_EQ(model::bilinear(line, 1.75, 0.5, 0), 0.0);
+  const Border clamp{};
+  EXPECT_DOUBLE_EQ(model::bilinear(line, 0.75, 0.5, 0, clamp), 0.75);
+  EXPECT_DOUBLE_EQ(model::bilinear(line, -3.0, 0.5, 0, clamp), 1.0);
+  EXPECT_DOUBLE_EQ(model::bilinear(line, 1.75, 0.5, 0, clamp), 0.0);
+}
+
+// Past the edge each texel of a fetch goes through the border rule, as the GL wrap modes (and the
+// shader's fold for reflect101) do: texels a, b, c = 1, 0, 0.5; a fetch at 3.25 blends texels 2
+// (1/4) and 3 (3/4), one at -0.75 texels -2 (1/4) and -1 (3/4).
+TEST(Approximation, ModelFetchesFollowTheBorder) {
+  ReferenceImage line = model::blank(3, 1);
+  line.texels[0] = 1.0;
+  line.texels[4] = 0.0;
+  line.texels[8] = 0.5;
+  auto fetch = [&](double x, BorderMode mode) { return model::bilinear(line, x, 0.5, 0, Border{mode, {0.25f, 0, 0, 0}}); };
+  EXPECT_DOUBLE_EQ(fetch(3.25, BorderMode::Clamp), 0.5);                           // c, c
+  EXPECT_DOUBLE_EQ(fetch(3.25, BorderMode::Reflect), 0.5);                         // c, c (abc|cba)
+  EXPECT_DOUBLE_EQ(fetch(3.25, BorderMode::Reflect101), 0.25 * 0.5 + 0.75 * 0.0);  // c, b (abc|ba)
+  EXPECT_DOUBLE_EQ(fetch(3.25, BorderMode::Wrap), 0.25 * 0.5 + 0.75 * 1.0);        // c, a
+  EXPECT_DOUBLE_EQ(fetch(3.25, BorderMode::Constant), 0.25 * 0.5 + 0.75 * 0.25);   // c, the constant
+  EXPECT_DOUBLE_EQ(fetch(-0.75, BorderMode::Clamp), 1.0);                          // a, a
+  EXPECT_DOUBLE_EQ(fetch(-0.75, BorderMode::Reflect), 0.25 * 0.0 + 0.75 * 1.0);    // b, a (ba|abc)
+  EXPECT_DOUBLE_EQ(fetch(-0.75, BorderMode::Reflect101), 0.25 * 0.5 + 0.75 * 0.0);  // c, b (cb|abc)
+  EXPECT_DOUBLE_EQ(fetch(-0.75, BorderMode::Wrap), 0.25 * 0.0 + 0.75 * 0.5);       // b, c
+  EXPECT_DOUBLE_EQ(fetch(-0.75, BorderMode::Constant), 0.25);
 }
 
 TEST(Approximation, ToleranceCountsEveryStore) {

@@ -108,6 +108,32 @@ TEST(Options, KnobsAreOneOptionPerNameAndSweepAsAProduct) {
     EXPECT_EQ(s.knobs.at("block-x"), (KnobValue{8, 0}));
 }
 
+TEST(Options, BorderModesSweepLikeKernels) {
+  const Options o = parse({"--headless", "--border", "clamp,wrap,constant", "--border-value", "1,0.5,0,1", "--kernel", "box,gauss"});
+  EXPECT_EQ(o.borders, (std::vector<BorderMode>{BorderMode::Clamp, BorderMode::Wrap, BorderMode::Constant}));
+  const auto list = o.settings_list(*find_variant("compute-sliding"), gl::Format::rgba8);
+  ASSERT_EQ(list.size(), 6u);
+  for (const BlurSettings& s : list)
+    EXPECT_EQ(s.border.value, s.border.mode == BorderMode::Constant ? (Rgba{1.0f, 0.5f, 0.0f, 1.0f}) : Rgba{}) << name(s.border.mode);
+  EXPECT_EQ(o.settings_list(*find_variant("copy"), gl::Format::rgba8).size(), 1u) << "the copy pass reads no border: once";
+  EXPECT_EQ(o.settings_list(*find_variant("copy"), gl::Format::rgba8)[0].border, Border{});
+  const Options defaults = parse({});
+  EXPECT_EQ(defaults.borders, std::vector<BorderMode>{BorderMode::Clamp});
+  EXPECT_EQ(defaults.border_value, Rgba{}) << "transparent black";
+  EXPECT_EQ(parse({"--border", "wrap,wrap"}).borders.size(), 1u);
+}
+
+TEST(Options, BorderErrors) {
+  EXPECT_EQ(usage_error({"--border", "mirror"}), "--border 'mirror' is not clamp, reflect, reflect101, wrap or constant");
+  EXPECT_EQ(usage_error({"--border", "wrap", "--border-value", "1,1,1,1"}), "--border-value applies to --border constant only");
+  EXPECT_EQ(usage_error({"--border-value", "1,1,1,1"}), "--border-value applies to --border constant only");
+  EXPECT_EQ(usage_error({"--border", "constant", "--border-value", "1,1,1"}), "--border-value '1,1,1' is not R,G,B,A (four numbers)");
+  EXPECT_EQ(usage_error({"--border", "constant", "--border-value", "1,-1,1,1"}), "--border-value '1,-1,1,1' has -1, outside 0..65504");
+  usage_error({"--border", ""});
+  usage_error({"--border", "constant", "--border-value", "nan,0,0,0"});
+  EXPECT_THROW(check_window_options(parse({"--border", "clamp,wrap"})), UsageError) << "the window shows one mode";
+}
+
 TEST(Options, SigmaAlone) {
   const Options o = parse({"--sigma", "10"});
   EXPECT_EQ(o.kernel_list()[0].radius, 30);
@@ -175,6 +201,7 @@ TEST(Options, ConfigurationCountIsWhatTheSweepRuns) {
            {},
            {"--variant", "copy"},
            {"--kernel", "box,gauss", "--radius", "1:8", "--sigma", "1,2,3", "--size", "8x8,9x9,10x10"},
+           {"--variant", "copy,compute-separable", "--border", "clamp,wrap,constant", "--radius", "1,2"},
            {"--variant", "compute-separable-lds,compute-sliding,frag-naive", "--workgroup", "8x8,16x16", "--unroll", "1,2,4",
             "--segment", "32,64", "--format", "rgba8,rgba16f,rgba32f", "--input-format", "rgba8,rgba16f", "--cache", "fp16,fp32"}}) {
     std::vector<const char*> argv{"blurlab"};

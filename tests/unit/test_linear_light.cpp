@@ -31,8 +31,8 @@ TEST(LinearLight, ABlackWhiteEdgeBlursToMidGreyInLightNotInCodeValues) {
   for (int c = 0; c < 4; ++c) edge.at(0, 0, c) = edge.at(1, 0, c) = edge.at(2, 0, c) = edge.at(3, 0, c) = c == 3 ? 1.0f : 0.0f;
   const std::vector<double> box = kernel_weights(make_kernel(KernelType::Box, 1, std::nullopt));
   // Texels 3 and 4 straddle the edge; a box of 3 there sees 1 and 2 white texels.
-  const ReferenceImage gamma = reference_blur(edge, box);
-  const ReferenceImage linear = encode_srgb(reference_blur(decode_srgb(edge), box));
+  const ReferenceImage gamma = reference_blur(edge, box, {});
+  const ReferenceImage linear = encode_srgb(reference_blur(decode_srgb(edge), box, {}));
   EXPECT_EQ(to_unorm8(gamma.at(3, 0, 0)), 85);   // 1/3 of the code range
   EXPECT_EQ(to_unorm8(linear.at(3, 0, 0)), 156);  // 1/3 of the light, encoded
   EXPECT_EQ(to_unorm8(gamma.at(4, 0, 0)), 170);

@@ -76,7 +76,7 @@ TEST(Report, CsvHasOneLinePerRowAndAStableHeader) {
   const std::vector<std::string> lines = split(out.str(), '\n');
   ASSERT_EQ(lines.size(), 7u);  // header, 5 rows, trailing empty
   const size_t columns = split(lines[0], ',').size();
-  EXPECT_EQ(columns, 38u + all_knobs().size()) << "a column per knob name of the registry";
+  EXPECT_EQ(columns, 41u + all_knobs().size()) << "a column per knob name of the registry";
   EXPECT_NE(lines[0].find(",input_format,linear,intermediate,"), std::string::npos);
   EXPECT_EQ(lines[0].substr(0, 33), "variant,stage,role,kernel,radius,");
   for (size_t i = 1; i < 5; ++i) EXPECT_EQ(split(lines[i], ',').size(), columns) << lines[i];
@@ -185,6 +185,51 @@ TEST(Report, ApproximationsCarryTheirChoiceAndFidelity) {
   r.roofline = Roofline{{4096, 4096}, 2.0, "copy", 3.0, 1e9};
   EXPECT_EQ(r.bound(r.rows[5])->limit, "memory");
   EXPECT_EQ(r.bound(r.rows[3])->limit, "arithmetic");
+}
+
+TEST(Report, BorderModesAreGroupsWithTheirCostAgainstClamp) {
+  Report r = sample();
+  Measurement wrap = timed("compute-separable", 16, {1.5, 1.5, 1.5});
+  wrap.settings.border = {BorderMode::Wrap};
+  Measurement constant = timed("frag-separable", 16, {2.5, 2.5, 2.5});
+  constant.settings.border = {BorderMode::Constant, {0.5f, 0.0f, 0.0f, 1.0f}};
+  Measurement other_knobs = wrap;  // no clamp twin: another workgroup
+  other_knobs.settings.knobs["workgroup"] = {8, 8};
+  r.rows.insert(r.rows.end(), {wrap, constant, other_knobs});
+  EXPECT_DOUBLE_EQ(*r.derive(r.rows[5]).x_clamp, 1.5);  // compute-separable: 1.5 ms with wrap / 1 ms with clamp
+  EXPECT_DOUBLE_EQ(*r.derive(r.rows[6]).x_clamp, 1.25);
+  EXPECT_FALSE(r.derive(r.rows[7]).x_clamp) << "the same settings but the border, or nothing";
+  EXPECT_FALSE(r.derive(r.rows[3]).x_clamp) << "clamp itself";
+  EXPECT_FALSE(r.derive(r.rows[6]).speedup) << "frag-naive ran clamp only: no baseline with this border";
+
+  std::ostringstream table;
+  write_table(r, table);
+  const std::string text = table.str();
+  EXPECT_NE(text.find("== 1000x500 rgba8 gauss r=16 sigma=5.333, border clamp"), std::string::npos) << text;
+  EXPECT_NE(text.find("== 1000x500 rgba8 gauss r=16 sigma=5.333, border wrap"), std::string::npos);
+  EXPECT_NE(text.find("== 1000x500 rgba8 gauss r=16 sigma=5.333, border constant(0.5,0,0,1)"), std::string::npos);
+  EXPECT_NE(text.find("x clamp"), std::string::npos);
+  EXPECT_NE(text.find(" 1.25 "), std::string::npos);
+  std::ostringstream plain;
+  write_table(sample(), plain);
+  EXPECT_EQ(plain.str().find("x clamp"), std::string::npos) << "no column without other modes";
+
+  std::ostringstream csv;
+  write_csv(r, csv);
+  const std::vector<std::string> lines = split(csv.str(), '\n');
+  EXPECT_EQ(lines[0].substr(0, 71), "variant,stage,role,kernel,radius,sigma,border,border_value,input_format");
+  EXPECT_NE(lines[7].find(",constant,\"0.5,0,0,1\",rgba8,"), std::string::npos) << lines[7];
+  EXPECT_NE(lines[6].find(",wrap,,rgba8,"), std::string::npos) << lines[6];
+  EXPECT_NE(lines[1].find("copy,compute,floor,none,,,,,rgba8,"), std::string::npos) << "the copy pass has no border: " << lines[1];
+
+  std::ostringstream json;
+  write_json(r, json);
+  const auto doc = nlohmann::json::parse(json.str());
+  EXPECT_EQ(doc["results"][5]["settings"]["border"], "wrap");
+  EXPECT_DOUBLE_EQ(doc["results"][5]["x_clamp"].get<double>(), 1.5);
+  EXPECT_EQ(doc["results"][6]["settings"]["border_value"], nlohmann::json({0.5, 0.0, 0.0, 1.0}));
+  EXPECT_FALSE(doc["results"][0]["settings"].contains("border")) << "the copy pass";
+  EXPECT_FALSE(doc["results"][2]["settings"].contains("border_value")) << "clamp has no value";
 }
 
 // The widest rows a default sweep makes: the longest variant name with knobs away from their

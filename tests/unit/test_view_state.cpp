@@ -92,6 +92,20 @@ TEST(Keys, KernelFormatAndToggles) {
   EXPECT_EQ(handle_key(s, Key::Escape, 5), kQuit);
 }
 
+TEST(Keys, BorderModesCycleAndTheConstantKeepsItsValue) {
+  ViewState s;
+  s.settings.border.value = {0.5f, 0.0f, 0.0f, 1.0f};  // as --border-value gives it
+  std::vector<BorderMode> seen;
+  for (size_t i = 0; i < kBorderModes.size(); ++i) {
+    EXPECT_EQ(handle_key(s, Key::E, 5), kReconfigure);
+    seen.push_back(s.settings.border.mode);
+  }
+  EXPECT_EQ(seen, (std::vector<BorderMode>{BorderMode::Reflect, BorderMode::Reflect101, BorderMode::Wrap, BorderMode::Constant,
+                                           BorderMode::Clamp}));
+  EXPECT_EQ(s.settings.border.value, (Rgba{0.5f, 0.0f, 0.0f, 1.0f}));
+  EXPECT_EQ(parse_key("E"), Key::E);
+}
+
 TEST(Keys, ViewsCycle) {
   ViewState s;
   EXPECT_TRUE(handle_key(s, Key::D, 5) & kCheck);
