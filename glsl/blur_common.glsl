@@ -22,6 +22,7 @@ layout(location = 0) uniform vec4 u_pass;
 // Exported shaders (blurlab --export, src/export/export.cpp): the block's values as constants.
 const vec4 u_taps[] = vec4[](BAKED_TAPS);
 const vec4 u_linear[] = vec4[](BAKED_LINEAR);
+const vec4 u_border_value = BAKED_BORDER_VALUE;
 #else
 layout(std140, binding = 0) uniform KernelWeights {
   vec4 u_taps[TAP_VEC4S];       // w(i) for i = -r..r at flat index i + r, 4 per vec4

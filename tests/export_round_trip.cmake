@@ -1,4 +1,4 @@
-# cmake -DBLURLAB=... -DRUN_RECIPE=... -DGLSLANG=... -DVARIANT=... -DKERNEL=box|gauss -DDIR=... -P export_round_trip.cmake
+# cmake -DBLURLAB=... -DRUN_RECIPE=... -DGLSLANG=... -DVARIANT=... -DKERNEL=box|gauss [-DBORDER=mode] -DDIR=... -P export_round_trip.cmake
 # 1. blurlab exports VARIANT (r = 5, an odd size so partial workgroups occur, checked in the same run);
 # 2. blurlab-run-recipe runs the export from recipe.json and its shaders alone and compares with the
 #    CPU reference; 3. glslangValidator accepts every exported shader (vertex + fragment linked).
@@ -18,8 +18,15 @@ if(EXPECT_REFUSAL)
   message("${VARIANT}: refused as expected: ${err}")
   return()
 endif()
+set(border_args)
+if(BORDER)  # a mode other than clamp; constant with a value that is not 0 (what an unmapped read returns)
+  set(border_args --border ${BORDER})
+  if(BORDER STREQUAL "constant")
+    list(APPEND border_args --border-value 1,0.5,0,1)
+  endif()
+endif()
 execute_process(COMMAND "${BLURLAB}" --headless --variant ${VARIANT} --kernel ${KERNEL} --radius 5 --size 61x43 --frames 0 --check
-                        --export "${DIR}" RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+                        ${border_args} --export "${DIR}" RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "export of ${VARIANT} failed (${code}): ${err}\n${out}")
 endif()

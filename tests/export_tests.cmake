@@ -27,6 +27,16 @@ foreach(line IN LISTS lines)
   add_test(export.${variant} "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DGLSLANG=${GLSLANG}
            -DVARIANT=${variant} -DKERNEL=${kernel} -DDIR=${WORK}/${variant} "-DEXPECT_REFUSAL=${refusal}" -P "${ROUND_TRIP}")
   set_tests_properties(export.${variant} PROPERTIES TIMEOUT 300 LABELS export)
+  # The other border modes where the export's handling of them differs: a shader mapping taps of
+  # image loads (compute-separable) and of texelFetch (frag-separable), and the sampler wrap modes
+  # (and border colour) that the recipe must name for the hardware-linear fetches.
+  if(variant MATCHES "^(compute-separable|frag-separable|compute-separable-linear|frag-linear-2d)$")
+    foreach(border reflect reflect101 wrap constant)
+      add_test(export.${variant}.border_${border} "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DGLSLANG=${GLSLANG}
+               -DVARIANT=${variant} -DKERNEL=${kernel} -DBORDER=${border} -DDIR=${WORK}/${variant}.${border} -P "${ROUND_TRIP}")
+      set_tests_properties(export.${variant}.border_${border} PROPERTIES TIMEOUT 300 LABELS export)
+    endforeach()
+  endif()
   math(EXPR count "${count} + 1")
 endforeach()
 if(count EQUAL 0)

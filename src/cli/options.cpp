@@ -385,10 +385,6 @@ Options parse_options(int argc, const char* const* argv) {
                      "intermediates of other sizes, which the recipe does not describe)");
   if (!o.export_dir.empty() && o.tune)
     throw UsageError("--export writes the blur of a timed run; run --tune first, then --export with --tuned");
-  // Exported shaders bake the weights but not yet the constant, and recipes name CLAMP_TO_EDGE
-  // samplers: say so rather than ship a blur with another border.
-  if (!o.export_dir.empty() && o.borders.front() != BorderMode::Clamp)
-    throw UsageError("--export writes clamp-to-edge blurs only so far, not --border " + std::string(name(o.borders.front())));
   return o;
 }
 

@@ -76,6 +76,17 @@ std::string_view binding_kind(Binding::Kind kind) {
   return "?";
 }
 
+// The sampler wrap mode of a hardware-linear fetch for a border mode (BlurPipeline::set_linear_wrap:
+// reflect101 has none, the shader folds the position and fetches clamped to the edge).
+std::string sampler_wrap_name(BorderMode mode) {
+  switch (mode) {
+    case BorderMode::Reflect: return "GL_MIRRORED_REPEAT";
+    case BorderMode::Wrap: return "GL_REPEAT";
+    case BorderMode::Constant: return "GL_CLAMP_TO_BORDER";
+    default: return "GL_CLAMP_TO_EDGE";
+  }
+}
+
 bool is_image(Binding::Kind kind) {
   return kind == Binding::Kind::ImageRead || kind == Binding::Kind::ImageWrite || kind == Binding::Kind::ImageReadWrite;
 }
@@ -127,14 +138,16 @@ std::string shader_header(const ExportRequest& r, const RecordedPass& pass, size
 
 }  // namespace
 
-gl::Defines baked_weight_defines(const Kernel& kernel) {
+gl::Defines baked_weight_defines(const Kernel& kernel, const Border& border) {
   const std::vector<double> weights = kernel_weights(kernel);
   std::vector<double> linear;
   for (const LinearTap& t : linear_taps(weights)) {
     linear.push_back(t.offset);
     linear.push_back(t.weight);
   }
-  return {{"BAKED_TAPS", vec4_list(weights)}, {"BAKED_LINEAR", vec4_list(linear)}};
+  return {{"BAKED_TAPS", vec4_list(weights)},
+          {"BAKED_LINEAR", vec4_list(linear)},
+          {"BAKED_BORDER_VALUE", vec4_list({border.value[0], border.value[1], border.value[2], border.value[3]})}};
 }
 
 json recipe_json(const Recording& recording, const ExportRequest& r, const std::vector<std::string>& shader_files) {
@@ -156,8 +169,14 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
     json bindings = json::array();
     for (const RecordedBinding& b : p.bindings) {
       json binding = {{"kind", binding_kind(b.kind)}, {"unit", b.unit}, {"texture", recording.textures[b.texture].name}};
-      if (is_image(b.kind)) binding["image_format"] = image_format(b, recording);
-      else binding["wrap"] = "clamp_to_edge";
+      if (is_image(b.kind)) {
+        binding["image_format"] = image_format(b, recording);
+      } else {
+        // texelFetch ignores the wrap mode (the shader maps the border); a linear fetch uses it.
+        binding["wrap"] = b.kind == Binding::Kind::SampledLinear ? sampler_wrap_name(r.settings.border.mode) : "GL_CLAMP_TO_EDGE";
+        if (b.kind == Binding::Kind::SampledLinear && r.settings.border.mode == BorderMode::Constant)
+          binding["border_color"] = r.settings.border.value;
+      }
       bindings.push_back(binding);
     }
     json pass = {{"name", p.name}, {"stage", name(p.stage)}, {"shaders", shaders}, {"bindings", bindings},
@@ -176,6 +195,7 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
                  {"variant", r.variant->name},
                  {"settings", describe(*r.variant, r.settings)},
                  {"kernel", {{"type", name(kernel.type)}, {"radius", kernel.radius}, {"sigma", kernel.sigma}}},
+                 {"border", {{"mode", name(r.settings.border.mode)}, {"value", r.settings.border.value}}},
                  {"input_format", gl::name(r.settings.input_format)},
                  {"linear_light", r.settings.linear},
                  {"width", r.size.x},
@@ -206,7 +226,9 @@ std::string recipe_markdown(const Recording& recording, const ExportRequest& r, 
   md << "\n`source` holds the image to blur and `destination` receives the result; the others are the blur's own.\n"
      << "Fill `source` before the first pass (if a shader wrote it with image stores, issue\n"
      << "`glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT)` first).\n"
-     << "Sampled textures use a sampler with the filter named and `GL_CLAMP_TO_EDGE` on both axes. Image bindings\n"
+     << "Border: " << describe(r.settings.border) << " (the shaders map taps outside the image themselves; a linear\n"
+     << "fetch relies on the sampler's wrap mode named at its binding, on both axes).\n"
+     << "Sampled textures use a sampler with the filter and wrap mode named. Image bindings\n"
      << "use `glBindImageTexture(unit, texture, 0, GL_FALSE, 0, access, format)` with the format named (a `r32ui`-like\n"
      << "format reads the texture's bits raw). The weights are baked into the shaders.\n\n## Passes, in order\n\n";
   size_t index = 0;
@@ -218,6 +240,8 @@ std::string recipe_markdown(const Recording& recording, const ExportRequest& r, 
     for (const json& b : p["bindings"]) {
       md << "- unit " << b["unit"].get<int>() << ": `" << b["texture"].get<std::string>() << "` as " << b["kind"].get<std::string>();
       if (b.contains("image_format")) md << " (" << b["image_format"].get<std::string>() << ")";
+      if (b.contains("wrap")) md << ", wrap " << b["wrap"].get<std::string>();
+      if (b.contains("border_color")) md << ", border colour " << b["border_color"].dump();
       md << "\n";
     }
     if (p.contains("groups"))
@@ -234,7 +258,7 @@ std::string recipe_markdown(const Recording& recording, const ExportRequest& r, 
 
 std::vector<std::string> write_export(const Recording& recording, const ExportRequest& r, const gl::ShaderSources& sources,
                                       const fs::path& dir) {
-  const gl::Defines baked = baked_weight_defines(r.settings.kernel);
+  const gl::Defines baked = baked_weight_defines(r.settings.kernel, r.settings.border);
   std::vector<std::pair<std::string, std::string>> files;  // name, content
   for (size_t i = 0; i < recording.passes.size(); ++i) {
     const RecordedPass& pass = recording.passes[i];

@@ -29,8 +29,9 @@ struct ExportRequest {
   Tolerance tolerance;               // what the check allows for these settings, and why
 };
 
-// The defines that replace the weights block (glsl/blur_common.glsl, BAKED_TAPS) with constants.
-gl::Defines baked_weight_defines(const Kernel& kernel);
+// The defines that replace the weights block (glsl/blur_common.glsl, BAKED_TAPS) with constants:
+// the kernel's taps, its hardware-linear pairs and the border constant.
+gl::Defines baked_weight_defines(const Kernel& kernel, const Border& border);
 
 // The recipe as JSON (format "blurlab-recipe", version 1; docs in README "Exporting a blur").
 nlohmann::json recipe_json(const Recording& recording, const ExportRequest& request, const std::vector<std::string>& shader_files);

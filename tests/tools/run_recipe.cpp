@@ -1,8 +1,8 @@
 // blurlab-run-recipe DIR/recipe.json
 // Runs a blur exported by `blurlab --export` from its recipe and shader files alone, with plain GL
 // calls (none of blurlab's variant, pipeline or program-cache code), on a noise image of the
-// recipe's size, and compares the result with the CPU reference of the recipe's kernel within the
-// tolerance the recipe states. So an export that misses a define, a binding, a barrier or a
+// recipe's size, and compares the result with the CPU reference of the recipe's kernel and border
+// within the tolerance the recipe states. So an export that misses a define, a binding, a barrier or a
 // dispatch fails here. Exit: 0 match, 1 differs or GL fails, 2 usage or unreadable recipe.
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "blur/border.h"
 #include "blur/check.h"
 #include "blur/kernel.h"
 #include "blur/reference.h"
@@ -65,6 +66,13 @@ GLuint build(const fs::path& dir, const json& shaders) {
   return program;
 }
 
+GLint wrap_mode(const std::string& name) {
+  for (auto [mode, text] : {std::pair{GL_CLAMP_TO_EDGE, "GL_CLAMP_TO_EDGE"}, std::pair{GL_MIRRORED_REPEAT, "GL_MIRRORED_REPEAT"},
+                            std::pair{GL_REPEAT, "GL_REPEAT"}, std::pair{GL_CLAMP_TO_BORDER, "GL_CLAMP_TO_BORDER"}})
+    if (name == text) return static_cast<GLint>(mode);
+  throw Error("unknown sampler wrap mode '" + name + "'");
+}
+
 GLenum image_format(const std::string& name) {
   for (const gl::FormatInfo& f : gl::kFormats) {
     if (f.name == name) return f.internal_format;
@@ -107,8 +115,6 @@ int run(const fs::path& recipe_path) {
     const GLint filter = i == 0 ? GL_NEAREST : GL_LINEAR;
     glSamplerParameteri(samplers[i], GL_TEXTURE_MIN_FILTER, filter);
     glSamplerParameteri(samplers[i], GL_TEXTURE_MAG_FILTER, filter);
-    glSamplerParameteri(samplers[i], GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(samplers[i], GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   }
   GLuint vao = 0, framebuffer = 0;
   glGenVertexArrays(1, &vao);
@@ -126,9 +132,14 @@ int run(const fs::path& recipe_path) {
         glBindImageTexture(unit, t.id(), 0, GL_FALSE, 0, access,
                            image_format(b["image_format"]));
       } else if (kind == "sampled_nearest" || kind == "sampled_linear") {
+        const GLuint sampler = samplers[kind == "sampled_nearest" ? 0 : 1];
+        const GLint wrap = wrap_mode(b["wrap"].get<std::string>());
+        glSamplerParameteri(sampler, GL_TEXTURE_WRAP_S, wrap);
+        glSamplerParameteri(sampler, GL_TEXTURE_WRAP_T, wrap);
+        if (b.contains("border_color")) glSamplerParameterfv(sampler, GL_TEXTURE_BORDER_COLOR, b["border_color"].get<Rgba>().data());
         glActiveTexture(GL_TEXTURE0 + unit);
         glBindTexture(GL_TEXTURE_2D, t.id());
-        glBindSampler(unit, samplers[kind == "sampled_nearest" ? 0 : 1]);
+        glBindSampler(unit, sampler);
       } else {
         throw Error("unknown binding kind '" + kind + "'");
       }
@@ -158,7 +169,11 @@ int run(const fs::path& recipe_path) {
   const json& tol = recipe["tolerance"];
   const Tolerance tolerance{.lsb = tol["lsb"], .lsb_limit = tol["lsb_limit"], .relative = tol["relative"], .absolute = tol["absolute"],
                             .reason = tol["reason"]};
-  const CheckResult result = compare_to_reference(output, reference_blur(input, kernel_weights(kernel), Border{}), tolerance);  // exports are clamp-to-edge
+  const json& b = recipe["border"];
+  const auto mode = parse_border_mode(b["mode"].get<std::string>());
+  if (!mode) throw Error("unknown border mode " + b["mode"].dump());
+  const Border border{*mode, b["value"].get<Rgba>()};
+  const CheckResult result = compare_to_reference(output, reference_blur(input, kernel_weights(kernel), border), tolerance);
   std::printf("%s from %s: %s %s (allowed: %s)\n", recipe["variant"].get<std::string>().c_str(), recipe_path.c_str(),
               result.ok ? "ok" : "FAIL", result.text().c_str(), tolerance.reason.c_str());
   return result.ok ? 0 : 1;
