@@ -15,7 +15,11 @@ const int LINEAR_VEC4S = (MAX_LINEAR_TAPS + 1) / 2;
 
 // Values of one pass that change from dispatch to dispatch of a program (BlurPasses::dispatch's
 // `pass`), e.g. a Kawase pass's offset; only the variants that set them read them.
+#ifdef BAKED_PASS
+const vec4 u_pass = BAKED_PASS;  // an exported pass (blurlab --export): its values baked in
+#else
 layout(location = 0) uniform vec4 u_pass;
+#endif
 
 // Weights computed once on the CPU (src/blur/kernel.cpp), in double, rounded to float.
 #ifdef BAKED_TAPS

@@ -2,22 +2,11 @@
 # 1. blurlab exports VARIANT (r = 5, an odd size so partial workgroups occur, checked in the same run);
 # 2. blurlab-run-recipe runs the export from recipe.json and its shaders alone and compares with the
 #    CPU reference; 3. glslangValidator accepts every exported shader (vertex + fragment linked).
-# Any refusal fails: every variant must export its default knobs at this size, except with
-# -DEXPECT_REFUSAL=TEXT: then blurlab must refuse with one line containing TEXT (exit 2), no GL
-# work and no directory.
+# Any refusal fails: every variant must export its default knobs at this size (approximations,
+# given r = 5, blur for sigma = 5/3 and are compared with their CPU model).
 file(REMOVE_RECURSE "${DIR}")
 get_filename_component(parent "${DIR}" DIRECTORY)
 file(MAKE_DIRECTORY "${parent}")
-if(EXPECT_REFUSAL)
-  execute_process(COMMAND "${BLURLAB}" --headless --variant ${VARIANT} --kernel ${KERNEL} --radius 5 --size 61x43 --frames 0
-                          --check --export "${DIR}" RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT code EQUAL 2 OR NOT err MATCHES "^blurlab: --export: [^\n]*${EXPECT_REFUSAL}[^\n]*\n$" OR out MATCHES "GL_RENDERER"
-     OR EXISTS "${DIR}")
-    message(FATAL_ERROR "${VARIANT}: expected the refusal '${EXPECT_REFUSAL}' (exit 2, one line), got ${code}:\n${out}\n${err}")
-  endif()
-  message("${VARIANT}: refused as expected: ${err}")
-  return()
-endif()
 set(border_args)
 if(BORDER)  # a mode other than clamp; constant with a value that is not 0 (what an unmapped read returns)
   set(border_args --border ${BORDER})

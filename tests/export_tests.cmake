@@ -18,14 +18,8 @@ foreach(line IN LISTS lines)
   if(CMAKE_MATCH_3 MATCHES "gauss")
     set(kernel gauss)
   endif()
-  # Approximations (checked against their own CPU model) are not exportable yet: the expected
-  # refusal is their test.
-  set(refusal "")
-  if(line MATCHES "^[a-z0-9-]+ +[a-z]+ +model ")
-    set(refusal "approximation of the Gaussian, not exportable yet")
-  endif()
   add_test(export.${variant} "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DGLSLANG=${GLSLANG}
-           -DVARIANT=${variant} -DKERNEL=${kernel} -DDIR=${WORK}/${variant} "-DEXPECT_REFUSAL=${refusal}" -P "${ROUND_TRIP}")
+           -DVARIANT=${variant} -DKERNEL=${kernel} -DDIR=${WORK}/${variant} -P "${ROUND_TRIP}")
   set_tests_properties(export.${variant} PROPERTIES TIMEOUT 300 LABELS export)
   # The other border modes where the export's handling of them differs: a shader mapping taps of
   # image loads (compute-separable) and of texelFetch (frag-separable), and the sampler wrap modes

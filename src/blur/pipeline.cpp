@@ -180,7 +180,10 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   void dispatch(std::string_view name, const gl::Program& program, std::initializer_list<Binding> bindings,
                 const DispatchGrid& grid, std::optional<glm::vec4> pass_values) override {
     RecordedPass* pass = start_recording(name, Stage::Compute, program, bindings);
-    if (pass) pass->grid = grid;
+    if (pass) {
+      pass->grid = grid;
+      pass->pass_values = pass_values;
+    }
     bind(program, bindings);
     if (pass_values) glUniform4f(0, pass_values->x, pass_values->y, pass_values->z, pass_values->w);
     {

@@ -2,6 +2,7 @@
 // One run of a variant written down pass by pass as GL sees it (BlurPipeline::record()): the
 // programs with their defines, the textures, bindings, barriers and dispatches. What --export
 // turns into self-contained shaders and a recipe (src/export/export.h).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct RecordedPass {
   std::vector<RecordedBinding> bindings;
   GLbitfield barriers_before = 0;  // glMemoryBarrier bits the pipeline issued before this pass
   DispatchGrid grid{{0, 0, 0}};    // compute passes
+  std::optional<glm::vec4> pass_values;  // the pass's u_pass (BlurPasses::dispatch), if it sets one
   size_t target = 0;               // fragment passes: the texture drawn into (a fullscreen triangle)
 };
 

@@ -377,12 +377,6 @@ Options parse_options(int argc, const char* const* argv) {
   if (!o.output.empty() && !one_run()) throw UsageError("--output needs exactly one variant and one setting of each option");
   if (!o.export_dir.empty() && !one_run())
     throw UsageError("--export needs exactly one variant and one setting of each option (the blur to ship)");
-  // The recipe describes textures of the image's size and passes without per-dispatch values;
-  // approximations use both (pyramid levels, Kawase offsets), so they are not exported yet.
-  if (!o.export_dir.empty() && is_approximation(*o.variants.front()))
-    throw UsageError("--export: " + std::string(o.variants.front()->name) +
-                     " is an approximation of the Gaussian, not exportable yet (its passes take per-dispatch values or "
-                     "intermediates of other sizes, which the recipe does not describe)");
   if (!o.export_dir.empty() && o.tune)
     throw UsageError("--export writes the blur of a timed run; run --tune first, then --export with --tuned");
   return o;

@@ -131,8 +131,8 @@ std::string shader_header(const ExportRequest& r, const RecordedPass& pass, size
     << "// GPU:      " << r.gpu << "\n";
   if (r.median_ms) h << "// measured: " << format_double(*r.median_ms, 4) << " ms for the whole blur (median)\n";
   if (!r.check.empty()) h << "// check:    " << r.check << " against blurlab's CPU reference\n";
-  h << "// The kernel's weights are constants (BAKED_TAPS); no uniform block is needed. Bindings, barriers\n"
-    << "// and dispatch: recipe.md.\n";
+  h << "// The kernel's weights are constants (BAKED_TAPS)" << (pass.pass_values ? ", so are this pass's values (BAKED_PASS)" : "")
+    << "; no uniform\n// needs setting. Bindings, barriers and dispatch: recipe.md.\n";
   return h.str();
 }
 
@@ -161,6 +161,8 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
                         {"height", t.size.y},
                         {"size_formula", image_sized ? "W x H" : "fixed for this image size"}});
   }
+  json knobs = json::object();
+  for (const Knob& k : r.variant->knobs) knobs[std::string(k.name)] = k.text(r.settings.knob(k.name));
   json passes = json::array();
   size_t file = 0;
   for (const RecordedPass& p : recording.passes) {
@@ -181,6 +183,7 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
     }
     json pass = {{"name", p.name}, {"stage", name(p.stage)}, {"shaders", shaders}, {"bindings", bindings},
                  {"barriers_before", p.barriers_before}, {"barriers_before_names", barrier_names(p.barriers_before)}};
+    if (p.pass_values) pass["pass_values"] = {p.pass_values->x, p.pass_values->y, p.pass_values->z, p.pass_values->w};
     if (p.stage == Stage::Compute) {
       pass["groups"] = {p.grid.groups.x, p.grid.groups.y, p.grid.groups.z};
       pass["groups_formula"] = p.grid.formula.empty() ? "fixed for this image size" : p.grid.formula;
@@ -196,6 +199,11 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
                  {"settings", describe(*r.variant, r.settings)},
                  {"kernel", {{"type", name(kernel.type)}, {"radius", kernel.radius}, {"sigma", kernel.sigma}}},
                  {"border", {{"mode", name(r.settings.border.mode)}, {"value", r.settings.border.value}}},
+                 {"knobs", knobs},
+                 {"intermediate_format", gl::name(r.settings.intermediate_format())},
+                 // What the output must match: the exact blur of `kernel`, or for an approximation
+                 // the CPU model of its own algorithm (blurlab's VariantInfo::approximation).
+                 {"reference", is_approximation(*r.variant) ? "model" : "kernel"},
                  {"input_format", gl::name(r.settings.input_format)},
                  {"linear_light", r.settings.linear},
                  {"width", r.size.x},
@@ -264,6 +272,10 @@ std::vector<std::string> write_export(const Recording& recording, const ExportRe
     const RecordedPass& pass = recording.passes[i];
     gl::Defines defines = pass.program.defines;
     defines.insert(defines.end(), baked.begin(), baked.end());
+    if (pass.pass_values) {  // this dispatch's u_pass, a constant of this pass's file
+      const glm::vec4 v = *pass.pass_values;
+      defines.emplace_back("BAKED_PASS", vec4_list({v.x, v.y, v.z, v.w}));
+    }
     const std::string header = shader_header(r, pass, i, recording.passes.size());
     for (const gl::ShaderFile& f : pass.program.files)
       files.emplace_back(std::to_string(i + 1) + "_" + pass.name + "." + std::string(stage_extension(f.stage)),

@@ -2,7 +2,8 @@
 // Runs a blur exported by `blurlab --export` from its recipe and shader files alone, with plain GL
 // calls (none of blurlab's variant, pipeline or program-cache code), on a noise image of the
 // recipe's size, and compares the result with the CPU reference of the recipe's kernel and border
-// within the tolerance the recipe states. So an export that misses a define, a binding, a barrier or a
+// (for an approximation, blurlab's CPU model of its algorithm) within the tolerance the recipe
+// states. So an export that misses a define, a binding, a barrier or a
 // dispatch fails here. Exit: 0 match, 1 differs or GL fails, 2 usage or unreadable recipe.
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "blur/check.h"
 #include "blur/kernel.h"
 #include "blur/reference.h"
+#include "blur/registry.h"
 #include "gl/context.h"
 #include "gl/texture.h"
 #include "util/error.h"
@@ -90,6 +92,31 @@ Image noise(int width, int height) {
     v = static_cast<float>((state >> 24) & 0xffu) / 255.0f;
   }
   return image;
+}
+
+// What the output must match: the exact blur of the recipe's kernel and border, or for an
+// approximation ("reference": "model") the CPU model of its algorithm with the recipe's settings.
+ReferenceImage expected(const json& recipe, const Image& input, const Kernel& kernel, const Border& border) {
+  if (recipe.value("reference", "kernel") != "model") return reference_blur(input, kernel_weights(kernel), border);
+  const VariantInfo* variant = find_variant(recipe["variant"].get<std::string>());
+  if (!variant || !variant->approximation.model) throw Error("no CPU model of " + recipe["variant"].dump());
+  BlurSettings s;
+  s.kernel = kernel;
+  s.border = border;
+  const auto input_format = gl::parse_format(recipe["input_format"].get<std::string>());
+  const auto intermediate = gl::parse_format(recipe["intermediate_format"].get<std::string>());
+  if (!input_format || !intermediate) throw Error("unknown texture format in the recipe");
+  s.input_format = *input_format;
+  s.intermediate = *intermediate;
+  s.linear = recipe["linear_light"];
+  for (const auto& [name, text] : recipe["knobs"].items()) {
+    const Knob* knob = find_knob(*variant, name);
+    std::string why;
+    const auto value = knob ? knob->parse(text.get<std::string>(), &why) : std::nullopt;
+    if (!value) throw Error("knob " + name + " " + text.dump() + ": " + (knob ? why : "not one of the variant's"));
+    s.knobs[name] = *value;
+  }
+  return variant->approximation.model(input, resolve(*variant, s));
 }
 
 int run(const fs::path& recipe_path) {
@@ -173,7 +200,7 @@ int run(const fs::path& recipe_path) {
   const auto mode = parse_border_mode(b["mode"].get<std::string>());
   if (!mode) throw Error("unknown border mode " + b["mode"].dump());
   const Border border{*mode, b["value"].get<Rgba>()};
-  const CheckResult result = compare_to_reference(output, reference_blur(input, kernel_weights(kernel), border), tolerance);
+  const CheckResult result = compare_to_reference(output, expected(recipe, input, kernel, border), tolerance);
   std::printf("%s from %s: %s %s (allowed: %s)\n", recipe["variant"].get<std::string>().c_str(), recipe_path.c_str(),
               result.ok ? "ok" : "FAIL", result.text().c_str(), tolerance.reason.c_str());
   return result.ok ? 0 : 1;
