@@ -312,6 +312,7 @@ class App {
     last_check_.reset();
     second_difference_.reset();
     second_problem_.reset();
+    second_slow_frames_ = 0;
     settings_ = resolve(variant, state_.settings);
     try {
       unsupported_ = pipeline_.configure(variant, state_.settings, size_);
@@ -456,7 +457,10 @@ class App {
   // The second variant's GPU time, and the stop when it would set the window's frame rate.
   void watch_second(const gl::FrameTimes& frame) {
     second_stats_.add(frame);
-    if (!second_problem_) second_problem_ = ui::second_variant_stall(variants()[state_.diff_variant]->name, frame.ms("total"), first_total_ms());
+    if (second_problem_) return;
+    auto stall = ui::second_variant_stall(variants()[state_.diff_variant]->name, frame.ms("total"), first_total_ms());
+    second_slow_frames_ = stall ? second_slow_frames_ + 1 : 0;
+    if (second_slow_frames_ >= ui::kSecondStallFrames) second_problem_ = std::move(stall);
   }
 
   std::optional<double> first_total_ms() const {
@@ -541,6 +545,7 @@ class App {
   std::vector<ui::Key> keys_;
   std::vector<ui::ScriptStep> script_;
   std::optional<std::string> unsupported_, second_unsupported_, second_problem_;
+  int second_slow_frames_ = 0;  // frames in a row that second_variant_stall() objected to
   std::string shader_error_;
   std::unique_ptr<CheckJob> check_job_;
   std::optional<CheckLine> last_check_;

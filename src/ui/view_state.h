@@ -76,9 +76,11 @@ Presented presented(const ViewState& state, const Availability& available, std::
 // The second variant of View::DiffVariant runs every frame beside the first. One that takes
 // longer than kSecondStallMs for a frame, and kSecondStallRatio times the first variant's mean,
 // would set the window's frame rate (naive 2D sums at large radii take seconds on a CPU
-// rasterizer): this says why it stops, or nullopt while it may go on.
+// rasterizer): this says why it stops, or nullopt while it may go on. The window stops it after
+// kSecondStallFrames such frames in a row: one slow frame may be a busy machine, not the variant.
 inline constexpr double kSecondStallMs = 500.0;
 inline constexpr double kSecondStallRatio = 4.0;
+inline constexpr int kSecondStallFrames = 3;
 std::optional<std::string> second_variant_stall(std::string_view second, double second_ms, std::optional<double> first_ms);
 
 // The radius after +/- (clamped to 0..kMaxRadius); sigma follows as r/3 until set by hand.
