@@ -251,14 +251,6 @@ elseif(MODE STREQUAL "errors")
   if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab: no screenshot made: the window was minimized at frame 5\n$" OR EXISTS ${OUT}/minimized.png)
     message(FATAL_ERROR "minimized: expected exit 1, one line and no file, got ${code}:\n${out}\n${err}")
   endif()
-  # The format comes from the extension: .jpg writes a JPEG (once it wrote a PNG under that name).
-  file(REMOVE ${OUT}/small.jpg)
-  execute_process(COMMAND ${xvfb} ${BLURLAB} ${common} --frames 3 --size 320x180 --screenshot ${OUT}/small.jpg
-                  RESULT_VARIABLE code ERROR_VARIABLE err)
-  file(READ ${OUT}/small.jpg header LIMIT 3 HEX)
-  if(NOT code EQUAL 0 OR NOT header STREQUAL "ffd8ff")
-    message(FATAL_ERROR "--screenshot small.jpg: exit ${code}, first bytes '${header}' (a JPEG starts ffd8ff)\n${err}")
-  endif()
 elseif(MODE STREQUAL "resize")
   run_blurlab(resized "3:resize=517x389;6:resize=0x0;10:resize=641x361;13:key=Right;15:resize=1x1;18:resize=0x0;20:resize=803x601;23:key=L"
               --frames 27 --size 640x360)

@@ -204,30 +204,7 @@ std::string jpeg_with_many_scans(int bits) {
     script.push_back({1, {0}, k, k, 0, bits});
     for (int al = bits - 1; al >= 0; --al) script.push_back({1, {0}, k, k, al + 1, al});
   }
-  jpeg_compress_struct cinfo{};
-  jpeg_error_mgr errors{};
-  cinfo.err = jpeg_std_error(&errors);
-  jpeg_create_compress(&cinfo);
-  unsigned char* buffer = nullptr;
-  unsigned long size = 0;
-  jpeg_mem_dest(&cinfo, &buffer, &size);
-  cinfo.image_width = cinfo.image_height = 8;
-  cinfo.input_components = 1;
-  cinfo.in_color_space = JCS_GRAYSCALE;
-  jpeg_set_defaults(&cinfo);
-  cinfo.scan_info = script.data();
-  cinfo.num_scans = static_cast<int>(script.size());
-  jpeg_start_compress(&cinfo, TRUE);
-  std::vector<unsigned char> row(8, 100);
-  for (int y = 0; y < 8; ++y) {
-    JSAMPROW rows[1] = {row.data()};
-    jpeg_write_scanlines(&cinfo, rows, 1);
-  }
-  jpeg_finish_compress(&cinfo);
-  jpeg_destroy_compress(&cinfo);
-  std::string bytes(reinterpret_cast<const char*>(buffer), size);
-  std::free(buffer);
-  return bytes;
+  return jpeg_file(8, 8, 1, [](int, int, int) { return uint8_t{100}; }, 75, false, &script);
 }
 
 TEST(Image, ProgressiveJpegsWithThousandsOfScansAreRefused) {
