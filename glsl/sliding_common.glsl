@@ -13,6 +13,11 @@
 //   BORDER_VALUE_SCALE  (blur_common.glsl) where the source holds raw sums: the constant border
 //                as such a sum holds it, 2r+1 constant texels (times 255 when EXACT)
 //   SLIDE_EMIT_CUSTOM  defined by a shader that defines emit() itself (else: store_target)
+//   STORE_STEPS  (optional) the destination's steps per unit (255.0 for rgba8): from_acc rounds to
+//                them itself. GL converts a float to unorm as either of the two nearest steps (it
+//                only "should" round to nearest, GL 4.6 section 2.3.5.1), so a pass whose CPU model
+//                predicts each stored step (box-iterated's rgba8 intermediates) stores whole steps,
+//                which every conversion keeps.
 
 #ifndef SLIDE_RADIUS
 #define SLIDE_RADIUS RADIUS
@@ -35,7 +40,11 @@ ACC to_acc(vec4 v) { return v; }
 vec4 from_acc(ACC sum) {
   float w = box_weight();
   float scale = (OUT_WEIGHTS == 0 ? 1.0 : OUT_WEIGHTS == 1 ? w : w * w) * OUT_UNIT;
+#ifdef STORE_STEPS
+  return floor(vec4(sum) * scale * STORE_STEPS + 0.5) / STORE_STEPS;
+#else
   return vec4(sum) * scale;
+#endif
 }
 
 // A line of texels origin + i * dir, i in [0, len); the origin may lie outside the image (a row

@@ -8,8 +8,10 @@
 // stores the average in the intermediate format, the last one in the output. For rgba8 input the
 // sums are integers (EXACT, as compute-sliding): rgba8 texels as k = 255 v, float intermediates as
 // fixed point round(v 2^23); each average S / w (w = 2r + 1, odd) is then never within 1/(2w) of a
-// step boundary, so the GPU and the model round every rgba8 store alike. For float input the sums
-// are fp32 running sums.
+// step boundary, and the shader rounds it to the nearest step itself (STORE_STEPS): GL may convert
+// a float to unorm8 as either neighbouring step (the H200 did, from boxes of radius 4 up, whose
+// averages come within 1/18 step of a boundary), a whole step it converts exactly. So the GPU and
+// the model round every rgba8 store alike. For float input the sums are fp32 running sums.
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -85,13 +87,15 @@ class BoxIterated final : public Blur {
       char in_scale[32], unit[48];
       std::snprintf(in_scale, sizeof in_scale, "%.1f", scale);
       std::snprintf(unit, sizeof unit, "(1.0 / %.1f)", scale);
-      const gl::Defines defines{{"AXIS", std::to_string(pass_axis(k))},
-                                {"SLIDE_RADIUS", "int(u_pass.x)"},
-                                {"SLIDE_BOX_WEIGHT", "u_pass.y"},
-                                {"EXACT", exact ? "1" : "0"},
-                                {"IN_SCALE", in_scale},
-                                {"OUT_WEIGHTS", "1"},
-                                {"OUT_UNIT", exact ? unit : "1.0"}};
+      gl::Defines defines{{"AXIS", std::to_string(pass_axis(k))},
+                          {"SLIDE_RADIUS", "int(u_pass.x)"},
+                          {"SLIDE_BOX_WEIGHT", "u_pass.y"},
+                          {"EXACT", exact ? "1" : "0"},
+                          {"IN_SCALE", in_scale},
+                          {"OUT_WEIGHTS", "1"},
+                          {"OUT_UNIT", exact ? unit : "1.0"}};
+      // Rounded in the shader, to the step the model predicts (above): stores into rgba8.
+      if (exact && dst == gl::Format::rgba8) defines.emplace_back("STORE_STEPS", "255.0");
       programs_[static_cast<size_t>(k)] = &setup.compute("box_iterated.comp", src, dst, defines);
     }
     boxes_ = boxes_for(s.kernel.sigma);
