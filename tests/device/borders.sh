@@ -12,7 +12,9 @@
 # at least 0.5 s warm-up and BUDGET (0.3 s) or FRAMES (30) frames each, and 20 CPU references
 # (5 modes x 2 kernels x 2 sizes): about 100 s on an H100 or H200, well under 240 s.
 # Knobs: the variants' defaults (TUNED=docs/data/h200/tune.json adds --tuned for the H200's knobs).
-# PART=grid also runs the GL border grid (every variant x mode on the GPU, gl.<variant>.border_*).
+# PART=grid also checks every variant x mode on the GPU (about 230 s more): --check of every variant
+# (--variant all), both kernels, r = 16, the five modes at 1920x1080 (modes.json), and the GL border
+# grid (gl_borders.txt: the cases ctest runs as gl.<variant>.border_* on llvmpipe).
 set -uo pipefail
 source .device/env.sh
 B=.device/bin/blurlab
@@ -61,6 +63,10 @@ for r in fails[:10]:
     print("FAIL", r["variant"], r["settings"]["kernel"], r["settings"]["border"], r["size"], r["error"]["max"])
 PY
 if [ "${PART:-}" = grid ]; then
+  echo "== every variant x mode, --check, 1920x1080"
+  $B --headless --check --frames 5 --warmup 2 --budget 0.05 --variant all --kernel box,gauss --radius 16 \
+     --border $modes --border-value 1,0.5,0,1 --size 1920x1080 --json "$OUT/modes.json" > "$OUT/modes.txt" 2>&1
+  echo "every-variant sweep exit $?"
   echo "== GL border grid on the GPU (every variant x mode vs the CPU reference)"
   BLURLAB_TEST_DEVICE=gpu .device/bin/blurlab_gl_tests --gtest_filter='Borders/*' > "$OUT/gl_borders.txt" 2>&1
   echo "gl border grid exit $?"; grep -E "GL_RENDERER|PASSED|FAILED" "$OUT/gl_borders.txt" | tail -12
