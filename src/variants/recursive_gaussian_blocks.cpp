@@ -133,7 +133,8 @@ ReferenceImage model_axis(const ReferenceImage& in, int axis, const Filter& f, i
         if (from < 0 || from >= used) continue;
         const State& t = before[static_cast<size_t>(from)];
         const Matrix3& a = carry[i];
-        for (size_t r = 0; r < 3; ++r) e[static_cast<size_t>(k)][r] += a[3 * r] * t[0] + a[3 * r + 1] * t[1] + a[3 * r + 2] * t[2];
+        for (size_t r = 0; r < 3; ++r)
+          e[static_cast<size_t>(k)][r] += a[3 * r] * t[0] + a[3 * r + 1] * t[1] + a[3 * r + 2] * t[2];
       }
     }
   };
@@ -142,7 +143,9 @@ ReferenceImage model_axis(const ReferenceImage& in, int axis, const Filter& f, i
     std::vector<State> e(static_cast<size_t>(used));
     for (int l = l0; l < l1; ++l)
       for (int c = 0; c < 4; ++c) {
-        auto index = [&](int i) { return (axis == 0 ? static_cast<size_t>(l) * in.width + i : static_cast<size_t>(i) * in.width + l) * 4 + c; };
+        auto index = [&](int i) {
+          return (axis == 0 ? static_cast<size_t>(l) * in.width + i : static_cast<size_t>(i) * in.width + l) * 4 + c;
+        };
         for (int i = 0; i < length; ++i) x[static_cast<size_t>(i)] = in.texels[index(i)];
         auto first_of = [&](int k) { return k * block; };
         auto end_of = [&](int k) { return std::min(length, (k + 1) * block); };
@@ -239,13 +242,14 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& limits) {
   const glm::ivec2 wg = s.workgroup();
   const int longest = std::max(size.x, size.y), block = block_length(longest, wg.x);
+  const auto text = [](int v) { return std::to_string(v); };
   if (block > kMaxBlock)
-    return "a line of " + std::to_string(longest) + " texels in " + std::to_string(wg.x) + " blocks (workgroup width) needs " +
-           std::to_string(block) + " texels per invocation, more than the " + std::to_string(kMaxBlock) +
-           " held in registers (a wider workgroup takes up to " + std::to_string(kMaxBlock) + " x width)";
+    return "a line of " + text(longest) + " texels in " + text(wg.x) + " blocks (workgroup width) needs " + text(block) +
+           " texels per invocation, more than the " + text(kMaxBlock) + " held in registers (a wider workgroup takes up to " +
+           text(kMaxBlock) + " x width)";
   if (wg.x > limits.max_compute_workgroup_size[1] || wg.y > limits.max_compute_workgroup_size[0])
-    return "the columns' workgroup is " + std::to_string(wg.y) + "x" + std::to_string(wg.x) + " (lines x blocks), the device takes at most " +
-           std::to_string(limits.max_compute_workgroup_size[0]) + "x" + std::to_string(limits.max_compute_workgroup_size[1]);
+    return "the columns' workgroup is " + text(wg.y) + "x" + text(wg.x) + " (lines x blocks), the device takes at most " +
+           text(limits.max_compute_workgroup_size[0]) + "x" + text(limits.max_compute_workgroup_size[1]);
   return sliding::shared_memory_reason(48LL * wg.x * wg.y,
                                        std::to_string(wg.x) + "x" + std::to_string(wg.y) + " block states of 3 vec4", limits);
 }

@@ -117,7 +117,8 @@ TEST(Approximation, BlockedRecursionIsTheSerialOne) {
   const Knob& workgroup = *find_knob(blocked, "workgroup");
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(0.0f, 4.0f);
-  for (glm::ivec2 size : {glm::ivec2(256, 3), glm::ivec2(517, 2), glm::ivec2(1, 300), glm::ivec2(300, 1), glm::ivec2(1, 1), glm::ivec2(19, 5)}) {
+  for (glm::ivec2 size :
+       {glm::ivec2(256, 3), glm::ivec2(517, 2), glm::ivec2(1, 300), glm::ivec2(300, 1), glm::ivec2(1, 1), glm::ivec2(19, 5)}) {
     Image image(size.x, size.y);
     for (float& v : image.texels) v = u(rng);
     for (double sigma : {2.0, 40.0}) {
