@@ -28,7 +28,8 @@
   X(box_iterated)              \
   X(kawase)                    \
   X(dual_kawase)               \
-  X(recursive_gaussian)
+  X(recursive_gaussian)        \
+  X(recursive_gaussian_blocks)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;

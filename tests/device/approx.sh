@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 14 on the GPU machine: the quality-cost frontier of the approximate Gaussians
-# (box-iterated, kawase, dual-kawase, recursive-gaussian) next to the fastest exact Gaussians, at
+# (box-iterated, kawase, dual-kawase, recursive-gaussian and its blocks) next to the fastest exact Gaussians, at
 # sigma 2, 5, 10, 20, 40, at 4096x4096 and 1920x1080 (the scene), each with the copy pass (the
 # floor) and --roofline, every row checked in the same run (--check: an approximation against the
 # CPU model of its own algorithm, an exact variant against the reference; the fidelity to the
@@ -18,7 +18,7 @@ source .device/env.sh
 B=.device/bin/blurlab
 part=${PART:-frontier}
 sigmas=2,5,10,20,40
-approx=box-iterated,kawase,dual-kawase,recursive-gaussian
+approx=box-iterated,kawase,dual-kawase,recursive-gaussian,recursive-gaussian-blocks
 # The exact Gaussians the frontier is measured against: the fastest on the H200 at some radius
 # (docs/PERFORMANCE.md) and the plain separable pair; --tuned gives the H200 knobs where the tune
 # file has them.
@@ -74,7 +74,7 @@ if [ "$part" = frontier ] || [ "$part" = all ]; then
 fi
 if [ "$part" = gl ] || [ "$part" = all ]; then
   # The GL grid's approximation cases: the GPU against each CPU model, every format and knob.
-  BLURLAB_TEST_DEVICE=gpu .device/bin/blurlab_gl_tests --gtest_filter='*box_iterated*:*kawase*:*recursive_gaussian*' \
+  BLURLAB_TEST_DEVICE=gpu .device/bin/blurlab_gl_tests --gtest_filter='*box_iterated*:*kawase*:*recursive_gaussian*:RecursiveGaussianBlocks.*' \
     > "$OUT/approx_gl_tests.txt" 2>&1
   echo "gl tests exit $? ($((SECONDS - start)) s)"; grep -E "^\[  (PASSED|FAILED)" "$OUT/approx_gl_tests.txt" | tail -12
 fi

@@ -314,5 +314,27 @@ std::string border_grid_name(const ::testing::TestParamInfo<BorderCase>& p) {
 
 INSTANTIATE_TEST_SUITE_P(Borders, BorderGrid, ::testing::ValuesIn(border_grid()), border_grid_name);
 
+// recursive-gaussian-blocks splits each line into blocks (the workgroup's width) and carries their
+// states by a scan: lines of one texel (1xN, Nx1), lines shorter than the blocks, lines that are not
+// a multiple of them, both input formats, sigma 2 and 40, every workgroup; each must run.
+TEST(RecursiveGaussianBlocks, LinesOfEveryShape) {
+  const VariantInfo& variant = *find_variant("recursive-gaussian-blocks");
+  Checker checker(variant);
+  for (glm::ivec2 size : {glm::ivec2(1, 300), glm::ivec2(300, 1), glm::ivec2(300, 37)})
+    for (gl::Format input : {gl::Format::rgba8, gl::Format::rgba16f}) {
+      Source source(size, input, static_cast<unsigned>(size.x * 31 + size.y));
+      for (double sigma : {2.0, 40.0}) {
+        // Every workgroup at 300x37: 300 and 37 texels in 256, 128, 512, 64 and 32 blocks.
+        const bool knobs = size.y == 37 && input == gl::Format::rgba8;
+        std::vector<SettingRun> runs =
+            runs_for(variant, make_kernel(KernelType::Gauss, std::nullopt, sigma), Border{}, input, knobs ? kAllKnobs : KnobShare{});
+        checker.check(source.texture, source.destination, source.uploaded, runs);
+        if (HasFatalFailure()) return;
+      }
+    }
+  EXPECT_EQ(checker.refused, 3 * 2) << "only rgba8 intermediates of the rgba16f input may be refused";
+  EXPECT_GT(checker.checked, 0);
+}
+
 }  // namespace
 }  // namespace blurlab::test

@@ -3,6 +3,7 @@
 // request, their tolerances and fidelity measure what they say.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -57,7 +58,7 @@ double model_variance_x(const VariantInfo& v, double sigma, int period) {
 }
 
 TEST(Approximation, EveryOneIsDeclaredWhole) {
-  ASSERT_EQ(approximations().size(), 4u);
+  ASSERT_EQ(approximations().size(), 5u);
   for (const VariantInfo* v : approximations()) {
     EXPECT_EQ(v->kernels, KernelSupport::GaussOnly) << v->name;
     EXPECT_TRUE(v->approximation.choose && v->approximation.model && v->approximation.tolerance) << v->name;
@@ -70,7 +71,7 @@ TEST(Approximation, EveryOneIsDeclaredWhole) {
 
 TEST(Approximation, TheDeclaredSigmaIsTheModelsOwn) {
   for (double sigma : {1.0, 2.0, 5.0, 10.0}) {
-    for (const char* name : {"box-iterated", "kawase", "recursive-gaussian"}) {
+    for (const char* name : {"box-iterated", "kawase", "recursive-gaussian", "recursive-gaussian-blocks"}) {
       const VariantInfo& v = variant(name);
       const double declared = v.approximation.choose(gauss(v, sigma)).sigma;
       EXPECT_NEAR(std::sqrt(model_variance_x(v, sigma, 1)), declared, 2e-3 * declared) << name << " sigma " << sigma;
@@ -87,7 +88,7 @@ TEST(Approximation, TheDeclaredSigmaIsTheModelsOwn) {
 
 TEST(Approximation, ParametersFollowTheRequest) {
   const VariantInfo &box = variant("box-iterated"), &kawase = variant("kawase"), &dual = variant("dual-kawase"),
-                    &iir = variant("recursive-gaussian");
+                    &iir = variant("recursive-gaussian"), &blocks = variant("recursive-gaussian-blocks");
   // Kovesi's example widths: sigma 5 with 3 boxes: ideal width 10.0 -> 9 and 11, m = 2 of 9.
   EXPECT_EQ(box.approximation.choose(gauss(box, 5.0)).parameters, "boxes r=4,4,5");
   EXPECT_EQ(kawase.approximation.choose(gauss(kawase, 5.0)).parameters, "5 passes, offsets 0,1,2,3,1");
@@ -99,10 +100,40 @@ TEST(Approximation, ParametersFollowTheRequest) {
       EXPECT_NEAR(declared / sigma, 1.0, v == &dual ? 0.2 : 0.1) << v->name << " sigma " << sigma;
     }
     EXPECT_NEAR(iir.approximation.choose(gauss(iir, sigma)).sigma, sigma, 1e-4 * sigma) << "variance matched exactly";
+    EXPECT_EQ(blocks.approximation.choose(gauss(blocks, sigma)).parameters, iir.approximation.choose(gauss(iir, sigma)).parameters)
+        << "the same filter";
   }
   // Cost independent of sigma: the recursive filter's passes, the boxes' passes; the pyramid's
   // levels grow with log sigma.
   EXPECT_EQ(std::stoi(dual.approximation.choose(gauss(dual, 40.0)).parameters), 5);
+}
+
+// The blocked recursive filter is the serial one reassociated: its model (zero-state blocks, the
+// scan of their end states, the refilter) equals recursive-gaussian's wherever the latter's scratch
+// rounding (rgba32f here) allows, for lines that are a multiple of the blocks, not one, shorter
+// than the blocks, and single texels, and for every workgroup (blocks x lines).
+TEST(Approximation, BlockedRecursionIsTheSerialOne) {
+  const VariantInfo &serial = variant("recursive-gaussian"), &blocked = variant("recursive-gaussian-blocks");
+  const Knob& workgroup = *find_knob(blocked, "workgroup");
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(0.0f, 4.0f);
+  for (glm::ivec2 size :
+       {glm::ivec2(256, 3), glm::ivec2(517, 2), glm::ivec2(1, 300), glm::ivec2(300, 1), glm::ivec2(1, 1), glm::ivec2(19, 5)}) {
+    Image image(size.x, size.y);
+    for (float& v : image.texels) v = u(rng);
+    for (double sigma : {2.0, 40.0}) {
+      const ReferenceImage expected = serial.approximation.model(image, gauss(serial, sigma));
+      for (const KnobValue& wg : workgroup.candidates) {
+        BlurSettings s = gauss(blocked, sigma);
+        s.knobs["workgroup"] = wg;
+        const ReferenceImage out = blocked.approximation.model(image, s);
+        double worst = 0.0;
+        for (size_t i = 0; i < out.texels.size(); ++i) worst = std::max(worst, std::abs(out.texels[i] - expected.texels[i]));
+        // The serial model's rgba32f scratch: 2^-24 of values up to 4 x l1, carried by the filter.
+        EXPECT_LT(worst, 1e-4) << size.x << "x" << size.y << " sigma " << sigma << " workgroup " << workgroup.text(wg);
+      }
+    }
+  }
 }
 
 TEST(Approximation, ModelsRoundWhereTheGpuStores) {
