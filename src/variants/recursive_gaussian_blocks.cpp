@@ -275,7 +275,7 @@ extern const VariantInfo recursive_gaussian_blocks{
     // As recursive-gaussian: the rows' output feeds a recursion, 8 bits would cost more than a step.
     .default_intermediate = gl::Format::rgba16f,
     // WxH = blocks per line x lines per workgroup.
-    .knobs = {knobs::workgroup({{256, 1}, {128, 2}, {512, 1}, {64, 4}, {32, 8}})},
+    .knobs = {knobs::workgroup({{128, 2}, {256, 1}, {512, 1}, {64, 4}, {32, 8}})},
     .refused_borders = recursive::refused_borders(),
     .loop_iterations = loop_iterations,
     .check = check,
