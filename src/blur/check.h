@@ -55,8 +55,9 @@ class ModelErrorBound {
   // rgba8: both round to the nearest step, so results differ by at most floor(d) + 1 steps, or
   // not at all when every exact value lies at least `tie_distance` steps from a rounding boundary
   // and d is below that; that case needs the shader to round to the step itself (GL may convert
-  // a float to unorm8 as either neighbouring step; a whole step converts exactly). fp16: GL may truncate (llvmpipe does) where the model rounds to nearest:
-  // 1.5 units in the last place. fp32: 1.5 units in the last place.
+  // a float to unorm8 as either neighbouring step; a whole step converts exactly). fp16: GL may
+  // truncate (llvmpipe does) where the model rounds to nearest: 1.5 units in the last place. fp32:
+  // 1.5 units in the last place.
   void store(gl::Format format, double tie_distance = 0.0);
   // The tolerance of the output (stored in the input format), with the reason `what` (the
   // algorithm) followed by the terms.
