@@ -1,4 +1,4 @@
-# Window tests under Xvfb (the window needs an X display; CI has none, so xvfb-run gives one).
+# Window tests under Xvfb (the window needs an X display; CI has none, so Xvfb gives one).
 # Pictures are checked by blurlab-screenshot-check (tests/tools/screenshot_check.cpp); the
 # overlay's geometry and lines come from what blurlab prints at the last frame of --frames N.
 #   MODE=screenshot: three screenshots of the same paused frame (blurred, unblurred, bare); one
@@ -13,12 +13,9 @@
 #   the last size, no GL errors, and the minimized frames must have been skipped, not rendered.
 #   MODE=nogl: a display whose OpenGL is below 4.3 gives one line and exit code 1.
 #   MODE=soak: SECONDS of pseudo-random input (not in the default run: ctest -C Soak -R soak).
-find_program(XVFB_RUN xvfb-run)
-if(NOT XVFB_RUN)
-  message(FATAL_ERROR "xvfb-run is missing (Debian package xvfb)")
-endif()
+# WITH_XVFB is tests/tools/with_xvfb.sh (a private 2000x1200 display per run; why not xvfb-run: there).
 file(MAKE_DIRECTORY ${OUT})
-set(xvfb ${XVFB_RUN} -a -s "-screen 0 2000x1200x24")
+set(xvfb ${WITH_XVFB})
 set(common --gl-debug --time 2 --radius 6)
 
 function(run_blurlab name script)
