@@ -148,6 +148,26 @@ Collected collect(const VariantInfo& variant) {
             out.requests.insert(setup.requests.begin(), setup.requests.end());
             out.modes.insert(s.border.mode);
           }
+  // Each value of each Choice knob (e.g. scan=subgroup, cache=fp16), the others at their defaults:
+  // paths a #if selects that llvmpipe may not run, at the clamp border, r = 16, rgba8.
+  for (const Knob& knob : variant.knobs) {
+    if (knob.type != KnobType::Choice) continue;
+    for (const KnobChoice& choice : knob.choices)
+      for (KernelType type : {KernelType::Box, KernelType::Gauss}) {
+        BlurSettings s;
+        s.kernel = make_kernel(type, 16, std::nullopt);
+        s.knobs[std::string(knob.name)] = {choice.value, 0};
+        s = resolve(variant, s);
+        ++out.settings;
+        if (unsupported_reason(variant, s, size, generous_limits())) {
+          ++out.refused;
+          continue;
+        }
+        RecordingSetup setup(variant, s, size);
+        variant.create()->prepare(setup);
+        out.requests.insert(setup.requests.begin(), setup.requests.end());
+      }
+  }
   return out;
 }
 
