@@ -25,6 +25,7 @@
   X(compute_sliding_inline)    \
   X(compute_scan)              \
   X(compute_box_prefix)        \
+  X(compute_box_blocked)       \
   X(box_iterated)              \
   X(kawase)                    \
   X(dual_kawase)               \

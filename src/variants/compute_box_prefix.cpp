@@ -11,18 +11,8 @@
 namespace blurlab {
 namespace {
 
-const Knob kBatch{.name = "batch",
-                  .help = "Box prefix: rows per step (loads in flight, shared memory, barriers per row)",
-                  .define = "BATCH",
-                  .min = 1,
-                  .max = 64,
-                  .candidates = {{4}, {2}, {8}}};
-const Knob kScan{.name = "scan",
-                 .help = "Prefix sums across a row: shared (portable) or subgroup (GL_KHR_shader_subgroup_arithmetic)",
-                 .define = "SCAN_SUBGROUP",
-                 .type = KnobType::Choice,
-                 .choices = {{"shared", 0}, {"subgroup", 1}},
-                 .candidates = {{0}, {1}}};
+const Knob kBatch = sliding::batch_knob({4, 2, 8});
+const Knob kScan = sliding::scan_knob();
 const Knob kSegment = knobs::segment({512, 256, 1024, 2048});
 
 int span(const BlurSettings& s) { return s.workgroup().x; }
@@ -57,12 +47,7 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::Gl
     return "a workgroup of " + std::to_string(n) + " columns leaves no tile beside the 2r = " + std::to_string(2 * s.kernel.radius) +
            " apron columns; use --workgroup above " + std::to_string(2 * s.kernel.radius);
   if (n % batch != 0) return "batch " + std::to_string(batch) + " must divide the workgroup's " + std::to_string(n) + " columns";
-  if (s.integer(kScan) == 1) {
-    if (!limits.subgroup_arithmetic) return "scan=subgroup needs GL_KHR_shader_subgroup_arithmetic in compute shaders, which this driver lacks";
-    if ((n / batch) % limits.subgroup_size != 0)
-      return "scan=subgroup needs the " + std::to_string(n / batch) + " chunks of a row to fill whole subgroups of " +
-             std::to_string(limits.subgroup_size);
-  }
+  if (auto reason = sliding::subgroup_scan_reason(s, n / batch, limits)) return reason;
   const long long bytes = (static_cast<long long>(batch) * n + n) * sum_bytes(s);
   return sliding::shared_memory_reason(bytes, std::to_string(batch) + " rows of " + std::to_string(n) + " sums of 16 bytes", limits);
 }

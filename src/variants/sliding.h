@@ -24,6 +24,34 @@ inline Knob unroll_knob(std::vector<int> candidates) {
 }
 inline int segment(const BlurSettings& s) { return s.knob("segment").x; }
 
+// The one-dispatch box variants (compute-box-prefix, compute-box-blocked) walk a tile down its
+// columns BATCH rows per step and prefix-sum each row across the workgroup.
+inline Knob batch_knob(std::vector<int> candidates) {
+  return {.name = "batch",
+          .help = "Column walks: rows per step (loads in flight, shared memory, barriers per row)",
+          .define = "BATCH",
+          .min = 1,
+          .max = 64,
+          .candidates = integer_values(candidates)};
+}
+inline Knob scan_knob() {
+  return {.name = "scan",
+          .help = "Prefix sums across a row: shared (portable) or subgroup (GL_KHR_shader_subgroup_arithmetic)",
+          .define = "SCAN_SUBGROUP",
+          .type = KnobType::Choice,
+          .choices = {{"shared", 0}, {"subgroup", 1}},
+          .candidates = {{0}, {1}}};
+}
+// check(): why scan=subgroup cannot run, or nullopt; `invocations` take part in a row's scan.
+inline std::optional<std::string> subgroup_scan_reason(const BlurSettings& s, int invocations, const gl::GlLimits& limits) {
+  if (s.knob("scan").x != 1) return std::nullopt;
+  if (!limits.subgroup_arithmetic) return "scan=subgroup needs GL_KHR_shader_subgroup_arithmetic in compute shaders, which this driver lacks";
+  if (invocations % limits.subgroup_size != 0)
+    return "scan=subgroup needs the " + std::to_string(invocations) + " invocations of a row to fill whole subgroups of " +
+           std::to_string(limits.subgroup_size);
+  return std::nullopt;
+}
+
 // The defines of one running-sum pass that reads a texture of `src` format, for an image of
 // `input` format (see glsl/sliding_common.glsl).
 //

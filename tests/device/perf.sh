@@ -3,7 +3,7 @@
 # compute-strip-regblock over their knobs at 4096x4096 and 1920x1080, every row checked against
 # the CPU reference in the same run (--check), the copy pass and the roofline measured in the
 # same runs. Writes JSON reports and logs under $OUT (at most 8 files come back) and prints a
-# summary. PART=check|copy|box|gauss|all (default all).
+# summary. PART=check|copy|box|blocked|gauss|all (default all).
 set -uo pipefail
 source .device/env.sh
 B=.device/bin/blurlab
@@ -60,6 +60,18 @@ if [ "$part" = box ] || [ "$part" = all ]; then
   [ -n "${BOX_BEFORE:-1}" ] && $B "${common[@]}" --variant compute-sliding,compute-inline-regblock --tuned docs/data/h200/tune.json --kernel box \
      --radius 1,8,32,64,128 --size 4096x4096,1920x1080 --json "$OUT/box_before.json" > "$OUT/box_before.txt" 2>&1
   echo "box before exit $?"; summary "$OUT/box_before.json"
+fi
+if [ "$part" = blocked ] || [ "$part" = all ]; then
+  # compute-box-blocked: its subgroup scan checked at odd sizes first, then timed over its knobs.
+  $B --headless --check --frames 0 --variant compute-box-blocked --kernel box --radius 1,16,64,128 --size 517x389,131x97 \
+     --workgroup 32,64,128 --columns 4,8,16 --batch 1,2 --scan shared,subgroup --border clamp,wrap,constant \
+     > "$OUT/blocked_check.txt" 2>&1
+  echo "check blocked knobs exit $?"; grep -cE " ok$" "$OUT/blocked_check.txt"
+  $B "${common[@]}" --variant compute-box-blocked --kernel box --radius ${BLOCKED_RADII:-1,8,32,64,128} \
+     --size ${BLOCKED_SIZES:-4096x4096,1920x1080} --workgroup ${BLOCKED_WG:-32,64,128} --columns ${BLOCKED_COLUMNS:-4,8,16} \
+     --batch ${BLOCKED_BATCH:-1,2} --segment ${BLOCKED_SEG:-64,256} --scan ${BLOCKED_SCAN:-subgroup} \
+     --json "$OUT/blocked.json" > "$OUT/blocked.txt" 2>&1
+  echo "blocked exit $?"; summary "$OUT/blocked.json"
 fi
 if [ "$part" = gauss ] || [ "$part" = all ]; then
   $B "${common[@]}" --variant compute-strip-regblock --kernel gauss --sigma 10 --radius 16,30 --size 4096x4096,1920x1080 \
