@@ -197,6 +197,10 @@ class App {
       for (const ui::ScriptStep& step : steps) {
         if (step.key) keys_.push_back(*step.key);
         if (step.resize) scripted_resize(*step.resize);
+        if (step.wait_for_check && check_job_) {  // this frame shows the check's result
+          check_job_->result.wait();
+          poll_check();
+        }
       }
       glfwPollEvents();
       for (ui::Key key : keys_) effects_ |= ui::handle_key(state_, key, all.size());

@@ -218,7 +218,7 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--tuned", o.tuned, "Use the knobs a --tune run saved (for the knobs not given on the command line)")->type_name("FILE");
   app.add_option("--shader-dir", o.shader_dir, "Load shaders from DIR instead of the embedded copies")->type_name("DIR");
   app.add_option("--screenshot", o.screenshot, "Window: after --frames N, save the last frame (overlay included) and exit")->type_name("FILE.png|.jpg");
-  app.add_option("--script", o.script, "Window: scripted input, e.g. '10:key=Right;20:resize=517x389;30:resize=0x0'")->type_name("STEPS");
+  app.add_option("--script", o.script, "Window: scripted input, e.g. '10:key=Right;20:resize=517x389;30:resize=0x0;40:wait=check'")->type_name("STEPS");
   std::string soak_text;
   app.add_option("--soak", soak_text, "Window: S seconds of pseudo-random keys and resizes, then check GL errors, queries, memory")->type_name("S");
   app.add_option("--device", device_text, "Headless GL device: auto (GPU if any), gpu, software")->type_name("KIND");

@@ -57,7 +57,7 @@ struct Options {
   std::string tune_file = "blurlab-tune.json";  // where --tune saves its choices
   std::string tuned;       // a --tune file whose choices this run uses
   std::string screenshot;  // window: save the last frame of --frames N here
-  std::string script;      // window: scripted keys and resizes ("FRAME:key=NAME;FRAME:resize=WxH")
+  std::string script;      // window: scripted keys and resizes ("FRAME:key=NAME;FRAME:resize=WxH;FRAME:wait=check")
   double soak = 0.0;       // window: seconds of pseudo-random input, then bounds checked
 
   // Every kernel of the sweep (kernels x radii x sigmas, as make_kernel completes them).

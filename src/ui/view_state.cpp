@@ -178,7 +178,7 @@ std::vector<ScriptStep> parse_script(std::string_view text) {
     const auto colon = step.find(':');
     const auto eq = step.find('=');
     if (colon == std::string_view::npos || eq == std::string_view::npos || eq < colon)
-      throw UsageError("--script step '" + std::string(step) + "' is not FRAME:key=NAME or FRAME:resize=WxH");
+      throw UsageError("--script step '" + std::string(step) + "' is not FRAME:key=NAME, FRAME:resize=WxH or FRAME:wait=check");
     const auto frame = parse_int(trim(step.substr(0, colon)));
     if (!frame || *frame < 0) throw UsageError("--script step '" + std::string(step) + "' has no frame number");
     const std::string_view action = trim(step.substr(colon + 1, eq - colon - 1));
@@ -196,8 +196,11 @@ std::vector<ScriptStep> parse_script(std::string_view text) {
         if (!size || size->first > 16384 || size->second > 16384) throw UsageError("--script: bad size '" + std::string(value) + "'");
         s.resize = glm::ivec2(size->first, size->second);
       }
+    } else if (action == "wait") {
+      if (value != "check") throw UsageError("--script: wait for '" + std::string(value) + "'? (only wait=check)");
+      s.wait_for_check = true;
     } else {
-      throw UsageError("--script: unknown action '" + std::string(action) + "' (key or resize)");
+      throw UsageError("--script: unknown action '" + std::string(action) + "' (key, resize or wait)");
     }
     steps.push_back(s);
   }

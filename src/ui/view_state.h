@@ -86,12 +86,14 @@ std::optional<std::string> second_variant_stall(std::string_view second, double 
 // The radius after +/- (clamped to 0..kMaxRadius); sigma follows as r/3 until set by hand.
 void set_radius(ViewState& state, int radius);
 
-// Scripted input for tests and soak runs: "FRAME:ACTION;..." where ACTION is key=NAME or
-// resize=WxH (0x0 minimizes). Throws UsageError on malformed scripts.
+// Scripted input for tests and soak runs: "FRAME:ACTION;..." where ACTION is key=NAME,
+// resize=WxH (0x0 minimizes) or wait=check (the frame waits for a check under way to finish, so
+// a test does not depend on how fast the CPU reference is). Throws UsageError on malformed scripts.
 struct ScriptStep {
   uint64_t frame = 0;
   std::optional<Key> key;
   std::optional<glm::ivec2> resize;
+  bool wait_for_check = false;
 };
 std::vector<ScriptStep> parse_script(std::string_view text);
 

@@ -137,13 +137,16 @@ TEST(Keys, LinearLightMovesScenesAndIntermediatesToHalfFloat) {
 }
 
 TEST(Script, Parses) {
-  const auto steps = parse_script("20:resize=517x389; 3:key=Right;30:resize=0x0;;");
-  ASSERT_EQ(steps.size(), 3u);
+  const auto steps = parse_script("20:resize=517x389; 3:key=Right;30:resize=0x0;;31:wait=check");
+  ASSERT_EQ(steps.size(), 4u);
   EXPECT_EQ(steps[0].frame, 3u);
   EXPECT_EQ(*steps[0].key, Key::Right);
   EXPECT_EQ(*steps[1].resize, glm::ivec2(517, 389));
   EXPECT_EQ(*steps[2].resize, glm::ivec2(0, 0));
-  for (const char* bad : {"x:key=G", "3:key=Q", "3:jump=1", "3:resize=10", "3", "-1:key=G", "3:resize=99999x2", "3:key=Shift+0"})
+  EXPECT_TRUE(steps[3].wait_for_check);
+  EXPECT_FALSE(steps[2].wait_for_check);
+  for (const char* bad : {"x:key=G", "3:key=Q", "3:jump=1", "3:resize=10", "3", "-1:key=G", "3:resize=99999x2", "3:key=Shift+0",
+                          "3:wait=frame", "3:wait="})
     EXPECT_THROW(parse_script(bad), UsageError) << bad;
 }
 
