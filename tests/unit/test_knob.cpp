@@ -126,5 +126,34 @@ TEST(Settings, OutOfRangeKnobsAreRefusedBeforeAnyShaderSeesThem) {
   EXPECT_NE(reason->find("segment 0 is out of range"), std::string::npos) << *reason;
 }
 
+// compute-box-blocked's own limits: each refusal names the numbers; its defaults run at the largest
+// radius on llvmpipe's 32 KiB, in both input formats.
+TEST(Settings, BoxBlockedRefusesWithTheNumbers) {
+  gl::GlLimits limits;
+  limits.max_compute_shared_memory = 32768;
+  limits.max_compute_invocations = 1024;
+  limits.max_compute_workgroup_size[0] = limits.max_compute_workgroup_size[1] = 1024;
+  limits.max_texture_size = 16384;
+  const VariantInfo& blocked = *find_variant("compute-box-blocked");
+  auto reason = [&](int radius, KnobValues knobs, gl::Format input = gl::Format::rgba8) {
+    BlurSettings s;
+    s.kernel = make_kernel(KernelType::Box, radius, std::nullopt);
+    s.input_format = input;
+    s.knobs = std::move(knobs);
+    return unsupported_reason(blocked, resolve(blocked, s), {517, 389}, limits).value_or("");
+  };
+  EXPECT_EQ(reason(128, {}), "");
+  EXPECT_EQ(reason(128, {}, gl::Format::rgba16f), "");
+  EXPECT_NE(reason(1, {{"columns", {3, 0}}}).find("columns 3 is not a power of two"), std::string::npos);
+  EXPECT_NE(reason(128, {{"workgroup", {32, 1}}}).find("a span of 32 x 8 = 256 columns leaves no tile beside the 2r = 256"),
+            std::string::npos);
+  EXPECT_NE(reason(1, {{"workgroup", {16, 4}}}).find("workgroup must be Nx1"), std::string::npos);
+  EXPECT_NE(reason(1, {{"scan", {1, 0}}}).find("needs GL_KHR_shader_subgroup_arithmetic"), std::string::npos);
+  // 2 rows x 1056 padded columns x (2 x 4 + 16) bytes + 2 x 128 totals of 16 bytes = 54784 bytes.
+  EXPECT_NE(reason(1, {{"batch", {2, 0}}, {"workgroup", {128, 1}}}).find("needs 54 KiB of shared memory (2 rows of 1024 columns"),
+            std::string::npos)
+      << reason(1, {{"batch", {2, 0}}, {"workgroup", {128, 1}}});
+}
+
 }  // namespace
 }  // namespace blurlab
