@@ -1,7 +1,8 @@
 #pragma once
-// Shared by the running-sum variants (compute-sliding, compute-sliding-inline, compute-scan):
-// the defines of glsl/sliding_common.glsl, the dispatch of a line pass, and their fp32 error
-// bounds. Box kernel only: a running sum adds and subtracts texels, it cannot weight them.
+// Shared by the running-sum variants (compute-sliding, compute-sliding-inline, compute-scan,
+// box-iterated; compute-box-prefix and compute-box-blocked take their knobs and bounds): the
+// defines of glsl/sliding_common.glsl, the dispatch of a line pass, and their fp32 error bounds.
+// Box kernel only: a running sum adds and subtracts texels, it cannot weight them.
 #include <algorithm>
 #include <cmath>
 #include <optional>
