@@ -22,7 +22,11 @@ execute_process(COMMAND "${BLURLAB}" --headless --variant ${VARIANT} --kernel ${
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "export of ${VARIANT} failed (${code}): ${err}\n${out}")
 endif()
-execute_process(COMMAND "${RUN_RECIPE}" "${DIR}/recipe.json" RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# The test tool runs without a leak check (blurlab above keeps it): in the sanitizer build here,
+# LeakSanitizer's tracer crashed at exit (signal 11 stopping llvmpipe's threads) in 6 of 6 runs of
+# frag-naive's recipe, after its comparison had passed. The option is inert without sanitizers.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env "ASAN_OPTIONS=abort_on_error=1:detect_leaks=0" "${RUN_RECIPE}" "${DIR}/recipe.json"
+                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "the exported recipe of ${VARIANT} does not blur as the reference does (${code})")
