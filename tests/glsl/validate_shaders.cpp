@@ -117,6 +117,19 @@ struct Collected {
 Collected collect(const VariantInfo& variant) {
   Collected out;
   const glm::ivec2 size{517, 389};
+  // Records the programs one setting asks for, unless the variant refuses it there.
+  auto add = [&](BlurSettings s) {
+    s = resolve(variant, s);
+    ++out.settings;
+    if (unsupported_reason(variant, s, size, generous_limits())) {
+      ++out.refused;
+      return;
+    }
+    RecordingSetup setup(variant, s, size);
+    variant.create()->prepare(setup);
+    out.requests.insert(setup.requests.begin(), setup.requests.end());
+    out.modes.insert(s.border.mode);
+  };
   // Each mode is a #if of its own in the source hooks (and constant a scaled value in running
   // sums): every mode, on a smaller grid than clamp's.
   for (BorderMode mode : kBorderModes)
@@ -137,16 +150,7 @@ Collected collect(const VariantInfo& variant) {
             s.border = {mode, mode == BorderMode::Constant ? Rgba{0.25f, 0.5f, 0.75f, 1.0f} : Rgba{}};
             s.input_format = input;
             s.intermediate = mid;
-            s = resolve(variant, s);
-            ++out.settings;
-            if (unsupported_reason(variant, s, size, generous_limits())) {
-              ++out.refused;
-              continue;
-            }
-            RecordingSetup setup(variant, s, size);
-            variant.create()->prepare(setup);
-            out.requests.insert(setup.requests.begin(), setup.requests.end());
-            out.modes.insert(s.border.mode);
+            add(s);
           }
   // Each value of each Choice knob (e.g. scan=subgroup, cache=fp16), the others at their defaults:
   // paths a #if selects that llvmpipe may not run, at the clamp border, r = 16, rgba8.
@@ -157,15 +161,7 @@ Collected collect(const VariantInfo& variant) {
         BlurSettings s;
         s.kernel = make_kernel(type, 16, std::nullopt);
         s.knobs[std::string(knob.name)] = {choice.value, 0};
-        s = resolve(variant, s);
-        ++out.settings;
-        if (unsupported_reason(variant, s, size, generous_limits())) {
-          ++out.refused;
-          continue;
-        }
-        RecordingSetup setup(variant, s, size);
-        variant.create()->prepare(setup);
-        out.requests.insert(setup.requests.begin(), setup.requests.end());
+        add(s);
       }
   }
   return out;

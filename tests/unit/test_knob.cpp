@@ -110,13 +110,19 @@ TEST(Settings, ResolveKeepsExactlyTheVariantsKnobs) {
   EXPECT_EQ(describe(sliding, r).find("segment=64") != std::string::npos, true);
 }
 
-TEST(Settings, OutOfRangeKnobsAreRefusedBeforeAnyShaderSeesThem) {
-  // A value that got past the parsers (a hand-edited tuning file, say) is still refused.
+// llvmpipe's compute limits (32 KiB of shared memory).
+gl::GlLimits llvmpipe_limits() {
   gl::GlLimits limits;
   limits.max_compute_shared_memory = 32768;
   limits.max_compute_invocations = 1024;
   limits.max_compute_workgroup_size[0] = limits.max_compute_workgroup_size[1] = 1024;
   limits.max_texture_size = 16384;
+  return limits;
+}
+
+TEST(Settings, OutOfRangeKnobsAreRefusedBeforeAnyShaderSeesThem) {
+  // A value that got past the parsers (a hand-edited tuning file, say) is still refused.
+  const gl::GlLimits limits = llvmpipe_limits();
   const VariantInfo& sliding = *find_variant("compute-sliding");
   BlurSettings s;
   s.kernel.type = KernelType::Box;
@@ -129,11 +135,7 @@ TEST(Settings, OutOfRangeKnobsAreRefusedBeforeAnyShaderSeesThem) {
 // compute-box-blocked's own limits: each refusal names the numbers; its defaults run at the largest
 // radius on llvmpipe's 32 KiB, in both input formats.
 TEST(Settings, BoxBlockedRefusesWithTheNumbers) {
-  gl::GlLimits limits;
-  limits.max_compute_shared_memory = 32768;
-  limits.max_compute_invocations = 1024;
-  limits.max_compute_workgroup_size[0] = limits.max_compute_workgroup_size[1] = 1024;
-  limits.max_texture_size = 16384;
+  const gl::GlLimits limits = llvmpipe_limits();
   const VariantInfo& blocked = *find_variant("compute-box-blocked");
   auto reason = [&](int radius, KnobValues knobs, gl::Format input = gl::Format::rgba8) {
     BlurSettings s;
