@@ -3,27 +3,26 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #endif
-// compute-box-blocked: the box blur in one dispatch at a cost that does not grow with r. A
-// workgroup of N = WG_X invocations owns a span of N * K columns (K = COLUMNS: the tile of
-// N * K - 2r output columns and the r-column apron on both sides) for SEGMENT rows, one row per step.
-//  - Vertical, in the load layout: invocation i loads span columns i + N * k (a warp's loads are
-//    consecutive texels, moved as bits) and keeps their running window sums V (2r+1 rows) in
-//    registers: per row, the entering texel (r below) in, the leaving one (r + 1 above, a cache
-//    hit) out. No texel goes through shared memory.
-//  - Horizontal, in the owner layout: V goes to shared memory once; invocation `owner` reads the K
-//    consecutive columns c = owner * K + j and sums them in registers. The window at its first
-//    column is a difference of two prefix sums, W(c) = P(c + r) - P(c - r - 1), read from the
-//    invocations owning those columns (each publishes its prefix at the two positions others need;
-//    the offsets between invocations come from a scan of their totals); the next K - 1 windows slide:
-//    W(c) = W(c - 1) + V(c + r) - V(c - r - 1).
-//  - The K outputs, packed, go through shared memory once more to be stored consecutively.
-// Per texel that is 2 + 4 words of V through shared memory and 2 of output, plus 16 words per
-// K texels for the prefix sums; three barriers per row. The next row's loads are issued before
-// the current row's sums, so they are in flight during them.
+// compute-box-blocked: the box blur in one dispatch at a cost that does not grow with r, with
+// the row sums register-blocked. A workgroup of N = WG_X invocations owns a span of N * K span
+// columns (K = COLUMNS; the tile of N * K - 2r output columns and the r-column apron on both
+// sides) for SEGMENT rows.
+//  - Loads and stores are strided by N (span column lane + N * k), so a warp's accesses are
+//    consecutive texels, moved as bits (no format conversion).
+//  - Vertical: each span column's running window sum V (2r+1 rows) takes, per row, the entering
+//    texel (r below) and loses the leaving one (r + 1 above, a cache hit): two loads per row.
+//  - Each invocation owns K consecutive span columns: the batch's entering and leaving rows pass
+//    through shared memory once (transposed from the load layout, one word per texel), the
+//    invocation updates its columns' V and prefix-sums them in registers, P(c) = V(0) + ... + V(c);
+//    the invocations' totals are scanned across the row (subgroupExclusiveAdd when SCAN_SUBGROUP,
+//    else serially in shared memory); the P row goes to shared memory, and output column t is
+//    P(t + 2r) - P(t - 1), read in the store layout.
+// Three barriers per BATCH rows; the next batch's loads are issued before the sums, so they are
+// in flight while the current batch is summed and stored.
 // rgba8 input (EXACT): integer sums. V holds two 16-bit fields per uint (r and b, g and a): a
 // window of 2r+1 <= 257 texels sums to at most 257 * 255 = 65535 per channel, so adding and
-// subtracting whole uints is exact (a borrow between fields cancels modulo 2^32). P and W are four
-// uints (a wrap of P modulo 2^32 cancels in W, which is below 2^24). The output is the exact
+// subtracting whole uints is exact (a borrow between fields cancels modulo 2^32). P is four uints
+// (a wrap modulo 2^32 would cancel too: a window sums to less than 2^24). The output is the exact
 // average, rounded to nearest (the area (2r+1)^2 is odd: no ties). rgba16f input: fp32 sums.
 #include "blur_common.glsl"
 #include "raw_images.glsl"
@@ -39,35 +38,29 @@ const int TILE_W = SPAN - 2 * RADIUS;  // the host checks it is at least 1
 const int PADDED = SPAN + SPAN / 32;
 int bank_free(int column) { return column + (column >> 5); }
 
-// Where the prefix sums of a window at an invocation's first column c = owner * K come from:
-// P(c + r) is at column HIGH_J of invocation owner + HIGH_OWNER, P(c - r - 1) at column LOW_J of
-// owner - LOW_OWNER (none, i.e. 0, left of the span).
-const int HIGH_OWNER = RADIUS / K, HIGH_J = RADIUS % K;
-const int LOW_OWNER = (RADIUS + 1 + K - 1) / K, LOW_J = LOW_OWNER * K - (RADIUS + 1);
-
 // Texels move as their bits (raw_images.glsl): rgba8 as one uint, rgba16f as two.
 #if EXACT
 #define TEXEL uint
 #define COLUMN uvec2  // V: (r | b << 16, g | a << 16)
 #define SUM uvec4
+#define SCALAR uint
 TEXEL texel_bits(uvec4 raw) { return raw.x; }
-uvec4 raw_bits(TEXEL t) { return uvec4(t, 0u, 0u, 0u); }
 #if BORDER == BORDER_CONSTANT
 TEXEL border_bits() { return packUnorm4x8(border_value()); }  // exact: the value is a texel's
 #endif
 COLUMN column_of(TEXEL t) { return uvec2(t & 0x00FF00FFu, (t >> 8) & 0x00FF00FFu); }
 SUM sum_of(COLUMN v) { return uvec4(v.x & 0xFFFFu, v.y & 0xFFFFu, v.x >> 16, v.y >> 16); }
-TEXEL output_bits(SUM window) {
+void store_output(ivec2 p, SUM window) {
   const uint AREA = uint((2 * RADIUS + 1) * (2 * RADIUS + 1));
   uvec4 q = (window + AREA / 2u) / AREA;
-  return q.r | q.g << 8 | q.b << 16 | q.a << 24;
+  imageStore(u_dst_raw, p, uvec4(q.r | q.g << 8 | q.b << 16 | q.a << 24));
 }
 #else
 #define TEXEL uvec2
 #define COLUMN vec4
 #define SUM vec4
+#define SCALAR float
 TEXEL texel_bits(uvec4 raw) { return raw.xy; }
-uvec4 raw_bits(TEXEL t) { return uvec4(t, 0u, 0u); }
 #if BORDER == BORDER_CONSTANT
 TEXEL border_bits() {
   vec4 v = border_value();
@@ -76,10 +69,10 @@ TEXEL border_bits() {
 #endif
 COLUMN column_of(TEXEL t) { return vec4(unpackHalf2x16(t.x), unpackHalf2x16(t.y)); }
 SUM sum_of(COLUMN v) { return v; }
-TEXEL output_bits(SUM window) {
+void store_output(ivec2 p, SUM window) {
   float w = tap_weight(0);
   vec4 v = window * (w * w);
-  return uvec2(packHalf2x16(v.xy), packHalf2x16(v.zw));
+  imageStore(u_dst_raw, p, uvec4(packHalf2x16(v.xy), packHalf2x16(v.zw), 0u, 0u));
 }
 #endif
 
@@ -91,28 +84,45 @@ TEXEL load_texel(ivec2 p, ivec2 size) {
 #endif
 }
 
-shared COLUMN s_v[PADDED];     // V of the row, by span column
-shared SUM s_high[N];          // P(owner * K + HIGH_J) within its scan group, by owner
-shared SUM s_low[N];           // P(owner * K + LOW_J) within its scan group, by owner
-shared SUM s_totals[N];        // the scan groups' totals
-shared TEXEL s_out[PADDED];    // the row's outputs, by span column of their centre
+shared TEXEL s_enter[BATCH * PADDED];  // [batch row][span column], transposed through here
+shared TEXEL s_leave[BATCH * PADDED];
+shared SCALAR s_prefix[4 * BATCH * PADDED];  // P, one plane per channel: [channel][batch row][span column]
+shared SUM s_totals[BATCH * N];  // [batch row][subgroup] (SCAN_SUBGROUP) or [batch row][invocation]
 
-// V at span column c, 0 outside the span (left of it, the window recurrence needs V = 0; right of
-// it, only windows that are not output read it).
-SUM column_sum(int c) { return (c >= 0 && c < SPAN) ? sum_of(s_v[bank_free(c)]) : SUM(0); }
-
-// The scan groups: a subgroup of consecutive owners with SCAN_SUBGROUP (its prefix is one
-// subgroupExclusiveAdd), else each owner alone. A prefix sum at owner o's column is its value
-// within the group plus the totals of the groups before o's.
-#if SCAN_SUBGROUP
-int group_of(int owner) { return owner / int(gl_SubgroupSize); }
+// The warm-up's V through the transpose buffers.
+#if EXACT
+void stash_column(int i, COLUMN v) {
+  s_enter[i] = v.x;
+  s_leave[i] = v.y;
+}
+COLUMN fetch_column(int i) { return uvec2(s_enter[i], s_leave[i]); }
 #else
-int group_of(int owner) { return owner; }
+void stash_column(int i, COLUMN v) {
+  s_enter[i] = floatBitsToUint(v.xy);
+  s_leave[i] = floatBitsToUint(v.zw);
+}
+COLUMN fetch_column(int i) { return vec4(uintBitsToFloat(s_enter[i]), uintBitsToFloat(s_leave[i])); }
 #endif
-SUM groups_before(int group) {
-  SUM sum = SUM(0);
-  for (int g = 0; g < group; ++g) sum += s_totals[g];
-  return sum;
+
+void put_prefix(int row, int column, SUM p) {
+  int i = row * PADDED + bank_free(column);
+  for (int c = 0; c < 4; ++c) s_prefix[c * BATCH * PADDED + i] = p[c];
+}
+SUM get_prefix(int row, int column) {
+  int i = row * PADDED + bank_free(column);
+  SUM p;
+  for (int c = 0; c < 4; ++c) p[c] = s_prefix[c * BATCH * PADDED + i];
+  return p;
+}
+
+// The entering and leaving texels of rows y .. y + BATCH - 1 at this invocation's load columns.
+void load_rows(int y, int x0, int lane, ivec2 size, out TEXEL enter[BATCH * K], out TEXEL leave[BATCH * K]) {
+  for (int b = 0; b < BATCH; ++b)
+    for (int k = 0; k < K; ++k) {
+      int x = x0 + lane + N * k;
+      enter[b * K + k] = load_texel(ivec2(x, y + b + RADIUS), size);
+      leave[b * K + k] = load_texel(ivec2(x, y + b - RADIUS - 1), size);
+    }
 }
 
 void main() {
@@ -120,8 +130,9 @@ void main() {
   int lane = int(gl_LocalInvocationID.x);
   int x0 = int(gl_WorkGroupID.x) * TILE_W - RADIUS;  // the image column of span column 0
   int y0 = int(gl_WorkGroupID.y) * SEGMENT, y1 = min(y0 + SEGMENT, size.y);
-  // With subgroups, owners are numbered by subgroup and lane, so that a subgroup's exclusive sum
-  // runs over consecutive columns (GL does not promise how invocations map to lanes).
+  // This invocation's K consecutive span columns start at `first`. With subgroups, invocations
+  // are numbered by subgroup and lane, so that a subgroup's exclusive sum runs over consecutive
+  // columns (GL does not promise how invocations map to lanes).
 #if SCAN_SUBGROUP
   int owner = int(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
 #else
@@ -129,77 +140,85 @@ void main() {
 #endif
   int first = owner * K;
 
-  // Warm-up: V of the row above the segment (rows y0 - r - 1 .. y0 + r - 1), four rows of loads
-  // at a time.
-  COLUMN v[K];
-  for (int k = 0; k < K; ++k) v[k] = COLUMN(0);
+  // Warm-up in the load layout: V of the row above the segment (rows y0 - r - 1 .. y0 + r - 1),
+  // four rows of loads at a time; then transposed to the owners' layout.
+  COLUMN warm[K];
+  for (int k = 0; k < K; ++k) warm[k] = COLUMN(0);
   for (int base = 0; base < 2 * RADIUS + 1; base += 4) {
     TEXEL t[4 * K];
     for (int u = 0; u < 4; ++u)
       for (int k = 0; k < K; ++k) t[u * K + k] = load_texel(ivec2(x0 + lane + N * k, y0 - RADIUS - 1 + base + u), size);
     for (int u = 0; u < 4; ++u)
       if (base + u < 2 * RADIUS + 1)
-        for (int k = 0; k < K; ++k) v[k] += column_of(t[u * K + k]);
+        for (int k = 0; k < K; ++k) warm[k] += column_of(t[u * K + k]);
   }
+  for (int k = 0; k < K; ++k) stash_column(bank_free(lane + N * k), warm[k]);
+  memoryBarrierShared();
+  barrier();
+  COLUMN v[K];
+  for (int j = 0; j < K; ++j) v[j] = fetch_column(bank_free(first + j));
+  memoryBarrierShared();  // the first batch overwrites the buffers
+  barrier();
 
-  TEXEL enter[K], leave[K];
-  for (int k = 0; k < K; ++k) {
-    enter[k] = load_texel(ivec2(x0 + lane + N * k, y0 + RADIUS), size);
-    leave[k] = load_texel(ivec2(x0 + lane + N * k, y0 - RADIUS - 1), size);
-  }
+  TEXEL enter[BATCH * K], leave[BATCH * K];
+  load_rows(y0, x0, lane, size, enter, leave);
   // Uniform bounds: every invocation reaches every barrier.
-  for (int y = y0; y < y1; ++y) {
-    for (int k = 0; k < K; ++k) {
-      v[k] = v[k] + column_of(enter[k]) - column_of(leave[k]);
-      s_v[bank_free(lane + N * k)] = v[k];
-    }
-    if (y + 1 < y1)  // the next row's loads, in flight until the next step
+  for (int y = y0; y < y1; y += BATCH) {
+    for (int b = 0; b < BATCH; ++b)
       for (int k = 0; k < K; ++k) {
-        enter[k] = load_texel(ivec2(x0 + lane + N * k, y + 1 + RADIUS), size);
-        leave[k] = load_texel(ivec2(x0 + lane + N * k, y - RADIUS), size);
+        int i = b * PADDED + bank_free(lane + N * k);
+        s_enter[i] = enter[b * K + k];
+        s_leave[i] = leave[b * K + k];
       }
+    if (y + BATCH < y1) load_rows(y + BATCH, x0, lane, size, enter, leave);  // in flight until the next batch
     memoryBarrierShared();
     barrier();
 
-    // The owner's K columns: prefix sums within its scan group, published where others need them.
-    SUM run = SUM(0), high = SUM(0), low = SUM(0);
-    for (int j = 0; j < K; ++j) {
-      run += column_sum(first + j);
-      if (j == HIGH_J) high = run;
-      if (j == LOW_J) low = run;
+    // Vertical steps and this invocation's part of each row's prefix sums, in registers.
+    SUM part[BATCH * K], total[BATCH], offset[BATCH];
+    for (int b = 0; b < BATCH; ++b) {
+      SUM run = SUM(0);
+      for (int j = 0; j < K; ++j) {
+        int i = b * PADDED + bank_free(first + j);
+        v[j] = v[j] + column_of(s_enter[i]) - column_of(s_leave[i]);
+        run += sum_of(v[j]);
+        part[b * K + j] = run;
+      }
+      total[b] = run;
     }
+    // The sum of the columns before this invocation's, per row.
 #if SCAN_SUBGROUP
-    SUM before = subgroupExclusiveAdd(run);  // uniform control flow: every lane takes part
-    SUM group_total = subgroupAdd(run);
-    if (subgroupElect()) s_totals[group_of(owner)] = group_total;
+    // Subgroup operations in uniform control flow: all lanes take part, then one stores.
+    for (int b = 0; b < BATCH; ++b) {
+      offset[b] = subgroupExclusiveAdd(total[b]);
+      SUM subgroup_total = subgroupAdd(total[b]);
+      if (subgroupElect()) s_totals[b * N + int(gl_SubgroupID)] = subgroup_total;
+    }
+    memoryBarrierShared();
+    barrier();
+    for (int b = 0; b < BATCH; ++b)
+      for (int g = 0; g < int(gl_SubgroupID); ++g) offset[b] += s_totals[b * N + g];
 #else
-    SUM before = SUM(0);
-    s_totals[owner] = run;
+    for (int b = 0; b < BATCH; ++b) s_totals[b * N + owner] = total[b];
+    memoryBarrierShared();
+    barrier();
+    for (int b = 0; b < BATCH; ++b) {
+      offset[b] = SUM(0);
+      for (int o = 0; o < owner; ++o) offset[b] += s_totals[b * N + o];
+    }
 #endif
-    s_high[owner] = before + high;
-    s_low[owner] = before + low;
+    for (int b = 0; b < BATCH; ++b)
+      for (int j = 0; j < K; ++j) put_prefix(b, first + j, part[b * K + j] + offset[b]);
     memoryBarrierShared();
     barrier();
 
-    // The window at the first column, then K - 1 slides; out-of-span sources only feed windows
-    // that are not output (their index is clamped to stay in the arrays).
-    int high_owner = min(owner + HIGH_OWNER, N - 1), low_owner = owner - LOW_OWNER;
-    SUM window = s_high[high_owner] + groups_before(group_of(high_owner));
-    if (low_owner >= 0) window -= s_low[low_owner] + groups_before(group_of(low_owner));
-    for (int j = 0; j < K; ++j) {
-      int c = first + j;
-      if (j > 0) window += column_sum(c + RADIUS) - column_sum(c - RADIUS - 1);
-      s_out[bank_free(c)] = output_bits(window);
-    }
-    memoryBarrierShared();
-    barrier();
-
-    // Stores in the load layout: tile column t is the window centred on span column t + r.
-    for (int t = lane; t < TILE_W; t += N) {
-      ivec2 p = ivec2(x0 + RADIUS + t, y);
-      if (p.x < size.x) imageStore(u_dst_raw, p, raw_bits(s_out[bank_free(t + RADIUS)]));
-    }
-    // The next step writes s_v (read above, before the last barrier) and, after its first barrier,
-    // s_high, s_low, s_totals and s_out (read before its second barrier / above): no barrier here.
+    // Outputs in the store layout: tile column t of a row is the window of span columns t .. t + 2r.
+    for (int b = 0; b < BATCH; ++b)
+      for (int t = lane; t < TILE_W; t += N) {
+        ivec2 p = ivec2(x0 + RADIUS + t, y + b);
+        if (p.x < size.x && p.y < y1) store_output(p, get_prefix(b, t + 2 * RADIUS) - (t > 0 ? get_prefix(b, t - 1) : SUM(0)));
+      }
+    // The next batch writes s_enter/s_leave (read before the second barrier above) and, after its
+    // first barrier, s_totals and s_prefix (read above): no barrier needed here.
   }
 }

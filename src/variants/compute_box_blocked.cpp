@@ -1,8 +1,9 @@
-// compute-box-blocked: a box of any radius in one dispatch. Column running sums walk down a tile
-// in registers (the texels' bits loaded coalesced: rgba8 as a uint whose column sums are two
-// 16-bit fields); each invocation then owns K consecutive columns of a row: one window from two
-// prefix sums (one scan step per K columns), K - 1 windows by sliding. See
-// glsl/compute_box_blocked.comp.
+// compute-box-blocked: compute-box-prefix's algorithm (column running sums walking down a tile,
+// rows of them prefix-summed: out = P(x + r) - P(x - r - 1)) with the row work register-blocked:
+// each invocation owns K consecutive columns, so a row's prefix is K adds in registers and one
+// scan step per K columns. Texels move as their bits (rgba8: a uint, whose column sums are two
+// 16-bit fields per uint; rgba16f: two uints), so shared memory carries one or two words per
+// texel each way. See glsl/compute_box_blocked.comp.
 #include <cmath>
 
 #include "variants/sliding.h"
@@ -16,6 +17,7 @@ const Knob kColumns{.name = "columns",
                     .min = 1,
                     .max = 32,
                     .candidates = {{8}, {4}, {16}}};
+const Knob kBatch = sliding::batch_knob({1, 2, 4});
 const Knob kScan = sliding::scan_knob();
 const Knob kSegment = knobs::segment({128, 64, 256, 512});
 
@@ -45,7 +47,7 @@ class ComputeBoxBlocked final : public Blur {
 };
 
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::GlLimits& limits) {
-  const int n = s.workgroup().x, columns = s.integer(kColumns);
+  const int n = s.workgroup().x, columns = s.integer(kColumns), batch = s.integer(kBatch);
   if (s.workgroup().y != 1) return "workgroup must be Nx1 (a row of invocations, each owning " + std::to_string(columns) + " columns)";
   if ((columns & (columns - 1)) != 0)
     return "columns " + std::to_string(columns) + " is not a power of two (the shared-memory padding is conflict-free for those)";
@@ -54,29 +56,31 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::Gl
            " columns leaves no tile beside the 2r = " + std::to_string(2 * s.kernel.radius) +
            " apron columns; use a larger --workgroup or --columns";
   if (auto reason = sliding::subgroup_scan_reason(s, n, limits)) return reason;
-  // A row of column sums V and a row of outputs, and three prefix sums (16 bytes) per invocation.
-  const long long padded = span(s) + span(s) / 32, texel = exact(s) ? 4 : 8, column = 2 * texel;
-  const long long bytes = padded * (column + texel) + 3 * 16LL * n;
-  return sliding::shared_memory_reason(bytes, "a row of " + std::to_string(span(s)) + " columns: column sums in, outputs out", limits);
+  // Two transpose rows of texels, four planes of P (4 bytes a value), the row totals (16 bytes).
+  const long long padded = span(s) + span(s) / 32, texel = exact(s) ? 4 : 8;
+  const long long bytes = batch * padded * (2 * texel + 16) + 16LL * batch * n;
+  return sliding::shared_memory_reason(bytes,
+                                       std::to_string(batch) + (batch == 1 ? " row" : " rows") + " of " + std::to_string(span(s)) + " columns: texels in, prefix sums out",
+                                       limits);
 }
 
-// Loop iterations of one invocation: the warm-up (a group of 4 rows per iteration), then per row
-// the loads, the columns, the windows, the totals before two owners (serial) and the stores.
+// Loop iterations of one invocation: the warm-up (a group of 4 rows per iteration), then per batch
+// the loads, the columns, the scan of the totals before it (serial in shared memory) and the outputs.
 double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
-  const double n = s.workgroup().x, columns = s.integer(kColumns);
+  const double n = s.workgroup().x, columns = s.integer(kColumns), batch = s.integer(kBatch);
   const double rows = std::min(s.integer(kSegment), size.y);
-  return (2.0 * s.kernel.radius + 1) / 4 * columns + rows * (4 * columns + 2 * n + std::ceil(tile_width(s) / n));
+  const double per_batch = batch * (4 * columns + n + 2 * std::ceil(tile_width(s) / n));
+  return (2.0 * s.kernel.radius + 1) / 4 * columns + std::ceil(rows / batch) * per_batch;
 }
 
 // Float input: the vertical running sum (a warm-up and a slide over the segment); then each prefix
-// value is a sum of at most K + 2N roundings (K in registers, N scan steps and N group totals at
-// most) of values up to the span's N * K window column sums, i.e. N * K / (2r+1) output units
-// each; a window is the difference of two, slid K - 1 times (two roundings of about one output
-// unit each); and the weights.
+// value is a sum of at most K + N roundings (K in registers, N scan steps at most) of values up to
+// the span's N * K window column sums, i.e. N * K / (2r+1) output units each; a window is the
+// difference of two; and the weights.
 double terms(const BlurSettings& s, glm::ivec2 size) {
   const double r = s.kernel.radius, n = s.workgroup().x, columns = s.integer(kColumns);
   return sliding::slide_terms(s.kernel.radius, sliding::segment_steps(s.integer(kSegment), size.y)) +
-         2.0 * (columns + 2 * n) * span(s) / (2.0 * r + 1.0) + 2.0 * columns + sliding::kScaleTerms;
+         2.0 * (columns + n) * span(s) / (2.0 * r + 1.0) + sliding::kScaleTerms;
 }
 
 }  // namespace
@@ -85,9 +89,9 @@ namespace variant {
 extern const VariantInfo compute_box_blocked{
     .name = "compute-box-blocked",
     .stage = Stage::Compute,
-    .summary = "box only, one dispatch, cost independent of r: column running sums in registers, per row one prefix-sum window per K columns, then K - 1 slides",
+    .summary = "box only, one dispatch, cost independent of r: column running sums, row prefix sums over K columns per invocation in registers",
     .kernels = KernelSupport::BoxOnly,
-    .knobs = {knobs::workgroup({{64, 1}, {128, 1}, {32, 1}, {256, 1}}), kColumns, kSegment, kScan},
+    .knobs = {knobs::workgroup({{64, 1}, {128, 1}, {32, 1}, {256, 1}}), kColumns, kSegment, kBatch, kScan},
     .accumulated_terms = terms,
     .loop_iterations = loop_iterations,
     .check = check,

@@ -151,9 +151,10 @@ TEST(Settings, BoxBlockedRefusesWithTheNumbers) {
             std::string::npos);
   EXPECT_NE(reason(1, {{"workgroup", {16, 4}}}).find("workgroup must be Nx1"), std::string::npos);
   EXPECT_NE(reason(1, {{"scan", {1, 0}}}).find("needs GL_KHR_shader_subgroup_arithmetic"), std::string::npos);
-  // 2112 padded columns x (8 bytes of V + 4 of output) + 3 prefix sums x 256 invocations x 16 bytes = 37632 bytes.
-  EXPECT_NE(reason(1, {{"workgroup", {256, 1}}}).find("needs 37 KiB of shared memory (a row of 2048 columns"), std::string::npos)
-      << reason(1, {{"workgroup", {256, 1}}});
+  // 2 rows x 1056 padded columns x (2 x 4 + 16) bytes + 2 x 128 totals of 16 bytes = 54784 bytes.
+  EXPECT_NE(reason(1, {{"batch", {2, 0}}, {"workgroup", {128, 1}}}).find("needs 54 KiB of shared memory (2 rows of 1024 columns"),
+            std::string::npos)
+      << reason(1, {{"batch", {2, 0}}, {"workgroup", {128, 1}}});
 }
 
 }  // namespace
