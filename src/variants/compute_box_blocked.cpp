@@ -19,7 +19,8 @@ const Knob kColumns{.name = "columns",
                     .candidates = {{8}, {4}, {16}}};
 const Knob kBatch = sliding::batch_knob({1, 2, 4});
 const Knob kScan = sliding::scan_knob();
-const Knob kSegment = knobs::segment({128, 64, 256, 512});
+// 32 and 16: the H200's fastest at r <= 16 (docs/PERFORMANCE.md, issue 16); longer walks pay less warm-up at large r.
+const Knob kSegment = knobs::segment({128, 64, 256, 512, 32, 16});
 
 int span(const BlurSettings& s) { return s.workgroup().x * s.integer(kColumns); }
 int tile_width(const BlurSettings& s) { return span(s) - 2 * s.kernel.radius; }

@@ -3,7 +3,7 @@
 # compute-strip-regblock over their knobs at 4096x4096 and 1920x1080, every row checked against
 # the CPU reference in the same run (--check), the copy pass and the roofline measured in the
 # same runs. Writes JSON reports and logs under $OUT (at most 8 files come back) and prints a
-# summary. PART=check|copy|box|blocked|gauss|all (default all).
+# summary. PART=check|copy|box|blocked|gauss|best|all (default all; best is not part of all).
 set -uo pipefail
 source .device/env.sh
 B=.device/bin/blurlab
@@ -66,12 +66,30 @@ if [ "$part" = blocked ] || [ "$part" = all ]; then
   $B --headless --check --frames 0 --variant compute-box-blocked --kernel box --radius 1,16,64,128 --size 517x389,131x97 \
      --workgroup 32,64,128 --columns 4,8,16 --batch 1,2 --scan shared,subgroup --border clamp,wrap,constant \
      > "$OUT/blocked_check.txt" 2>&1
-  echo "check blocked knobs exit $?"; grep -cE " ok$" "$OUT/blocked_check.txt"
+  echo "check blocked knobs exit $?, $(grep -c ' ok ' "$OUT/blocked_check.txt") ok, $(grep -c FAIL "$OUT/blocked_check.txt") failed"
   $B "${common[@]}" --variant compute-box-blocked --kernel box --radius ${BLOCKED_RADII:-1,8,32,64,128} \
-     --size ${BLOCKED_SIZES:-4096x4096,1920x1080} --workgroup ${BLOCKED_WG:-32,64,128} --columns ${BLOCKED_COLUMNS:-4,8,16} \
-     --batch ${BLOCKED_BATCH:-1,2} --segment ${BLOCKED_SEG:-64,256} --scan ${BLOCKED_SCAN:-subgroup} \
+     --size ${BLOCKED_SIZES:-4096x4096,1920x1080} --workgroup ${BLOCKED_WG:-32,64,128} --columns ${BLOCKED_COLUMNS:-4,8} \
+     --batch ${BLOCKED_BATCH:-1} --segment ${BLOCKED_SEG:-16,32,128,256} --scan ${BLOCKED_SCAN:-subgroup} \
      --json "$OUT/blocked.json" > "$OUT/blocked.txt" 2>&1
   echo "blocked exit $?"; summary "$OUT/blocked.json"
+fi
+if [ "$part" = best ]; then
+  # The best box and Gaussian found so far at each radius, each command with the roofline and the copy floor:
+  # compute-box-blocked at the knobs the blocked sweeps found fastest (short walks of one warp at small r, longer
+  # and wider at large r), compute-sliding and compute-inline-regblock at the H200's tuned knobs, the exact Gaussian.
+  best=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size 4096x4096,1920x1080 --roofline)
+  $B "${best[@]}" --variant compute-box-blocked --kernel box --scan subgroup --radius 1,8,16 --workgroup 32 --columns 4 \
+     --segment 16,32 --json "$OUT/best_blocked_small.json" > "$OUT/best_blocked_small.txt" 2>&1
+  echo "blocked small exit $?"; summary "$OUT/best_blocked_small.json"
+  $B "${best[@]}" --variant compute-box-blocked --kernel box --scan subgroup --radius 32,64,128 --workgroup 64,128 --columns 4,8 \
+     --segment 128,256 --json "$OUT/best_blocked_large.json" > "$OUT/best_blocked_large.txt" 2>&1
+  echo "blocked large exit $?"; summary "$OUT/best_blocked_large.json"
+  $B "${best[@]}" --variant compute-sliding,compute-inline-regblock --kernel box --radius 1,8,16,32,64,128 \
+     --tuned docs/data/h200/tune.json --json "$OUT/best_others.json" > "$OUT/best_others.txt" 2>&1
+  echo "others exit $?"; summary "$OUT/best_others.json"
+  $B "${best[@]}" --variant compute-strip-regblock --kernel gauss --sigma 10 --radius 16,30 --workgroup 256,512 --strip 32 \
+     --block 8 --segment 1024 --fetch texture --weights constant --json "$OUT/best_gauss.json" > "$OUT/best_gauss.txt" 2>&1
+  echo "gauss exit $?"; summary "$OUT/best_gauss.json"
 fi
 if [ "$part" = gauss ] || [ "$part" = all ]; then
   $B "${common[@]}" --variant compute-strip-regblock --kernel gauss --sigma 10 --radius 16,30 --size 4096x4096,1920x1080 \
