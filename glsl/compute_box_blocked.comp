@@ -22,7 +22,8 @@
 // rgba8 input (EXACT): integer sums. V holds two 16-bit fields per uint (r and b, g and a): a
 // window of 2r+1 <= 257 texels sums to at most 257 * 255 = 65535 per channel, so adding and
 // subtracting whole uints is exact (a borrow between fields cancels modulo 2^32). P is four uints
-// (a wrap modulo 2^32 would cancel too: a window sums to less than 2^24). The output is the exact
+// (a wrap modulo 2^32 would cancel too: a window sums to less than 2^24), or, for r <= 7 (PACKED),
+// two uints of two 16-bit fields like V. The output is the exact
 // average, rounded to nearest (the area (2r+1)^2 is odd: no ties). rgba16f input: fp32 sums.
 #include "blur_common.glsl"
 #include "raw_images.glsl"
@@ -42,16 +43,30 @@ int bank_free(int column) { return column + (column >> 5); }
 #if EXACT
 #define TEXEL uint
 #define COLUMN uvec2  // V: (r | b << 16, g | a << 16)
-#define SUM uvec4
 #define SCALAR uint
 TEXEL texel_bits(uvec4 raw) { return raw.x; }
 #if BORDER == BORDER_CONSTANT
 TEXEL border_bits() { return packUnorm4x8(border_value()); }  // exact: the value is a texel's
 #endif
 COLUMN column_of(TEXEL t) { return uvec2(t & 0x00FF00FFu, (t >> 8) & 0x00FF00FFu); }
-SUM sum_of(COLUMN v) { return uvec4(v.x & 0xFFFFu, v.y & 0xFFFFu, v.x >> 16, v.y >> 16); }
-void store_output(ivec2 p, SUM window) {
+uvec4 channels_of(uvec2 fields) { return uvec4(fields.x & 0xFFFFu, fields.y & 0xFFFFu, fields.x >> 16, fields.y >> 16); }
+#if PACKED
+// The whole window fits 16 bits per channel ((2r+1)^2 x 255 < 2^16, the host's condition), so the
+// row's prefix sums stay packed like V: half the adds, scan steps and shared-memory words. A carry
+// between fields in P cancels modulo 2^32 in the window, whose two fields do not overflow.
+#define SUM uvec2
+SUM sum_of(COLUMN v) { return v; }
+#else
+#define SUM uvec4
+SUM sum_of(COLUMN v) { return channels_of(v); }
+#endif
+void store_output(ivec2 p, SUM sums) {
   const uint AREA = uint((2 * RADIUS + 1) * (2 * RADIUS + 1));
+#if PACKED
+  uvec4 window = channels_of(sums);
+#else
+  uvec4 window = sums;
+#endif
   uvec4 q = (window + AREA / 2u) / AREA;
   imageStore(u_dst_raw, p, uvec4(q.r | q.g << 8 | q.b << 16 | q.a << 24));
 }
@@ -86,7 +101,13 @@ TEXEL load_texel(ivec2 p, ivec2 size) {
 
 shared TEXEL s_enter[BATCH * PADDED];  // [batch row][span column], transposed through here
 shared TEXEL s_leave[BATCH * PADDED];
-shared SCALAR s_prefix[4 * BATCH * PADDED];  // P, one plane per channel: [channel][batch row][span column]
+// Words of a prefix sum: four channels, or two packed.
+#if EXACT && PACKED
+const int PREFIX_WORDS = 2;
+#else
+const int PREFIX_WORDS = 4;
+#endif
+shared SCALAR s_prefix[PREFIX_WORDS * BATCH * PADDED];  // P, one plane per word: [word][batch row][span column]
 shared SUM s_totals[BATCH * N];  // [batch row][subgroup] (SCAN_SUBGROUP) or [batch row][invocation]
 
 // The warm-up's V through the transpose buffers.
@@ -106,12 +127,12 @@ COLUMN fetch_column(int i) { return vec4(uintBitsToFloat(s_enter[i]), uintBitsTo
 
 void put_prefix(int row, int column, SUM p) {
   int i = row * PADDED + bank_free(column);
-  for (int c = 0; c < 4; ++c) s_prefix[c * BATCH * PADDED + i] = p[c];
+  for (int c = 0; c < PREFIX_WORDS; ++c) s_prefix[c * BATCH * PADDED + i] = p[c];
 }
 SUM get_prefix(int row, int column) {
   int i = row * PADDED + bank_free(column);
   SUM p;
-  for (int c = 0; c < 4; ++c) p[c] = s_prefix[c * BATCH * PADDED + i];
+  for (int c = 0; c < PREFIX_WORDS; ++c) p[c] = s_prefix[c * BATCH * PADDED + i];
   return p;
 }
 

@@ -25,12 +25,19 @@ const Knob kSegment = knobs::segment({128, 64, 256, 512, 32, 16});
 int span(const BlurSettings& s) { return s.workgroup().x * s.integer(kColumns); }
 int tile_width(const BlurSettings& s) { return span(s) - 2 * s.kernel.radius; }
 bool exact(const BlurSettings& s) { return s.input_format == gl::Format::rgba8; }
+// rgba8 windows of at most 65535 per channel ((2r+1)^2 x 255 < 2^16: r <= 7) keep the row's prefix
+// sums packed, two channels per uint, as the column sums are.
+bool packed(const BlurSettings& s) {
+  const long long area = (2LL * s.kernel.radius + 1) * (2LL * s.kernel.radius + 1);
+  return exact(s) && area * 255 < 65536;
+}
 
 class ComputeBoxBlocked final : public Blur {
  public:
   void prepare(BlurSetup& setup) override {
     const BlurSettings& s = setup.settings();
-    program_ = &setup.compute("compute_box_blocked.comp", s.input_format, s.input_format, {{"EXACT", exact(s) ? "1" : "0"}});
+    program_ = &setup.compute("compute_box_blocked.comp", s.input_format, s.input_format,
+                              {{"EXACT", exact(s) ? "1" : "0"}, {"PACKED", packed(s) ? "1" : "0"}});
   }
   void run(BlurPasses& passes) override {
     const BlurSettings& s = passes.settings();
@@ -57,9 +64,9 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::Gl
            " columns leaves no tile beside the 2r = " + std::to_string(2 * s.kernel.radius) +
            " apron columns; use a larger --workgroup or --columns";
   if (auto reason = sliding::subgroup_scan_reason(s, n, limits)) return reason;
-  // Two transpose rows of texels, four planes of P (4 bytes a value), the row totals (16 bytes).
-  const long long padded = span(s) + span(s) / 32, texel = exact(s) ? 4 : 8;
-  const long long bytes = batch * padded * (2 * texel + 16) + 16LL * batch * n;
+  // Two transpose rows of texels, four planes of P (two when packed; 4 bytes a value), the row totals.
+  const long long padded = span(s) + span(s) / 32, texel = exact(s) ? 4 : 8, prefix = packed(s) ? 8 : 16;
+  const long long bytes = batch * padded * (2 * texel + prefix) + prefix * batch * n;
   return sliding::shared_memory_reason(bytes,
                                        std::to_string(batch) + (batch == 1 ? " row" : " rows") + " of " + std::to_string(span(s)) + " columns: texels in, prefix sums out",
                                        limits);

@@ -151,10 +151,11 @@ TEST(Settings, BoxBlockedRefusesWithTheNumbers) {
             std::string::npos);
   EXPECT_NE(reason(1, {{"workgroup", {16, 4}}}).find("workgroup must be Nx1"), std::string::npos);
   EXPECT_NE(reason(1, {{"scan", {1, 0}}}).find("needs GL_KHR_shader_subgroup_arithmetic"), std::string::npos);
-  // 2 rows x 1056 padded columns x (2 x 4 + 16) bytes + 2 x 128 totals of 16 bytes = 54784 bytes.
-  EXPECT_NE(reason(1, {{"batch", {2, 0}}, {"workgroup", {128, 1}}}).find("needs 54 KiB of shared memory (2 rows of 1024 columns"),
-            std::string::npos)
-      << reason(1, {{"batch", {2, 0}}, {"workgroup", {128, 1}}});
+  // 2 rows x 1056 padded columns x (2 x 4 + 16) bytes + 2 x 128 totals of 16 bytes = 54784 bytes; at
+  // r <= 7 the prefix sums are packed (8 bytes): 2 x 1056 x 16 + 2 x 128 x 8 = 35840 bytes.
+  const KnobValues two_rows{{"batch", {2, 0}}, {"workgroup", {128, 1}}};
+  EXPECT_NE(reason(8, two_rows).find("needs 54 KiB of shared memory (2 rows of 1024 columns"), std::string::npos) << reason(8, two_rows);
+  EXPECT_NE(reason(7, two_rows).find("needs 35 KiB of shared memory (2 rows of 1024 columns"), std::string::npos) << reason(7, two_rows);
 }
 
 }  // namespace
