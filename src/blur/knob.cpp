@@ -135,6 +135,15 @@ Knob segment(std::vector<int> candidates) {
           .candidates = integer_values(candidates)};
 }
 
+Knob weights(std::vector<int> candidates) {
+  return {.name = "weights",
+          .help = "Weights from the uniform block, or baked into the shader as constants (a program per kernel)",
+          .define = "WEIGHTS_CONST",
+          .type = KnobType::Choice,
+          .choices = {{"uniform", 0}, {"constant", 1}},
+          .candidates = integer_values(candidates)};
+}
+
 }  // namespace knobs
 
 }  // namespace blurlab

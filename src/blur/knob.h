@@ -82,6 +82,9 @@ Knob workgroup(std::vector<glm::ivec2> candidates);
 // A walk's length: texels one invocation (or rows one workgroup) processes along a line before
 // starting over with a fresh warm-up (SEGMENT in shaders).
 Knob segment(std::vector<int> candidates);
+// The kernel's weights: read from the uniform block (0), or compile-time constants (1: a program
+// per kernel; constant_weight_defines() in blur/blur.h), WEIGHTS_CONST in shaders.
+Knob weights(std::vector<int> candidates);
 }  // namespace knobs
 
 }  // namespace blurlab

@@ -6,30 +6,31 @@
 // One line per variant: its VariantInfo is defined in src/variants/<id>.cpp. The order is the
 // app's (keys 1-9): the floor, then fragment and compute variants from naive to specialized, then
 // the approximations of the Gaussian.
-#define BLURLAB_VARIANTS(X)    \
-  X(copy)                      \
-  X(frag_naive)                \
-  X(frag_separable)            \
-  X(frag_separable_linear)     \
-  X(frag_linear_2d)            \
-  X(compute_naive)             \
-  X(compute_separable)         \
-  X(compute_separable_linear)  \
-  X(compute_naive_lds)         \
-  X(compute_separable_lds)     \
-  X(compute_inline_lds)        \
-  X(compute_inline_persistent) \
-  X(compute_inline_regblock)   \
-  X(compute_strip_regblock)    \
-  X(compute_sliding)           \
-  X(compute_sliding_inline)    \
-  X(compute_scan)              \
-  X(compute_box_prefix)        \
-  X(compute_box_blocked)       \
-  X(box_iterated)              \
-  X(kawase)                    \
-  X(dual_kawase)               \
-  X(recursive_gaussian)        \
+#define BLURLAB_VARIANTS(X)     \
+  X(copy)                       \
+  X(frag_naive)                 \
+  X(frag_separable)             \
+  X(frag_separable_linear)      \
+  X(frag_linear_2d)             \
+  X(compute_naive)              \
+  X(compute_separable)          \
+  X(compute_separable_linear)   \
+  X(compute_naive_lds)          \
+  X(compute_separable_lds)      \
+  X(compute_inline_lds)         \
+  X(compute_inline_persistent)  \
+  X(compute_inline_regblock)    \
+  X(compute_strip_regblock)     \
+  X(compute_separable_regblock) \
+  X(compute_sliding)            \
+  X(compute_sliding_inline)     \
+  X(compute_scan)               \
+  X(compute_box_prefix)         \
+  X(compute_box_blocked)        \
+  X(box_iterated)               \
+  X(kawase)                     \
+  X(dual_kawase)                \
+  X(recursive_gaussian)         \
   X(recursive_gaussian_blocks)
 
 namespace blurlab::variant {

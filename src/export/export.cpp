@@ -154,12 +154,14 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
   const Kernel kernel = reference_kernel(*r.variant, r.settings);  // what the output must match (copy: the identity)
   json textures = json::array();
   for (const RecordedTexture& t : recording.textures) {
-    const bool image_sized = t.size == r.size;
+    const char* formula = t.size == r.size                        ? "W x H"
+                          : t.size == glm::ivec2(r.size.y, r.size.x) ? "H x W (transposed)"
+                                                                     : "fixed for this image size";
     textures.push_back({{"name", t.name},
                         {"format", gl::name(t.format)},
                         {"width", t.size.x},
                         {"height", t.size.y},
-                        {"size_formula", image_sized ? "W x H" : "fixed for this image size"}});
+                        {"size_formula", formula}});
   }
   json knobs = json::object();
   for (const Knob& k : r.variant->knobs) knobs[std::string(k.name)] = k.text(r.settings.knob(k.name));

@@ -18,17 +18,13 @@
 #include <cmath>
 
 #include "variants/lds.h"
+#include "variants/regblock.h"
 
 namespace blurlab {
 namespace {
 
 // The register blocks: consecutive outputs one invocation computes from inputs read once.
-const Knob kBlockX{.name = "block-x",
-                   .help = "Register block: consecutive outputs per invocation along a row (horizontal stage)",
-                   .define = "BLOCK_X",
-                   .min = 1,
-                   .max = 64,
-                   .candidates = {{16}, {8}}};
+const Knob kBlockX = regblock::block_x_knob({16, 8});
 const Knob kBlockY{.name = "block-y",
                    .help = "Register block: consecutive outputs per invocation down a column (vertical stage)",
                    .define = "BLOCK_Y",
@@ -74,33 +70,18 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, con
                                " for a " + std::to_string(t.width) + "x" + std::to_string(t.height) + " tile");
 }
 
-// One line segment (regblock_common.glsl), every iteration of every loop as written: an upper
-// bound, as compilers unroll the short constant loops.
-double segment_iterations(const BlurSettings& s, int outputs) {
-  const double r = s.kernel.radius, k = outputs, taps = 2 * r + 1, inputs = k + 2 * r;
-  if (s.kernel.type == KernelType::Box) return taps + (k - 1) + k;  // first sum, slide, scale
-  const double full = std::floor(taps / k), tail_start = std::max(k, full * k);
-  return k + k * (1 + k)                          // zero, head inputs x outputs
-         + std::max(full - 1, 0.0) * (1 + k * (1 + k))  // full blocks of k inputs x outputs
-         + (inputs - tail_start) * (1 + k);            // tail inputs x outputs
-}
-
 // The horizontal stage's rounds of segments (and their stores), then the vertical segment.
 double loop_iterations(const BlurSettings& s, glm::ivec2 /*size*/) {
   const Tile t = tile(s);
   const double invocations = s.workgroup().x * s.workgroup().y;
   const double rounds = std::ceil(double(t.rows) * (t.width / t.kx) / invocations);
-  return rounds * (1 + segment_iterations(s, t.kx) + t.kx) + segment_iterations(s, t.ky) + t.ky;
+  return rounds * (1 + regblock::line_iterations(s, t.kx) + t.kx) + regblock::line_iterations(s, t.ky) + t.ky;
 }
 
-// fp32 roundings per output: weighted, 2r+1 FMAs per stage (the default 2(2r+1) + 2). Box: per
-// stage the first sum (2r+1 adds), two per slide step (KX-1 and KY-1), the scale and the
-// weight's own rounding; plus the output. The fp16 cache's rounding is added by the check.
+// fp32 roundings per output (regblock.h); the fp16 cache's rounding is added by the check.
 double accumulated_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
-  const double taps = 2.0 * s.kernel.radius + 1.0;
-  if (s.kernel.type != KernelType::Box) return 2.0 * taps + 2.0;
   const Tile t = tile(s);
-  return 2.0 * (taps + 2.0) + 2.0 * (t.kx - 1) + 2.0 * (t.ky - 1) + 2.0;
+  return regblock::accumulated_terms(s, t.kx, t.ky);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "variants/lds.h"
+#include "variants/regblock.h"
 
 namespace blurlab {
 namespace {
@@ -36,14 +37,6 @@ const Knob kFetch{.name = "fetch",
                   .type = KnobType::Choice,
                   .choices = {{"image", 0}, {"texture", 1}, {"staged", 2}},
                   .candidates = {{0}, {1}, {2}}};
-// The weights: from the uniform block, or compile-time constants (a program per kernel).
-const Knob kWeights{.name = "weights",
-                    .help = "Strip walk: weights from the uniform block, or baked into the shader as constants (a program per sigma)",
-                    .define = "WEIGHTS_CONST",
-                    .type = KnobType::Choice,
-                    .choices = {{"uniform", 0}, {"constant", 1}},
-                    .candidates = {{0}, {1}}};
-
 struct Walk {
   int invocations, strip, block, step, ring;
 };
@@ -70,7 +63,7 @@ class ComputeStripRegblock final : public Blur {
     const BlurSettings& s = setup.settings();
     gl::Defines defines = lds::defines(s, ring_texels);
     defines.push_back({"RB_BOX", s.kernel.type == KernelType::Box ? "1" : "0"});
-    if (s.integer(kWeights) == 1)
+    if (s.knob("weights").x == 1)
       for (auto& define : constant_weight_defines(s.kernel)) defines.push_back(std::move(define));
     program_ = &setup.compute("compute_strip_regblock.comp", s.input_format, s.input_format, defines);
   }
@@ -114,12 +107,9 @@ double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
   return std::ceil(2.0 * s.kernel.radius / w.step) * block + std::ceil(rows / w.step) * 2 * block;
 }
 
-// fp32 roundings per output, as compute-inline-regblock's: weighted, 2r+1 FMAs per stage;
-// box, per stage the first sum, two per slide step, the scale and the weight; plus the output.
+// fp32 roundings per output (regblock.h), one block size both ways.
 double accumulated_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
-  const double taps = 2.0 * s.kernel.radius + 1.0;
-  if (s.kernel.type != KernelType::Box) return 2.0 * taps + 2.0;
-  return 2.0 * (taps + 2.0) + 4.0 * (s.integer(kBlock) - 1) + 2.0;
+  return regblock::accumulated_terms(s, s.integer(kBlock), s.integer(kBlock));
 }
 
 }  // namespace
@@ -130,7 +120,7 @@ extern const VariantInfo compute_strip_regblock{
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch: a walk down column strips, rows blurred once into a ring, register blocked both ways",
     // Defaults: the fastest of 54 settings on the H200 at r = 16 (docs/PERFORMANCE.md, issue 16).
-    .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32}), kFetch, kWeights},
+    .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32}), kFetch, knobs::weights({0, 1})},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,
     .check = check,
