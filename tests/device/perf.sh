@@ -3,7 +3,8 @@
 # compute-strip-regblock over their knobs at 4096x4096 and 1920x1080, every row checked against
 # the CPU reference in the same run (--check), the copy pass and the roofline measured in the
 # same runs. Writes JSON reports and logs under $OUT (at most 8 files come back) and prints a
-# summary. PART=check|copy|box|blocked|gauss|best|all (default all; best is not part of all).
+# summary. PART=check|copy|box|blocked|gauss|best|separable|all (default all; best and separable
+# are not part of all).
 set -uo pipefail
 source .device/env.sh
 B=.device/bin/blurlab
@@ -76,7 +77,8 @@ fi
 if [ "$part" = best ]; then
   # The best box and Gaussian found so far at each radius, each command with the roofline and the copy floor:
   # compute-box-blocked at the knobs the blocked sweeps found fastest (short walks of one warp at small r, longer
-  # and wider at large r), compute-sliding and compute-inline-regblock at the H200's tuned knobs, the exact Gaussian.
+  # and wider at large r), compute-sliding and compute-inline-regblock at the H200's tuned knobs, the exact Gaussian
+  # (compute-separable-regblock at its defaults; run 6 timed compute-strip-regblock here).
   best=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size 4096x4096,1920x1080 --roofline)
   $B "${best[@]}" --variant compute-box-blocked --kernel box --scan subgroup --radius 1,8,16 --workgroup 32 --columns 4 \
      --segment 16,32 --json "$OUT/best_blocked_small.json" > "$OUT/best_blocked_small.txt" 2>&1
@@ -87,9 +89,19 @@ if [ "$part" = best ]; then
   $B "${best[@]}" --variant compute-sliding,compute-inline-regblock --kernel box --radius 1,8,16,32,64,128 \
      --tuned docs/data/h200/tune.json --json "$OUT/best_others.json" > "$OUT/best_others.txt" 2>&1
   echo "others exit $?"; summary "$OUT/best_others.json"
-  $B "${best[@]}" --variant compute-strip-regblock --kernel gauss --sigma 10 --radius 16,30 --workgroup 256,512 --strip 32 \
-     --block 8 --segment 1024 --fetch texture --weights constant --json "$OUT/best_gauss.json" > "$OUT/best_gauss.txt" 2>&1
+  $B "${best[@]}" --variant compute-separable-regblock --kernel gauss --sigma 10 --radius 16,30 \
+     --json "$OUT/best_gauss.json" > "$OUT/best_gauss.txt" 2>&1
   echo "gauss exit $?"; summary "$OUT/best_gauss.json"
+fi
+if [ "$part" = separable ]; then  # compute-separable-regblock over its knobs, strip-regblock's best beside it
+  sep=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --roofline --kernel gauss --sigma 10)
+  $B "${sep[@]}" --variant compute-separable-regblock --radius ${SEP_RADII:-16,30} --size ${SEP_SIZES:-4096x4096} \
+     --workgroup ${SEP_WG:-64,128} --lines ${SEP_LINES:-2,4} --block-x ${SEP_BLOCK:-4,5,6,7} --cache ${SEP_CACHE:-fp16} \
+     --format ${SEP_FORMAT:-rgba8} --weights constant --json "$OUT/separable.json" > "$OUT/separable.txt" 2>&1
+  echo "separable exit $?"; summary "$OUT/separable.json"
+  $B "${sep[@]}" --variant compute-strip-regblock --radius ${SEP_RADII:-16,30} --size ${SEP_SIZES:-4096x4096} --workgroup 256,512 \
+     --strip 32 --block 8 --segment 1024 --fetch texture --weights constant --json "$OUT/strip.json" > "$OUT/strip.txt" 2>&1
+  echo "strip exit $?"; summary "$OUT/strip.json"
 fi
 if [ "$part" = gauss ] || [ "$part" = all ]; then
   $B "${common[@]}" --variant compute-strip-regblock --kernel gauss --sigma 10 --radius 16,30 --size 4096x4096,1920x1080 \
