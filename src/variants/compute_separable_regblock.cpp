@@ -94,7 +94,7 @@ extern const VariantInfo compute_separable_regblock{
     .summary = "compute shader, two dispatches that blur rows register blocked and store them transposed "
                "(rows, then the columns as rows)",
     .uses_intermediate = true,
-    // Defaults: among the fastest at both r = 16 and r = 30 of 200 settings timed on the H200
+    // Defaults: among the fastest at both r = 16 and r = 30 of about 230 settings timed on the H200
     // (docs/PERFORMANCE.md, issue 16); smaller blocks and fewer lines than one would guess.
     .knobs = {knobs::workgroup({{128, 1}, {64, 1}, {256, 1}}), kLines, kBlock, lds::cache_knob({16, 32}), knobs::weights({1, 0})},
     .accumulated_terms = accumulated_terms,
