@@ -619,10 +619,8 @@ TEST(HostileTargets, ScreenshotToSpecialFiles) {
   for (const auto& [target, message] :
        {std::pair<std::string, std::string>{"full.png", "cannot write 'full.png': No space left on device"},
         std::pair<std::string, std::string>{"adir.png", "--screenshot 'adir.png': it is a directory"}}) {
-    // No leak check in the windowed run, as for the window tests (tests/CMakeLists.txt: LeakSanitizer's
-    // tracer crashes now and then beside Mesa's GLX threads); the option is inert without sanitizers.
     const ProgramResult r = run_program(BLURLAB_WITH_XVFB, {BLURLAB_PROGRAM, "--frames", "2", "--size", "64x48", "--screenshot", target},
-                                        sandbox.dir(), {{"ASAN_OPTIONS", "abort_on_error=1:detect_leaks=0"}});
+                                        sandbox.dir());
     ASSERT_FALSE(r.crashed) << r.err;
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_EQ(r.err.rfind("blurlab: ", 0), 0u) << r.err;
