@@ -3,8 +3,8 @@
 # compute-strip-regblock over their knobs at 4096x4096 and 1920x1080, every row checked against
 # the CPU reference in the same run (--check), the copy pass and the roofline measured in the
 # same runs. Writes JSON reports and logs under $OUT (at most 8 files come back) and prints a
-# summary. PART=check|copy|box|blocked|gauss|best|separable|all (default all; best and separable
-# are not part of all).
+# summary. PART=check|copy|box|blocked|gauss|best|separable|bound|all (default all; best, separable
+# and bound are not part of all).
 set -uo pipefail
 source .device/env.sh
 B=.device/bin/blurlab
@@ -92,6 +92,37 @@ if [ "$part" = best ]; then
   $B "${best[@]}" --variant compute-separable-regblock --kernel gauss --sigma 10 --radius 16,30 \
      --json "$OUT/best_gauss.json" > "$OUT/best_gauss.txt" 2>&1
   echo "gauss exit $?"; summary "$OUT/best_gauss.json"
+fi
+if [ "$part" = bound ]; then
+  # What bounds compute-box-blocked: the variant, then the same shader with no global loads (each texel made from its
+  # coordinates, 6 bits per channel so no field overflows) and with neither loads nor stores (a store under a condition
+  # that never holds), through --shader-dir copies of glsl/ with those lines changed (they fail --check by design).
+  ablated=$(mktemp -d)
+  python3 - glsl "$ablated" <<'PY' || exit 1
+import shutil, sys
+src, out = sys.argv[1], sys.argv[2]
+load = "  return texel_bits(imageLoad(u_src_raw, border_texel(p, size)));"
+store = "  imageStore(u_dst_raw, p, uvec4(q.r | q.g << 8 | q.b << 16 | q.a << 24));"
+no_load = "  ivec2 q = border_texel(p, size);\n  return uint(q.x * 0x9E3779B1 ^ q.y * 0x85EBCA77) & 0x3F3F3F3Fu;"
+no_store = "  if ((q.r | q.g | q.b | q.a) > 255u) imageStore(u_dst_raw, p, uvec4(q.r | q.g << 8 | q.b << 16 | q.a << 24));"
+for name, changes in (("noload", [(load, no_load)]), ("noglobal", [(load, no_load), (store, no_store)])):
+    shutil.copytree(src, f"{out}/{name}")
+    path = f"{out}/{name}/compute_box_blocked.comp"
+    text = open(path).read()
+    for old, new in changes:
+        assert text.count(old) == 1, f"{name}: the line to change is not in the shader: {old}"
+        text = text.replace(old, new)
+    open(path, "w").write(text)
+PY
+  bound=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size ${BOUND_SIZES:-4096x4096}
+         --variant compute-box-blocked --kernel box --radius ${BOUND_RADII:-1,8,16,32,64,128} --workgroup 32,128
+         --columns 4 --segment 32,256 --scan subgroup)
+  for mode in real noload noglobal; do
+    dir=(); [ $mode = real ] || dir=(--shader-dir "$ablated/$mode")
+    $B "${bound[@]}" "${dir[@]}" --json "$OUT/bound_$mode.json" > "$OUT/bound_$mode.txt" 2>&1
+    echo "bound $mode exit $?"; summary "$OUT/bound_$mode.json"
+  done
+  rm -rf "$ablated"
 fi
 if [ "$part" = separable ]; then  # compute-separable-regblock over its knobs, strip-regblock's best beside it
   sep=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --roofline --kernel gauss --sigma 10)
