@@ -3,8 +3,8 @@
 # compute-strip-regblock over their knobs at 4096x4096 and 1920x1080, every row checked against
 # the CPU reference in the same run (--check), the copy pass and the roofline measured in the
 # same runs. Writes JSON reports and logs under $OUT (at most 8 files come back) and prints a
-# summary. PART=check|copy|box|blocked|gauss|best|separable|bound|all (default all; best, separable
-# and bound are not part of all).
+# summary. PART=check|copy|box|blocked|gauss|best|separable|bound|gauss_bound|all (default all; best,
+# separable, bound and gauss_bound are not part of all).
 set -uo pipefail
 source .device/env.sh
 B=.device/bin/blurlab
@@ -93,34 +93,62 @@ if [ "$part" = best ]; then
      --json "$OUT/best_gauss.json" > "$OUT/best_gauss.txt" 2>&1
   echo "gauss exit $?"; summary "$OUT/best_gauss.json"
 fi
+# ablate NAME SHADER OLD NEW [OLD NEW ...]: a copy of glsl/ under $ablated/NAME whose SHADER has each line OLD
+# (whole, exactly once) replaced by NEW, for --shader-dir; fails if a line is not there.
+ablate() {
+  python3 - glsl "$ablated" "$@" <<'PY' || exit 1
+import shutil, sys
+src, out, name, shader, *pairs = sys.argv[1:]
+shutil.copytree(src, f"{out}/{name}")
+path = f"{out}/{name}/{shader}"
+lines = open(path).read().split("\n")
+for old, new in zip(pairs[::2], pairs[1::2]):
+    assert lines.count(old) == 1, f"{name}: the line to change is not once in {shader}: {old}"
+    lines[lines.index(old)] = new
+open(path, "w").write("\n".join(lines))
+PY
+}
 if [ "$part" = bound ]; then
   # What bounds compute-box-blocked: the variant, then the same shader with no global loads (each texel made from its
   # coordinates, 6 bits per channel so no field overflows) and with neither loads nor stores (a store under a condition
-  # that never holds), through --shader-dir copies of glsl/ with those lines changed (they fail --check by design).
+  # that never holds), through --shader-dir (they fail --check by design).
   ablated=$(mktemp -d)
-  python3 - glsl "$ablated" <<'PY' || exit 1
-import shutil, sys
-src, out = sys.argv[1], sys.argv[2]
-load = "  return texel_bits(imageLoad(u_src_raw, border_texel(p, size)));"
-store = "  imageStore(u_dst_raw, p, uvec4(q.r | q.g << 8 | q.b << 16 | q.a << 24));"
-no_load = "  ivec2 q = border_texel(p, size);\n  return uint(q.x * 0x9E3779B1 ^ q.y * 0x85EBCA77) & 0x3F3F3F3Fu;"
-no_store = "  if ((q.r | q.g | q.b | q.a) > 255u) imageStore(u_dst_raw, p, uvec4(q.r | q.g << 8 | q.b << 16 | q.a << 24));"
-for name, changes in (("noload", [(load, no_load)]), ("noglobal", [(load, no_load), (store, no_store)])):
-    shutil.copytree(src, f"{out}/{name}")
-    path = f"{out}/{name}/compute_box_blocked.comp"
-    text = open(path).read()
-    for old, new in changes:
-        assert text.count(old) == 1, f"{name}: the line to change is not in the shader: {old}"
-        text = text.replace(old, new)
-    open(path, "w").write(text)
-PY
+  load="  return texel_bits(imageLoad(u_src_raw, border_texel(p, size)));"
+  no_load="  ivec2 q = border_texel(p, size); return uint(q.x * 0x9E3779B1 ^ q.y * 0x85EBCA77) & 0x3F3F3F3Fu;"
+  store="  imageStore(u_dst_raw, p, uvec4(q.r | q.g << 8 | q.b << 16 | q.a << 24));"
+  no_store="  if ((q.r | q.g | q.b | q.a) > 255u) imageStore(u_dst_raw, p, uvec4(q.r | q.g << 8 | q.b << 16 | q.a << 24));"
+  ablate noload compute_box_blocked.comp "$load" "$no_load"
+  ablate noglobal compute_box_blocked.comp "$load" "$no_load" "$store" "$no_store"
   bound=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size ${BOUND_SIZES:-4096x4096}
          --variant compute-box-blocked --kernel box --radius ${BOUND_RADII:-1,8,16,32,64,128} --workgroup 32,128
          --columns 4 --segment 32,256 --scan subgroup)
   for mode in real noload noglobal; do
     dir=(); [ $mode = real ] || dir=(--shader-dir "$ablated/$mode")
     $B "${bound[@]}" "${dir[@]}" --json "$OUT/bound_$mode.json" > "$OUT/bound_$mode.txt" 2>&1
-    echo "bound $mode exit $?"; summary "$OUT/bound_$mode.json"
+    echo "bound $mode exit $?"; grep -E "^(==|copy|compute)" "$OUT/bound_$mode.txt"
+  done
+  rm -rf "$ablated"
+fi
+if [ "$part" = gauss_bound ]; then
+  # What bounds compute-separable-regblock (run 10 of docs/data/h200/issue16 made the first two by hand): the variant at
+  # its defaults, then its shader with no staging (the sums read whatever shared memory holds), with no staging and no
+  # stores (each store under a condition on all four channels that never holds: the sums alone), and with no sums
+  # (staging and the transposed stores only). They fail --check by design.
+  ablated=$(mktemp -d)
+  stage="      lds_store(row * STAGE_STRIDE + column, source_texel(origin + ivec2(column - RADIUS, row)));"
+  store="      if (origin.x + x + k < size.x) store_target(ivec2(y, origin.x + x + k), sums[k]);"
+  no_store="      if (dot(sums[k], vec4(1.0)) > 1e30) store_target(ivec2(y, origin.x + x + k), sums[k]);"
+  sum="  block_sums(RbLine(false, ivec2(0), line * STAGE_STRIDE + x, 1, 0), sums);"
+  no_sum="  for (int k = 0; k < BLOCK_X; ++k) sums[k] = lds_load(line * STAGE_STRIDE + x + RADIUS + k);"
+  ablate nostage compute_separable_regblock.comp "$stage" "      ;"
+  ablate sumsonly compute_separable_regblock.comp "$stage" "      ;" "$store" "$no_store"
+  ablate nosum compute_separable_regblock.comp "$sum" "$no_sum"
+  gb=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size 4096x4096 --roofline
+      --variant compute-separable-regblock --kernel gauss --sigma 10 --radius 16,30)
+  for mode in real nostage sumsonly nosum real_again; do
+    dir=(); [[ $mode = real* ]] || dir=(--shader-dir "$ablated/$mode")
+    $B "${gb[@]}" "${dir[@]}" --json "$OUT/gauss_$mode.json" > "$OUT/gauss_$mode.txt" 2>&1
+    echo "gauss $mode exit $?"; grep -E "^(copy|compute)" "$OUT/gauss_$mode.txt"
   done
   rm -rf "$ablated"
 fi
