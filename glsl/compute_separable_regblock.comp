@@ -11,6 +11,10 @@
 //     Neighbouring invocations take neighbouring rows, so their transposed stores land on runs of
 //     LINES neighbouring texels, and the odd row stride spreads their shared loads over banks.
 //     Small K and LINES (4 and 4-7 on the H200) beat large ones: fewer registers, more warps.
+// A workgroup takes TILES such tiles down the same columns, software pipelined: the next tile's
+// texels are fetched into registers before this tile is summed, so its loads are in flight during
+// the sums (the sums alone reach 69-74% of the FMA rate on Hopper, the loads and stores alone take
+// about as long as the whole blur at r = 16: docs/PERFORMANCE.md, issue 16).
 #include "blur_common.glsl"
 #include "source_sampler.glsl"
 #include "target_image.glsl"
@@ -30,23 +34,48 @@ const int STAGE_STRIDE = STAGE_WIDTH | 1;
 #define RB_LINE_SUM block_sums
 #include "regblock_common.glsl"
 
+// Each invocation's share of a tile's staged texels: staged texel i = n + s * N, s = 0 .. STAGED - 1.
+const int STAGED = (LINES * STAGE_WIDTH + N - 1) / N;
+
+// Fetches the tile at `origin` into registers. Unconditional: the border rule makes every
+// coordinate readable, and the texels past the tile (s at its end) or below the image are never
+// staged or output.
+void fetch_tile(ivec2 origin, int n, out vec4 staged[STAGED]) {
+  for (int s = 0; s < STAGED; ++s) {
+    int i = n + s * N;
+    staged[s] = source_texel(origin + ivec2(i % STAGE_WIDTH - RADIUS, i / STAGE_WIDTH));
+  }
+}
+
+void stage_tile(int n, vec4 staged[STAGED]) {
+  for (int s = 0; s < STAGED; ++s) {
+    int i = n + s * N;
+    if (i < LINES * STAGE_WIDTH) lds_store(i / STAGE_WIDTH * STAGE_STRIDE + i % STAGE_WIDTH, staged[s]);
+  }
+}
+
 void main() {
   ivec2 size = source_size();
   int n = int(gl_LocalInvocationIndex);
-  ivec2 origin = ivec2(gl_WorkGroupID.xy) * ivec2(SPAN, LINES);
-  for (int i = n; i < LINES * STAGE_WIDTH; i += N) {
-    int row = i / STAGE_WIDTH, column = i % STAGE_WIDTH;
-    if (origin.y + row < size.y)  // rows below the image are never output
-      lds_store(row * STAGE_STRIDE + column, source_texel(origin + ivec2(column - RADIUS, row)));
-  }
-  memoryBarrierShared();
-  barrier();
-
+  ivec2 first = ivec2(gl_WorkGroupID.xy) * ivec2(SPAN, LINES * TILES);
   int line = n % LINES, x = (n / LINES) * BLOCK_X;
-  vec4 sums[BLOCK_X];
-  block_sums(RbLine(false, ivec2(0), line * STAGE_STRIDE + x, 1, 0), sums);
-  int y = origin.y + line;
-  if (y < size.y)
-    for (int k = 0; k < BLOCK_X; ++k)
-      if (origin.x + x + k < size.x) store_target(ivec2(y, origin.x + x + k), sums[k]);
+  vec4 staged[STAGED];
+  fetch_tile(first, n, staged);
+  // Uniform bounds: every invocation reaches every barrier.
+  for (int tile = 0; tile < TILES; ++tile) {
+    ivec2 origin = first + ivec2(0, tile * LINES);
+    stage_tile(n, staged);
+    memoryBarrierShared();
+    barrier();
+    if (tile + 1 < TILES) fetch_tile(origin + ivec2(0, LINES), n, staged);  // in flight during the sums
+
+    vec4 sums[BLOCK_X];
+    block_sums(RbLine(false, ivec2(0), line * STAGE_STRIDE + x, 1, 0), sums);
+    int y = origin.y + line;
+    if (y < size.y)
+      for (int k = 0; k < BLOCK_X; ++k)
+        if (origin.x + x + k < size.x) store_target(ivec2(y, origin.x + x + k), sums[k]);
+    memoryBarrierShared();  // the next tile's staging overwrites what the sums read
+    barrier();
+  }
 }

@@ -18,18 +18,25 @@ const Knob kLines{.name = "lines",
                   .min = 1,
                   .max = 64,
                   .candidates = {{4}, {2}, {8}, {16}}};
-const Knob kBlock = regblock::block_x_knob({7, 6, 4, 8});
+const Knob kBlock = regblock::block_x_knob({6, 7, 4, 8});
+const Knob kTiles{.name = "tiles",
+                  .help = "Transposing passes: tiles per workgroup down the same columns, the next one fetched during the sums",
+                  .define = "TILES",
+                  .min = 1,
+                  .max = 64,
+                  .candidates = {{2}, {1}, {4}, {8}}};
 
 // A workgroup's tile: LINES rows of SPAN = (N / LINES) K outputs, staged with their 2r apron
 // columns in shared memory rows of odd stride (glsl/compute_separable_regblock.comp).
 struct Tile {
-  int invocations, lines, block, span, stride;
+  int invocations, lines, block, span, stride, tiles;
+  glm::ivec2 workgroup_covers() const { return {span, lines * tiles}; }
 };
 Tile tile(const BlurSettings& s) {
   const glm::ivec2 wg = s.workgroup();
   const int n = wg.x * wg.y, lines = s.integer(kLines), block = s.integer(kBlock);
   const int span = n / lines * block;
-  return {n, lines, block, span, (span + 2 * s.kernel.radius) | 1};
+  return {n, lines, block, span, (span + 2 * s.kernel.radius) | 1, s.integer(kTiles)};
 }
 int stage_texels(const BlurSettings& s) {
   const Tile t = tile(s);
@@ -52,10 +59,10 @@ class ComputeSeparableRegblock final : public Blur {
     const Tile t = tile(passes.settings());
     const glm::ivec2 size = passes.size(), transposed{size.y, size.x};
     const gl::Texture& rows = passes.intermediate(0, std::nullopt, transposed);
-    passes.dispatch("h", *rows_, {Binding::sampled(passes.source()), Binding::write(rows)}, groups_covering(size, {t.span, t.lines}));
-    const DispatchGrid down = groups_covering(transposed, {t.span, t.lines});
+    passes.dispatch("h", *rows_, {Binding::sampled(passes.source()), Binding::write(rows)}, groups_covering(size, t.workgroup_covers()));
+    const DispatchGrid down = groups_covering(transposed, t.workgroup_covers());
     passes.dispatch("v", *columns_, {Binding::sampled(rows), Binding::write(passes.destination())},
-                    {down.groups, "ceil(H / " + std::to_string(t.span) + ") x ceil(W / " + std::to_string(t.lines) + ") x 1"});
+                    {down.groups, "ceil(H / " + std::to_string(t.span) + ") x ceil(W / " + std::to_string(t.workgroup_covers().y) + ") x 1"});
   }
 
  private:
@@ -73,11 +80,11 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, con
                                " for a " + std::to_string(t.span) + "x" + std::to_string(t.lines) + " tile");
 }
 
-// The staging loop, then one line segment of K outputs and its stores.
+// Per tile: the staging loops, then one line segment of K outputs and its stores.
 double loop_iterations(const BlurSettings& s, glm::ivec2 /*size*/) {
   const Tile t = tile(s);
-  const double staging = std::ceil(double(t.lines) * (t.span + 2 * s.kernel.radius) / t.invocations);
-  return staging + regblock::line_iterations(s, t.block) + t.block;
+  const double staging = 2 * std::ceil(double(t.lines) * (t.span + 2 * s.kernel.radius) / t.invocations);
+  return t.tiles * (staging + regblock::line_iterations(s, t.block) + t.block);
 }
 
 double accumulated_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
@@ -94,9 +101,10 @@ extern const VariantInfo compute_separable_regblock{
     .summary = "compute shader, two dispatches that blur rows register blocked and store them transposed "
                "(rows, then the columns as rows)",
     .uses_intermediate = true,
-    // Defaults: among the fastest at both r = 16 and r = 30 of about 230 settings timed on the H200
-    // (docs/PERFORMANCE.md, issue 16); smaller blocks and fewer lines than one would guess.
-    .knobs = {knobs::workgroup({{128, 1}, {64, 1}, {256, 1}}), kLines, kBlock, lds::cache_knob({16, 32}), knobs::weights({1, 0})},
+    // Defaults: lines, cache and weights among the fastest of about 230 settings timed on the H200
+    // (smaller blocks and fewer lines than one would guess); 64 invocations, K = 6 and two tiles the
+    // best compromise of the tiles sweep on an H100 over both sizes and radii (docs/PERFORMANCE.md, issue 16).
+    .knobs = {knobs::workgroup({{64, 1}, {128, 1}, {256, 1}}), kLines, kBlock, kTiles, lds::cache_knob({16, 32}), knobs::weights({1, 0})},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,
     .check = check,
