@@ -108,6 +108,17 @@ for old, new in zip(pairs[::2], pairs[1::2]):
 open(path, "w").write("\n".join(lines))
 PY
 }
+# time_modes PREFIX MODE... -- BLURLAB_ARGS...: blurlab once per mode, a mode named real* as built, any other through
+# --shader-dir $ablated/MODE; writes $OUT/PREFIX_MODE.txt (and .json: blurlab writes none when a check fails).
+time_modes() {
+  local prefix=$1 modes=() mode; shift
+  while [ "$1" != -- ]; do modes+=("$1"); shift; done; shift
+  for mode in "${modes[@]}"; do
+    local dir=(); [[ $mode = real* ]] || dir=(--shader-dir "$ablated/$mode")
+    $B "$@" "${dir[@]}" --json "$OUT/${prefix}_$mode.json" > "$OUT/${prefix}_$mode.txt" 2>&1
+    echo "$prefix $mode exit $?"; grep -E "^(==|copy|compute)" "$OUT/${prefix}_$mode.txt"
+  done
+}
 if [ "$part" = bound ]; then
   # What bounds compute-box-blocked: the variant, then the same shader with no global loads (each texel made from its
   # coordinates, 6 bits per channel so no field overflows) and with neither loads nor stores (a store under a condition
@@ -119,37 +130,29 @@ if [ "$part" = bound ]; then
   no_store="  if ((q.r | q.g | q.b | q.a) > 255u) imageStore(u_dst_raw, p, uvec4(q.r | q.g << 8 | q.b << 16 | q.a << 24));"
   ablate noload compute_box_blocked.comp "$load" "$no_load"
   ablate noglobal compute_box_blocked.comp "$load" "$no_load" "$store" "$no_store"
-  bound=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size ${BOUND_SIZES:-4096x4096}
-         --variant compute-box-blocked --kernel box --radius ${BOUND_RADII:-1,8,16,32,64,128} --workgroup 32,128
-         --columns 4 --segment 32,256 --scan subgroup)
-  for mode in real noload noglobal; do
-    dir=(); [ $mode = real ] || dir=(--shader-dir "$ablated/$mode")
-    $B "${bound[@]}" "${dir[@]}" --json "$OUT/bound_$mode.json" > "$OUT/bound_$mode.txt" 2>&1
-    echo "bound $mode exit $?"; grep -E "^(==|copy|compute)" "$OUT/bound_$mode.txt"
-  done
+  time_modes bound real noload noglobal -- --headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} \
+    --size ${BOUND_SIZES:-4096x4096} --variant compute-box-blocked --kernel box --radius ${BOUND_RADII:-1,8,16,32,64,128} \
+    --workgroup 32,128 --columns 4 --segment 32,256 --scan subgroup
   rm -rf "$ablated"
 fi
 if [ "$part" = gauss_bound ]; then
-  # What bounds compute-separable-regblock (run 10 of docs/data/h200/issue16 made the first two by hand): the variant at
-  # its defaults, then its shader with no staging (the sums read whatever shared memory holds), with no staging and no
-  # stores (each store under a condition on all four channels that never holds: the sums alone), and with no sums
-  # (staging and the transposed stores only). They fail --check by design.
+  # What bounds compute-separable-regblock (run 10 of docs/data/h200/issue16 made the first two by hand; run 13 of
+  # docs/data/h100/issue16 ran this part on the shader before its tiles): the variant (at its defaults, or with
+  # GAUSS_BOUND_KNOBS), then its shader with no staging (the sums read whatever shared memory holds), with no
+  # staging and no stores (each store under a condition on all four channels that never holds: the sums alone),
+  # and with no sums (staging and the transposed stores only). They fail --check by design.
   ablated=$(mktemp -d)
-  stage="      lds_store(row * STAGE_STRIDE + column, source_texel(origin + ivec2(column - RADIUS, row)));"
-  store="      if (origin.x + x + k < size.x) store_target(ivec2(y, origin.x + x + k), sums[k]);"
-  no_store="      if (dot(sums[k], vec4(1.0)) > 1e30) store_target(ivec2(y, origin.x + x + k), sums[k]);"
-  sum="  block_sums(RbLine(false, ivec2(0), line * STAGE_STRIDE + x, 1, 0), sums);"
-  no_sum="  for (int k = 0; k < BLOCK_X; ++k) sums[k] = lds_load(line * STAGE_STRIDE + x + RADIUS + k);"
-  ablate nostage compute_separable_regblock.comp "$stage" "      ;"
-  ablate sumsonly compute_separable_regblock.comp "$stage" "      ;" "$store" "$no_store"
+  stage="    if (i < LINES * STAGE_WIDTH) lds_store(i / STAGE_WIDTH * STAGE_STRIDE + i % STAGE_WIDTH, staged[s]);"
+  store="        if (origin.x + x + k < size.x) store_target(ivec2(y, origin.x + x + k), sums[k]);"
+  no_store="        if (dot(sums[k], vec4(1.0)) > 1e30) store_target(ivec2(y, origin.x + x + k), sums[k]);"
+  sum="    block_sums(RbLine(false, ivec2(0), line * STAGE_STRIDE + x, 1, 0), sums);"
+  no_sum="    for (int k = 0; k < BLOCK_X; ++k) sums[k] = lds_load(line * STAGE_STRIDE + x + RADIUS + k);"
+  ablate nostage compute_separable_regblock.comp "$stage" "    ;"
+  ablate sumsonly compute_separable_regblock.comp "$stage" "    ;" "$store" "$no_store"
   ablate nosum compute_separable_regblock.comp "$sum" "$no_sum"
-  gb=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size 4096x4096 --roofline
-      --variant compute-separable-regblock --kernel gauss --sigma 10 --radius 16,30)
-  for mode in real nostage sumsonly nosum real_again; do
-    dir=(); [[ $mode = real* ]] || dir=(--shader-dir "$ablated/$mode")
-    $B "${gb[@]}" "${dir[@]}" --json "$OUT/gauss_$mode.json" > "$OUT/gauss_$mode.txt" 2>&1
-    echo "gauss $mode exit $?"; grep -E "^(copy|compute)" "$OUT/gauss_$mode.txt"
-  done
+  time_modes gauss real nostage sumsonly nosum real_again -- --headless --check --frames ${FRAMES:-40} --warmup 10 \
+    --budget ${BUDGET:-0.4} --size 4096x4096 --roofline --variant compute-separable-regblock --kernel gauss --sigma 10 \
+    --radius 16,30 ${GAUSS_BOUND_KNOBS:-}
   rm -rf "$ablated"
 fi
 if [ "$part" = separable ]; then  # compute-separable-regblock over its knobs, strip-regblock's best beside it
