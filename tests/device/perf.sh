@@ -137,22 +137,31 @@ if [ "$part" = bound ]; then
 fi
 if [ "$part" = gauss_bound ]; then
   # What bounds compute-separable-regblock (run 10 of docs/data/h200/issue16 made the first two by hand; run 13 of
-  # docs/data/h100/issue16 ran this part on the shader before its tiles): the variant (at its defaults, or with
-  # GAUSS_BOUND_KNOBS), then its shader with no staging (the sums read whatever shared memory holds), with no
-  # staging and no stores (each store under a condition on all four channels that never holds: the sums alone),
-  # and with no sums (staging and the transposed stores only). They fail --check by design.
+  # docs/data/h100/issue16 ran this part on the shader before its tiles, run 20 on the pipelined one): the variant,
+  # then its shader with no staging and no stores (each store under a condition on all four channels that never
+  # holds, the tile's fetch left dead: the sums alone), with no sums (staging and the transposed stores only), with
+  # neither sums nor stores (the staging alone), with row-order stores instead of transposed ones (wrong places,
+  # the same bytes), and with no staging (the sums read whatever shared memory holds). They fail --check by design.
+  # Two knob sets: GAUSS_BOUND_KNOBS (the fastest whole blur, all modes) and GAUSS_BOUND_KNOBS2 (the fastest sums
+  # alone, fp32 cache: the variant and its sums).
   ablated=$(mktemp -d)
   stage="    if (i < LINES * STAGE_WIDTH) lds_store(i / STAGE_WIDTH * STAGE_STRIDE + i % STAGE_WIDTH, staged[s]);"
   store="        if (origin.x + x + k < size.x) store_target(ivec2(y, origin.x + x + k), sums[k]);"
   no_store="        if (dot(sums[k], vec4(1.0)) > 1e30) store_target(ivec2(y, origin.x + x + k), sums[k]);"
+  row_store="        if (origin.x + x + k < size.x) store_target(ivec2(origin.x + x + k, y), sums[k]);"
   sum="    block_sums(RbLine(false, ivec2(0), line * STAGE_STRIDE + x, 1, 0), sums);"
   no_sum="    for (int k = 0; k < BLOCK_X; ++k) sums[k] = lds_load(line * STAGE_STRIDE + x + RADIUS + k);"
-  ablate nostage compute_separable_regblock.comp "$stage" "    ;"
   ablate sumsonly compute_separable_regblock.comp "$stage" "    ;" "$store" "$no_store"
   ablate nosum compute_separable_regblock.comp "$sum" "$no_sum"
-  time_modes gauss real nostage sumsonly nosum real_again -- --headless --check --frames ${FRAMES:-40} --warmup 10 \
-    --budget ${BUDGET:-0.4} --size 4096x4096 --roofline --variant compute-separable-regblock --kernel gauss --sigma 10 \
-    --radius 16,30 ${GAUSS_BOUND_KNOBS:-}
+  ablate stageonly compute_separable_regblock.comp "$sum" "$no_sum" "$store" "$no_store"
+  ablate rowstore compute_separable_regblock.comp "$sum" "$no_sum" "$store" "$row_store"
+  ablate nostage compute_separable_regblock.comp "$stage" "    ;"
+  gauss=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size 4096x4096 --roofline
+         --variant compute-separable-regblock --kernel gauss --sigma 10 --radius 16,30)
+  time_modes gauss ${GAUSS_BOUND_MODES:-real sumsonly nosum stageonly rowstore real_again} -- "${gauss[@]}" \
+    ${GAUSS_BOUND_KNOBS:---tiles 8}
+  time_modes gauss_fp32 ${GAUSS_BOUND_MODES2:-real sumsonly} -- "${gauss[@]}" \
+    ${GAUSS_BOUND_KNOBS2:---tiles 8 --workgroup 128 --lines 8 --block-x 8 --cache fp32}
   rm -rf "$ablated"
 fi
 if [ "$part" = separable ]; then  # compute-separable-regblock over its knobs, strip-regblock's best beside it
