@@ -3,8 +3,8 @@
 # compute-strip-regblock over their knobs at 4096x4096 and 1920x1080, every row checked against
 # the CPU reference in the same run (--check), the copy pass and the roofline measured in the
 # same runs. Writes JSON reports and logs under $OUT (at most 8 files come back) and prints a
-# summary. PART=check|copy|box|blocked|gauss|best|separable|bound|gauss_bound|all (default all; best,
-# separable, bound and gauss_bound are not part of all).
+# summary. PART=check|copy|box|blocked|gauss|best|separable|bound|gauss_bound|gauss_footprint|all (default all;
+# best, separable, bound, gauss_bound and gauss_footprint are not part of all).
 set -uo pipefail
 source .device/env.sh
 B=.device/bin/blurlab
@@ -162,6 +162,22 @@ if [ "$part" = gauss_bound ]; then
     ${GAUSS_BOUND_KNOBS:---tiles 8}
   time_modes gauss_fp32 ${GAUSS_BOUND_MODES2:-real sumsonly} -- "${gauss[@]}" \
     ${GAUSS_BOUND_KNOBS2:---tiles 8 --workgroup 128 --lines 8 --block-x 8 --cache fp32}
+  rm -rf "$ablated"
+fi
+if [ "$part" = gauss_footprint ]; then
+  # Is the fp32 cache's loss (runs 15-23 of docs/data/h100/issue16) its precision or its shared-memory footprint? The
+  # variant with the fp16 cache, the same with an unused shared array read once per tile (kept by the compiler) that
+  # doubles its footprint to the fp32 cache's, and the variant with the fp32 cache; all at GAUSS_FOOTPRINT_KNOBS.
+  # The padded shader computes the same image, so it passes --check.
+  ablated=$(mktemp -d)
+  include='#include "lds_common.glsl"'
+  sum="    block_sums(RbLine(false, ivec2(0), line * STAGE_STRIDE + x, 1, 0), sums);"
+  ablate padded compute_separable_regblock.comp "$include" "$include"$'\n''shared uvec2 s_pad[LDS_TEXELS];' \
+    "$sum" "$sum"$'\n''    if (s_pad[n].x == 0x7fc00001u) sums[0] = vec4(0.0);'
+  gauss=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size 4096x4096 --roofline
+         --variant compute-separable-regblock --kernel gauss --sigma 10 --radius 16,30 ${GAUSS_FOOTPRINT_KNOBS:---tiles 8})
+  time_modes footprint real padded -- "${gauss[@]}" --cache fp16
+  time_modes footprint_fp32 real -- "${gauss[@]}" --cache fp32
   rm -rf "$ablated"
 fi
 if [ "$part" = separable ]; then  # compute-separable-regblock over its knobs, strip-regblock's best beside it
