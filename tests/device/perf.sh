@@ -135,9 +135,14 @@ if [ "$part" = bound ]; then
     --workgroup 32,128 --columns 4 --segment 32,256 --scan subgroup
   rm -rf "$ablated"
 fi
+# compute-separable-regblock's Gaussian as PART=gauss_bound and gauss_footprint time it, and the line of its shader
+# that both ablate (the sums of a tile).
+gauss=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size 4096x4096 --roofline
+       --variant compute-separable-regblock --kernel gauss --sigma 10 --radius 16,30)
+sum="    block_sums(RbLine(false, ivec2(0), line * STAGE_STRIDE + x, 1, 0), sums);"
 if [ "$part" = gauss_bound ]; then
   # What bounds compute-separable-regblock (run 10 of docs/data/h200/issue16 made the first two by hand; run 13 of
-  # docs/data/h100/issue16 ran this part on the shader before its tiles, run 20 on the pipelined one): the variant,
+  # docs/data/h100/issue16 ran this part on the shader before its tiles, run 21 on the pipelined one): the variant,
   # then its shader with no staging and no stores (each store under a condition on all four channels that never
   # holds, the tile's fetch left dead: the sums alone), with no sums (staging and the transposed stores only), with
   # neither sums nor stores (the staging alone), with row-order stores instead of transposed ones (wrong places,
@@ -149,15 +154,12 @@ if [ "$part" = gauss_bound ]; then
   store="        if (origin.x + x + k < size.x) store_target(ivec2(y, origin.x + x + k), sums[k]);"
   no_store="        if (dot(sums[k], vec4(1.0)) > 1e30) store_target(ivec2(y, origin.x + x + k), sums[k]);"
   row_store="        if (origin.x + x + k < size.x) store_target(ivec2(origin.x + x + k, y), sums[k]);"
-  sum="    block_sums(RbLine(false, ivec2(0), line * STAGE_STRIDE + x, 1, 0), sums);"
   no_sum="    for (int k = 0; k < BLOCK_X; ++k) sums[k] = lds_load(line * STAGE_STRIDE + x + RADIUS + k);"
   ablate sumsonly compute_separable_regblock.comp "$stage" "    ;" "$store" "$no_store"
   ablate nosum compute_separable_regblock.comp "$sum" "$no_sum"
   ablate stageonly compute_separable_regblock.comp "$sum" "$no_sum" "$store" "$no_store"
   ablate rowstore compute_separable_regblock.comp "$sum" "$no_sum" "$store" "$row_store"
   ablate nostage compute_separable_regblock.comp "$stage" "    ;"
-  gauss=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size 4096x4096 --roofline
-         --variant compute-separable-regblock --kernel gauss --sigma 10 --radius 16,30)
   time_modes gauss ${GAUSS_BOUND_MODES:-real sumsonly nosum stageonly rowstore real_again} -- "${gauss[@]}" \
     ${GAUSS_BOUND_KNOBS:---tiles 8}
   time_modes gauss_fp32 ${GAUSS_BOUND_MODES2:-real sumsonly} -- "${gauss[@]}" \
@@ -171,13 +173,10 @@ if [ "$part" = gauss_footprint ]; then
   # The padded shader computes the same image, so it passes --check.
   ablated=$(mktemp -d)
   include='#include "lds_common.glsl"'
-  sum="    block_sums(RbLine(false, ivec2(0), line * STAGE_STRIDE + x, 1, 0), sums);"
   ablate padded compute_separable_regblock.comp "$include" "$include"$'\n''shared uvec2 s_pad[LDS_TEXELS];' \
     "$sum" "$sum"$'\n''    if (s_pad[n].x == 0x7fc00001u) sums[0] = vec4(0.0);'
-  gauss=(--headless --check --frames ${FRAMES:-40} --warmup 10 --budget ${BUDGET:-0.4} --size 4096x4096 --roofline
-         --variant compute-separable-regblock --kernel gauss --sigma 10 --radius 16,30 ${GAUSS_FOOTPRINT_KNOBS:---tiles 8})
-  time_modes footprint real padded -- "${gauss[@]}" --cache fp16
-  time_modes footprint_fp32 real -- "${gauss[@]}" --cache fp32
+  time_modes footprint real padded -- "${gauss[@]}" ${GAUSS_FOOTPRINT_KNOBS:---tiles 8} --cache fp16
+  time_modes footprint_fp32 real -- "${gauss[@]}" ${GAUSS_FOOTPRINT_KNOBS:---tiles 8} --cache fp32
   rm -rf "$ablated"
 fi
 if [ "$part" = separable ]; then  # compute-separable-regblock over its knobs, strip-regblock's best beside it
