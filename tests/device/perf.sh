@@ -3,8 +3,8 @@
 # compute-strip-regblock over their knobs at 4096x4096 and 1920x1080, every row checked against
 # the CPU reference in the same run (--check), the copy pass and the roofline measured in the
 # same runs. Writes JSON reports and logs under $OUT (at most 8 files come back) and prints a
-# summary. PART=check|copy|box|blocked|gauss|best|separable|bound|gauss_bound|gauss_footprint|all (default all;
-# best, separable, bound, gauss_bound and gauss_footprint are not part of all).
+# summary. PART=check|copy|box|blocked|gauss|best|separable|bound|gauss_bound|gauss_footprint|gauss_halves|all
+# (default all; best, separable, bound, gauss_bound, gauss_footprint and gauss_halves are not part of all).
 set -uo pipefail
 source .device/env.sh
 B=.device/bin/blurlab
@@ -95,8 +95,9 @@ if [ "$part" = best ]; then
 fi
 # ablate NAME SHADER OLD NEW [OLD NEW ...]: a copy of glsl/ under $ablated/NAME whose SHADER has each line OLD
 # (whole, exactly once) replaced by NEW, for --shader-dir; fails if a line is not there.
+# The copy is of $ablate_from (default glsl/).
 ablate() {
-  python3 - glsl "$ablated" "$@" <<'PY' || exit 1
+  python3 - "${ablate_from:-glsl}" "$ablated" "$@" <<'PY' || exit 1
 import shutil, sys
 src, out, name, shader, *pairs = sys.argv[1:]
 shutil.copytree(src, f"{out}/{name}")
@@ -146,7 +147,10 @@ if [ "$part" = gauss_bound ]; then
   # then its shader with no staging and no stores (each store under a condition on all four channels that never
   # holds, the tile's fetch left dead: the sums alone), with no sums (staging and the transposed stores only), with
   # neither sums nor stores (the staging alone), with row-order stores instead of transposed ones (wrong places,
-  # the same bytes), and with no staging (the sums read whatever shared memory holds). They fail --check by design.
+  # the same bytes), with no staging (the sums read whatever shared memory holds), with no stores (staging and
+  # sums), with the staging's fetches but not its shared stores (each under a condition that never holds; the
+  # prefetch registers and the global reads stay) and with its shared stores but not its fetches (a constant stored).
+  # They fail --check by design.
   # Two knob sets: GAUSS_BOUND_KNOBS (the fastest whole blur, all modes) and GAUSS_BOUND_KNOBS2 (the fastest sums
   # alone, fp32 cache: the variant and its sums).
   ablated=$(mktemp -d)
@@ -160,6 +164,9 @@ if [ "$part" = gauss_bound ]; then
   ablate stageonly compute_separable_regblock.comp "$sum" "$no_sum" "$store" "$no_store"
   ablate rowstore compute_separable_regblock.comp "$sum" "$no_sum" "$store" "$row_store"
   ablate nostage compute_separable_regblock.comp "$stage" "    ;"
+  ablate nostore compute_separable_regblock.comp "$store" "$no_store"
+  ablate fetchonly compute_separable_regblock.comp "$stage" "${stage/if (i < LINES \* STAGE_WIDTH)/if (dot(staged[s], vec4(1.0)) > 1e30)}"
+  ablate stsonly compute_separable_regblock.comp "$stage" "${stage/staged\[s\]);/vec4(0.5));}"
   time_modes gauss ${GAUSS_BOUND_MODES:-real sumsonly nosum stageonly rowstore real_again} -- "${gauss[@]}" \
     ${GAUSS_BOUND_KNOBS:---tiles 8}
   time_modes gauss_fp32 ${GAUSS_BOUND_MODES2:-real sumsonly} -- "${gauss[@]}" \
@@ -169,14 +176,34 @@ fi
 if [ "$part" = gauss_footprint ]; then
   # Is the fp32 cache's loss (runs 15-23 of docs/data/h100/issue16) its precision or its shared-memory footprint? The
   # variant with the fp16 cache, the same with an unused shared array read once per tile (kept by the compiler) that
-  # doubles its footprint to the fp32 cache's, and the variant with the fp32 cache; all at GAUSS_FOOTPRINT_KNOBS.
-  # The padded shader computes the same image, so it passes --check.
+  # doubles its footprint to the fp32 cache's, the same with only its cache array declared twice as long (nothing
+  # else changed: run 25), and the variant with the fp32 cache; all at GAUSS_FOOTPRINT_KNOBS. The padded and doubled
+  # shaders compute the same image, so they pass --check.
   ablated=$(mktemp -d)
   include='#include "lds_common.glsl"'
   ablate padded compute_separable_regblock.comp "$include" "$include"$'\n''shared uvec2 s_pad[LDS_TEXELS];' \
     "$sum" "$sum"$'\n''    if (s_pad[n].x == 0x7fc00001u) sums[0] = vec4(0.0);'
-  time_modes footprint real padded -- "${gauss[@]}" ${GAUSS_FOOTPRINT_KNOBS:---tiles 8} --cache fp16
+  ablate doubled lds_common.glsl "shared uvec2 s_lds[LDS_TEXELS];" "shared uvec2 s_lds[2 * LDS_TEXELS];"
+  time_modes footprint real padded doubled -- "${gauss[@]}" ${GAUSS_FOOTPRINT_KNOBS:---tiles 8} --cache fp16
   time_modes footprint_fp32 real -- "${gauss[@]}" ${GAUSS_FOOTPRINT_KNOBS:---tiles 8} --cache fp32
+  rm -rf "$ablated"
+fi
+if [ "$part" = gauss_halves ]; then
+  # The experiment tests/device/experiments/compute_separable_regblock_halves.comp (two fp32 channels at a time in the
+  # fp16 cache's 8 bytes: run 25 of docs/data/h100/issue16) beside the variant: the whole blur over GAUSS_HALVES_KNOBS,
+  # then its sums alone (no staging, no stores; fails --check by design) at the fastest of them.
+  ablated=$(mktemp -d)
+  ablate_from=$ablated/halves_base
+  cp -r glsl "$ablate_from" && cp tests/device/experiments/compute_separable_regblock_halves.comp "$ablate_from/compute_separable_regblock.comp"
+  half_stage="    if (i < LINES * STAGE_WIDTH) s_lds[i / STAGE_WIDTH * STAGE_STRIDE + i % STAGE_WIDTH] = floatBitsToUint(high ? staged[s].zw : staged[s].xy);"
+  half_store="        if (origin.x + x + k < size.x) store_target(ivec2(y, origin.x + x + k), vec4(lo[k], hi[k]));"
+  half_no_store="        if (dot(vec4(lo[k], hi[k]), vec4(1.0)) > 1e30) store_target(ivec2(y, origin.x + x + k), vec4(lo[k], hi[k]));"
+  ablate whole compute_separable_regblock.comp "$half_store" "$half_store"  # the experiment as written
+  ablate sumsonly compute_separable_regblock.comp "$half_stage" "    ;" "$half_store" "$half_no_store"
+  unset ablate_from
+  time_modes halves real whole -- "${gauss[@]}" --cache fp16 \
+    ${GAUSS_HALVES_KNOBS:---workgroup 64,128 --lines 4,8 --block-x 6,8 --tiles 2,8}
+  time_modes halves sumsonly -- "${gauss[@]}" --cache fp16 ${GAUSS_HALVES_SUMS_KNOBS:---workgroup 128 --lines 8 --block-x 8 --tiles 8}
   rm -rf "$ablated"
 fi
 if [ "$part" = separable ]; then  # compute-separable-regblock over its knobs, strip-regblock's best beside it
