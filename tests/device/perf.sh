@@ -3,8 +3,8 @@
 # compute-strip-regblock over their knobs at 4096x4096 and 1920x1080, every row checked against
 # the CPU reference in the same run (--check), the copy pass and the roofline measured in the
 # same runs. Writes JSON reports and logs under $OUT (at most 8 files come back) and prints a
-# summary. PART=check|copy|box|blocked|gauss|best|separable|bound|gauss_bound|gauss_footprint|gauss_halves|all
-# (default all; best, separable, bound, gauss_bound, gauss_footprint and gauss_halves are not part of all).
+# summary. PART=check|copy|box|blocked|gauss|best|separable|bound|gauss_bound|gauss_footprint|gauss_prefetch|gauss_halves|all
+# (default all; best, separable, bound and the gauss_* parts are not part of all).
 set -uo pipefail
 source .device/env.sh
 B=.device/bin/blurlab
@@ -186,6 +186,30 @@ if [ "$part" = gauss_footprint ]; then
   ablate doubled lds_common.glsl "shared uvec2 s_lds[LDS_TEXELS];" "shared uvec2 s_lds[2 * LDS_TEXELS];"
   time_modes footprint real padded doubled -- "${gauss[@]}" ${GAUSS_FOOTPRINT_KNOBS:---tiles 8} --cache fp16
   time_modes footprint_fp32 real -- "${gauss[@]}" ${GAUSS_FOOTPRINT_KNOBS:---tiles 8} --cache fp32
+  rm -rf "$ablated"
+fi
+if [ "$part" = gauss_prefetch ]; then
+  # How much of the next tile to fetch during the sums (run 31 of docs/data/h100/issue16): the variant, then its shader
+  # with only the first quarter, half or three quarters of each invocation's texels of the next tile fetched before
+  # the sums and the rest right before that tile is staged (fewer registers held through the sums, more latency
+  # exposed); all compute the same image. At the fp16 defaults with 8 tiles and at the fp32 set of gauss_bound.
+  ablated=$(mktemp -d)
+  main="void main() {"
+  fetch_next="    if (tile + 1 < TILES) fetch_tile(origin + ivec2(0, LINES), n, staged);  // in flight during the sums"
+  stage_now="    stage_tile(n, staged);"
+  for quarters in 1 2 3; do
+    ablate head$quarters compute_separable_regblock.comp "$main" "const int HEAD = STAGED * $quarters / 4;
+void fetch_part(ivec2 origin, int n, int from, int to, inout vec4 staged[STAGED]) {
+  for (int s = from; s < to; ++s) {
+    int i = n + s * N;
+    staged[s] = source_texel(origin + ivec2(i % STAGE_WIDTH - RADIUS, i / STAGE_WIDTH));
+  }
+}
+$main" "$stage_now" "    if (tile > 0) fetch_part(origin, n, HEAD, STAGED, staged);
+$stage_now" "$fetch_next" "    if (tile + 1 < TILES) fetch_part(origin + ivec2(0, LINES), n, 0, HEAD, staged);"
+  done
+  time_modes prefetch real head1 head2 head3 -- "${gauss[@]}" --tiles 8
+  time_modes prefetch_fp32 real head1 head2 head3 -- "${gauss[@]}" --tiles 8 --workgroup 128 --lines 8 --block-x 8 --cache fp32
   rm -rf "$ablated"
 fi
 if [ "$part" = gauss_halves ]; then
