@@ -151,8 +151,8 @@ if [ "$part" = gauss_bound ]; then
   # sums), with the staging's fetches but not its shared stores (each under a condition that never holds; the
   # prefetch registers and the global reads stay) and with its shared stores but not its fetches (a constant stored).
   # They fail --check by design.
-  # Two knob sets: GAUSS_BOUND_KNOBS (the fastest whole blur, all modes) and GAUSS_BOUND_KNOBS2 (the fastest sums
-  # alone, fp32 cache: the variant and its sums).
+  # Two knob sets: GAUSS_BOUND_KNOBS (the fastest whole blur) and GAUSS_BOUND_KNOBS2 (the fastest sums alone, fp32
+  # cache), each timed in the modes GAUSS_BOUND_MODES and GAUSS_BOUND_MODES2 list (defaults below; " " for none).
   ablated=$(mktemp -d)
   stage="    if (i < LINES * STAGE_WIDTH) lds_store(i / STAGE_WIDTH * STAGE_STRIDE + i % STAGE_WIDTH, staged[s]);"
   store="        if (origin.x + x + k < size.x) store_target(ivec2(y, origin.x + x + k), sums[k]);"
