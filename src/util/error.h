@@ -8,10 +8,17 @@
 
 namespace blurlab {
 
+// `text` as one printable line: control characters (a newline in a file name, a terminal escape)
+// become \n, \r, \t, \e or \xNN, and C1 controls in UTF-8 \u0080..\u009f. Other bytes stay.
+// Idempotent: a backslash is printable, so a line already made single stays as it is.
+std::string single_line(std::string_view text);
+
+// The message is made single_line() here, once, so a value quoted from a file or the command
+// line (a kernel name "n\n" in a tuning file) cannot split it, whoever prints or tests it.
 class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& message, int exit_code = 1)
-      : std::runtime_error(message), exit_code_(exit_code) {}
+      : std::runtime_error(single_line(message)), exit_code_(exit_code) {}
   int exit_code() const { return exit_code_; }
 
  private:
@@ -23,10 +30,6 @@ class UsageError : public Error {
  public:
   explicit UsageError(const std::string& message) : Error(message, 2) {}
 };
-
-// `text` as one printable line: control characters (a newline in a file name, a terminal escape)
-// become \n, \r, \t, \e or \xNN, and C1 controls in UTF-8 \u0080..\u009f. Other bytes stay.
-std::string single_line(std::string_view text);
 
 // Writes "blurlab: MESSAGE\n" to stderr with MESSAGE made single_line(), in one write. Every
 // error message the program prints goes through here, so each failure is exactly one line.

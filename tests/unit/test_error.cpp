@@ -23,6 +23,14 @@ TEST(SingleLine, ControlCharactersAreShownNotObeyed) {
   EXPECT_EQ(single_line("gr\xc3\xbc\xc3\x9f"), "gr\xc3\xbc\xc3\x9f");  // other UTF-8 stays
 }
 
+TEST(SingleLine, IsIdempotentAndEveryErrorIsOneLine) {
+  for (const char* text : {"a\nb", "\x1b[31m", "back\\slash", "csi\xc2\x9b"})
+    EXPECT_EQ(single_line(single_line(text)), single_line(text)) << text;
+  // An Error quoting a value from a file carries one line whoever reads what() (a test, a fuzzer).
+  EXPECT_STREQ(Error("kernel 'n\n' is not box or gauss").what(), "kernel 'n\\n' is not box or gauss");
+  EXPECT_STREQ(UsageError("--out 'a\rb'").what(), "--out 'a\\rb'");
+}
+
 Failure failure_from(const std::function<void()>& thrower) {
   try {
     thrower();

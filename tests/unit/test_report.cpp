@@ -385,6 +385,9 @@ TEST(Tuning, EveryValueIsValidatedLikeTheCommandLine) {
       {with(R"("radius": 16)", R"("radius": 129)"), "\"radius\" 129 is out of range 0..128"},
       {with(R"("rgba8")", R"("rgba32f")"), "input_format 'rgba32f'"},
       {with(R"("box")", R"("median")"), "kernel 'median'"},
+      // Found by fuzz_tuning in CI (corpus/tuning/newline_in_kernel.json): a JSON "\n" in a quoted value.
+      {with(R"("box")", R"("n\n")"), "kernel 'n\\n' is not box or gauss"},
+      {with(R"("compute-sliding")", R"("a\u001b[2Jb")"), "unknown variant 'a\\e[2Jb'"},
       {with(R"("median_ms": 1.5)", R"("median_ms": -1)"), "\"median_ms\" is not a time"},
       {with(R"("renderer": "GPU", )", ""), "no \"renderer\""},
       {"7", "no \"renderer\""},
