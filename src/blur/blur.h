@@ -96,6 +96,17 @@ struct ApproximationInfo {
   Tolerance (*tolerance)(const BlurSettings& resolved, glm::ivec2 size, double input_peak) = nullptr;
 };
 
+// The least a variant's own pass structure must cost for one blur (its own bound, beside the
+// problem's one read and one write): every pass reads its input once and writes its output once, at
+// that pass's size and formats (a pyramid's levels, an rgba16f intermediate); the filtered texture
+// fetches its algorithm issues; and the fp32 FMAs (or adds) it needs at least. The report turns each
+// into a time with the rates measured in the same run (--roofline) and takes the largest.
+struct WorkBound {
+  double bytes = 0.0;
+  double bilinear_fetches = 0.0;
+  double fmas = 0.0;
+};
+
 struct VariantInfo {
   std::string_view name;     // stable kebab-case, used on the command line
   Stage stage;
@@ -124,6 +135,8 @@ struct VariantInfo {
   std::optional<std::string> (*check)(const BlurSettings& resolved, glm::ivec2 size, const gl::GlLimits& limits) = nullptr;
   std::unique_ptr<Blur> (*create)() = nullptr;
   ApproximationInfo approximation;  // Role::Approximation only
+  // The variant's own bound (WorkBound) for these resolved settings and image size.
+  WorkBound (*own_bound)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
 };
 
 bool is_blur(const VariantInfo& variant);
