@@ -89,6 +89,11 @@ constexpr float kDiffAmplify = 64.0f;
 // The reference as the output texture stores it, so a correct variant differs from it only by
 // its real errors: rgba8 rounded like to_unorm8 (exact in the texture), float values rounded to
 // the format by the upload.
+// What the overlay says of a refusal: its reason (with the numbers).
+std::optional<std::string> reason_of(const std::optional<Refusal>& refusal) {
+  return refusal ? std::optional(refusal->reason) : std::nullopt;
+}
+
 gl::Texture reference_texture(const ReferenceImage& reference, gl::Format format) {
   gl::Texture texture(reference.width, reference.height, format, "CPU reference");
   Image image(reference.width, reference.height);
@@ -319,12 +324,12 @@ class App {
     second_slow_frames_ = 0;
     settings_ = resolve(variant, state_.settings);
     try {
-      unsupported_ = pipeline_.configure(variant, state_.settings, size_);
+      unsupported_ = reason_of(pipeline_.configure(variant, state_.settings, size_));
       second_unsupported_.reset();
       if (state_.view == ui::View::DiffVariant) {
         BlurSettings second = state_.settings;
         second.knobs.clear();  // the second variant runs its defaults
-        second_unsupported_ = second_pipeline_.configure(*all[state_.diff_variant], second, size_);
+        second_unsupported_ = reason_of(second_pipeline_.configure(*all[state_.diff_variant], second, size_));
         if (second_unsupported_) second_problem_ = std::string(all[state_.diff_variant]->name) + " cannot run: " + *second_unsupported_;
       }
     } catch (const gl::ShaderError& e) {

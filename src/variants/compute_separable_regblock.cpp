@@ -70,14 +70,19 @@ class ComputeSeparableRegblock final : public Blur {
   const gl::Program* columns_ = nullptr;
 };
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const Tile t = tile(s);
   if (t.invocations % t.lines != 0 || t.invocations < t.lines)
-    return "the workgroup's " + std::to_string(t.invocations) + " invocations must be a multiple of lines " + std::to_string(t.lines) +
-           " (each row of the tile takes the same number of blocks)";
-  return lds::check_budget(s, limits, stage_texels,
-                           "staged rows " + std::to_string(t.lines) + "x" + std::to_string(t.stride) + " " + lds::cache_name(s) +
-                               " for a " + std::to_string(t.span) + "x" + std::to_string(t.lines) + " tile");
+    return Refusal{Limit::Knobs, "the workgroup's " + std::to_string(t.invocations) + " invocations must be a multiple of lines " +
+                                     std::to_string(t.lines) + " (each row of the tile takes the same number of blocks)"};
+  return std::nullopt;
+}
+
+SharedMemory shared_memory(const BlurSettings& s) {
+  const Tile t = tile(s);
+  return lds::shared_memory(s, stage_texels,
+                            "staged rows " + std::to_string(t.lines) + "x" + std::to_string(t.stride) + " " + lds::cache_name(s) +
+                                " for a " + std::to_string(t.span) + "x" + std::to_string(t.lines) + " tile");
 }
 
 // Per tile: the staging loops, then one line segment of K outputs and its stores.
@@ -107,6 +112,7 @@ extern const VariantInfo compute_separable_regblock{
     .knobs = {knobs::workgroup({{64, 1}, {128, 1}, {256, 1}}), kLines, kBlock, kTiles, lds::cache_knob({16, 32}), knobs::weights({1, 0})},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSeparableRegblock); },
 };

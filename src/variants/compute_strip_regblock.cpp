@@ -77,19 +77,26 @@ class ComputeStripRegblock final : public Blur {
   const gl::Program* program_ = nullptr;
 };
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const Walk w = walk(s);
   if (w.strip % w.block != 0)
-    return "strip " + std::to_string(w.strip) + " must be a multiple of block " + std::to_string(w.block) + " (rows are cut into blocks)";
+    return Refusal{Limit::Knobs,
+                   "strip " + std::to_string(w.strip) + " must be a multiple of block " + std::to_string(w.block) + " (rows are cut into blocks)"};
   if (w.invocations < w.strip || (w.invocations * w.block) % w.strip != 0)
-    return "the workgroup's " + std::to_string(w.invocations) + " invocations must be a multiple of strip " + std::to_string(w.strip) +
-           " (each step blurs " + std::to_string(w.invocations) + " blocks of each row and column)";
-  return lds::check_budget(s, limits, ring_texels,
-                           "ring " + std::to_string(w.strip | 1) + "x" + std::to_string(w.ring) +
-                               (s.integer(kFetch) == 2 ? " + staging " + std::to_string(w.step) + "x" +
-                                                             std::to_string((w.strip + 2 * s.kernel.radius) | 1)
-                                                       : "") +
-                               " " + lds::cache_name(s));
+    return Refusal{Limit::Knobs, "the workgroup's " + std::to_string(w.invocations) + " invocations must be a multiple of strip " +
+                                     std::to_string(w.strip) + " (each step blurs " + std::to_string(w.invocations) +
+                                     " blocks of each row and column)"};
+  return std::nullopt;
+}
+
+SharedMemory shared_memory(const BlurSettings& s) {
+  const Walk w = walk(s);
+  return lds::shared_memory(s, ring_texels,
+                            "ring " + std::to_string(w.strip | 1) + "x" + std::to_string(w.ring) +
+                                (s.integer(kFetch) == 2 ? " + staging " + std::to_string(w.step) + "x" +
+                                                              std::to_string((w.strip + 2 * s.kernel.radius) | 1)
+                                                        : "") +
+                                " " + lds::cache_name(s));
 }
 
 // One block of K outputs (regblock_common.glsl), every iteration of every loop as written.
@@ -123,6 +130,7 @@ extern const VariantInfo compute_strip_regblock{
     .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32}), kFetch, knobs::weights({0, 1})},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeStripRegblock); },
 };
