@@ -27,6 +27,7 @@ const Knob kBlock{.name = "block",
                   .max = 32,
                   .candidates = {{8}, {4}, {16}}};
 const Knob kSegment = knobs::segment({1024, 512, 256, 4096});
+const Knob kWeights = knobs::weights({0, 1});
 // The horizontal stage's reads: through an image (imageLoad; the shader converts rgba8 to
 // floats), a texture (texelFetch; the texture unit converts), or staged (the step's rows loaded
 // into shared memory first, coalesced and converted once; more shared memory, one more barrier
@@ -63,7 +64,7 @@ class ComputeStripRegblock final : public Blur {
     const BlurSettings& s = setup.settings();
     gl::Defines defines = lds::defines(s, ring_texels);
     defines.push_back({"RB_BOX", s.kernel.type == KernelType::Box ? "1" : "0"});
-    if (s.knob("weights").x == 1)
+    if (s.integer(kWeights) == 1)
       for (auto& define : constant_weight_defines(s.kernel)) defines.push_back(std::move(define));
     program_ = &setup.compute("compute_strip_regblock.comp", s.input_format, s.input_format, defines);
   }
@@ -127,7 +128,7 @@ extern const VariantInfo compute_strip_regblock{
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch: a walk down column strips, rows blurred once into a ring, register blocked both ways",
     // Defaults: the fastest of 54 settings on the H200 at r = 16 (docs/PERFORMANCE.md, issue 16).
-    .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32}), kFetch, knobs::weights({0, 1})},
+    .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32}), kFetch, kWeights},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,

@@ -216,7 +216,9 @@ class Checker {
       ++refused;
       EXPECT_TRUE(refusal) << what << " must be refused";
       const Limit limit = expect == Expect::RefuseKernel ? Limit::Kernel : expect == Expect::RefuseFormat ? Limit::Format : Limit::Border;
-      if (refusal) EXPECT_EQ(refusal->limit, limit) << what << " refused for another reason: " << refusal->reason;
+      if (refusal) {
+        EXPECT_EQ(refusal->limit, limit) << what << " refused for another reason: " << refusal->reason;
+      }
       return false;
     }
     if (refusal) {
