@@ -161,7 +161,8 @@ int run_headless(const cli::Options& o) {
       std::all_of(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.unsupported.has_value(); });
   if (!rep.rows.empty() && all_unsupported && (o.variants.size() == 1 || !o.output.empty()))
     throw UsageError(std::string(rep.rows.front().variant->name) + " cannot run " +
-                     describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + rep.rows.front().unsupported->reason);
+                     describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + rep.rows.front().unsupported->reason + " (limit: " +
+                     std::string(name(rep.rows.front().unsupported->limit)) + ")");
 
   // --output: one run only (checked by the parser). Linear light is encoded back to sRGB.
   if (!o.output.empty() && result.last_output)
