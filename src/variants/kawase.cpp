@@ -1,9 +1,13 @@
 // kawase: the Kawase blur (Masaki Kawase, "Frame buffer postprocessing effects in DOUBLE-S.T.E.A.L",
 // GDC 2003), the bloom filter of many engines: passes at full resolution, each the average of four
 // bilinear fetches at the diagonal offsets (+-(o + 1/2), +-(o + 1/2)) texels, with the offset o
-// growing from pass to pass. Each fetch lands on the corner between four texels, so the texture
-// units average a 2x2 block with weights 1/2 per axis (exact in their 8-bit weights): a pass reads
-// 16 texels for the price of 4 fetches.
+// growing from pass to pass. Each fetch lands on the corner between four texels and averages that
+// 2x2 block: a pass is the mean of 16 texels, 4 along each axis at -o-1, -o, o and o+1.
+//
+// Textbook passes issue those four fetches per texel and are bound by the texture units' fetch rate
+// (on an H100 a plain GL pass takes 2x a copy). Here each pass fetches every texel once into shared
+// memory and applies the weights there (glsl/kawase.comp), so it is bound by its bytes; on rgba8 it
+// sums integers, exactly, where texture units blend with 8-bit weights and may round each fetch.
 //
 // The sigma it stands in for: along each axis a pass's kernel is 1/4 at -o-1, -o, o and o+1, of
 // variance ((o+1)^2 + o^2 + o^2 + (o+1)^2) / 4 = o^2 + o + 1/2, and the variances of passes run one
@@ -11,6 +15,7 @@
 // For a requested sigma the passes take offsets 0, 1, 2, ... while their variances fit under
 // sigma^2, then one more pass whose offset brings the total closest to sigma^2 (the classic
 // 0, 1, 2, 2, 3 sequence is sigma 5.3). The declared sigma is the square root of that total.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -61,6 +66,28 @@ ApproxChoice choose(const BlurSettings& s) {
   return {sigma_of(offsets), std::to_string(offsets.size()) + (offsets.size() == 1 ? " pass, offset " : " passes, offsets ") + list};
 }
 
+// How a pass runs (glsl/kawase.comp): tiles of outputs staged with the texels they need in shared
+// memory. rgba8 to rgba8 passes sum raw texels as integers (two channels per word): 8 bytes a staged
+// texel, 32x28 tiles of 7 outputs per invocation; passes that read or write a float format sum fp32
+// vec4s: 16 bytes, 16x16 tiles of 4.
+struct Tiling {
+  bool packed;
+  glm::ivec2 tile;
+  int rows;
+  int texel_bytes;
+};
+Tiling tiling(gl::Format src, gl::Format dst) {
+  if (src == gl::Format::rgba8 && dst == gl::Format::rgba8) return {true, {32, 28}, 7, 8};
+  return {false, {16, 16}, 4, 16};
+}
+// The staged region of a tile for the largest offset: the tile, one texel, and the gap between the
+// two runs of texels each axis needs (the shader's run_gap).
+glm::ivec2 region(const Tiling& t, int largest_offset) {
+  auto length = [&](int tile) { return tile + 1 + std::min(2 * largest_offset + 1, tile + 1); };
+  return {length(t.tile.x), length(t.tile.y)};
+}
+int largest(const std::vector<int>& offsets) { return *std::max_element(offsets.begin(), offsets.end()); }
+
 // Three programs at most (from the source, between intermediates, into the destination); the
 // offset is a value of the pass (u_pass.x), not a program each.
 class Kawase final : public Blur {
@@ -69,76 +96,127 @@ class Kawase final : public Blur {
     const BlurSettings& s = setup.settings();
     const gl::Format io = s.input_format, mid = s.intermediate_format();
     offsets_ = offsets_for(s.kernel.sigma);
-    first_ = &setup.compute("kawase.comp", io, mid);
-    middle_ = &setup.compute("kawase.comp", mid, mid);
-    last_ = &setup.compute("kawase.comp", mid, io);
-    only_ = &setup.compute("kawase.comp", io, io);
+    first_ = program(setup, io, mid);
+    middle_ = program(setup, mid, mid);
+    last_ = program(setup, mid, io);
+    only_ = program(setup, io, io);
   }
 
   void run(BlurPasses& passes) override {
     const gl::Texture* src = &passes.source();
-    const glm::ivec2 wg = passes.settings().workgroup();
     const size_t n = offsets_.size();
     for (size_t k = 0; k < n; ++k) {
       const bool last = k + 1 == n;
-      const gl::Program& program = n == 1 ? *only_ : k == 0 ? *first_ : last ? *last_ : *middle_;
+      const Pass& pass = n == 1 ? only_ : k == 0 ? first_ : last ? last_ : middle_;
       const gl::Texture& dst = last ? passes.destination() : passes.intermediate(static_cast<int>(k % 2));
-      passes.dispatch("p" + std::to_string(k + 1), program, {Binding::sampled_linear(*src), Binding::write(dst)},
-                      groups_covering(passes.size(), wg), glm::vec4(static_cast<float>(offsets_[k]), 0.0f, 0.0f, 0.0f));
+      const Binding read = pass.tiling.packed ? Binding::read_raw(*src) : Binding::read(*src);
+      const Binding write = pass.tiling.packed ? Binding::write_raw(dst) : Binding::write(dst);
+      passes.dispatch("p" + std::to_string(k + 1), *pass.program, {read, write}, groups_covering(passes.size(), pass.tiling.tile),
+                      glm::vec4(static_cast<float>(offsets_[k]), 0.0f, 0.0f, 0.0f));
       src = &dst;
     }
   }
 
  private:
+  struct Pass {
+    const gl::Program* program;
+    Tiling tiling;
+  };
+  Pass program(BlurSetup& setup, gl::Format src, gl::Format dst) {
+    const Tiling t = tiling(src, dst);
+    const glm::ivec2 r = region(t, largest(offsets_));
+    const gl::Program& p = setup.compute("kawase.comp", src, dst,
+                                         {{"KAWASE_PACKED", t.packed ? "1" : "0"},
+                                          {"TILE_W", std::to_string(t.tile.x)},
+                                          {"TILE_H_THREADS", std::to_string(t.tile.y / t.rows)},
+                                          {"ROWS", std::to_string(t.rows)},
+                                          {"REGION_W", std::to_string(r.x)},
+                                          {"REGION_H", std::to_string(r.y)}});
+    return {&p, t};
+  }
   std::vector<int> offsets_;
-  const gl::Program *first_ = nullptr, *middle_ = nullptr, *last_ = nullptr, *only_ = nullptr;
+  Pass first_{}, middle_{}, last_{}, only_{};
 };
 
-// The passes as the GPU runs them, each stored in the intermediate format but the last.
+// Every pass from rgba8 to rgba8 (the shader's integer path)?
+bool packed_chain(const BlurSettings& s) { return s.input_format == gl::Format::rgba8 && s.intermediate_format() == gl::Format::rgba8; }
+
+// The passes as the GPU runs them: each output the mean of the 16 texels at -o-1, -o, o and o+1
+// along each axis (the four bilinear fetches of the textbook pass, exactly), each through the
+// border rule, stored in the intermediate format but the last. On the integer path every pass,
+// the last too, rounds the exact mean half up to rgba8: the texels are k/255, so 255 x their sum is
+// an integer s the double sum lands within 1e-12 of, and the stored step is floor((s + 8) / 16).
 ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
   const std::vector<int> offsets = offsets_for(s.kernel.sigma);
+  const bool packed = packed_chain(s);
   ReferenceImage image = model::from_image(input);
   for (size_t k = 0; k < offsets.size(); ++k) {
-    const double d = offsets[k] + 0.5;
+    const int taps[4] = {-offsets[k] - 1, -offsets[k], offsets[k], offsets[k] + 1};
     ReferenceImage out = model::blank(image.width, image.height);
     model::parallel_rows(image.height, [&](int y0, int y1) {
       for (int y = y0; y < y1; ++y)
         for (int x = 0; x < image.width; ++x)
           for (int c = 0; c < 4; ++c) {
-            const double px = x + 0.5, py = y + 0.5;
+            double sum = 0.0;
+            for (int dy : taps)
+              for (int dx : taps) sum += model::texel(image, x + dx, y + dy, c, s.border);
             out.texels[(static_cast<size_t>(y) * image.width + x) * 4 + c] =
-                0.25 * (model::bilinear(image, px - d, py - d, c, s.border) + model::bilinear(image, px + d, py - d, c, s.border) +
-                        model::bilinear(image, px - d, py + d, c, s.border) + model::bilinear(image, px + d, py + d, c, s.border));
+                packed ? std::floor((std::round(255.0 * sum) + 8.0) / 16.0) / 255.0 : sum / 16.0;
           }
     });
     image = std::move(out);
-    if (k + 1 < offsets.size()) model::store(image, s.intermediate_format());
+    if (!packed && k + 1 < offsets.size()) model::store(image, s.intermediate_format());
   }
   return image;
 }
 
-// fp32 roundings of a pass: each 2D bilinear fetch three lerps (two roundings each), three adds
-// and the scale.
-constexpr double kPassTerms = 4 * 6 + 4;
+// fp32 roundings of a float pass: four row sums of four texels (three adds each), three adds of
+// them and the scale.
+constexpr double kPassTerms = 4 * 3 + 3 + 1;
 
-Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
+Tolerance tolerance(const BlurSettings& s, glm::ivec2 /*size*/, double input_peak) {
   const std::vector<int> offsets = offsets_for(s.kernel.sigma);
+  const std::string what = std::to_string(offsets.size()) + " Kawase passes";
+  if (packed_chain(s))
+    return {.lsb = true,
+            .lsb_limit = 0,
+            .reason = "0 LSB against its CPU model (" + what +
+                      " in integers: each sums 16 rgba8 texels exactly and rounds the mean half up, as the model does)"};
   ModelErrorBound bound(s.input_format, input_peak);
   for (size_t k = 0; k < offsets.size(); ++k) {
-    const gl::Format src = k == 0 ? s.input_format : s.intermediate_format();
-    bound.filtered_fetches(src, std::max(size.x, size.y) + offsets[k] + 1.0);
     bound.fp32(kPassTerms);
     if (k + 1 < offsets.size()) bound.store(s.intermediate_format());
   }
-  return bound.tolerance(std::to_string(offsets.size()) + " Kawase passes");
+  return bound.tolerance(what);
 }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
-  const size_t passes = offsets_for(s.kernel.sigma).size();
-  if (passes > kMaxPasses)
-    return "sigma " + format_double(s.kernel.sigma, 4) + " needs " + std::to_string(passes) + " passes at full resolution, more than " +
-           std::to_string(kMaxPasses) + " (dual-kawase blurs wide at a fraction of the cost)";
+std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
+  const std::vector<int> offsets = offsets_for(s.kernel.sigma);
+  if (offsets.size() > kMaxPasses)
+    return "sigma " + format_double(s.kernel.sigma, 4) + " needs " + std::to_string(offsets.size()) +
+           " passes at full resolution, more than " + std::to_string(kMaxPasses) + " (dual-kawase blurs wide at a fraction of the cost)";
+  for (gl::Format src : {s.input_format, s.intermediate_format()})
+    for (gl::Format dst : {s.input_format, s.intermediate_format()}) {
+      const Tiling t = tiling(src, dst);
+      const glm::ivec2 r = region(t, largest(offsets));
+      const int bytes = r.x * r.y * t.texel_bytes;
+      if (bytes > limits.max_compute_shared_memory)
+        return "a " + std::to_string(t.tile.x) + "x" + std::to_string(t.tile.y) + " tile with its offsets' reach stages " +
+               std::to_string(r.x) + "x" + std::to_string(r.y) + " texels, " + std::to_string(bytes) +
+               " bytes of shared memory, more than the device's " + std::to_string(limits.max_compute_shared_memory);
+    }
   return std::nullopt;
+}
+
+// Each pass reads its source once and writes its target once (the intermediate format between
+// passes); its arithmetic is the 16 texels of each output, 4 taps along each axis, 4 channels.
+WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
+  const size_t n = offsets_for(s.kernel.sigma).size();
+  WorkBound b;
+  for (size_t k = 0; k < n; ++k)
+    b.bytes += pass_bytes(size, k == 0 ? s.input_format : s.intermediate_format(), size, k + 1 == n ? s.input_format : s.intermediate_format());
+  b.fmas = n * 4.0 * 2.0 * 4.0 * size.x * size.y;
+  return b;
 }
 
 }  // namespace
@@ -147,15 +225,15 @@ namespace variant {
 extern const VariantInfo kawase{
     .name = "kawase",
     .stage = Stage::Compute,
-    .summary = "approximate Gaussian: Kawase passes of four bilinear fetches at growing diagonal offsets, chosen for sigma",
+    .summary = "approximate Gaussian: Kawase passes (four bilinear fetches' 16 texels, weighted in shared memory) at growing "
+               "diagonal offsets, chosen for sigma",
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
-    .hardware_filtering = true,
-    .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}})},
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new Kawase); },
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},
+    .own_bound = own_bound,
 };
 }  // namespace variant
 }  // namespace blurlab
