@@ -109,6 +109,7 @@ extern const VariantInfo compute_separable_regblock{
     .loop_iterations = loop_iterations,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSeparableRegblock); },
+    .own_bound = [](const BlurSettings& s, glm::ivec2 size) { return separable_bound(s, size, 2, true); },
 };
 }  // namespace variant
 }  // namespace blurlab

@@ -125,6 +125,7 @@ extern const VariantInfo compute_strip_regblock{
     .loop_iterations = loop_iterations,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeStripRegblock); },
+    .own_bound = [](const BlurSettings& s, glm::ivec2 size) { return separable_bound(s, size, 1, true); },
 };
 }  // namespace variant
 }  // namespace blurlab
