@@ -189,11 +189,13 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   return bound.tolerance(std::to_string(2 * kBoxes) + " box passes");
 }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const Boxes b = boxes_for(s.kernel.sigma);
   if (b.radii.back() > kMaxBoxRadius)
-    return "sigma " + format_double(s.kernel.sigma, 4) + " needs boxes of radius " + std::to_string(b.radii.back()) + ", above " +
-           std::to_string(kMaxBoxRadius) + " (32-bit integer sums hold 511 texels of 2^23 fixed point)";
+    return Refusal{Limit::Reach,
+                   "sigma " + format_double(s.kernel.sigma, 4) + " needs boxes of radius " + std::to_string(b.radii.back()) + ", above " +
+                       std::to_string(kMaxBoxRadius) + " (32-bit integer sums hold 511 texels of 2^23 fixed point)",
+                   static_cast<double>(b.radii.back()), static_cast<double>(kMaxBoxRadius)};
   return std::nullopt;
 }
 

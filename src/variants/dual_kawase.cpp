@@ -282,14 +282,17 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   return bound.tolerance(std::to_string(choice.levels) + " levels down and up");
 }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
+SharedMemory shared_memory(const BlurSettings& /*resolved*/) {
+  return {kUpSharedBytes, "the upsampling chain's two levels of a 64x64 tile, 36x36 and 22x22 fp32 vec4"};
+}
+
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const Choice c = choice_for(s.kernel.sigma);
   if (c.sigma < s.kernel.sigma / 1.5)
-    return "sigma " + format_double(s.kernel.sigma, 4) + " is beyond " + std::to_string(kMaxLevels) + " levels (sigma " +
-           format_double(c.sigma, 4) + ")";
-  if (kUpSharedBytes > limits.max_compute_shared_memory)
-    return "the upsampling chain stages two levels of a 64x64 tile in " + std::to_string(kUpSharedBytes) +
-           " bytes of shared memory, more than the device's " + std::to_string(limits.max_compute_shared_memory);
+    return Refusal{Limit::Reach,
+                   "sigma " + format_double(s.kernel.sigma, 4) + " is beyond " + std::to_string(kMaxLevels) + " levels (sigma " +
+                       format_double(c.sigma, 4) + ")",
+                   s.kernel.sigma, 1.5 * c.sigma};
   return std::nullopt;
 }
 
@@ -335,6 +338,7 @@ extern const VariantInfo dual_kawase{
     .uses_intermediate = true,
     .hardware_filtering = true,
     .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}})},
+    .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new DualKawase); },
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},

@@ -190,22 +190,30 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 /*size*/, double input_pea
   return bound.tolerance(what);
 }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
-  const std::vector<int> offsets = offsets_for(s.kernel.sigma);
-  if (offsets.size() > kMaxPasses)
-    return "sigma " + format_double(s.kernel.sigma, 4) + " needs " + std::to_string(offsets.size()) +
-           " passes at full resolution, more than " + std::to_string(kMaxPasses) + " (dual-kawase blurs wide at a fraction of the cost)";
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
+  const size_t passes = offsets_for(s.kernel.sigma).size();
+  if (passes > kMaxPasses)
+    return Refusal{Limit::Reach,
+                   "sigma " + format_double(s.kernel.sigma, 4) + " needs " + std::to_string(passes) + " passes at full resolution, more than " +
+                       std::to_string(kMaxPasses) + " (dual-kawase blurs wide at a fraction of the cost)",
+                   static_cast<double>(passes), static_cast<double>(kMaxPasses)};
+  return std::nullopt;
+}
+
+// The largest region the blur's passes stage (glsl/kawase.comp's s_texel), over the formats they
+// read and write.
+SharedMemory shared_memory(const BlurSettings& s) {
+  const int offset = largest(offsets_for(s.kernel.sigma));
+  SharedMemory most;
   for (gl::Format src : {s.input_format, s.intermediate_format()})
     for (gl::Format dst : {s.input_format, s.intermediate_format()}) {
       const Tiling t = tiling(src, dst);
-      const glm::ivec2 r = region(t, largest(offsets));
-      const int bytes = r.x * r.y * t.texel_bytes;
-      if (bytes > limits.max_compute_shared_memory)
-        return "a " + std::to_string(t.tile.x) + "x" + std::to_string(t.tile.y) + " tile with its offsets' reach stages " +
-               std::to_string(r.x) + "x" + std::to_string(r.y) + " texels, " + std::to_string(bytes) +
-               " bytes of shared memory, more than the device's " + std::to_string(limits.max_compute_shared_memory);
+      const glm::ivec2 r = region(t, offset);
+      if (const long long bytes = static_cast<long long>(r.x) * r.y * t.texel_bytes; bytes > most.bytes)
+        most = {bytes, "a " + std::to_string(t.tile.x) + "x" + std::to_string(t.tile.y) + " tile and its offsets' reach, " +
+                           std::to_string(r.x) + "x" + std::to_string(r.y) + " texels of " + std::to_string(t.texel_bytes) + " bytes"};
     }
-  return std::nullopt;
+  return most;
 }
 
 // Each pass reads its source once and writes its target once (the intermediate format between
@@ -230,6 +238,7 @@ extern const VariantInfo kawase{
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
+    .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new Kawase); },
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},

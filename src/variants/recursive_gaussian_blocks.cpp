@@ -239,19 +239,23 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
 }
 
 // A line's blocks in registers (kMaxBlock texels each) and the scan's states in shared memory.
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& limits) {
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& /*limits*/) {
   const glm::ivec2 wg = s.workgroup();
   const int longest = std::max(size.x, size.y), block = block_length(longest, wg.x);
   const auto text = [](int v) { return std::to_string(v); };
   if (block > kMaxBlock)
-    return "a line of " + text(longest) + " texels in " + text(wg.x) + " blocks (workgroup width) needs " + text(block) +
-           " texels per invocation, more than the " + text(kMaxBlock) + " held in registers (a wider workgroup takes up to " +
-           text(kMaxBlock) + " x width)";
-  if (wg.x > limits.max_compute_workgroup_size[1] || wg.y > limits.max_compute_workgroup_size[0])
-    return "the columns' workgroup is " + text(wg.y) + "x" + text(wg.x) + " (lines x blocks), the device takes at most " +
-           text(limits.max_compute_workgroup_size[0]) + "x" + text(limits.max_compute_workgroup_size[1]);
-  return sliding::shared_memory_reason(48LL * wg.x * wg.y,
-                                       std::to_string(wg.x) + "x" + std::to_string(wg.y) + " block states of 3 vec4", limits);
+    return Refusal{Limit::Reach,
+                   "a line of " + text(longest) + " texels in " + text(wg.x) + " blocks (workgroup width) needs " + text(block) +
+                       " texels per invocation, more than the " + text(kMaxBlock) + " held in registers (a wider workgroup takes up to " +
+                       text(kMaxBlock) + " x width)",
+                   static_cast<double>(block), static_cast<double>(kMaxBlock)};
+  return std::nullopt;
+}
+
+// The scan's block states: three vec4 per block.
+SharedMemory shared_memory(const BlurSettings& s) {
+  const glm::ivec2 wg = s.workgroup();
+  return {48LL * wg.x * wg.y, std::to_string(wg.x) + "x" + std::to_string(wg.y) + " block states of 3 vec4"};
 }
 
 // Per invocation: BLOCK loads, four passes over the block (zero state and refilter, both ways), two
@@ -278,6 +282,8 @@ extern const VariantInfo recursive_gaussian_blocks{
     .knobs = {knobs::workgroup({{128, 2}, {256, 1}, {512, 1}, {64, 4}, {32, 8}})},
     .refused_borders = recursive::refused_borders(),
     .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
+    .transposed_workgroup = true,  // the columns' pass: lines x blocks
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new RecursiveGaussianBlocks); },
     .approximation = {.choose = recursive::choose, .model = model_blur, .tolerance = tolerance},
