@@ -58,18 +58,32 @@ using HandCount = std::function<WorkBound(const BlurSettings&, glm::ivec2)>;
 WorkBound direct_2d(const BlurSettings& s, glm::ivec2 n) {
   return {.bytes = pass(n, in(s), n, in(s)), .fmas = 4.0 * taps(s) * taps(s) * texels(n)};
 }
-// Two passes, horizontal into the intermediate and vertical out of it; 2r+1 taps per axis, or a box
-// by running sums (an add and a subtract per axis) where the variant says so.
-WorkBound two_passes(const BlurSettings& s, glm::ivec2 n, bool running_box = false) {
-  const double t = running_box && s.kernel.type == KernelType::Box ? 2.0 : taps(s);
-  return {.bytes = pass(n, in(s), n, mid(s)) + pass(n, mid(s), n, in(s)), .fmas = 8.0 * t * texels(n)};
+// Separable: 2r+1 taps per axis, or a box by running sums (an add and a subtract per axis) where
+// the variant says so; in two passes, horizontal into the intermediate and vertical out of it, or
+// in one dispatch.
+double separable_fmas(const BlurSettings& s, glm::ivec2 n, bool running_box) {
+  return 8.0 * (running_box && s.kernel.type == KernelType::Box ? 2.0 : taps(s)) * texels(n);
 }
-WorkBound one_dispatch(const BlurSettings& s, glm::ivec2 n, bool running_box = false) {
-  const double t = running_box && s.kernel.type == KernelType::Box ? 2.0 : taps(s);
-  return {.bytes = pass(n, in(s), n, in(s)), .fmas = 8.0 * t * texels(n)};
+WorkBound two_passes(const BlurSettings& s, glm::ivec2 n, bool running_box) {
+  return {.bytes = pass(n, in(s), n, mid(s)) + pass(n, mid(s), n, in(s)), .fmas = separable_fmas(s, n, running_box)};
 }
-// Hardware-linear sampling: r + 1 fetches per axis for even r, r + 2 for odd r, each weighted.
+WorkBound one_dispatch(const BlurSettings& s, glm::ivec2 n, bool running_box) {
+  return {.bytes = pass(n, in(s), n, in(s)), .fmas = separable_fmas(s, n, running_box)};
+}
+WorkBound two_passes_of_taps(const BlurSettings& s, glm::ivec2 n) { return two_passes(s, n, false); }
+WorkBound one_dispatch_of_taps(const BlurSettings& s, glm::ivec2 n) { return one_dispatch(s, n, false); }
+WorkBound one_dispatch_running_box(const BlurSettings& s, glm::ivec2 n) { return one_dispatch(s, n, true); }
+// Hardware-linear sampling: r + 1 fetches per axis for even r, r + 2 for odd r, each weighted; two
+// passes, or one of n x n fetches.
 double linear_fetches(const BlurSettings& s) { return s.kernel.radius % 2 == 0 ? s.kernel.radius + 1.0 : s.kernel.radius + 2.0; }
+WorkBound linear_two_passes(const BlurSettings& s, glm::ivec2 n) {
+  const double fetches = 2.0 * linear_fetches(s) * texels(n);
+  return {pass(n, in(s), n, mid(s)) + pass(n, mid(s), n, in(s)), fetches, 4.0 * fetches};
+}
+WorkBound linear_2d(const BlurSettings& s, glm::ivec2 n) {
+  const double fetches = linear_fetches(s) * linear_fetches(s) * texels(n);
+  return {pass(n, in(s), n, in(s)), fetches, 4.0 * fetches};
+}
 
 const std::map<std::string, HandCount>& hand_counts() {
   static const std::map<std::string, HandCount> counts = {
@@ -77,29 +91,17 @@ const std::map<std::string, HandCount>& hand_counts() {
       {"frag-naive", direct_2d},
       {"compute-naive", direct_2d},
       {"compute-naive-lds", direct_2d},
-      {"frag-separable", [](const BlurSettings& s, glm::ivec2 n) { return two_passes(s, n); }},
-      {"compute-separable", [](const BlurSettings& s, glm::ivec2 n) { return two_passes(s, n); }},
-      {"compute-separable-lds", [](const BlurSettings& s, glm::ivec2 n) { return two_passes(s, n); }},
+      {"frag-separable", two_passes_of_taps},
+      {"compute-separable", two_passes_of_taps},
+      {"compute-separable-lds", two_passes_of_taps},
       {"compute-separable-regblock", [](const BlurSettings& s, glm::ivec2 n) { return two_passes(s, n, true); }},
-      {"compute-inline-lds", [](const BlurSettings& s, glm::ivec2 n) { return one_dispatch(s, n); }},
-      {"compute-inline-persistent", [](const BlurSettings& s, glm::ivec2 n) { return one_dispatch(s, n); }},
-      {"compute-inline-regblock", [](const BlurSettings& s, glm::ivec2 n) { return one_dispatch(s, n, true); }},
-      {"compute-strip-regblock", [](const BlurSettings& s, glm::ivec2 n) { return one_dispatch(s, n, true); }},
-      {"frag-separable-linear",
-       [](const BlurSettings& s, glm::ivec2 n) {
-         const double fetches = 2.0 * linear_fetches(s) * texels(n);
-         return WorkBound{pass(n, in(s), n, mid(s)) + pass(n, mid(s), n, in(s)), fetches, 4.0 * fetches};
-       }},
-      {"compute-separable-linear",
-       [](const BlurSettings& s, glm::ivec2 n) {
-         const double fetches = 2.0 * linear_fetches(s) * texels(n);
-         return WorkBound{pass(n, in(s), n, mid(s)) + pass(n, mid(s), n, in(s)), fetches, 4.0 * fetches};
-       }},
-      {"frag-linear-2d",
-       [](const BlurSettings& s, glm::ivec2 n) {
-         const double fetches = linear_fetches(s) * linear_fetches(s) * texels(n);
-         return WorkBound{pass(n, in(s), n, in(s)), fetches, 4.0 * fetches};
-       }},
+      {"compute-inline-lds", one_dispatch_of_taps},
+      {"compute-inline-persistent", one_dispatch_of_taps},
+      {"compute-inline-regblock", one_dispatch_running_box},
+      {"compute-strip-regblock", one_dispatch_running_box},
+      {"frag-separable-linear", linear_two_passes},
+      {"compute-separable-linear", linear_two_passes},
+      {"frag-linear-2d", linear_2d},
       // Full-resolution passes, each reading and writing once (the intermediate between them), 16
       // texels weighted per texel: 4 taps per axis, 4 channels; no filtered fetches.
       {"kawase",
