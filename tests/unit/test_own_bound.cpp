@@ -102,14 +102,20 @@ const std::map<std::string, HandCount>& hand_counts() {
       {"frag-separable-linear", linear_two_passes},
       {"compute-separable-linear", linear_two_passes},
       {"frag-linear-2d", linear_2d},
-      // Full-resolution passes, each reading and writing once (the intermediate between them), 16
-      // texels weighted per texel: 4 taps per axis, 4 channels; no filtered fetches.
+      // Full-resolution passes, each reading and writing once (the intermediate between them); the
+      // shared ones weight 16 texels per texel (4 taps per axis, 4 channels), the textbook ones issue
+      // 4 bilinear fetches per texel, each weighted.
       {"kawase",
        [](const BlurSettings& s, glm::ivec2 n) {
          const int passes = leading_number(*find_variant("kawase"), s);
          WorkBound b;
          for (int k = 0; k < passes; ++k) b.bytes += pass(n, k == 0 ? in(s) : mid(s), n, k == passes - 1 ? in(s) : mid(s));
-         b.fmas = passes * 32.0 * texels(n);
+         if (s.knob("pass").x == 1) {
+           b.fmas = passes * 32.0 * texels(n);
+         } else {
+           b.bilinear_fetches = passes * 4.0 * texels(n);
+           b.fmas = passes * 16.0 * texels(n);
+         }
          return b;
        }},
       // N levels of ceil(size / 2); down passes read level l - 1 and write level l with 5 weighted
@@ -186,6 +192,12 @@ TEST(OwnBound, MatchesTheHandCount) {
             s.input_format = input;
             s.intermediate = intermediate;
             settings.push_back(resolve(*v, s));
+            // Every knob candidate, the others at their defaults.
+            for (const Knob& knob : v->knobs)
+              for (const KnobValue& value : knob.candidates) {
+                s.knobs = {{std::string(knob.name), value}};
+                settings.push_back(resolve(*v, s));
+              }
           }
       }
     for (const BlurSettings& s : settings)
@@ -211,12 +223,19 @@ TEST(OwnBound, WrittenOutNumbers) {
   // 31 and 30 rows.
   const WorkBound odd = dual.own_bound(resolve(dual, s), {97, 61});
   EXPECT_DOUBLE_EQ(odd.bytes, 4.0 * (97 * 61 + 49 * 31 + 49 * 31 + 25 * 16 + 25 * 16 + 13 * 8 + 13 * 8 + 97 * 61));
-  // kawase, sigma 10 (7 passes), 4096x4096 rgba8: 7 x 2 x 64 MiB; 7 x 32 FMAs per texel.
+  // kawase, sigma 10 (7 passes), 4096x4096 rgba8: 7 x 2 x 64 MiB; textbook passes 4 fetches and 16
+  // FMAs per texel, shared ones no fetches and 32 FMAs.
   const VariantInfo& kawase = *find_variant("kawase");
   const WorkBound k = kawase.own_bound(resolve(kawase, s), {4096, 4096});
   EXPECT_DOUBLE_EQ(k.bytes, 7.0 * 2.0 * 4096 * 4096 * 4);
-  EXPECT_DOUBLE_EQ(k.bilinear_fetches, 0.0);
-  EXPECT_DOUBLE_EQ(k.fmas, 7.0 * 32.0 * 4096 * 4096);
+  EXPECT_DOUBLE_EQ(k.bilinear_fetches, 7.0 * 4.0 * 4096 * 4096);
+  EXPECT_DOUBLE_EQ(k.fmas, 7.0 * 16.0 * 4096 * 4096);
+  BlurSettings shared = s;
+  shared.knobs["pass"] = {1};
+  const WorkBound ks = kawase.own_bound(resolve(kawase, shared), {4096, 4096});
+  EXPECT_DOUBLE_EQ(ks.bytes, k.bytes);
+  EXPECT_DOUBLE_EQ(ks.bilinear_fetches, 0.0);
+  EXPECT_DOUBLE_EQ(ks.fmas, 7.0 * 32.0 * 4096 * 4096);
   // compute-separable-linear, r = 16 at rgba8 with an rgba16f intermediate, 1920x1080: 17 fetches a
   // pass; each pass reads 4 and writes 8 bytes per texel or the reverse.
   const VariantInfo& linear = *find_variant("compute-separable-linear");
