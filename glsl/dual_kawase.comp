@@ -4,17 +4,17 @@
 //
 // DK_UP 0: one downsampling pass into a level of half the size, one invocation per target texel:
 // five bilinear fetches, the centre (on the corner of its 2x2 source texels) and four at (+-h, +-h),
-// h = o source texels. They blend 4 x 1.25 source texels per texel written, about as many
-// fetches as the pass reads texels: fetches and bytes bound it alike.
+// h = o source texels. Five fetches per texel written are 1.25 per texel read: fetches and bytes
+// bound it alike.
 //
 // DK_UP 1: a chain of DK_CHAIN upsampling passes in one dispatch, from the level the source holds to
 // the target (e.g. levels 3 -> 2 -> 1 -> 0). The textbook pass issues eight bilinear fetches per
 // texel written, and the last one runs at full resolution: bound by the fetch rate. Here a
 // workgroup writes a 64x64 tile of the target: it fetches the region of the source level the tile
 // needs into shared memory once, computes the region of each level in between there (in fp32,
-// never stored), and applies each pass's weights there: the texels the eight fetches blend, DK_TAPS
-// from the host. Regions grow by a few texels per level (the taps' reach), so the small levels cost
-// a little recomputation, not a dispatch each.
+// never stored), and applies each pass's weights there, to the texels the eight fetches blend
+// (listed by the host, DK_ROW_*). Regions grow by a few texels per level (the taps' reach), so the
+// small levels cost a little recomputation, not a dispatch each.
 #include "blur_common.glsl"
 #include "source_sampler.glsl"
 #include "target_image.glsl"
@@ -40,26 +40,22 @@ void main() {
 }
 
 #else
-// The sums below index register arrays by loop counters: fully unrolled they stay in registers
-// (a hint NVIDIA's compiler takes; others ignore it).
-#pragma optionNV(unroll all)
-
 // The upsampling pass. Target texel q = 2n + b (b its phase, per axis) sits at (q + 1/2) / 2 in the
 // level it reads, n + 1/4 or n + 3/4; its fetches at (+-2h, 0) and (0, +-2h) weighted 1/12 and at
-// (+-h, +-h) weighted 2/12, h = o / 4 <= 3/4, blend texels n - 2 .. n + 2 only. DK_TAPS lists, for
-// each phase (by, bx), the texels (dy, dx) relative to n with a weight, as TAP(by, bx, dy, dx, w):
-// the weights of the eight fetches' bilinear blends summed, in units of 1/768 (exact).
+// (+-h, +-h) weighted 2/12, h = o / 4 <= 3/4, blend texels n - 2 .. n + 2 only. The host lists them
+// by row: DK_ROW_<dy + 2> holds TAP(by, bx, dx, w) for each texel (dy, dx) relative to n that phase
+// (by, bx) blends, w its summed weight in units of 1/768 (exact). The code below is written out row
+// by row, so every array index is a constant and no loop needs unrolling to stay in registers.
 const float kTapUnit = 1.0 / 768.0;
 
 #define THREADS_X 32
 #define THREADS_Y 8
-const int kTile = 64;          // target texels per side of a workgroup
-const int kRowsPerThread = 4;  // level-1 rows an invocation covers in the last pass: 8 target rows
+const int kTile = 64;  // target texels per side of a workgroup
 layout(local_size_x = THREADS_X, local_size_y = THREADS_Y) in;
 
-// Region of a level: the texels [start, start + length) of each axis a tile needs. Level l + 1's
+// Region of a level: the texels [start, start + extent) of each axis a tile needs. Level l + 1's
 // is what the 2x2 blocks of level l's read: n - 2 .. n + 2 for every n = q >> 1. From the target's
-// 64, the lengths are 36, 22, 16, 12, 10, 9, 9, ...
+// 64, the extents are 36, 22, 16, 12, 10, 9, 9, ...
 struct Region {
   ivec2 start, extent;
 };
@@ -76,6 +72,14 @@ int level_base(int level) { return (level & 1) == 1 ? 0 : kCapacityA; }
 vec4 staged(int base, Region r, ivec2 p) { return s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)]; }
 void stage(int base, Region r, ivec2 p, vec4 v) { s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)] = v; }
 
+// The five texels dx = -2..2 of row p.y around column p.x of a staged level, into t[0..4].
+#define LOAD_ROW(t, base, r, p)                                                             \
+  t[0] = staged(base, r, (p) + ivec2(-2, 0)), t[1] = staged(base, r, (p) + ivec2(-1, 0)), \
+  t[2] = staged(base, r, p), t[3] = staged(base, r, (p) + ivec2(1, 0)), t[4] = staged(base, r, (p) + ivec2(2, 0))
+// A row's taps into the sums ACC[by * 2 + bx] of the four phases.
+#define TAP(by, bx, dx, w) ACC[(by) * 2 + (bx)] += (w) * t[(dx) + 2];
+const vec4 kZero4[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
+
 // Level `level` of the region from level + 1's, both in shared memory, then the border rule at its
 // own edges: a texel outside the level's `size` is the one the rule maps it to, or the constant.
 // The next pass reads only the texels its inside texels' windows cover, at most two past an edge,
@@ -86,23 +90,28 @@ void up_level(int level, Region r, Region from, ivec2 size) {
   int base = level_base(level), from_base = level_base(level + 1);
   ivec2 first = r.start >> 1, blocks = ((r.start + r.extent - 1) >> 1) - first + 1;
   for (int i = int(gl_LocalInvocationIndex); i < blocks.x * blocks.y; i += THREADS_X * THREADS_Y) {
+    // Block n: the 2 x 2 texels 2n + b, its four phases, from the five rows of their window.
     ivec2 n = first + ivec2(i % blocks.x, i / blocks.x);
-    // The 2 x 2 texels of block n (its four phases), summed over the five rows of their window
-    // a row at a time.
-    vec4 sum[2][2] = vec4[2][2](vec4[2](vec4(0.0), vec4(0.0)), vec4[2](vec4(0.0), vec4(0.0)));
-    for (int ky = -2; ky <= 2; ++ky) {
-      vec4 texels[5];
-      for (int dx = -2; dx <= 2; ++dx) texels[dx + 2] = staged(from_base, from, n + ivec2(dx, ky));
-#define TAP(by, bx, dy, dx, w) if (dy == ky) sum[by][bx] += w * texels[dx + 2];
-      DK_TAPS
-#undef TAP
-    }
-    for (int by = 0; by < 2; ++by)
-      for (int bx = 0; bx < 2; ++bx) {
-        ivec2 q = 2 * n + ivec2(bx, by);
-        if (all(greaterThanEqual(q, r.start)) && all(lessThan(q, r.start + r.extent)) && !border_outside(q, size))
-          stage(base, r, q, sum[by][bx] * kTapUnit);
-      }
+    vec4 sum[4] = kZero4;
+    vec4 t[5];
+#define ACC sum
+    LOAD_ROW(t, from_base, from, n + ivec2(0, -2));
+    DK_ROW_0
+    LOAD_ROW(t, from_base, from, n + ivec2(0, -1));
+    DK_ROW_1
+    LOAD_ROW(t, from_base, from, n);
+    DK_ROW_2
+    LOAD_ROW(t, from_base, from, n + ivec2(0, 1));
+    DK_ROW_3
+    LOAD_ROW(t, from_base, from, n + ivec2(0, 2));
+    DK_ROW_4
+#undef ACC
+#define STAGE_PHASE(b)                                                                                     \
+  if (all(greaterThanEqual(2 * n + ivec2((b) & 1, (b) >> 1), r.start)) &&                                  \
+      all(lessThan(2 * n + ivec2((b) & 1, (b) >> 1), r.start + r.extent)) && !border_outside(2 * n + ivec2((b) & 1, (b) >> 1), size)) \
+    stage(base, r, 2 * n + ivec2((b) & 1, (b) >> 1), sum[b] * kTapUnit);
+    STAGE_PHASE(0) STAGE_PHASE(1) STAGE_PHASE(2) STAGE_PHASE(3)
+#undef STAGE_PHASE
   }
   barrier();
   for (int i = int(gl_LocalInvocationIndex); i < r.extent.x * r.extent.y; i += THREADS_X * THREADS_Y) {
@@ -141,31 +150,57 @@ void main() {
   }
   for (int l = DK_CHAIN - 1; l >= 1; --l) up_level(l, region[l], region[l + 1], size[l]);
 
-  // The last pass, into the target: invocation (x, y) writes the 2 x 8 texels of level-1 column
-  // n.x = first.x + x and rows n.y = first.y + 4y .. + 3, keeping the 2 x 2 x 4 sums in registers
-  // while it reads the 8 x 5 texels they blend, a row at a time.
+  // The last pass, into the target: invocation (x, y) writes the 2 x 4 texels of level-1 column
+  // n.x = first.x + x and rows n.y, n.y + 1, n.y = first.y + 2y, then 16 rows further: the six rows
+  // of their windows read once, a row at a time, each into the sums of the rows it serves.
   Region from = region[1];
   int from_base = level_base(1);
-  ivec2 first = region[0].start >> 1;
-  ivec2 n = first + ivec2(gl_LocalInvocationID.x, gl_LocalInvocationID.y * kRowsPerThread);
-  vec4 sum[kRowsPerThread][2][2];
-  for (int k = 0; k < kRowsPerThread; ++k) sum[k] = vec4[2][2](vec4[2](vec4(0.0), vec4(0.0)), vec4[2](vec4(0.0), vec4(0.0)));
-  for (int row = 0; row < kRowsPerThread + 4; ++row) {
-    vec4 texels[5];
-    for (int dx = -2; dx <= 2; ++dx) texels[dx + 2] = staged(from_base, from, ivec2(n.x + dx, n.y - 2 + row));
-    for (int k = 0; k < kRowsPerThread; ++k) {
-      int ky = row - 2 - k;  // the row's dy for level-1 row n.y + k
-#define TAP(by, bx, dy, dx, w) if (dy == ky) sum[k][by][bx] += w * texels[dx + 2];
-      DK_TAPS
-#undef TAP
-    }
-  }
   ivec2 target = target_size();
-  for (int k = 0; k < kRowsPerThread; ++k)
-    for (int by = 0; by < 2; ++by)
-      for (int bx = 0; bx < 2; ++bx) {
-        ivec2 q = 2 * (n + ivec2(0, k)) + ivec2(bx, by);
-        if (all(lessThan(q, target))) store_target(q, sum[k][by][bx] * kTapUnit);
-      }
+  for (int half_tile = 0; half_tile < 2; ++half_tile) {
+    ivec2 n = (region[0].start >> 1) + ivec2(gl_LocalInvocationID.x, 2 * int(gl_LocalInvocationID.y) + 16 * half_tile);
+    vec4 upper[4] = kZero4, lower[4] = kZero4;  // level-1 rows n.y and n.y + 1
+    vec4 t[5];
+    LOAD_ROW(t, from_base, from, n + ivec2(0, -2));
+#define ACC upper
+    DK_ROW_0
+#undef ACC
+    LOAD_ROW(t, from_base, from, n + ivec2(0, -1));
+#define ACC upper
+    DK_ROW_1
+#undef ACC
+#define ACC lower
+    DK_ROW_0
+#undef ACC
+    LOAD_ROW(t, from_base, from, n);
+#define ACC upper
+    DK_ROW_2
+#undef ACC
+#define ACC lower
+    DK_ROW_1
+#undef ACC
+    LOAD_ROW(t, from_base, from, n + ivec2(0, 1));
+#define ACC upper
+    DK_ROW_3
+#undef ACC
+#define ACC lower
+    DK_ROW_2
+#undef ACC
+    LOAD_ROW(t, from_base, from, n + ivec2(0, 2));
+#define ACC upper
+    DK_ROW_4
+#undef ACC
+#define ACC lower
+    DK_ROW_3
+#undef ACC
+    LOAD_ROW(t, from_base, from, n + ivec2(0, 3));
+#define ACC lower
+    DK_ROW_4
+#undef ACC
+#define STORE_PHASE(b, dy, sums) \
+  if (all(lessThan(2 * n + ivec2((b) & 1, ((b) >> 1) + (dy)), target))) store_target(2 * n + ivec2((b) & 1, ((b) >> 1) + (dy)), sums[b] * kTapUnit);
+    STORE_PHASE(0, 0, upper) STORE_PHASE(1, 0, upper) STORE_PHASE(2, 0, upper) STORE_PHASE(3, 0, upper)
+    STORE_PHASE(0, 2, lower) STORE_PHASE(1, 2, lower) STORE_PHASE(2, 2, lower) STORE_PHASE(3, 2, lower)
+#undef STORE_PHASE
+  }
 }
 #endif

@@ -159,13 +159,16 @@ std::vector<UpTexel> up_texels(double offset) {
   return texels;
 }
 
-// DK_TAPS: TAP(by, bx, dy, dx, weight) for every texel an upsampling pass blends.
-std::string taps_define(double offset) {
-  std::string taps;
+// DK_ROW_0 .. DK_ROW_4: for each row dy = -2..2 of an upsampling pass's window, TAP(by, bx, dx,
+// weight) for every texel of that row the phase (by, bx) blends.
+gl::Defines row_defines(double offset) {
+  std::array<std::string, 5> rows;
   for (const UpTexel& t : up_texels(offset))
-    taps += "TAP(" + std::to_string(t.by) + ", " + std::to_string(t.bx) + ", " + std::to_string(t.dy) + ", " + std::to_string(t.dx) +
-            ", " + std::to_string(t.weight) + ".0) ";
-  return taps;
+    rows[static_cast<size_t>(t.dy + 2)] += "TAP(" + std::to_string(t.by) + ", " + std::to_string(t.bx) + ", " + std::to_string(t.dx) +
+                                           ", " + std::to_string(t.weight) + ".0) ";
+  gl::Defines defines;
+  for (size_t i = 0; i < rows.size(); ++i) defines.push_back({"DK_ROW_" + std::to_string(i), rows[i]});
+  return defines;
 }
 
 std::vector<glm::ivec2> level_sizes(glm::ivec2 size, int levels) {
@@ -181,10 +184,11 @@ class DualKawase final : public Blur {
     const gl::Format io = s.input_format, mid = s.intermediate_format();
     choice_ = choice_for(s.kernel.sigma);
     chain_ = up_chain(s, choice_.levels);
-    const std::string offset = offset_literal(choice_.offset), taps = taps_define(choice_.offset);
+    const std::string offset = offset_literal(choice_.offset);
     first_down_ = &setup.compute("dual_kawase.comp", io, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}});
     down_ = &setup.compute("dual_kawase.comp", mid, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}});
-    const gl::Defines up{{"DK_UP", "1"}, {"DK_OFFSET", offset}, {"DK_CHAIN", std::to_string(chain_)}, {"DK_TAPS", taps}};
+    gl::Defines up = row_defines(choice_.offset);
+    up.insert(up.begin(), {{"DK_UP", "1"}, {"DK_OFFSET", offset}, {"DK_CHAIN", std::to_string(chain_)}});
     up_ = &setup.compute("dual_kawase.comp", mid, mid, up);
     last_up_ = &setup.compute("dual_kawase.comp", mid, io, up);
   }
