@@ -1,11 +1,24 @@
 #version 430 core
-// dual-kawase: one pass of Bjorge's dual filter, one invocation per texel of the target level
-// (src/variants/dual_kawase.cpp). DK_UP 0: downsample into a level of half the size, 1: upsample
-// into one of twice the size; DK_OFFSET: the offset o (steps of 1/2). h is half a target texel
-// times o, in texel units of the level read: o for a downsample, o / 4 for an upsample.
+// dual-kawase: Bjorge's dual filter (src/variants/dual_kawase.cpp). DK_OFFSET: the offset o (steps
+// of 1/2).
+//
+// DK_UP 0: one downsampling pass into a level of half the size, one invocation per target texel:
+// five bilinear fetches, the centre (on the corner of its 2x2 source texels) and four at (+-h, +-h),
+// h = o source texels. Five fetches per texel written are 1.25 per texel read: fetches and bytes
+// bound it alike.
+//
+// DK_UP 1: a chain of DK_CHAIN upsampling passes in one dispatch, from the level the source holds to
+// the target (e.g. levels 3 -> 2 -> 1 -> 0). The textbook pass issues eight bilinear fetches per
+// texel written, and the last one runs at full resolution: bound by the fetch rate. Here a
+// workgroup writes a 64x64 tile of the target: it fetches the region of the source level the tile
+// needs into shared memory once, computes the region of each level in between there (in fp32,
+// never stored), and applies each pass's weights there, to the texels the eight fetches blend
+// (listed by the host, DK_ROW_*). Regions grow by a few texels per level (the taps' reach), so the
+// small levels cost a little recomputation, not a dispatch each.
 #include "blur_common.glsl"
 #include "source_sampler.glsl"
 #include "target_image.glsl"
+#if DK_UP == 0
 #include "bilinear_common.glsl"
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
@@ -15,7 +28,6 @@ void main() {
   // Partial workgroups at the edge: nothing to store (no barrier follows).
   if (any(greaterThanEqual(p, target_size()))) return;
   vec2 inv_size = 1.0 / vec2(source_size());
-#if DK_UP == 0
   // Target texel p covers source texels 2p and 2p + 1 of each axis: its centre is their corner.
   vec2 c = 2.0 * vec2(p) + 1.0;
   const float h = DK_OFFSET;
@@ -25,18 +37,170 @@ void main() {
   sum += bilinear_fetch(c + vec2(h, -h), inv_size);
   sum += bilinear_fetch(c + vec2(-h, h), inv_size);
   store_target(p, sum * (1.0 / 8.0));
-#else
-  // Target texel p is half a source texel wide: its centre is (p + 1/2) / 2.
-  vec2 c = (vec2(p) + 0.5) * 0.5;
-  const float h = 0.25 * DK_OFFSET;
-  vec4 sum = bilinear_fetch(c + vec2(-2.0 * h, 0.0), inv_size);
-  sum += 2.0 * bilinear_fetch(c + vec2(-h, h), inv_size);
-  sum += bilinear_fetch(c + vec2(0.0, 2.0 * h), inv_size);
-  sum += 2.0 * bilinear_fetch(c + vec2(h, h), inv_size);
-  sum += bilinear_fetch(c + vec2(2.0 * h, 0.0), inv_size);
-  sum += 2.0 * bilinear_fetch(c + vec2(h, -h), inv_size);
-  sum += bilinear_fetch(c + vec2(0.0, -2.0 * h), inv_size);
-  sum += 2.0 * bilinear_fetch(c + vec2(-h, -h), inv_size);
-  store_target(p, sum * (1.0 / 12.0));
-#endif
 }
+
+#else
+// The upsampling pass. Target texel q = 2n + b (b its phase, per axis) sits at (q + 1/2) / 2 in the
+// level it reads, n + 1/4 or n + 3/4; its fetches at (+-2h, 0) and (0, +-2h) weighted 1/12 and at
+// (+-h, +-h) weighted 2/12, h = o / 4 <= 3/4, blend texels n - 2 .. n + 2 only. The host lists them
+// by row: DK_ROW_<dy + 2> holds TAP(by, bx, dx, w) for each texel (dy, dx) relative to n that phase
+// (by, bx) blends, w its summed weight in units of 1/768 (exact). The code below is written out row
+// by row, so every array index is a constant and no loop needs unrolling to stay in registers.
+const float kTapUnit = 1.0 / 768.0;
+
+#define THREADS_X 32
+#define THREADS_Y 8
+const int kTile = 64;  // target texels per side of a workgroup
+layout(local_size_x = THREADS_X, local_size_y = THREADS_Y) in;
+
+// Region of a level: the texels [start, start + extent) of each axis a tile needs. Level l + 1's
+// is what the 2x2 blocks of level l's read: n - 2 .. n + 2 for every n = q >> 1. From the target's
+// 64, the extents are 36, 22, 16, 12, 10, 9, 9, ...
+struct Region {
+  ivec2 start, extent;
+};
+Region source_region(Region r) {
+  ivec2 start = (r.start >> 1) - 2;
+  return Region(start, ((r.start + r.extent - 1) >> 1) + 2 - start + 1);
+}
+// Two buffers, levels alternating between them: odd levels in A (level 1: 36 x 36 at most), even
+// levels in B (level 2: 22 x 22; the source level when the chain is longer than 1 fits either).
+const int kCapacityA = 36 * 36, kCapacityB = 22 * 22;
+shared vec4 s_level[kCapacityA + kCapacityB];
+int level_base(int level) { return (level & 1) == 1 ? 0 : kCapacityA; }
+
+vec4 staged(int base, Region r, ivec2 p) { return s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)]; }
+void stage(int base, Region r, ivec2 p, vec4 v) { s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)] = v; }
+
+// The five texels dx = -2..2 of row p.y around column p.x of a staged level, into t[0..4].
+#define LOAD_ROW(t, base, r, p)                                                             \
+  t[0] = staged(base, r, (p) + ivec2(-2, 0)), t[1] = staged(base, r, (p) + ivec2(-1, 0)), \
+  t[2] = staged(base, r, p), t[3] = staged(base, r, (p) + ivec2(1, 0)), t[4] = staged(base, r, (p) + ivec2(2, 0))
+// A row's taps into the sums ACC[by * 2 + bx] of the four phases.
+#define TAP(by, bx, dx, w) ACC[(by) * 2 + (bx)] += (w) * t[(dx) + 2];
+const vec4 kZero4[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
+
+// Level `level` of the region from level + 1's, both in shared memory, then the border rule at its
+// own edges: a texel outside the level's `size` is the one the rule maps it to, or the constant.
+// The next pass reads only the texels its inside texels' windows cover, at most two past an edge,
+// whose images under clamp, reflect and reflect101 lie inside the region; entries further out are
+// left alone (they feed only texels outside the image). Wrap maps across the image: its chains are
+// one pass long (the host's choice), so this never runs for it.
+void up_level(int level, Region r, Region from, ivec2 size) {
+  int base = level_base(level), from_base = level_base(level + 1);
+  ivec2 first = r.start >> 1, blocks = ((r.start + r.extent - 1) >> 1) - first + 1;
+  for (int i = int(gl_LocalInvocationIndex); i < blocks.x * blocks.y; i += THREADS_X * THREADS_Y) {
+    // Block n: the 2 x 2 texels 2n + b, its four phases, from the five rows of their window.
+    ivec2 n = first + ivec2(i % blocks.x, i / blocks.x);
+    vec4 sum[4] = kZero4;
+    vec4 t[5];
+#define ACC sum
+    LOAD_ROW(t, from_base, from, n + ivec2(0, -2));
+    DK_ROW_0
+    LOAD_ROW(t, from_base, from, n + ivec2(0, -1));
+    DK_ROW_1
+    LOAD_ROW(t, from_base, from, n);
+    DK_ROW_2
+    LOAD_ROW(t, from_base, from, n + ivec2(0, 1));
+    DK_ROW_3
+    LOAD_ROW(t, from_base, from, n + ivec2(0, 2));
+    DK_ROW_4
+#undef ACC
+#define STAGE_PHASE(b)                                                                                     \
+  if (all(greaterThanEqual(2 * n + ivec2((b) & 1, (b) >> 1), r.start)) &&                                  \
+      all(lessThan(2 * n + ivec2((b) & 1, (b) >> 1), r.start + r.extent)) && !border_outside(2 * n + ivec2((b) & 1, (b) >> 1), size)) \
+    stage(base, r, 2 * n + ivec2((b) & 1, (b) >> 1), sum[b] * kTapUnit);
+    STAGE_PHASE(0) STAGE_PHASE(1) STAGE_PHASE(2) STAGE_PHASE(3)
+#undef STAGE_PHASE
+  }
+  barrier();
+  for (int i = int(gl_LocalInvocationIndex); i < r.extent.x * r.extent.y; i += THREADS_X * THREADS_Y) {
+    ivec2 q = r.start + ivec2(i % r.extent.x, i / r.extent.x);
+    if (!border_outside(q, size)) continue;
+#if BORDER == BORDER_CONSTANT
+    stage(base, r, q, border_value());
+#else
+    ivec2 m = border_texel(q, size);
+    if (all(greaterThanEqual(m, r.start)) && all(lessThan(m, r.start + r.extent))) stage(base, r, q, staged(base, r, m));
+#endif
+  }
+  barrier();
+}
+
+void main() {
+  // The chain's levels: 0 the target, DK_CHAIN the source; sizes ceil(size / 2) per level.
+  Region region[DK_CHAIN + 1];
+  ivec2 size[DK_CHAIN + 1];
+  region[0] = Region(ivec2(gl_WorkGroupID.xy) * kTile, ivec2(kTile));
+  size[0] = target_size();
+  for (int l = 1; l <= DK_CHAIN; ++l) {
+    region[l] = source_region(region[l - 1]);
+    size[l] = (size[l - 1] + 1) >> 1;
+  }
+
+  // Stage the source level's region, with the border rule at its edges.
+  {
+    Region r = region[DK_CHAIN];
+    int base = level_base(DK_CHAIN);
+    for (int i = int(gl_LocalInvocationIndex); i < r.extent.x * r.extent.y; i += THREADS_X * THREADS_Y) {
+      ivec2 q = r.start + ivec2(i % r.extent.x, i / r.extent.x);
+      stage(base, r, q, source_texel(q));
+    }
+    barrier();
+  }
+  for (int l = DK_CHAIN - 1; l >= 1; --l) up_level(l, region[l], region[l + 1], size[l]);
+
+  // The last pass, into the target: invocation (x, y) writes the 2 x 4 texels of level-1 column
+  // n.x = first.x + x and rows n.y, n.y + 1, n.y = first.y + 2y, then 16 rows further: the six rows
+  // of their windows read once, a row at a time, each into the sums of the rows it serves.
+  Region from = region[1];
+  int from_base = level_base(1);
+  ivec2 target = target_size();
+  for (int half_tile = 0; half_tile < 2; ++half_tile) {
+    ivec2 n = (region[0].start >> 1) + ivec2(gl_LocalInvocationID.x, 2 * int(gl_LocalInvocationID.y) + 16 * half_tile);
+    vec4 upper[4] = kZero4, lower[4] = kZero4;  // level-1 rows n.y and n.y + 1
+    vec4 t[5];
+    LOAD_ROW(t, from_base, from, n + ivec2(0, -2));
+#define ACC upper
+    DK_ROW_0
+#undef ACC
+    LOAD_ROW(t, from_base, from, n + ivec2(0, -1));
+#define ACC upper
+    DK_ROW_1
+#undef ACC
+#define ACC lower
+    DK_ROW_0
+#undef ACC
+    LOAD_ROW(t, from_base, from, n);
+#define ACC upper
+    DK_ROW_2
+#undef ACC
+#define ACC lower
+    DK_ROW_1
+#undef ACC
+    LOAD_ROW(t, from_base, from, n + ivec2(0, 1));
+#define ACC upper
+    DK_ROW_3
+#undef ACC
+#define ACC lower
+    DK_ROW_2
+#undef ACC
+    LOAD_ROW(t, from_base, from, n + ivec2(0, 2));
+#define ACC upper
+    DK_ROW_4
+#undef ACC
+#define ACC lower
+    DK_ROW_3
+#undef ACC
+    LOAD_ROW(t, from_base, from, n + ivec2(0, 3));
+#define ACC lower
+    DK_ROW_4
+#undef ACC
+#define STORE_PHASE(b, dy, sums) \
+  if (all(lessThan(2 * n + ivec2((b) & 1, ((b) >> 1) + (dy)), target))) store_target(2 * n + ivec2((b) & 1, ((b) >> 1) + (dy)), sums[b] * kTapUnit);
+    STORE_PHASE(0, 0, upper) STORE_PHASE(1, 0, upper) STORE_PHASE(2, 0, upper) STORE_PHASE(3, 0, upper)
+    STORE_PHASE(0, 2, lower) STORE_PHASE(1, 2, lower) STORE_PHASE(2, 2, lower) STORE_PHASE(3, 2, lower)
+#undef STORE_PHASE
+  }
+}
+#endif

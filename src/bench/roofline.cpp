@@ -118,6 +118,27 @@ report::Roofline measure_roofline(gl::ProgramCache& programs, BlurPipeline& pipe
     const double fmas = static_cast<double>(groups) * 256 * iterations * 8 * 4;
     roof.fma_per_s = fmas / (median_ms(time_frames(frames, steady_clock(), timing)) * 1e-3);
   }
+
+  // The bilinear fetch rate: a small rgba8 texture that stays in cache, each fetch blending four
+  // texels, enough invocations to fill any GPU.
+  {
+    const int groups = info.software ? 8 : 256, fetches = info.software ? 16 : 64;
+    const gl::Texture texture(256, 256, gl::Format::rgba8, "roofline bilinear");
+    gl::fill(texture, grey);
+    const gl::SamplerHandle linear = gl::create_sampler();
+    for (GLenum filter : {GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER}) glSamplerParameteri(linear.get(), filter, GL_LINEAR);
+    for (GLenum wrap : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T}) glSamplerParameteri(linear.get(), wrap, GL_REPEAT);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, texture.id());
+    glBindSampler(0, linear.get());
+    const double invocations = static_cast<double>(groups) * groups * 256;
+    const gl::BufferHandle sink = storage_buffer(static_cast<GLsizeiptr>(invocations) * 16, 0);
+    const auto program = programs.share({{GL_COMPUTE_SHADER, "roofline_bilinear.comp"}}, {{"FETCHES", std::to_string(fetches)}});
+    DispatchFrames frames(timers, program->id(), {groups, groups, 1});
+    roof.bilinear_fetch_per_s = invocations * fetches / (median_ms(time_frames(frames, steady_clock(), timing)) * 1e-3);
+    glBindSampler(0, 0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+  }
   glUseProgram(0);
   return roof;
 }

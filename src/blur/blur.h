@@ -108,6 +108,16 @@ struct WorkBound {
   double fmas = 0.0;
 };
 
+// Bytes a pass moves that reads a texture of `read` texels of format `in` once and writes one of
+// `write` texels of format `out` once.
+double pass_bytes(glm::ivec2 read, gl::Format in, glm::ivec2 write, gl::Format out);
+// The own bounds of the common shapes (resolved settings, image size), their arithmetic 4 channels
+// x the taps each output weights: all (2r+1)^2 taps in one pass; or separable, 2r+1 taps per axis
+// (a box by running sums: an add and a subtract per axis), in one pass (no intermediate texture)
+// or two (through the intermediate format).
+WorkBound direct_2d_bound(const BlurSettings& resolved, glm::ivec2 size);
+WorkBound separable_bound(const BlurSettings& resolved, glm::ivec2 size, int passes, bool box_by_running_sums = false);
+
 // Shared memory a workgroup declares: its bytes, and what they hold ("tile 48x48 fp32").
 struct SharedMemory {
   long long bytes = 0;

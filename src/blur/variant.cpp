@@ -51,6 +51,23 @@ double direct_2d_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
   return taps * taps + taps;
 }
 
+double pass_bytes(glm::ivec2 read, gl::Format in, glm::ivec2 write, gl::Format out) {
+  return static_cast<double>(read.x) * read.y * gl::info(in).bytes_per_texel +
+         static_cast<double>(write.x) * write.y * gl::info(out).bytes_per_texel;
+}
+
+WorkBound direct_2d_bound(const BlurSettings& s, glm::ivec2 size) {
+  const double taps = 2.0 * s.kernel.radius + 1.0;
+  return {.bytes = pass_bytes(size, s.input_format, size, s.input_format), .fmas = 4.0 * taps * taps * size.x * size.y};
+}
+
+WorkBound separable_bound(const BlurSettings& s, glm::ivec2 size, int passes, bool box_by_running_sums) {
+  const double taps = box_by_running_sums && s.kernel.type == KernelType::Box ? 2.0 : 2.0 * s.kernel.radius + 1.0;
+  const gl::Format in = s.input_format, mid = s.intermediate_format();
+  return {.bytes = passes == 1 ? pass_bytes(size, in, size, in) : pass_bytes(size, in, size, mid) + pass_bytes(size, mid, size, in),
+          .fmas = 4.0 * 2.0 * taps * size.x * size.y};
+}
+
 Kernel reference_kernel(const VariantInfo& variant, const BlurSettings& s) {
   return is_blur(variant) ? s.kernel : Kernel{KernelType::Box, 0, 0.0};
 }

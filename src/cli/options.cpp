@@ -186,13 +186,19 @@ Options parse_options(int argc, const char* const* argv) {
   // lists after the others, each with the variants that have it: a new knob needs no edit here or in
   // the docs.
   for (const Knob& k : all_knobs()) {
-    std::string owners;
-    bool every_compute = true;
+    std::string owners, lacking;  // lacking: the compute variants without it
+    bool only_compute = true;
     for (const VariantInfo* v : variants()) {
-      if (find_knob(*v, k.name)) owners += (owners.empty() ? "" : ", ") + std::string(v->name);
-      else if (v->stage == Stage::Compute) every_compute = false;
+      if (find_knob(*v, k.name)) {
+        owners += (owners.empty() ? "" : ", ") + std::string(v->name);
+        only_compute = only_compute && v->stage == Stage::Compute;
+      } else if (v->stage == Stage::Compute) {
+        lacking += (lacking.empty() ? "" : ", ") + std::string(v->name);
+      }
     }
-    if (every_compute) owners = "every compute variant";
+    // A short list of the few compute variants without it reads better than all the others.
+    if (only_compute && lacking.size() < owners.size() / 4)
+      owners = "every compute variant" + (lacking.empty() ? "" : " but " + lacking);
     const std::string range = k.type == KnobType::Choice ? "" : " (" + std::to_string(k.min) + ".." + std::to_string(k.max) + ")";
     app.add_option("--" + std::string(k.name), knob_texts[std::string(k.name)], std::string(k.help) + range + "; " + owners)
         ->type_name(k.form() + "|LIST")
@@ -215,7 +221,8 @@ Options parse_options(int argc, const char* const* argv) {
       ->type_name("DIR");
   app.add_flag("--wide", o.wide, "Headless: print every column of the table (default: the ones that fit 120 columns)");
   app.add_flag("--roofline", o.roofline,
-               "Headless: also measure the copy bandwidth (texture, buffer) and the FMA rate; each row says which limits it (always with --json)");
+               "Headless: also measure the copy bandwidth (texture, buffer), the FMA and bilinear fetch rates; each row's fraction of "
+               "the problem's bound and of its variant's own (always with --json)");
   app.add_flag("--tune", o.tune, "Headless: try each variant's knob candidates, keep the fastest per GPU and size");
   app.add_option("--tune-file", o.tune_file, "Where --tune saves its choices (default blurlab-tune.json)")->type_name("FILE");
   app.add_option("--tuned", o.tuned, "Use the knobs a --tune run saved (for the knobs not given on the command line)")->type_name("FILE");

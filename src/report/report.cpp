@@ -61,15 +61,17 @@ bool clamp_twin(const Measurement& a, const Measurement& b) {
 }
 
 // The settings of a row that are not in its group heading: intermediate format and knobs (with
-// `only_changed`, the knobs whose value is not the variant's default).
-std::string settings_text(const RowRecord& row, bool only_changed = false) {
+// `brief`, the knobs whose value is not the variant's default, and of an approximation's choice
+// only its sigma).
+std::string settings_text(const RowRecord& row, bool brief = false) {
   std::string text;
   auto add = [&](const std::string& part) { text += (text.empty() ? "" : " ") + part; };
-  if (row.approximation) add("~sigma=" + format_double(row.approximation->sigma, 4) + " " + row.approximation->parameters);
+  if (row.approximation)
+    add("~sigma=" + format_double(row.approximation->sigma, 4) + (brief ? "" : " " + row.approximation->parameters));
   if (row.variant->uses_intermediate) add("int=" + std::string(gl::name(row.settings.intermediate_format())));
   for (const Knob& k : row.variant->knobs) {
     const auto it = row.settings.knobs.find(k.name);
-    if (it != row.settings.knobs.end() && (!only_changed || it->second != k.default_value()))
+    if (it != row.settings.knobs.end() && (!brief || it->second != k.default_value()))
       add(std::string(k.name) + "=" + k.text(it->second));
   }
   if (row.tuned) add("(tuned)");
@@ -83,12 +85,20 @@ std::string check_text(const RowRecord& row) {
          std::to_string(row.check->worst_y);
 }
 
-// The fidelity column: an approximation's error against the exact Gaussian it stands in for.
-std::string fidelity_text(const RowRecord& row) {
+// The fidelity column: an approximation's error against the exact Gaussian it stands in for
+// (`brief`: max / RMS only).
+std::string fidelity_text(const RowRecord& row, bool brief = false) {
   if (row.exact_gaussian) return "exact";
   if (!row.fidelity) return "-";
+  if (brief) return fixed(row.fidelity->max_lsb, 1) + " / " + fixed(row.fidelity->rms_lsb, 2);
   return "max " + fixed(row.fidelity->max_lsb, 1) + " rms " + fixed(row.fidelity->rms_lsb, 2) + " " +
          fixed(row.fidelity->psnr_db, 1) + " dB";
+}
+
+// "62% mem": a fraction of a bound and what limits it (mem: memory, tex: texture fetches, fma:
+// arithmetic).
+std::string percent_of_bound(double fraction, const std::string& limit) {
+  return fixed(100.0 * fraction, 0) + "% " + (limit == "memory" ? "mem" : limit == "fetches" ? "tex" : "fma");
 }
 
 const Stats* span_stats(const RowRecord& row, const std::string& name) {
@@ -163,6 +173,25 @@ std::optional<Bound> Report::bound(const Measurement& m) const {
   return b;
 }
 
+std::optional<OwnBound> Report::own_bound(const Measurement& m) const {
+  const auto total = m.total_median();
+  if (!roofline || !total || *total <= 0.0 || !m.variant->own_bound) return std::nullopt;
+  OwnBound b;
+  b.work = m.variant->own_bound(m.settings, m.size);
+  if (b.work.bilinear_fetches > 0.0 && !(roofline->bilinear_fetch_per_s > 0.0)) return std::nullopt;
+  const std::pair<const char*, double> times[] = {
+      {"memory", b.work.bytes / (roofline->texture_copy_gbps * 1e9) * 1e3},
+      {"fetches", b.work.bilinear_fetches > 0.0 ? b.work.bilinear_fetches / roofline->bilinear_fetch_per_s * 1e3 : 0.0},
+      {"arithmetic", b.work.fmas / roofline->fma_per_s * 1e3}};
+  for (const auto& [limit, ms] : times)
+    if (b.limit.empty() || ms > b.ms) {
+      b.limit = limit;
+      b.ms = ms;
+    }
+  b.fraction = b.ms / *total;
+  return b;
+}
+
 RowRecord row_record(const Report& report, const Measurement& m) {
   RowRecord row;
   row.variant = m.variant;
@@ -178,6 +207,7 @@ RowRecord row_record(const Report& report, const Measurement& m) {
     if (!m.cpu_ms.empty()) row.cpu = stats_of(m.cpu_ms);
     row.derived = report.derive(m);
     row.bound = report.bound(m);
+    row.own_bound = report.own_bound(m);
   }
   row.check = m.check;
   row.tolerance = m.tolerance.reason;
@@ -236,6 +266,11 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   if (d.x_clamp) j["x_clamp"] = *d.x_clamp;
   if (d.gbps) j["min_traffic_gbps"] = *d.gbps;
   if (row.bound) j["bound"] = {{"limit", row.bound->limit}, {"ms", row.bound->ms}, {"fraction", row.bound->fraction}};
+  if (row.own_bound) {
+    const WorkBound& w = row.own_bound->work;
+    j["own_bound"] = {{"bytes", w.bytes}, {"bilinear_fetches", w.bilinear_fetches}, {"fmas", w.fmas},
+                      {"limit", row.own_bound->limit}, {"ms", row.own_bound->ms}, {"fraction", row.own_bound->fraction}};
+  }
   if (row.check)
     j["error"] = {{"max", {row.check->max_error[0], row.check->max_error[1], row.check->max_error[2], row.check->max_error[3]}},
                   {"unit", row.check->lsb ? "lsb" : "abs"},
@@ -296,12 +331,11 @@ std::string largest_error_text(const CheckResult& check) {
   return buffer;
 }
 
-// The check in one short cell: the verdict and the largest error (the tolerance's multiple when
-// it fails).
+// The check in one short cell: the verdict and the largest error (--wide adds the tolerance's
+// multiple and where).
 std::string short_check_text(const RowRecord& row) {
   if (!row.check) return "-";
-  if (row.check->ok) return "ok " + largest_error_text(*row.check);
-  return "FAIL " + largest_error_text(*row.check) + " (" + format_double(row.check->worst_fraction, 3) + "x tol.)";
+  return (row.check->ok ? "ok " : "FAIL ") + largest_error_text(*row.check);
 }
 
 }  // namespace
@@ -328,14 +362,19 @@ TableView table_view(const Report& r, Columns columns) {
   if (r.roofline)
     view.preamble = "roofline (" + size_text(r.roofline->size) + "): texture copy " + fixed(r.roofline->texture_copy_gbps, 0) +
                     " GB/s (" + r.roofline->texture_copy_setting + "), buffer copy " + fixed(r.roofline->buffer_copy_gbps, 0) +
-                    " GB/s, fp32 FMA " + fixed(2.0 * r.roofline->fma_per_s / 1e12, 2) + " TFLOP/s";
+                    " GB/s, fp32 FMA " + fixed(2.0 * r.roofline->fma_per_s / 1e12, 2) + " TFLOP/s, bilinear fetches " +
+                    format_double(r.roofline->bilinear_fetch_per_s / 1e9, 3) + " G/s";
   view.header = all ? std::vector<std::string>{"variant", "stage", "settings"} : std::vector<std::string>{"variant", "settings"};
   if (timed && all)
     view.header.insert(view.header.end(), {"total ms", "spread", "min", "x copy", "vs naive", "GB/s"});
   else if (timed)
-    view.header.insert(view.header.end(), {"total ms", "spread", "x copy", "vs naive", "GB/s"});
+    view.header.insert(view.header.end(), {"total ms", "spread", "x copy"});
+  // The narrow table leaves the speed-up and GB/s to --wide when the bounds take their place (a
+  // memory-bound row's bound is its GB/s over the copy's).
+  const bool speed = timed && (all || !roof);
+  if (speed && !all) view.header.insert(view.header.end(), {"vs naive", "GB/s"});
   if (borders) view.header.insert(std::find(view.header.begin(), view.header.end(), "x copy") + 1, "x clamp");
-  if (roof) view.header.push_back("roof");
+  if (roof) view.header.insert(view.header.end(), {"bound", "own"});
   if (timed && all) view.header.insert(view.header.end(), {"passes (median ms)", "cpu ms", "n"});
   // Approximations' fidelity to the Gaussian they stand in for, when the report has any.
   const bool fidelity = std::any_of(rows.begin(), rows.end(), [](const RowRecord& row) { return row.fidelity.has_value(); });
@@ -374,10 +413,14 @@ TableView table_view(const Report& r, Columns columns) {
       if (all) cells.push_back(t.count ? ms(t.min) : "-");
       cells.push_back(d.x_copy ? fixed(*d.x_copy, 2) : "-");
       if (borders) cells.push_back(d.x_clamp ? fixed(*d.x_clamp, 2) : "-");
-      cells.push_back(d.speedup ? fixed(*d.speedup, 1) + "x" : "-");
-      cells.push_back(d.gbps ? fixed(*d.gbps, 1) : "-");
-      if (roof)
-        cells.push_back(row.bound ? fixed(100.0 * row.bound->fraction, 0) + "% " + (row.bound->limit == "memory" ? "mem" : "fma") : "-");
+      if (speed) {
+        cells.push_back(d.speedup ? fixed(*d.speedup, 1) + "x" : "-");
+        cells.push_back(d.gbps ? fixed(*d.gbps, 1) : "-");
+      }
+      if (roof) {
+        cells.push_back(row.bound ? percent_of_bound(row.bound->fraction, row.bound->limit) : "-");
+        cells.push_back(row.own_bound ? percent_of_bound(row.own_bound->fraction, row.own_bound->limit) : "-");
+      }
       if (all) {
         std::string passes;
         for (const auto& [span, stats] : row.spans)
@@ -385,7 +428,7 @@ TableView table_view(const Report& r, Columns columns) {
         cells.insert(cells.end(), {passes.empty() ? "-" : passes, row.cpu ? ms(row.cpu->median) : "-", std::to_string(t.count)});
       }
     }
-    if (fidelity) cells.push_back(fidelity_text(row));
+    if (fidelity) cells.push_back(fidelity_text(row, !all));
     if (all)
       cells.insert(cells.end(), {row.check ? row.check->text() : "-", check_text(row)});
     else
@@ -394,28 +437,36 @@ TableView table_view(const Report& r, Columns columns) {
   }
   std::string legend;
   if (timed)
-    legend = "total ms: median GPU time of the blur over n frames (timestamp queries); spread: (p90 - p10) / 2 of the median; "
-             "x copy: total / the copy pass of the same size and format; vs naive: the naive variant of the same stage, same "
-             "kernel (when it is in the sweep) / total; GB/s: minimum traffic (each texel read once, written once) / total.";
+    legend = std::string("total ms: median GPU time of the blur over n frames (timestamp queries); spread: (p90 - p10) / 2 of the ") +
+             "median; x copy: total / the copy pass of the same size and format;" +
+             (speed ? " vs naive: the naive variant of the same stage, same kernel (when it is in the sweep) / total; GB/s: minimum "
+                      "traffic (each texel read once, written once) / total."
+                    : "");
   if (borders)
     legend += " x clamp: total / the same variant and settings with clamp-to-edge borders in this run (what the border mode "
               "costs).";
   if (roof)
-    legend += " roof: the bound that limits the row (mem: its minimum traffic at the texture copy bandwidth; fma: its minimal "
-              "FMAs, 8(2r+1) per pixel for a Gaussian, at the FMA rate) over its time; 100% is at the roofline.";
+    legend += " bound: the problem's bound over the row's time, what the user pays (mem: one read and one write of the image at "
+              "the texture copy bandwidth; fma: the minimal FMAs, 8(2r+1) per pixel for a Gaussian, at the FMA rate); 100% is at "
+              "the roofline. own: the variant's own bound over its time, how well the technique is implemented: each of its "
+              "passes reading its input once and writing its output once at the copy bandwidth (mem), its bilinear fetches at "
+              "the fetch rate (tex), its arithmetic at the FMA rate (fma), whichever takes longest.";
   if (all && timed)
     legend += " cpu ms: wall time of the timed frames, run back to back, over their number, GPU finished (a sanity check).";
   if (!all)
     legend += std::string(timed ? " " : "") +
               "settings: knobs that differ from the variant's defaults. check: the largest error against the CPU reference "
-              "(LSB of rgba8, else absolute). --wide: every knob, the stage, " +
-              (timed ? "the minimum, each pass, cpu ms, frames, " : "") + "the error per channel.";
+              "(LSB of rgba8, else absolute). --wide: every knob, " +
+              (fidelity ? "what an approximation chose, " : "") + "the stage, " +
+              (timed ? "the minimum, " + std::string(speed ? "" : "vs naive, GB/s, ") + "each pass, cpu ms, frames, " : "") +
+              "the error per channel" + (fidelity ? ", PSNR." : ".");
   if (fidelity)
     legend += std::string(legend.empty() ? "" : " ") +
               "fidelity: error against the exact Gaussian the row stands in for (an approximation: of the sigma it declares, "
-              "~sigma), in LSB of the input's range (1/255), max and RMS over every texel and channel, and PSNR; exact: an exact "
-              "variant, within 1 LSB of the exact Gaussian by construction (its check). The check of an approximation is against "
-              "the CPU model of its own algorithm.";
+              "~sigma), in LSB of the input's range (1/255), max" + (all ? " and RMS" : " / RMS") +
+              " over every texel and channel" + (all ? ", and PSNR" : "") +
+              "; exact: an exact variant, within 1 LSB of the exact Gaussian by construction (its check). The check of an "
+              "approximation is against the CPU model of its own algorithm.";
   if (!legend.empty()) view.legend = wrapped(legend, kTableWidth) + "\n";
   return view;
 }
@@ -424,6 +475,7 @@ void write_table(const Report& r, std::ostream& out, Columns columns) {
   const TableView view = table_view(r, columns);
   if (!view.preamble.empty()) out << wrapped(view.preamble, kTableWidth) << "\n\n";
   TextTable table(view.header);
+  if (columns == Columns::Fit) table.wrap_to(kTableWidth, 1);  // the settings
   for (size_t g = 0; g < view.groups.size(); ++g) {
     if (g > 0) table.add_separator();
     table.add_title("== " + view.groups[g].heading);
@@ -441,8 +493,8 @@ void write_csv(const Report& r, std::ostream& out) {
   out << "variant,stage,role,kernel,radius,sigma,border,border_value,input_format,linear,intermediate";
   for (const Knob& k : knobs) out << "," << k.name;
   out << ",tuned,width,height,supported,reason,frames,total_median_ms,total_min_ms,total_max_ms,total_spread_ms,passes,"
-         "cpu_median_ms,copy_ms,x_copy,speedup_vs_naive,x_clamp,min_traffic_gbps,bound,bound_fraction,error_r,error_g,error_b,"
-         "error_a,error_unit,check,approx_sigma,approx_parameters,fidelity_max_lsb,fidelity_rms_lsb,fidelity_psnr_db\n";
+         "cpu_median_ms,copy_ms,x_copy,speedup_vs_naive,x_clamp,min_traffic_gbps,bound,bound_fraction,own_bound,own_bound_fraction,"
+         "error_r,error_g,error_b,error_a,error_unit,check,approx_sigma,approx_parameters,fidelity_max_lsb,fidelity_rms_lsb,fidelity_psnr_db\n";
   auto opt = [](const std::optional<double>& v) { return v ? format_double(*v, 6) : std::string(); };
   for (const Measurement& m : r.rows) {
     const RowRecord row = row_record(r, m);
@@ -469,7 +521,8 @@ void write_csv(const Report& r, std::ostream& out) {
                        t.count ? format_double(t.min, 6) : "", t.count ? format_double(t.max, 6) : "",
                        t.count ? format_double(t.spread, 6) : "", passes, row.cpu ? format_double(row.cpu->median, 6) : "",
                        opt(d.copy_ms), opt(d.x_copy), opt(d.speedup), opt(d.x_clamp), opt(d.gbps), row.bound ? row.bound->limit : "",
-                       row.bound ? format_double(row.bound->fraction, 4) : ""});
+                       row.bound ? format_double(row.bound->fraction, 4) : "", row.own_bound ? row.own_bound->limit : "",
+                       row.own_bound ? format_double(row.own_bound->fraction, 4) : ""});
     for (int c = 0; c < 4; ++c) f.push_back(row.check ? format_double(row.check->max_error[static_cast<size_t>(c)], 6) : "");
     f.push_back(row.check ? (row.check->lsb ? "lsb" : "abs") : "");
     f.push_back(row.check ? (row.check->ok ? "ok" : "fail") : "");
@@ -504,7 +557,8 @@ void write_json(const Report& r, std::ostream& out) {
                        {"texture_copy_gbps", r.roofline->texture_copy_gbps},
                        {"texture_copy_setting", r.roofline->texture_copy_setting},
                        {"buffer_copy_gbps", r.roofline->buffer_copy_gbps},
-                       {"fma_tflops", 2.0 * r.roofline->fma_per_s / 1e12}};
+                       {"fma_tflops", 2.0 * r.roofline->fma_per_s / 1e12},
+                       {"bilinear_gfetch_per_s", r.roofline->bilinear_fetch_per_s / 1e9}};
   doc["run"] = {{"warmup", r.warmup}, {"frames", r.frames}, {"budget_s", r.budget_s}, {"scene_time", r.scene_time},
                 {"input", r.image.empty() ? "scene" : r.image}, {"command", r.command}};
   // Every variant in the registry's order, so charts give each the same colour in every chart.

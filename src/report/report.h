@@ -63,6 +63,7 @@ struct Roofline {
   std::string texture_copy_setting;  // which copy setting that was
   double buffer_copy_gbps = 0.0;     // the same through buffers, one uvec4 per invocation
   double fma_per_s = 0.0;            // fp32 fused multiply-adds per second (2 FLOP each)
+  double bilinear_fetch_per_s = 0.0;  // linear-filtered texture fetches per second (rgba8, in cache)
 };
 
 // The least work a blur of `kernel` does per pixel, in fp32 FMAs (or adds): a Gaussian of 2r+1
@@ -79,6 +80,15 @@ struct Bound {
   double fraction = 0.0;  // bound / the row's median: 1 is at the roofline
 };
 
+// A row's time against its variant's own bound (VariantInfo::own_bound): the least its own passes
+// must move, fetch and compute, each at the rate the roofline measured; the largest limits it.
+struct OwnBound {
+  WorkBound work;
+  std::string limit;      // "memory", "fetches" or "arithmetic"
+  double ms = 0.0;        // the bound's time for this row
+  double fraction = 0.0;  // bound / the row's median: how well the technique is implemented
+};
+
 struct Report {
   gl::GlInfo gl;
   std::optional<Roofline> roofline;
@@ -92,6 +102,8 @@ struct Report {
   Derived derive(const Measurement& m) const;
   // nullopt without a roofline or a time.
   std::optional<Bound> bound(const Measurement& m) const;
+  // Also nullopt for a variant that declares no own bound, or a fetch bound without a fetch rate.
+  std::optional<OwnBound> own_bound(const Measurement& m) const;
 };
 
 // One row as the table, the CSV and the JSON show it.
@@ -106,6 +118,7 @@ struct RowRecord {
   std::optional<Stats> cpu;
   Derived derived;
   std::optional<Bound> bound;
+  std::optional<OwnBound> own_bound;
   std::optional<CheckResult> check;
   std::string tolerance;  // the reason of the tolerance the check used
   std::optional<ApproxChoice> approximation;

@@ -25,6 +25,7 @@ extern const VariantInfo compute_inline_lds{
     .knobs = {knobs::workgroup({{8, 128}, {16, 64}, {32, 32}, {16, 16}}), lds::cache_knob({32, 16})},
     .shared_memory = shared_memory,
     .create = [] { return std::unique_ptr<Blur>(new lds::OneDispatch("compute_inline_lds.comp", "hv", tile_texels)); },
+    .own_bound = [](const BlurSettings& s, glm::ivec2 size) { return separable_bound(s, size, 1); },
 };
 }  // namespace variant
 }  // namespace blurlab

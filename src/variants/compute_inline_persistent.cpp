@@ -42,6 +42,7 @@ extern const VariantInfo compute_inline_persistent{
       return std::unique_ptr<Blur>(
           new lds::OneDispatch("compute_inline_persistent.comp", "hv", strip_texels, strip_cover));
     },
+    .own_bound = [](const BlurSettings& s, glm::ivec2 size) { return separable_bound(s, size, 1); },
 };
 }  // namespace variant
 }  // namespace blurlab

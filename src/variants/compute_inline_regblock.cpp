@@ -105,6 +105,7 @@ extern const VariantInfo compute_inline_regblock{
       return std::unique_ptr<Blur>(new lds::OneDispatch("compute_inline_regblock.comp", "hv", cache_texels, tile_cover,
                                                         kernel_path));
     },
+    .own_bound = [](const BlurSettings& s, glm::ivec2 size) { return separable_bound(s, size, 1, true); },
 };
 }  // namespace variant
 }  // namespace blurlab

@@ -31,6 +31,7 @@ extern const VariantInfo compute_naive_lds{
     .loop_iterations = direct_2d_terms,  // the (2r+1)^2 taps dominate the tile load
     .shared_memory = shared_memory,
     .create = [] { return std::unique_ptr<Blur>(new lds::OneDispatch("compute_naive_lds.comp", "2d", tile_texels)); },
+    .own_bound = direct_2d_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

@@ -11,6 +11,7 @@ extern const VariantInfo compute_separable{
     .uses_intermediate = true,
     .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}})},
     .create = [] { return make_two_pass({Stage::Compute, "compute_separable.comp"}); },
+    .own_bound = [](const BlurSettings& s, glm::ivec2 size) { return separable_bound(s, size, 2); },
 };
 }  // namespace variant
 }  // namespace blurlab

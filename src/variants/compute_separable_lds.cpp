@@ -34,6 +34,7 @@ extern const VariantInfo compute_separable_lds{
                             .defines = [](const BlurSettings& s) { return lds::defines(s, line_texels); },
                             .transpose_vertical = true});
     },
+    .own_bound = [](const BlurSettings& s, glm::ivec2 size) { return separable_bound(s, size, 2); },
 };
 }  // namespace variant
 }  // namespace blurlab

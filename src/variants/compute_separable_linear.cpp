@@ -16,6 +16,7 @@ extern const VariantInfo compute_separable_linear{
     .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}})},
     .accumulated_terms = linear::separable_terms,
     .create = [] { return make_two_pass({Stage::Compute, "compute_separable_linear.comp", Binding::Kind::SampledLinear}); },
+    .own_bound = linear::separable_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

@@ -116,6 +116,7 @@ extern const VariantInfo compute_separable_regblock{
     .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSeparableRegblock); },
+    .own_bound = [](const BlurSettings& s, glm::ivec2 size) { return separable_bound(s, size, 2, true); },
 };
 }  // namespace variant
 }  // namespace blurlab

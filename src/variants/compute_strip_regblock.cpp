@@ -134,6 +134,7 @@ extern const VariantInfo compute_strip_regblock{
     .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeStripRegblock); },
+    .own_bound = [](const BlurSettings& s, glm::ivec2 size) { return separable_bound(s, size, 1, true); },
 };
 }  // namespace variant
 }  // namespace blurlab

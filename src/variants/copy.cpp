@@ -57,6 +57,10 @@ extern const VariantInfo copy{
     .knobs = {knobs::workgroup({{16, 16}, {64, 4}, {32, 8}, {128, 2}, {256, 1}}), kTexels, kAccess},
     .accumulated_terms = [](const BlurSettings&, glm::ivec2) { return 0.0; },
     .create = [] { return std::unique_ptr<Blur>(new Copy); },
+    // Its own bound is the problem's: one read, one write.
+    .own_bound = [](const BlurSettings& s, glm::ivec2 size) {
+      return WorkBound{.bytes = pass_bytes(size, s.input_format, size, s.input_format)};
+    },
 };
 }  // namespace variant
 }  // namespace blurlab

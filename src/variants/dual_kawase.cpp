@@ -26,9 +26,20 @@
 // (Up passes have two phases, even and odd target texels; they are mirror images, of one variance.)
 // For a requested sigma the variant picks the levels N and the offset o (1 to 3, in steps of 1/2)
 // whose sigma is closest; at the image's borders the clamp makes the kernel narrower.
+//
+// How it runs. The down passes are the textbook ones: five bilinear fetches per texel written blend
+// 1.25 fetches per texel read, so fetches and bytes bound them alike. The textbook up passes issue
+// eight fetches per texel written, the last at full resolution: bound by the fetch rate (on an
+// H100, a textbook dual filter takes 6x a copy). Here the up passes run as one chain per dispatch
+// (glsl/dual_kawase.comp): each workgroup fetches the region of level N its 64x64 output tile needs
+// into shared memory once, computes the regions of the levels in between there, and applies the
+// eight fetches' weights to the texels they blend (exact, where texture units blend with 8-bit
+// weights and may round each fetch), so the levels between are neither stored nor rounded.
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "blur/check.h"
@@ -112,21 +123,78 @@ std::string offset_literal(double offset) {
   return literal;
 }
 
+// The upsampling passes run as chains in one dispatch each (glsl/dual_kawase.comp, DK_UP 1): every
+// pass from level N to the output in one, its levels between held in shared memory (fp32, never
+// stored). With wrap borders a level's edge reads texels across the whole level, which a tile's
+// region does not hold: there each pass is a chain of its own, stored in the intermediate format.
+int up_chain(const BlurSettings& s, int levels) { return s.border.mode == BorderMode::Wrap ? 1 : levels; }
+
+// The chain's tiles: 64x64 target texels, their levels staged in two buffers of vec4 (36x36 and
+// 22x22 texels: the regions of levels 1 and 2).
+constexpr int kUpTile = 64;
+constexpr int kUpSharedBytes = (36 * 36 + 22 * 22) * 16;
+
+// What an upsampling pass's eight fetches blend, per target phase: target texel q = 2n + b sits at
+// n + (b + 1/2) / 2 in the level read; each fetch blends the two texels floor(p - 1/2) and the next
+// of each axis. The texels (dy, dx) relative to n with their summed weights, in units of 1/768 (the
+// taps' 1/12 times bilinear weights in eighths, squared: exact).
+struct UpTexel {
+  int by, bx, dy, dx, weight;
+};
+std::vector<UpTexel> up_texels(double offset) {
+  std::map<std::array<int, 4>, double> weights;
+  for (int by = 0; by < 2; ++by)
+    for (int bx = 0; bx < 2; ++bx)
+      for (const Tap& t : up_taps(offset)) {
+        const double px = (bx + 0.5) / 2 + t.x - 0.5, py = (by + 0.5) / 2 + t.y - 0.5;
+        const int x0 = static_cast<int>(std::floor(px)), y0 = static_cast<int>(std::floor(py));
+        const double fx = px - x0, fy = py - y0;
+        for (int j = 0; j < 2; ++j)
+          for (int i = 0; i < 2; ++i)
+            weights[{by, bx, y0 + j, x0 + i}] += t.weight * (i ? fx : 1.0 - fx) * (j ? fy : 1.0 - fy);
+      }
+  std::vector<UpTexel> texels;
+  for (const auto& [at, w] : weights)
+    if (const int units = static_cast<int>(std::lround(w * 768.0)); units != 0) texels.push_back({at[0], at[1], at[2], at[3], units});
+  return texels;
+}
+
+// DK_ROW_0 .. DK_ROW_4: for each row dy = -2..2 of an upsampling pass's window, TAP(by, bx, dx,
+// weight) for every texel of that row the phase (by, bx) blends.
+gl::Defines row_defines(double offset) {
+  std::array<std::string, 5> rows;
+  for (const UpTexel& t : up_texels(offset))
+    rows[static_cast<size_t>(t.dy + 2)] += "TAP(" + std::to_string(t.by) + ", " + std::to_string(t.bx) + ", " + std::to_string(t.dx) +
+                                           ", " + std::to_string(t.weight) + ".0) ";
+  gl::Defines defines;
+  for (size_t i = 0; i < rows.size(); ++i) defines.push_back({"DK_ROW_" + std::to_string(i), rows[i]});
+  return defines;
+}
+
+std::vector<glm::ivec2> level_sizes(glm::ivec2 size, int levels) {
+  std::vector<glm::ivec2> sizes{size};
+  for (int l = 1; l <= levels; ++l) sizes.push_back(half_size(sizes.back()));
+  return sizes;
+}
+
 class DualKawase final : public Blur {
  public:
   void prepare(BlurSetup& setup) override {
     const BlurSettings& s = setup.settings();
     const gl::Format io = s.input_format, mid = s.intermediate_format();
     choice_ = choice_for(s.kernel.sigma);
+    chain_ = up_chain(s, choice_.levels);
     const std::string offset = offset_literal(choice_.offset);
     first_down_ = &setup.compute("dual_kawase.comp", io, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}});
     down_ = &setup.compute("dual_kawase.comp", mid, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}});
-    up_ = &setup.compute("dual_kawase.comp", mid, mid, {{"DK_UP", "1"}, {"DK_OFFSET", offset}});
-    last_up_ = &setup.compute("dual_kawase.comp", mid, io, {{"DK_UP", "1"}, {"DK_OFFSET", offset}});
+    gl::Defines up = row_defines(choice_.offset);
+    up.insert(up.begin(), {{"DK_UP", "1"}, {"DK_OFFSET", offset}, {"DK_CHAIN", std::to_string(chain_)}});
+    up_ = &setup.compute("dual_kawase.comp", mid, mid, up);
+    last_up_ = &setup.compute("dual_kawase.comp", mid, io, up);
   }
 
-  // Level l (1..N) lives in intermediate slot l - 1: written by down pass l, read by down pass
-  // l + 1, then overwritten by the up pass from level l + 1, read by the up pass to level l - 1.
+  // Level l (1..N) lives in intermediate slot l - 1: written by down pass l, read by down pass l + 1
+  // and by the chain that starts there; a chain ending at level l > 0 overwrites it.
   void run(BlurPasses& passes) override {
     const glm::ivec2 wg = passes.settings().workgroup();
     std::vector<const gl::Texture*> levels{&passes.source()};
@@ -138,16 +206,19 @@ class DualKawase final : public Blur {
                       {Binding::sampled_linear(*levels[static_cast<size_t>(l - 1)]), Binding::write(*levels[static_cast<size_t>(l)])},
                       groups_covering(size, wg));
     }
-    for (int l = choice_.levels - 1; l >= 0; --l) {
-      const gl::Texture& target = l == 0 ? passes.destination() : *levels[static_cast<size_t>(l)];
-      passes.dispatch("u" + std::to_string(l), l == 0 ? *last_up_ : *up_,
-                      {Binding::sampled_linear(*levels[static_cast<size_t>(l + 1)]), Binding::write(target)},
-                      groups_covering({target.width(), target.height()}, wg));
+    for (int l = choice_.levels; l > 0; l -= chain_) {
+      const int target_level = l - chain_;
+      const gl::Texture& target = target_level == 0 ? passes.destination() : *levels[static_cast<size_t>(target_level)];
+      passes.dispatch(chain_ == 1 ? "u" + std::to_string(target_level) : "u" + std::to_string(l - 1) + "-0",
+                      target_level == 0 ? *last_up_ : *up_,
+                      {Binding::sampled(*levels[static_cast<size_t>(l)]), Binding::write(target)},
+                      groups_covering({target.width(), target.height()}, {kUpTile, kUpTile}));
     }
   }
 
  private:
   Choice choice_;
+  int chain_ = 1;
   const gl::Program *first_down_ = nullptr, *down_ = nullptr, *up_ = nullptr, *last_up_ = nullptr;
 };
 
@@ -169,8 +240,13 @@ ReferenceImage model_pass(const ReferenceImage& source, glm::ivec2 target_size, 
   return out;
 }
 
+// The passes as the GPU runs them: down passes stored in the intermediate format; the upsampling
+// chain's levels kept exact (the GPU holds them in fp32), stored only where a chain ends short of
+// the output (wrap). The GPU's up passes weight texels exactly where texture units would blend
+// with 8-bit weights; at the fractions used (multiples of 1/8) both are exact.
 ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
   const Choice choice = choice_for(s.kernel.sigma);
+  const int chain = up_chain(s, choice.levels);
   const gl::Format mid = s.intermediate_format();
   std::vector<ReferenceImage> levels{model::from_image(input)};
   for (int l = 1; l <= choice.levels; ++l) {
@@ -181,30 +257,37 @@ ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
   for (int l = choice.levels - 1; l >= 0; --l) {
     const glm::ivec2 size{levels[static_cast<size_t>(l)].width, levels[static_cast<size_t>(l)].height};
     levels[static_cast<size_t>(l)] = model_pass(levels[static_cast<size_t>(l + 1)], size, up_taps(choice.offset), true, s.border);
-    if (l > 0) model::store(levels[static_cast<size_t>(l)], mid);
+    if (l > 0 && l % chain == 0) model::store(levels[static_cast<size_t>(l)], mid);
   }
   return std::move(levels.front());
 }
 
-// fp32 roundings of a pass: each 2D bilinear fetch three lerps (two roundings each), then a
-// multiply-add per fetch and the scale.
-double pass_terms(size_t fetches) { return fetches * 6.0 + fetches * 2.0 + 1.0; }
+// fp32 roundings of a down pass: each of its 5 bilinear fetches three lerps (two roundings each),
+// then a multiply-add per fetch and the scale; of an up pass: a multiply-add per texel its
+// fetches blend (at most 25) and the scale.
+constexpr double kDownTerms = 5 * 6.0 + 5 * 2.0 + 1.0, kUpTerms = 25.0 + 1.0;
 
 Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   const Choice choice = choice_for(s.kernel.sigma);
+  const int chain = up_chain(s, choice.levels);
   const gl::Format mid = s.intermediate_format();
-  std::vector<glm::ivec2> levels{size};
-  for (int l = 1; l <= choice.levels; ++l) levels.push_back(half_size(levels.back()));
+  const std::vector<glm::ivec2> levels = level_sizes(size, choice.levels);
   ModelErrorBound bound(s.input_format, input_peak);
-  for (int pass = 0; pass < 2 * choice.levels; ++pass) {
-    const bool down = pass < choice.levels;
-    // The level read: down passes read levels 0..N-1, up passes N..1.
-    const glm::ivec2 read = levels[static_cast<size_t>(down ? pass : 2 * choice.levels - pass)];
-    bound.filtered_fetches(pass == 0 ? s.input_format : mid, std::max(read.x, read.y) + 2.0 * choice.offset + 1.0);
-    bound.fp32(pass_terms(down ? 5 : 8));
-    if (pass + 1 < 2 * choice.levels) bound.store(mid);
+  for (int l = 1; l <= choice.levels; ++l) {
+    const glm::ivec2 read = levels[static_cast<size_t>(l - 1)];
+    bound.filtered_fetches(l == 1 ? s.input_format : mid, std::max(read.x, read.y) + 2.0 * choice.offset + 1.0);
+    bound.fp32(kDownTerms);
+    bound.store(mid);
+  }
+  for (int l = choice.levels - 1; l >= 0; --l) {
+    bound.fp32(kUpTerms);
+    if (l > 0 && l % chain == 0) bound.store(mid);
   }
   return bound.tolerance(std::to_string(choice.levels) + " levels down and up");
+}
+
+SharedMemory shared_memory(const BlurSettings& /*resolved*/) {
+  return {kUpSharedBytes, "the upsampling chain's two levels of a 64x64 tile, 36x36 and 22x22 fp32 vec4"};
 }
 
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
@@ -217,21 +300,53 @@ std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const g
   return std::nullopt;
 }
 
+// Down passes read their level and write the next once (the intermediate format), 5 bilinear
+// fetches per texel written, each weighted (4 FMAs). The upsampling chains read their first level
+// and write their last once; their arithmetic is every level's texels, each the texels its phase's
+// eight fetches blend, 4 channels.
+WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
+  const Choice c = choice_for(s.kernel.sigma);
+  const int chain = up_chain(s, c.levels);
+  const gl::Format in = s.input_format, mid = s.intermediate_format();
+  const std::vector<glm::ivec2> levels = level_sizes(size, c.levels);
+  WorkBound b;
+  for (int l = 1; l <= c.levels; ++l) {
+    const glm::ivec2 target = levels[static_cast<size_t>(l)];
+    b.bytes += pass_bytes(levels[static_cast<size_t>(l - 1)], l == 1 ? in : mid, target, mid);
+    b.bilinear_fetches += 5.0 * target.x * target.y;
+  }
+  b.fmas = 4.0 * b.bilinear_fetches;
+  for (int l = c.levels; l > 0; l -= chain)
+    b.bytes += pass_bytes(levels[static_cast<size_t>(l)], mid, levels[static_cast<size_t>(l - chain)], l == chain ? in : mid);
+  std::array<std::array<int, 2>, 2> taps{};
+  for (const UpTexel& t : up_texels(c.offset)) ++taps[static_cast<size_t>(t.by)][static_cast<size_t>(t.bx)];
+  for (int l = 0; l < c.levels; ++l) {
+    const glm::ivec2 v = levels[static_cast<size_t>(l)];
+    const int phase_x[2] = {(v.x + 1) / 2, v.x / 2}, phase_y[2] = {(v.y + 1) / 2, v.y / 2};  // texels of each phase
+    for (size_t by = 0; by < 2; ++by)
+      for (size_t bx = 0; bx < 2; ++bx) b.fmas += 4.0 * phase_x[bx] * phase_y[by] * taps[by][bx];
+  }
+  return b;
+}
+
 }  // namespace
 
 namespace variant {
 extern const VariantInfo dual_kawase{
     .name = "dual-kawase",
     .stage = Stage::Compute,
-    .summary = "approximate Gaussian: Bjorge's dual filter, N half-size downsampling passes then N upsampling passes",
+    .summary = "approximate Gaussian: Bjorge's dual filter, N half-size downsampling passes, then the N upsampling passes "
+               "in one dispatch (tiles of every level in shared memory)",
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
     .hardware_filtering = true,
     .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}})},
+    .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new DualKawase); },
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},
+    .own_bound = own_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

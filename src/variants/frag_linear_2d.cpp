@@ -28,6 +28,7 @@ extern const VariantInfo frag_linear_2d{
     .accumulated_terms = linear::grid_2d_terms,
     .loop_iterations = linear::grid_2d_iterations,
     .create = [] { return std::unique_ptr<Blur>(new FragLinear2d); },
+    .own_bound = linear::grid_2d_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

@@ -26,6 +26,7 @@ extern const VariantInfo frag_naive{
     .accumulated_terms = direct_2d_terms,
     .loop_iterations = direct_2d_terms,  // 2r+1 rows of 2r+1 taps
     .create = [] { return std::unique_ptr<Blur>(new FragNaive); },
+    .own_bound = direct_2d_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

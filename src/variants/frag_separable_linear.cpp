@@ -14,6 +14,7 @@ extern const VariantInfo frag_separable_linear{
     .hardware_filtering = true,
     .accumulated_terms = linear::separable_terms,
     .create = [] { return make_two_pass({Stage::Fragment, "frag_separable_linear.frag", Binding::Kind::SampledLinear}); },
+    .own_bound = linear::separable_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

@@ -27,4 +27,16 @@ inline double grid_2d_iterations(const BlurSettings& s, glm::ivec2 /*size*/) {
   return n * n + n;
 }
 
+// Own bounds (VariantInfo::own_bound): n bilinear fetches per axis, each weighted (4 FMAs); two
+// passes through the intermediate format, or one pass of n x n fetches.
+inline WorkBound separable_bound(const BlurSettings& s, glm::ivec2 size) {
+  const double pixels = static_cast<double>(size.x) * size.y, fetches = 2.0 * samples_per_axis(s.kernel.radius) * pixels;
+  const gl::Format in = s.input_format, mid = s.intermediate_format();
+  return {.bytes = pass_bytes(size, in, size, mid) + pass_bytes(size, mid, size, in), .bilinear_fetches = fetches, .fmas = 4.0 * fetches};
+}
+inline WorkBound grid_2d_bound(const BlurSettings& s, glm::ivec2 size) {
+  const double n = samples_per_axis(s.kernel.radius), fetches = n * n * size.x * size.y;
+  return {.bytes = pass_bytes(size, s.input_format, size, s.input_format), .bilinear_fetches = fetches, .fmas = 4.0 * fetches};
+}
+
 }  // namespace blurlab::linear

@@ -177,7 +177,9 @@ TEST(Approximation, ModelFetchesFollowTheBorder) {
 
 TEST(Approximation, ToleranceCountsEveryStore) {
   // box-iterated on rgba8: integer sums, every rgba8 store tie-free: the model is exact (1 LSB for
-  // the output's rounding); Kawase's rgba8 ping-pong adds a step per pass.
+  // the output's rounding); Kawase's textbook rgba8 passes add their filtering and a step per store,
+  // its shared ones sum integers and round half up as the model does: exact, the output too;
+  // through an fp16 intermediate each store adds its rounding.
   const VariantInfo &box = variant("box-iterated"), &kawase = variant("kawase");
   const Tolerance exact = tolerance_for(box, gauss(box, 5.0, gl::Format::rgba8, gl::Format::rgba8), {64, 64}, 1.0);
   EXPECT_TRUE(exact.lsb);
@@ -186,10 +188,19 @@ TEST(Approximation, ToleranceCountsEveryStore) {
   const BlurSettings seven = gauss(kawase, 10.0, gl::Format::rgba8, gl::Format::rgba8);
   ASSERT_EQ(kawase.approximation.choose(seven).parameters.substr(0, 8), "7 passes");
   const Tolerance pingpong = tolerance_for(kawase, seven, {64, 64}, 1.0);
-  // 7 filtered fetch passes (1 step each) and 6 rgba8 stores (floor(d) + 1 each): 2 steps a pass.
+  // Textbook passes: 7 filtered fetch passes (1 step each) and 6 rgba8 stores (floor(d) + 1 each):
+  // 2 steps a pass.
   EXPECT_EQ(pingpong.lsb_limit, 14) << pingpong.reason;
-  const Tolerance half = tolerance_for(kawase, gauss(kawase, 10.0, gl::Format::rgba8, gl::Format::rgba16f), {64, 64}, 1.0);
-  EXPECT_LT(half.lsb_limit, pingpong.lsb_limit) << half.reason;
+  BlurSettings shared = seven;
+  shared.knobs["pass"] = {1};
+  const Tolerance integers = tolerance_for(kawase, shared, {64, 64}, 1.0);
+  EXPECT_EQ(integers.lsb_limit, 0) << integers.reason;
+  EXPECT_NE(integers.reason.find("integers"), std::string::npos) << integers.reason;
+  shared.intermediate = gl::Format::rgba16f;
+  const Tolerance half = tolerance_for(kawase, shared, {64, 64}, 1.0);
+  EXPECT_EQ(half.lsb_limit, 2) << half.reason;  // 6 fp16 stores of values below 1: 9 x 2^-11 = 1.12 steps
+  EXPECT_NE(half.reason.find("6 fp16 stores"), std::string::npos) << half.reason;
+  EXPECT_LT(half.lsb_limit, pingpong.lsb_limit);
   // Float input: an absolute bound scaled by the peak.
   const Tolerance hdr = tolerance_for(kawase, gauss(kawase, 10.0, gl::Format::rgba16f, gl::Format::rgba16f), {64, 64}, 4.0);
   EXPECT_FALSE(hdr.lsb);

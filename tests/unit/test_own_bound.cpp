@@ -1,0 +1,302 @@
+// Each variant's own bound (VariantInfo::own_bound) against a count made here by hand from what the
+// variant says it does (its passes, the texture each reads and writes at which size and format, its
+// bilinear fetches, the taps it weights), not from its code: sizes with odd sides, pyramids whose
+// levels round up, every intermediate format, both kernels. And the report's fraction of it: the
+// hand count's time at the roofline's rates over the row's median.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "blur/registry.h"
+#include "report/report.h"
+#include "util/strings.h"
+
+namespace blurlab {
+namespace {
+
+double texels(glm::ivec2 size) { return static_cast<double>(size.x) * size.y; }
+double bytes_per_texel(gl::Format f) { return f == gl::Format::rgba8 ? 4.0 : f == gl::Format::rgba16f ? 8.0 : 16.0; }
+// A pass reading `a` texels of format fa and writing `b` of fb, once each.
+double pass(glm::ivec2 a, gl::Format fa, glm::ivec2 b, gl::Format fb) { return texels(a) * bytes_per_texel(fa) + texels(b) * bytes_per_texel(fb); }
+double taps(const BlurSettings& s) { return 2.0 * s.kernel.radius + 1.0; }
+gl::Format in(const BlurSettings& s) { return s.input_format; }
+gl::Format mid(const BlurSettings& s) { return s.intermediate.value_or(s.input_format); }
+
+// The leading number of an approximation's choice: "7 passes, offsets ..." -> 7, "3 levels, ..." -> 3.
+int leading_number(const VariantInfo& v, const BlurSettings& s) { return std::stoi(v.approximation.choose(s).parameters); }
+
+// The texels the eight fetches of a dual-filter upsampling pass blend, for a target texel of phase
+// (bx, by): centred at (b + 1/2) / 2, fetches at (+-2h, 0), (0, +-2h), (+-h, +-h), h = offset / 4;
+// a fetch at p blends floor(p - 1/2) and, unless p - 1/2 is whole, the next texel of each axis.
+int dual_up_texels(double offset, int bx, int by) {
+  const double h = offset / 4;
+  const double at[8][2] = {{-2 * h, 0}, {2 * h, 0}, {0, -2 * h}, {0, 2 * h}, {-h, -h}, {-h, h}, {h, -h}, {h, h}};
+  std::set<std::pair<int, int>> blended;
+  for (const auto& f : at) {
+    const double x = (bx + 0.5) / 2 + f[0] - 0.5, y = (by + 0.5) / 2 + f[1] - 0.5;
+    const int x0 = static_cast<int>(std::floor(x)), y0 = static_cast<int>(std::floor(y));
+    for (int j = 0; j <= (y == y0 ? 0 : 1); ++j)
+      for (int i = 0; i <= (x == x0 ? 0 : 1); ++i) blended.insert({x0 + i, y0 + j});
+  }
+  return static_cast<int>(blended.size());
+}
+
+// The offset of dual-kawase's choice: "3 levels, offset 2" -> 2.
+double dual_offset(const VariantInfo& v, const BlurSettings& s) {
+  const std::string text = v.approximation.choose(s).parameters;
+  return std::stod(text.substr(text.rfind(' ') + 1));
+}
+
+using HandCount = std::function<WorkBound(const BlurSettings&, glm::ivec2)>;
+
+WorkBound direct_2d(const BlurSettings& s, glm::ivec2 n) {
+  return {.bytes = pass(n, in(s), n, in(s)), .fmas = 4.0 * taps(s) * taps(s) * texels(n)};
+}
+// Separable: 2r+1 taps per axis, or a box by running sums (an add and a subtract per axis) where
+// the variant says so; in two passes, horizontal into the intermediate and vertical out of it, or
+// in one dispatch.
+double separable_fmas(const BlurSettings& s, glm::ivec2 n, bool running_box) {
+  return 8.0 * (running_box && s.kernel.type == KernelType::Box ? 2.0 : taps(s)) * texels(n);
+}
+WorkBound two_passes(const BlurSettings& s, glm::ivec2 n, bool running_box) {
+  return {.bytes = pass(n, in(s), n, mid(s)) + pass(n, mid(s), n, in(s)), .fmas = separable_fmas(s, n, running_box)};
+}
+WorkBound one_dispatch(const BlurSettings& s, glm::ivec2 n, bool running_box) {
+  return {.bytes = pass(n, in(s), n, in(s)), .fmas = separable_fmas(s, n, running_box)};
+}
+WorkBound two_passes_of_taps(const BlurSettings& s, glm::ivec2 n) { return two_passes(s, n, false); }
+WorkBound one_dispatch_of_taps(const BlurSettings& s, glm::ivec2 n) { return one_dispatch(s, n, false); }
+WorkBound one_dispatch_running_box(const BlurSettings& s, glm::ivec2 n) { return one_dispatch(s, n, true); }
+// Hardware-linear sampling: r + 1 fetches per axis for even r, r + 2 for odd r, each weighted; two
+// passes, or one of n x n fetches.
+double linear_fetches(const BlurSettings& s) { return s.kernel.radius % 2 == 0 ? s.kernel.radius + 1.0 : s.kernel.radius + 2.0; }
+WorkBound linear_two_passes(const BlurSettings& s, glm::ivec2 n) {
+  const double fetches = 2.0 * linear_fetches(s) * texels(n);
+  return {pass(n, in(s), n, mid(s)) + pass(n, mid(s), n, in(s)), fetches, 4.0 * fetches};
+}
+WorkBound linear_2d(const BlurSettings& s, glm::ivec2 n) {
+  const double fetches = linear_fetches(s) * linear_fetches(s) * texels(n);
+  return {pass(n, in(s), n, in(s)), fetches, 4.0 * fetches};
+}
+
+const std::map<std::string, HandCount>& hand_counts() {
+  static const std::map<std::string, HandCount> counts = {
+      {"copy", [](const BlurSettings& s, glm::ivec2 n) { return WorkBound{.bytes = pass(n, in(s), n, in(s))}; }},
+      {"frag-naive", direct_2d},
+      {"compute-naive", direct_2d},
+      {"compute-naive-lds", direct_2d},
+      {"frag-separable", two_passes_of_taps},
+      {"compute-separable", two_passes_of_taps},
+      {"compute-separable-lds", two_passes_of_taps},
+      {"compute-separable-regblock", [](const BlurSettings& s, glm::ivec2 n) { return two_passes(s, n, true); }},
+      {"compute-inline-lds", one_dispatch_of_taps},
+      {"compute-inline-persistent", one_dispatch_of_taps},
+      {"compute-inline-regblock", one_dispatch_running_box},
+      {"compute-strip-regblock", one_dispatch_running_box},
+      {"frag-separable-linear", linear_two_passes},
+      {"compute-separable-linear", linear_two_passes},
+      {"frag-linear-2d", linear_2d},
+      // Full-resolution passes, each reading and writing once (the intermediate between them); the
+      // shared ones weight 16 texels per texel (4 taps per axis, 4 channels), the textbook ones issue
+      // 4 bilinear fetches per texel, each weighted.
+      {"kawase",
+       [](const BlurSettings& s, glm::ivec2 n) {
+         const int passes = leading_number(*find_variant("kawase"), s);
+         WorkBound b;
+         for (int k = 0; k < passes; ++k) b.bytes += pass(n, k == 0 ? in(s) : mid(s), n, k == passes - 1 ? in(s) : mid(s));
+         if (s.knob("pass").x == 1) {
+           b.fmas = passes * 32.0 * texels(n);
+         } else {
+           b.bilinear_fetches = passes * 4.0 * texels(n);
+           b.fmas = passes * 16.0 * texels(n);
+         }
+         return b;
+       }},
+      // N levels of ceil(size / 2); down passes read level l - 1 and write level l with 5 weighted
+      // bilinear fetches per texel written; the up passes read level N and write the output in one
+      // dispatch (with wrap, each up pass reads level l + 1 and writes level l), weighting the texels
+      // their eight fetches blend for every texel of levels N - 1 .. 0.
+      {"dual-kawase",
+       [](const BlurSettings& s, glm::ivec2 n) {
+         const VariantInfo& v = *find_variant("dual-kawase");
+         const int levels = leading_number(v, s);
+         const double offset = dual_offset(v, s);
+         std::vector<glm::ivec2> level{n};
+         for (int l = 1; l <= levels; ++l) level.push_back({(level.back().x + 1) / 2, (level.back().y + 1) / 2});
+         WorkBound b;
+         for (int l = 1; l <= levels; ++l) {
+           b.bytes += pass(level[l - 1], l == 1 ? in(s) : mid(s), level[l], mid(s));
+           b.bilinear_fetches += 5.0 * texels(level[l]);
+           b.fmas += 20.0 * texels(level[l]);
+         }
+         if (s.border.mode == BorderMode::Wrap)
+           for (int l = levels - 1; l >= 0; --l) b.bytes += pass(level[l + 1], mid(s), level[l], l == 0 ? in(s) : mid(s));
+         else
+           b.bytes += pass(level[levels], mid(s), n, in(s));
+         for (int l = 0; l < levels; ++l)
+           for (int by = 0; by < 2; ++by)
+             for (int bx = 0; bx < 2; ++bx) {
+               const int xs = bx == 0 ? (level[l].x + 1) / 2 : level[l].x / 2, ys = by == 0 ? (level[l].y + 1) / 2 : level[l].y / 2;
+               b.fmas += 4.0 * xs * ys * dual_up_texels(offset, bx, by);
+             }
+         return b;
+       }},
+  };
+  return counts;
+}
+
+// The variants whose own bounds tests/unit/test_own_bound_box.cpp counts (the running sums and
+// recursive filters).
+const std::set<std::string> kCountedElsewhere = {"box-iterated",   "recursive-gaussian", "recursive-gaussian-blocks",
+                                                 "compute-sliding", "compute-sliding-inline", "compute-scan",
+                                                 "compute-box-prefix", "compute-box-blocked"};
+
+TEST(OwnBound, EveryVariantIsCounted) {
+  for (const VariantInfo* v : variants()) {
+    const std::string name(v->name);
+    if (kCountedElsewhere.count(name)) continue;
+    EXPECT_TRUE(hand_counts().count(name)) << name << " has no hand count";
+    EXPECT_NE(v->own_bound, nullptr) << name << " declares no own bound";
+  }
+}
+
+void expect_same(const WorkBound& got, const WorkBound& hand, const std::string& what) {
+  EXPECT_DOUBLE_EQ(got.bytes, hand.bytes) << what << ": bytes";
+  EXPECT_DOUBLE_EQ(got.bilinear_fetches, hand.bilinear_fetches) << what << ": bilinear fetches";
+  EXPECT_DOUBLE_EQ(got.fmas, hand.fmas) << what << ": FMAs";
+}
+
+TEST(OwnBound, MatchesTheHandCount) {
+  const glm::ivec2 sizes[] = {{4096, 4096}, {1920, 1080}, {97, 61}, {3, 2}, {1, 1}};
+  for (const auto& [name, count] : hand_counts()) {
+    const VariantInfo* v = find_variant(name);
+    ASSERT_NE(v, nullptr) << name;
+    ASSERT_NE(v->own_bound, nullptr) << name;
+    std::vector<BlurSettings> settings;
+    for (gl::Format input : {gl::Format::rgba8, gl::Format::rgba16f})
+      for (gl::Format intermediate : {gl::Format::rgba8, gl::Format::rgba16f, gl::Format::rgba32f}) {
+        std::vector<Kernel> kernels{make_kernel(KernelType::Gauss, std::nullopt, 10.0), make_kernel(KernelType::Gauss, 7, std::nullopt),
+                                    make_kernel(KernelType::Gauss, std::nullopt, 30.0), make_kernel(KernelType::Box, 5, std::nullopt)};
+        for (const Kernel& k : kernels)
+          if (!is_approximation(*v) || k.type == KernelType::Gauss)
+          for (BorderMode border : {BorderMode::Clamp, BorderMode::Wrap}) {
+            BlurSettings s;
+            s.kernel = k;
+            s.border.mode = border;
+            s.input_format = input;
+            s.intermediate = intermediate;
+            settings.push_back(resolve(*v, s));
+            // Every knob candidate, the others at their defaults.
+            for (const Knob& knob : v->knobs)
+              for (const KnobValue& value : knob.candidates) {
+                s.knobs = {{std::string(knob.name), value}};
+                settings.push_back(resolve(*v, s));
+              }
+          }
+      }
+    for (const BlurSettings& s : settings)
+      for (glm::ivec2 size : sizes) expect_same(v->own_bound(s, size), count(s, size), name + " " + describe(*v, s) + " " + size_text(size));
+  }
+}
+
+// A few counts written out as numbers, so the hand counts above are checked once more.
+TEST(OwnBound, WrittenOutNumbers) {
+  BlurSettings s;
+  s.kernel = make_kernel(KernelType::Gauss, std::nullopt, 10.0);
+  // dual-kawase, sigma 10 (3 levels, offset 2), 1920x1080 rgba8: levels 960x540, 480x270, 240x135;
+  // down passes 4 (2073600 + 518400) + 4 (518400 + 129600) + 4 (129600 + 32400) bytes, the up
+  // passes in one dispatch 4 (32400 + 2073600); fetches 5 (518400 + 129600 + 32400); each up phase
+  // blends 13 texels (at n + 1/4: rows n-2 .. n+1 hold 2, 4, 4 and 3 of them): 4 x 13 x (2073600 +
+  // 518400 + 129600) FMAs, plus 20 per texel written down.
+  const VariantInfo& dual = *find_variant("dual-kawase");
+  const WorkBound d = dual.own_bound(resolve(dual, s), {1920, 1080});
+  EXPECT_DOUBLE_EQ(d.bytes, 4.0 * (2073600 + 518400 + 518400 + 129600 + 129600 + 32400 + 32400 + 2073600));
+  EXPECT_DOUBLE_EQ(d.bilinear_fetches, 5.0 * (518400 + 129600 + 32400));
+  EXPECT_DOUBLE_EQ(d.fmas, 52.0 * (2073600 + 518400 + 129600) + 20.0 * (518400 + 129600 + 32400));
+  // 97x61: levels 49x31, 25x16, 13x8 (rounded up); phases of level 0: 49 even and 48 odd columns,
+  // 31 and 30 rows.
+  const WorkBound odd = dual.own_bound(resolve(dual, s), {97, 61});
+  EXPECT_DOUBLE_EQ(odd.bytes, 4.0 * (97 * 61 + 49 * 31 + 49 * 31 + 25 * 16 + 25 * 16 + 13 * 8 + 13 * 8 + 97 * 61));
+  // kawase, sigma 10 (7 passes), 4096x4096 rgba8: 7 x 2 x 64 MiB; textbook passes 4 fetches and 16
+  // FMAs per texel, shared ones no fetches and 32 FMAs.
+  const VariantInfo& kawase = *find_variant("kawase");
+  const WorkBound k = kawase.own_bound(resolve(kawase, s), {4096, 4096});
+  EXPECT_DOUBLE_EQ(k.bytes, 7.0 * 2.0 * 4096 * 4096 * 4);
+  EXPECT_DOUBLE_EQ(k.bilinear_fetches, 7.0 * 4.0 * 4096 * 4096);
+  EXPECT_DOUBLE_EQ(k.fmas, 7.0 * 16.0 * 4096 * 4096);
+  BlurSettings shared = s;
+  shared.knobs["pass"] = {1};
+  const WorkBound ks = kawase.own_bound(resolve(kawase, shared), {4096, 4096});
+  EXPECT_DOUBLE_EQ(ks.bytes, k.bytes);
+  EXPECT_DOUBLE_EQ(ks.bilinear_fetches, 0.0);
+  EXPECT_DOUBLE_EQ(ks.fmas, 7.0 * 32.0 * 4096 * 4096);
+  // compute-separable-linear, r = 16 at rgba8 with an rgba16f intermediate, 1920x1080: 17 fetches a
+  // pass; each pass reads 4 and writes 8 bytes per texel or the reverse.
+  const VariantInfo& linear = *find_variant("compute-separable-linear");
+  BlurSettings r16;
+  r16.kernel = make_kernel(KernelType::Gauss, 16, std::nullopt);
+  r16.intermediate = gl::Format::rgba16f;
+  const WorkBound l = linear.own_bound(resolve(linear, r16), {1920, 1080});
+  EXPECT_DOUBLE_EQ(l.bytes, 2.0 * 12.0 * 1920 * 1080);
+  EXPECT_DOUBLE_EQ(l.bilinear_fetches, 34.0 * 1920 * 1080);
+  EXPECT_DOUBLE_EQ(l.fmas, 136.0 * 1920 * 1080);
+}
+
+// The report's fraction of the own bound is the hand count's time at the roofline's rates over
+// the row's median, in the table, the CSV and the JSON, with the limit that takes longest.
+TEST(OwnBound, ReportedFractionIsTheHandCountOverTheMedian) {
+  using namespace report;
+  Report r;
+  r.frames = 3;
+  // 2 GB/s texture copy, 1e11 FMA/s, 5e9 bilinear fetches/s.
+  r.roofline = Roofline{{4096, 4096}, 2.0, "copy", 3.0, 1e11, 5e9};
+  Measurement m;
+  m.variant = find_variant("compute-separable-linear");
+  m.settings = resolve(*m.variant, BlurSettings{});
+  m.settings.kernel = make_kernel(KernelType::Gauss, 16, std::nullopt);
+  m.size = {1000, 500};
+  m.span_order = {"total"};
+  m.spans_ms["total"] = {4.0, 4.0, 4.0};
+  r.rows.push_back(m);
+  // By hand: 500000 texels; two passes of 8 bytes a texel: 8 MB at 2 GB/s = 4 ms; 17 fetches a
+  // pass: 17 M fetches at 5e9/s = 3.4 ms; 68 M FMAs at 1e11/s = 0.68 ms. Memory limits: 4 / 4 ms.
+  const std::optional<OwnBound> own = r.own_bound(r.rows[0]);
+  ASSERT_TRUE(own);
+  EXPECT_EQ(own->limit, "memory");
+  EXPECT_DOUBLE_EQ(own->ms, 4.0);
+  EXPECT_DOUBLE_EQ(own->fraction, 1.0);
+  // Fetches at 2e9/s: 8.5 ms, over the 4 ms measured.
+  r.roofline->bilinear_fetch_per_s = 2e9;
+  const OwnBound fetches = *r.own_bound(r.rows[0]);
+  EXPECT_EQ(fetches.limit, "fetches");
+  EXPECT_DOUBLE_EQ(fetches.fraction, 8.5 / 4.0);
+  std::ostringstream json, csv, table;
+  write_json(r, json);
+  write_csv(r, csv);
+  write_table(r, table);
+  const auto row = nlohmann::json::parse(json.str())["results"][0];
+  EXPECT_DOUBLE_EQ(row["own_bound"]["fraction"].get<double>(), 8.5 / 4.0);
+  EXPECT_DOUBLE_EQ(row["own_bound"]["ms"].get<double>(), 8.5);
+  EXPECT_EQ(row["own_bound"]["limit"], "fetches");
+  EXPECT_DOUBLE_EQ(row["own_bound"]["bilinear_fetches"].get<double>(), 17e6);
+  EXPECT_DOUBLE_EQ(row["own_bound"]["bytes"].get<double>(), 8e6);
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(json.str())["roofline"]["bilinear_gfetch_per_s"].get<double>(), 2.0);
+  // The problem's bound: one read and one write, 4 MB at 2 GB/s = 2 ms, or 8 x 33 FMAs a texel,
+  // 132 M at 1e11/s = 1.32 ms: memory, 2 / 4 ms.
+  EXPECT_DOUBLE_EQ(row["bound"]["fraction"].get<double>(), 0.5);
+  const std::vector<std::string> lines = split(csv.str(), '\n');
+  EXPECT_NE(lines[1].find(",memory,0.5,fetches,2.125,"), std::string::npos) << lines[1];
+  EXPECT_NE(table.str().find("50% mem  212% tex"), std::string::npos) << table.str();
+  // No fetch rate measured: no own bound for a variant that fetches, rather than a wrong one.
+  r.roofline->bilinear_fetch_per_s = 0.0;
+  EXPECT_FALSE(r.own_bound(r.rows[0]));
+}
+
+}  // namespace
+}  // namespace blurlab
