@@ -11,7 +11,7 @@
 namespace blurlab {
 namespace {
 
-const Knob kBatch = sliding::batch_knob({4, 2, 8});
+const Knob kBatch = sliding::batch_knob({4, 2, 8, 1});
 const Knob kScan = sliding::scan_knob();
 const Knob kSegment = knobs::segment({512, 256, 1024, 2048});
 
@@ -83,7 +83,8 @@ extern const VariantInfo compute_box_prefix{
     .stage = Stage::Compute,
     .summary = "box only, one dispatch, cost independent of r: column running sums down a tile, row prefix sums in shared memory",
     .kernels = KernelSupport::BoxOnly,
-    .knobs = {knobs::workgroup({{256, 1}, {512, 1}, {1024, 1}}), kSegment, kBatch, kScan},
+    // 128 columns and batch 1 let a 32 KiB device run every other candidate (batch 8 at 128, 1024 at batch 1).
+    .knobs = {knobs::workgroup({{256, 1}, {512, 1}, {1024, 1}, {128, 1}}), kSegment, kBatch, kScan},
     .accumulated_terms = terms,
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,

@@ -208,15 +208,16 @@ std::string undeclared(const VariantInfo& v, const SettingRun& run, glm::ivec2 s
   return not_a_device_limit(v, s, size, r);
 }
 
-// A variant's taps per output, as far as the grid is concerned: the fp32 roundings one output
-// accumulates count its taps (VariantInfo::accumulated_terms, by default two passes of 2r+1, as
-// the check counts them). Past about 300 (direct 2D sums from r = 8, bilinear 2D fetches from
-// r = 16, separable passes at r = 128) a CPU rasterizer pays too much for the large images: those
-// settings run at 131x97 and smaller only.
+// A variant's taps per output, as far as the grid is concerned: its own minimal arithmetic
+// (VariantInfo::own_bound: 4 channels x the taps each output weights) and its bilinear fetches, per
+// texel. Past 300 (direct 2D sums from r = 8, 2D bilinear fetches from r = 33, separable passes at
+// r = 128) a CPU rasterizer pays too much for the large images: those settings run at 131x97 and
+// smaller only.
 bool reduced_size(const VariantInfo& v, const BlurSettings& s) {
-  const BlurSettings resolved = resolve(v, s);
-  const double taps = v.accumulated_terms ? v.accumulated_terms(resolved, {1, 1}) : 2.0 * (2 * resolved.kernel.radius + 1) + 2.0;
-  return taps > 300.0;
+  if (!v.own_bound) return false;
+  const glm::ivec2 size{64, 64};
+  const WorkBound work = v.own_bound(resolve(v, s), size);
+  return (work.fmas / 4.0 + work.bilinear_fetches) / (size.x * size.y) > 300.0;
 }
 
 // The source of one (size, input format): the test image uploaded, and read back as the GPU sees it.
@@ -371,7 +372,7 @@ INSTANTIATE_TEST_SUITE_P(Grid, VariantGrid, ::testing::ValuesIn(grid()),
                          [](const auto& p) { return test_name(*p.param.variant, "r" + std::to_string(p.param.radius)); });
 
 // Every knob candidate at an odd size that takes several workgroups, tiles and segments, at a small
-// radius and one past 64-wide tiles. A candidate runs with the other knobs at their defaults where
+// radius and one past 64-wide tiles (2r = 66). A candidate runs with the other knobs at their defaults where
 // the device can run that; otherwise (a candidate tuned for a GPU's larger shared memory) with the
 // fewest other knobs changed to candidates of theirs that it can. Each candidate must be checked at
 // least once; only a device that lacks an extension a candidate needs (declared, and checked) may
@@ -407,7 +408,7 @@ TEST_P(KnobGrid, EveryCandidateMatchesReference) {
   Checker checker(variant);
   const glm::ivec2 size{517, 389};
   Source source(size, gl::Format::rgba8, 7);
-  constexpr int kSmall = 3, kLarge = 40;
+  constexpr int kSmall = 7, kLarge = 33;  // the grid's radii: their default programs are compiled once
   for (const Candidate& c : candidates(variant)) {
     const KernelType type = knob_kernel(variant);
     const std::optional<KnobValues> knobs = runnable_knobs(variant, c, make_kernel(type, kSmall, std::nullopt), size);
@@ -455,7 +456,7 @@ TEST_P(WalkGrid, LongLinesMatchReference) {
   Checker checker(variant);
   for (glm::ivec2 size : {glm::ivec2(2111, 307), glm::ivec2(307, 2111)}) {
     Source source(size, gl::Format::rgba8, static_cast<unsigned>(size.x));
-    for (int radius : {7, 40})
+    for (int radius : {7, 33})  // the grid's radii: their programs are compiled once
       for (KernelType type : kernels_of(variant)) {
         SettingRun run{BlurSettings{}, true};
         run.settings.kernel = make_kernel(type, radius, std::nullopt);
