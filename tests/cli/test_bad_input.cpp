@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "blur/registry.h"
 #include "fixtures/image_bytes.h"
@@ -90,7 +91,7 @@ class Sandbox {
 
 void expect_clean_failure(const Case& c, const fs::path& dir, const std::vector<std::string>& files_before) {
   const ProgramResult r = run_program(BLURLAB_PROGRAM, c.args, dir, c.env);
-  ASSERT_FALSE(r.crashed) << "killed by signal " << r.signal << "\n" << r.err;
+  ASSERT_FALSE(r.crashed) << (r.timed_out ? "hung" : "killed by signal " + std::to_string(r.signal)) << "\n" << r.err;
   EXPECT_EQ(r.exit_code, c.exit_code) << r.err;
   ASSERT_FALSE(r.err.empty()) << "nothing on stderr";
   EXPECT_EQ(r.err.rfind("blurlab: ", 0), 0u) << r.err;
@@ -270,7 +271,7 @@ std::vector<Case> bad_arguments() {
       {"shader_broken", {"--headless", "--variant", "copy", "--shader-dir", "broken_glsl", "--image", "in.png", "--output", out}, 1,
        "copy.comp:4"},
       {"shader_missing", {"--headless", "--variant", "copy", "--shader-dir", "empty_glsl", "--image", "in.png", "--output", out}, 1,
-       "cannot read shader"},
+       "cannot read --shader-dir file 'empty_glsl/copy.comp': No such file or directory"},
       {"no_gl43_headless", {"--headless", "--variant", "copy", "--frames", "1"}, 1, "OpenGL 4.3 core is not available",
        {{"MESA_GL_VERSION_OVERRIDE", "4.2"}}},
       {"window_options_without_display", {"--script", "1:key=G", "--frames", "2"}, 1, "no display"},
@@ -629,6 +630,54 @@ TEST(HostileTargets, ScreenshotToSpecialFiles) {
   }
   EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / "full.png")) << "the device was replaced";
   EXPECT_EQ(files_below(sandbox.dir()), before);
+}
+
+// --- --shader-dir: every file it reads goes through the one reader -----------------------------
+
+// A copy of glsl/ in the sandbox with copy.comp replaced by `make(path)`.
+fs::path shader_dir_with_copy(const Sandbox& sandbox, const std::string& name, const std::function<void(const fs::path&)>& make) {
+  const fs::path dir = sandbox.dir() / name;
+  fs::copy(BLURLAB_GLSL_DIR, dir);
+  fs::remove(dir / "copy.comp");
+  make(dir / "copy.comp");
+  return dir;
+}
+
+TEST(HostileShaders, FifoAndDeviceAreRefusedNotOpened) {
+  // A FIFO hung the run; a character device grew its memory without bound.
+  Sandbox sandbox;
+  shader_dir_with_copy(sandbox, "fifo_glsl", [](const fs::path& p) { ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0); });
+  shader_dir_with_copy(sandbox, "zero_glsl", [](const fs::path& p) { fs::create_symlink("/dev/zero", p); });
+  shader_dir_with_copy(sandbox, "include_zero_glsl", [](const fs::path& p) {
+    std::ofstream(p) << "#version 430 core\n#include \"/dev/zero\"\n";
+  });
+  for (const auto& [dir, message] :
+       {std::pair<std::string, std::string>{"fifo_glsl", "cannot read --shader-dir file 'fifo_glsl/copy.comp': it is a FIFO"},
+        std::pair<std::string, std::string>{"zero_glsl", "cannot read --shader-dir file 'zero_glsl/copy.comp': it is a character device"},
+        std::pair<std::string, std::string>{"include_zero_glsl", "copy.comp:2: --shader-dir 'include_zero_glsl': the shader name "
+                                                                 "'/dev/zero' leaves the directory"}})
+    expect_clean_failure({dir, {"--headless", "--variant", "copy", "--size", "8x8", "--frames", "0", "--shader-dir", dir}, 1, message},
+                         sandbox.dir(), files_below(sandbox.dir()));
+}
+
+TEST(HostileShaders, LongDirectiveLinesDoNotCrash) {
+  // 50 KB #version and #include lines crashed the program with SIGSEGV (std::regex recursed).
+  Sandbox sandbox;
+  const std::string main_text = [] {
+    std::ifstream in(fs::path(BLURLAB_GLSL_DIR) / "copy.comp");
+    std::string line, rest;
+    std::getline(in, line);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }();
+  shader_dir_with_copy(sandbox, "long_version", [&](const fs::path& p) {
+    std::ofstream(p) << "#version 430 core" << std::string(50000, ' ') << "\n" << main_text;
+  });
+  shader_dir_with_copy(sandbox, "long_include", [&](const fs::path& p) {
+    std::ofstream(p) << "#version 430 core\n#include \"" << std::string(50000, 'a') << "\"\n" << main_text;
+  });
+  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--shader-dir", "long_version"}), sandbox.dir()));
+  expect_clean_failure({"long_include", copy_run({"--shader-dir", "long_include"}), 1, "copy.comp:2: cannot read --shader-dir file"},
+                       sandbox.dir(), files_below(sandbox.dir()));
 }
 
 }  // namespace
