@@ -520,7 +520,7 @@ class App {
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, size_.x, size_.y, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
     try {
-      save_image(flipped_vertically(from_rgba8(pixels.data(), size_.x, size_.y)), path);
+      save_image(flipped_vertically(from_rgba8(pixels.data(), size_.x, size_.y)), path, 8, path == options_.screenshot ? "--screenshot" : "");
       std::printf("saved %s\n", path.c_str());
       return true;
     } catch (const Error& e) {

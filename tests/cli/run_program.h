@@ -20,7 +20,7 @@ struct ProgramResult {
 
 struct RunOptions {
   std::map<std::string, std::string> env = {};  // added to (or replacing) this process's environment
-  double timeout_s = 90;                         // then the program is killed: a hang fails, it does not stall the suite
+  double timeout_s = 60;                         // then the program is killed: a hang fails, it does not stall the suite
   bool stdout_reader_gone = false;               // stdout is a pipe whose reader has closed it (`| head -1` after the line)
   std::function<void(pid_t)> while_running = {}; // called once it started; it is waited for after this returns
 };

@@ -12,11 +12,15 @@
 
 #include <filesystem>
 #include <fstream>
+#include <chrono>
+#include <csignal>
 #include <functional>
+#include <thread>
 
 #include "blur/registry.h"
 #include "fixtures/image_bytes.h"
 #include "fixtures/immutable.h"
+#include "fixtures/processes.h"
 #include "image/image_file.h"
 #include "run_program.h"
 
@@ -236,12 +240,12 @@ std::vector<Case> bad_arguments() {
       {"shader_dir_missing", {"--headless", "--shader-dir", "nowhere"}, 2, "not a directory"},
       // Run-time failures: exit code 1.
       {"image_missing", {"--headless", "--variant", "copy", "--image", "missing.png", "--output", out}, 1,
-       "cannot read the image 'missing.png'"},
+       "cannot read --image 'missing.png'"},
       // Not regular files: each once hung the program or filled its memory before any check.
       {"image_fifo", {"--headless", "--variant", "copy", "--image", "fifo", "--output", out}, 1, "'fifo': it is a FIFO"},
       {"image_dev_zero", {"--headless", "--variant", "copy", "--image", "/dev/zero", "--output", out}, 1, "character device"},
       {"image_proc_self_mem", {"--headless", "--variant", "copy", "--image", "/proc/self/mem", "--output", out}, 1,
-       "cannot read the image '/proc/self/mem': Input/output error"},
+       "cannot read --image '/proc/self/mem': Input/output error"},
       {"image_proc_status", {"--headless", "--variant", "copy", "--image", "/proc/self/status", "--output", out}, 1,
        "not a PNG or JPEG file"},
       // A size the run would not have the memory for: 258 kernels keep 258 double references.
@@ -254,7 +258,7 @@ std::vector<Case> bad_arguments() {
       {"output_is_directory", {"--headless", "--variant", "copy", "--image", "in.png", "--output", "adir.png"}, 1, "is a directory"},
       {"csv_in_missing_directory", {"--headless", "--variant", "copy", "--frames", "1", "--csv", "no/x.csv"}, 1, "cannot write into"},
       {"json_is_directory", {"--headless", "--variant", "copy", "--frames", "1", "--json", "adir"}, 1, "is a directory"},
-      {"report_is_a_file", {"--headless", "--variant", "copy", "--frames", "1", "--report", "in.png"}, 1, "is not a directory"},
+      {"report_is_a_file", {"--headless", "--variant", "copy", "--frames", "1", "--report", "in.png"}, 1, "--report 'in.png': it is a regular file, not a directory"},
       {"report_in_missing_directory", {"--headless", "--variant", "copy", "--frames", "1", "--report", "no/such/dir"}, 1,
        "cannot create it in 'no/such'"},
       {"tuned_missing", {"--headless", "--variant", "copy", "--tuned", "missing.json"}, 1, "cannot read the tuning file"},
@@ -277,15 +281,15 @@ std::vector<Case> bad_arguments() {
       {"window_options_without_display", {"--script", "1:key=G", "--frames", "2"}, 1, "no display"},
       // Special files as targets: written through and their errors reported, never replaced.
       {"csv_to_dev_full", {"--headless", "--variant", "copy", "--frames", "1", "--size", "8x8", "--csv", "full"}, 1,
-       "cannot write 'full': No space left on device", {}, true},
+       "cannot write --csv 'full': No space left on device", {}, true},
       {"json_to_dev_full", {"--headless", "--variant", "copy", "--frames", "1", "--size", "8x8", "--json", "full"}, 1,
        "No space left on device", {}, true},
       {"output_to_dev_full", {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0", "--output", "full.png"}, 1,
-       "cannot write 'full.png': No space left on device", {}, true},
+       "cannot write --output 'full.png': No space left on device", {}, true},
       // Outputs of a failed run: none is written.
       {"output_not_written_when_csv_fails",
        {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0", "--output", out, "--csv", "full"}, 1,
-       "cannot write 'full'", {}, true},
+       "cannot write --csv 'full': No space left on device", {}, true},
       {"outputs_not_written_when_check_fails",
        {"--headless", "--variant", "copy", "--check", "--image", "in.png", "--shader-dir", "wrong_glsl", "--output", out, "--csv",
         "r.csv", "--json", "r.json"},
@@ -550,7 +554,7 @@ TEST(HostileTargets, DevicesAreWrittenThroughAndStayDevices) {
   expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--output", "null.png", "--csv", "null", "--json", "null"}), dir));
   EXPECT_TRUE(fs::is_character_file(dir / "null"));
   EXPECT_TRUE(fs::is_character_file(dir / "null.png"));
-  expect_clean_failure({"dev_full", copy_run({"--csv", "full"}), 1, "cannot write 'full': No space left on device"}, dir, before);
+  expect_clean_failure({"dev_full", copy_run({"--csv", "full"}), 1, "cannot write --csv 'full': No space left on device"}, dir, before);
   EXPECT_TRUE(fs::is_character_file(dir / "full"));
   EXPECT_EQ(files_below(dir), before);
 }
@@ -567,7 +571,7 @@ TEST(HostileTargets, BlockDeviceIsRefusedBeforeAnyWork) {
 TEST(HostileTargets, FifoWithoutReaderFailsWithoutHanging) {
   Sandbox sandbox;
   ASSERT_EQ(::mkfifo((sandbox.dir() / "pipe").c_str(), 0600), 0);
-  expect_clean_failure({"fifo", copy_run({"--csv", "pipe"}), 1, "cannot write 'pipe': no process is reading from it"}, sandbox.dir(),
+  expect_clean_failure({"fifo", copy_run({"--csv", "pipe"}), 1, "cannot write --csv 'pipe': no process is reading from it"}, sandbox.dir(),
                        files_below(sandbox.dir()));
   EXPECT_TRUE(fs::is_fifo(sandbox.dir() / "pipe"));
 }
@@ -618,7 +622,7 @@ TEST(HostileTargets, ScreenshotToSpecialFiles) {
   const auto before = files_below(sandbox.dir());
   fs::create_directories(sandbox.dir() / "adir.png");
   for (const auto& [target, message] :
-       {std::pair<std::string, std::string>{"full.png", "cannot write 'full.png': No space left on device"},
+       {std::pair<std::string, std::string>{"full.png", "cannot write --screenshot 'full.png': No space left on device"},
         std::pair<std::string, std::string>{"adir.png", "--screenshot 'adir.png': it is a directory"}}) {
     const ProgramResult r = run_program(BLURLAB_WITH_XVFB, {BLURLAB_PROGRAM, "--frames", "2", "--size", "64x48", "--screenshot", target},
                                         sandbox.dir());
@@ -678,6 +682,183 @@ TEST(HostileShaders, LongDirectiveLinesDoNotCrash) {
   expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--shader-dir", "long_version"}), sandbox.dir()));
   expect_clean_failure({"long_include", copy_run({"--shader-dir", "long_include"}), 1, "copy.comp:2: cannot read --shader-dir file"},
                        sandbox.dir(), files_below(sandbox.dir()));
+}
+
+// --- a run's outputs: all of them at the end, or none ------------------------------------------
+
+// One blur of in.png with every kind of output; the charts of its report are
+// bars_37x23_rgba8_gauss_r16.png and time_vs_radius_37x23_rgba8_gauss.png.
+std::vector<std::string> every_output(std::initializer_list<std::string> more = {}) {
+  std::vector<std::string> args = {"--headless", "--variant", "compute-separable", "--image", "in.png", "--frames", "1", "--warmup", "0",
+                                   "--output", "out.png", "--csv", "r.csv", "--json", "r.json", "--report", "page", "--export", "exp"};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+const std::string kBarsChart = "bars_37x23_rgba8_gauss_r16.png";
+
+TEST(AllOutputsOrNone, AllOfThemWhenTheRunSucceeds) {
+  Sandbox sandbox;
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, every_output(), sandbox.dir(), RunOptions{.env = {{"TMPDIR", sandbox.dir() / "adir"}}});
+  expect_success(r);
+  for (const std::string& file : std::vector<std::string>{"out.png", "r.csv", "r.json", "page/report.md", "page/report.json", "page/report.csv",
+                                 "page/" + kBarsChart, "exp/recipe.json", "exp/recipe.md", "exp/1_h.comp"})
+    EXPECT_TRUE(fs::is_regular_file(sandbox.dir() / file)) << file << "\n" << r.out;
+  EXPECT_TRUE(fs::is_empty(sandbox.dir() / "adir")) << "the chart script's private directory stayed";
+}
+
+TEST(AllOutputsOrNone, AReportThatFailsAtTheEndLeavesNoOutput) {
+  // A chart's name taken by a directory is found only when the chart is made, after the run:
+  // --output, --csv and --json were committed and half the report written before.
+  Sandbox sandbox;
+  fs::create_directories(sandbox.dir() / "page" / kBarsChart);
+  const auto before = files_below(sandbox.dir());
+  expect_clean_failure({"chart_is_a_directory", every_output(), 1, "cannot write --report 'page/" + kBarsChart + "': it is a directory"},
+                       sandbox.dir(), before);
+  EXPECT_FALSE(fs::exists(sandbox.dir() / "exp"));
+}
+
+TEST(AllOutputsOrNone, OutputDirectoriesAreCheckedBeforeAnyGlWork) {
+  Sandbox sandbox;
+  fs::create_symlink("nowhere", sandbox.dir() / "dangling");
+  fs::create_directories(sandbox.dir() / "page" / "report.md");
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {copy_run({"--report", "dangling"}), "--report 'dangling': it is a symbolic link to 'nowhere', which does not exist"},
+           {copy_run({"--export", "dangling"}), "--export 'dangling': it is a symbolic link to 'nowhere', which does not exist"},
+           {copy_run({"--export", "in.png"}), "--export 'in.png': it is a regular file, not a directory"},
+           {copy_run({"--report", "page"}), "--report 'page/report.md': it is a directory"}}) {
+    const ProgramResult r = run_program(BLURLAB_PROGRAM, args, sandbox.dir());
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("GL_RENDERER"), std::string::npos) << "GL work before the check:\n" << r.out;
+  }
+}
+
+TEST(AllOutputsOrNone, ADirectoryThatCannotBeSearchedIsRefusedFirst) {
+  // Write permission without search (x) permission: no file can be made in it. Root may do both,
+  // so the program runs as nobody where this test runs as root.
+  Sandbox sandbox;
+  const fs::path shared = sandbox.dir() / "shared";
+  fs::create_directories(shared / "locked");
+  fs::copy_file(sandbox.dir() / "in.png", shared / "in.png");
+  fs::permissions(shared, fs::perms::all);
+  fs::permissions(shared / "locked", fs::perms(0666));
+  std::vector<std::string> args = copy_run({"--csv", "r.csv", "--report", "locked"});
+  std::string program = BLURLAB_PROGRAM;
+  if (::geteuid() == 0) {
+    if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "root without setpriv: cannot drop the permissions";
+    args.insert(args.begin(), {"--reuid=65534", "--regid=65534", "--clear-groups", "--", BLURLAB_PROGRAM});
+    program = "/usr/bin/setpriv";
+  }
+  const ProgramResult r = run_program(program, args, shared);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("--report 'locked': cannot write into it: Permission denied"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("GL_RENDERER"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(shared / "r.csv"));
+}
+
+// --- the chart step's child process ----------------------------------------------------------
+
+// A stand-in for python3 that says it started (its pid into `pid_file`), then runs `body`.
+fs::path fake_python(const Sandbox& sandbox, const std::string& body) {
+  const fs::path script = sandbox.dir() / "fake_python";
+  std::ofstream(script) << "#!/bin/sh\necho $$ > " << (sandbox.dir() / "child.pid").string() << ".tmp\nmv "
+                        << (sandbox.dir() / "child.pid").string() << ".tmp " << (sandbox.dir() / "child.pid").string() << "\n"
+                        << body << "\n";
+  fs::permissions(script, fs::perms(0755));
+  return script;
+}
+
+pid_t child_pid(const Sandbox& sandbox) {
+  std::ifstream in(sandbox.dir() / "child.pid");
+  pid_t pid = 0;
+  in >> pid;
+  return pid;
+}
+
+using test_fixtures::process_ended_within;
+
+TEST(ChartChild, InterruptedDuringTheChartsLeavesNothingAndNoChild) {
+  Sandbox sandbox;
+  fs::create_directories(sandbox.dir() / "tmp");
+  const fs::path python = fake_python(sandbox, "while :; do echo chart >> scratch.png; sleep 0.05; done");
+  const auto before = files_below(sandbox.dir());
+  const ProgramResult r = run_program(
+      BLURLAB_PROGRAM, every_output(), sandbox.dir(),
+      RunOptions{.env = {{"BLURLAB_PYTHON", python.string()}, {"TMPDIR", (sandbox.dir() / "tmp").string()}},
+                 .while_running = [&](pid_t blurlab) {
+                   for (int i = 0; i < 3000 && !fs::exists(sandbox.dir() / "child.pid"); ++i)
+                     std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                   std::this_thread::sleep_for(std::chrono::milliseconds(200));  // it is writing now
+                   ::kill(blurlab, SIGTERM);
+                 }});
+  ASSERT_TRUE(fs::exists(sandbox.dir() / "child.pid")) << "the chart step never started\n" << r.err;
+  EXPECT_TRUE(r.crashed && r.signal == SIGTERM) << "SIGTERM must still end it: " << r.exit_code << " " << r.err;
+  EXPECT_TRUE(process_ended_within(child_pid(sandbox), std::chrono::seconds(5))) << "the chart script outlived the run";
+  fs::remove(sandbox.dir() / "child.pid");
+  EXPECT_EQ(files_below(sandbox.dir()), before) << "a file of the run appeared, or a temporary stayed";
+  EXPECT_FALSE(fs::exists(sandbox.dir() / "page"));
+  EXPECT_TRUE(fs::is_empty(sandbox.dir() / "tmp")) << "the private directory stayed";
+}
+
+TEST(ChartChild, OneThatDoesNotFinishIsStopped) {
+  Sandbox sandbox;
+  const fs::path python = fake_python(sandbox, "exec sleep 1000");
+  const auto start = std::chrono::steady_clock::now();
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, every_output(), sandbox.dir(),
+                                      RunOptions{.env = {{"BLURLAB_PYTHON", python.string()}, {"BLURLAB_CHART_SECONDS", "2"}}});
+  expect_success(r);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(40));
+  EXPECT_NE(r.out.find("(no charts: " + python.string() + " did not finish within 2 s (BLURLAB_CHART_SECONDS) and was stopped;"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(process_ended_within(child_pid(sandbox), std::chrono::seconds(5)));
+  EXPECT_TRUE(fs::is_regular_file(sandbox.dir() / "page" / "report.md"));
+}
+
+TEST(ChartChild, RunsNoCodeFromTheWorkingDirectory) {
+  // charts.py imports textwrap: python3 -c put the working directory first on sys.path.
+  Sandbox sandbox;
+  std::ofstream(sandbox.dir() / "textwrap.py") << "open('" << (sandbox.dir() / "ran").string() << "', 'w').write('x')\n";
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, every_output(), sandbox.dir());
+  expect_success(r);
+  EXPECT_FALSE(fs::exists(sandbox.dir() / "ran")) << "textwrap.py of the working directory was run";
+  EXPECT_TRUE(fs::is_regular_file(sandbox.dir() / "page" / kBarsChart)) << r.out;
+}
+
+TEST(ChartChild, AFifoInTheReportDirectoryDoesNotHangIt) {
+  Sandbox sandbox;
+  fs::create_directories(sandbox.dir() / "page");
+  ASSERT_EQ(::mkfifo((sandbox.dir() / "page" / kBarsChart).c_str(), 0600), 0);
+  expect_clean_failure({"fifo_chart", every_output(), 1, "cannot write --report 'page/" + kBarsChart + "': no process is reading from it"},
+                       sandbox.dir(), files_below(sandbox.dir()));
+  EXPECT_TRUE(fs::is_fifo(sandbox.dir() / "page" / kBarsChart));
+}
+
+// --- signals and limits that end a write -----------------------------------------------------
+
+TEST(WritesThatEnd, StdoutWithoutAReaderIsAReasonNotASignal) {
+  // `blurlab ... --csv /dev/stdout | head -1`: SIGPIPE killed it and left its staged temporaries.
+  Sandbox sandbox;
+  const auto before = files_below(sandbox.dir());
+  const ProgramResult r =
+      run_program(BLURLAB_PROGRAM, copy_run({"--output", "out.png", "--csv", "/dev/stdout"}), sandbox.dir(), RunOptions{.stdout_reader_gone = true});
+  ASSERT_FALSE(r.crashed) << "killed by signal " << r.signal;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "blurlab: cannot write to standard output: Broken pipe\n");
+  EXPECT_EQ(files_below(sandbox.dir()), before);
+}
+
+TEST(WritesThatEnd, FileSizeLimitIsAReasonNotASignal) {
+  // `ulimit -f`: SIGXFSZ killed it and left the temporary it was writing.
+  Sandbox sandbox;
+  const auto before = files_below(sandbox.dir());
+  const std::vector<std::string> args = {"-c", "ulimit -f 64 && exec \"$0\" \"$@\"", BLURLAB_PROGRAM, "--headless", "--variant", "copy",
+                                         "--size", "640x480", "--frames", "0", "--output", "out.png", "--csv", "r.csv"};
+  const ProgramResult r = run_program("/bin/sh", args, sandbox.dir());
+  ASSERT_FALSE(r.crashed) << "killed by signal " << r.signal;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "blurlab: cannot write --output 'out.png': File too large\n");
+  EXPECT_EQ(files_below(sandbox.dir()), before);
 }
 
 }  // namespace
