@@ -725,11 +725,13 @@ TEST(AllOutputsOrNone, OutputDirectoriesAreCheckedBeforeAnyGlWork) {
            {copy_run({"--report", "dangling"}), "--report 'dangling': it is a symbolic link to 'nowhere', which does not exist"},
            {copy_run({"--export", "dangling"}), "--export 'dangling': it is a symbolic link to 'nowhere', which does not exist"},
            {copy_run({"--export", "in.png"}), "--export 'in.png': it is a regular file, not a directory"},
-           {copy_run({"--report", "page"}), "--report 'page/report.md': it is a directory"}}) {
+           {copy_run({"--output", "out.png", "--csv", "r.csv", "--report", "page"}), "--report 'page/report.md': it is a directory"}}) {
+    const auto before = files_below(sandbox.dir());
     const ProgramResult r = run_program(BLURLAB_PROGRAM, args, sandbox.dir());
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("GL_RENDERER"), std::string::npos) << "GL work before the check:\n" << r.out;
+    EXPECT_EQ(files_below(sandbox.dir()), before);
   }
 }
 
