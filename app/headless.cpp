@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 #include "bench/roofline.h"
 #include "bench/sweep.h"
@@ -68,15 +69,31 @@ std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPi
   return line;
 }
 
+// Every file and folder the run may write, with its option: none may be another's.
+std::vector<std::pair<std::filesystem::path, std::string>> output_files(const cli::Options& o) {
+  std::vector<std::pair<std::filesystem::path, std::string>> files;
+  for (const auto& [file, option] : {std::pair{&o.output, "--output"}, std::pair{&o.csv, "--csv"}, std::pair{&o.json, "--json"}})
+    if (!file->empty()) files.emplace_back(*file, option);
+  if (o.tune) files.emplace_back(o.tune_file, "--tune-file");
+  for (const auto& [dir, option, names] : {std::tuple{&o.report_dir, "--report", &report::kReportFiles},
+                                           std::tuple{&o.export_dir, "--export", &kExportFiles}}) {
+    if (dir->empty()) continue;
+    files.emplace_back(*dir, option);
+    for (const std::string& name : *names) files.emplace_back(std::filesystem::path(*dir) / name, option);
+  }
+  return files;
+}
+
 }  // namespace
 
 int run_headless(const cli::Options& o) {
   // Everything that can fail without a GPU fails first, the cheapest first.
   for (const auto& [file, option] : {std::pair{&o.output, "--output"}, std::pair{&o.csv, "--csv"}, std::pair{&o.json, "--json"}})
     if (!file->empty()) check_output_target(*file, option);
-  if (o.tune) check_output_target(o.tune_file, "--tune-file");
+  if (o.tune) report::TuningTable::check_target(o.tune_file);
   if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
   if (!o.export_dir.empty()) check_export_dir(o.export_dir);
+  check_distinct_outputs(output_files(o));
   RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
   const std::optional<Image> image = std::move(run_input.image);
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
@@ -128,17 +145,16 @@ int run_headless(const cli::Options& o) {
   };
 
   if (o.tune) {
-    report::TuningTable tuning = std::filesystem::exists(o.tune_file) ? report::TuningTable::load(o.tune_file) : report::TuningTable();
+    report::TuningTable choices;  // this run's; merged into the file at the end
     TextTable table(bench::tuning_table_header());
-    bench::run_tuning(jobs, measurer, o.frames, fill, on_job, info.renderer, tuning, table);
+    bench::run_tuning(jobs, measurer, o.frames, fill, on_job, info.renderer, choices, table);
     table.print(std::cout);
-    tuning.save(o.tune_file);
     if (const std::string errors = gl_errors(debug); !errors.empty()) {
       print_error(errors + "; " + o.tune_file + " not saved");
       return 1;
     }
     check_standard_output();
-    outputs.commit();
+    choices.merge_into(o.tune_file);
     std::cout << "\nsaved the choices to " << o.tune_file << " (use them with --tuned " << o.tune_file << ")\n";
     return 0;
   }
@@ -162,6 +178,16 @@ int run_headless(const cli::Options& o) {
   if (!rep.rows.empty() && all_unsupported && (o.variants.size() == 1 || !o.output.empty()))
     throw UsageError(std::string(rep.rows.front().variant->name) + " cannot run " +
                      describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + *rep.rows.front().unsupported);
+  // --check promises that what ran matches the reference: a run in which nothing was checked
+  // (every setting refused) has shown nothing, and fails.
+  if (o.check && std::none_of(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.check.has_value(); })) {
+    const auto refused = std::find_if(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.unsupported.has_value(); });
+    throw Error("--check: nothing was checked" +
+                (refused == rep.rows.end() ? std::string()
+                                           : ": every run was refused (" + std::to_string(rep.rows.size()) + "; the first, " +
+                                                 std::string(refused->variant->name) + " " + describe(*refused->variant, refused->settings) +
+                                                 ": " + *refused->unsupported + ")"));
+  }
 
   // --output: one run only (checked by the parser). Linear light is encoded back to sRGB.
   if (!o.output.empty() && result.last_output)

@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
   // gone; EFBIG: past `ulimit -f`) instead of a signal that ends the process without a word.
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGXFSZ, SIG_IGN);
+  const blurlab::EscapedStdout escaped;  // stdout shows control characters as stderr does: \e, \xNN
   try {
     const int code = run(argc, argv);
     blurlab::check_standard_output();  // what was printed reached its reader, or the exit code says so

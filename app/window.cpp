@@ -342,7 +342,7 @@ class App {
       pipeline_.refresh_programs();
       second_pipeline_.refresh_programs();
       shader_error_.clear();
-      std::printf("shaders reloaded from %s\n", options_.shader_dir.empty() ? "the embedded copies" : options_.shader_dir.c_str());
+      std::cout << "shaders reloaded from " << (options_.shader_dir.empty() ? "the embedded copies" : options_.shader_dir) << std::endl;
     } catch (const gl::ShaderError& e) {
       // The last good programs stay in use; the overlay shows the log with file and line.
       shader_error_ = e.log().empty() ? e.what() : e.log();
@@ -521,7 +521,7 @@ class App {
     glReadPixels(0, 0, size_.x, size_.y, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
     try {
       save_image(flipped_vertically(from_rgba8(pixels.data(), size_.x, size_.y)), path, 8, path == options_.screenshot ? "--screenshot" : "");
-      std::printf("saved %s\n", path.c_str());
+      std::cout << "saved " << path << std::endl;
       return true;
     } catch (const Error& e) {
       screenshot_error_ = e.what();

@@ -266,7 +266,7 @@ std::string recipe_markdown(const Recording& recording, const ExportRequest& r, 
 
 }  // namespace
 
-void check_export_dir(const fs::path& dir) { check_output_directory(dir, "--export", {"recipe.json", "recipe.md"}); }
+void check_export_dir(const fs::path& dir) { check_output_directory(dir, "--export", kExportFiles); }
 
 std::vector<std::string> write_export(const Recording& recording, const ExportRequest& r, const gl::ShaderSources& sources,
                                       const fs::path& dir) {

@@ -3,16 +3,19 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <optional>
 #include <system_error>
+#include <thread>
 
 #include "util/error.h"
 #include "util/strings.h"
@@ -181,7 +184,13 @@ std::string write_through(const fs::path& path, std::string_view content) {
   std::fflush(stdout);  // /dev/stdout may be this pipe or terminal: what was printed comes first
   // O_NONBLOCK: a FIFO nobody reads fails now (ENXIO) instead of waiting forever.
   const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return errno == ENXIO ? "no process is reading from it" : std::strerror(errno);
+  if (fd < 0) {
+    const int error = errno;
+    struct stat st {};
+    // ENXIO means "no reader" only for a FIFO; a terminal or device gives it when nothing is behind it.
+    if (error == ENXIO && ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode)) return "no process is reading from it";
+    return std::strerror(error);
+  }
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   size_t done = 0;
   while (done < content.size()) {
@@ -266,6 +275,59 @@ std::string read_regular_file(const std::filesystem::path& path, uint64_t max_by
 void check_output_target(const fs::path& path, std::string_view what) {
   const Target t = classify(path);
   if (!t.refusal.empty()) throw Error(std::string(what) + " " + quoted(path) + ": " + t.refusal);
+}
+
+std::optional<fs::path> file_to_replace(const fs::path& path, std::string_view what) {
+  const Target t = classify(path);
+  if (!t.refusal.empty()) throw Error(std::string(what) + " " + quoted(path) + ": " + t.refusal);
+  if (t.kind == Target::Kind::WriteThrough) return std::nullopt;
+  return t.path;
+}
+
+void check_distinct_outputs(const std::vector<std::pair<fs::path, std::string>>& outputs) {
+  // What a name stands for: an existing file or directory by its inode (links and hard links
+  // meet there), a new one by its absolute path with the links of its directories resolved.
+  const auto identity = [](const fs::path& path) -> std::optional<std::string> {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {
+      if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return std::nullopt;  // written through
+      return "inode " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+    }
+    std::error_code ec;
+    const fs::path full = fs::weakly_canonical(fs::absolute(without_trailing_separator(path), ec), ec);
+    return "path " + (ec ? path.lexically_normal().string() : full.string());
+  };
+  std::vector<std::pair<std::string, size_t>> seen;  // identity, index in outputs
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto id = identity(outputs[i].first);
+    if (!id) continue;
+    for (const auto& [other_id, j] : seen)
+      if (other_id == *id)
+        throw UsageError(outputs[i].second + " " + quoted(outputs[i].first) + " is the same file as " + outputs[j].second + " " +
+                         quoted(outputs[j].first) + ": each output needs a file of its own");
+    seen.emplace_back(*id, i);
+  }
+}
+
+DirectoryLock::DirectoryLock(const fs::path& dir, std::string_view what, double timeout_s) {
+  const fs::path name = dir.empty() ? fs::path(".") : dir;
+  fd_ = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) throw Error(std::string(what) + ": cannot lock " + quoted(name) + ": " + std::strerror(errno));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    if (error == EINTR) continue;
+    if (error != EWOULDBLOCK || std::chrono::steady_clock::now() > deadline) {
+      ::close(fd_);
+      throw Error(std::string(what) + ": cannot lock " + quoted(name) + ": " +
+                  (error == EWOULDBLOCK ? "another process held it for " + format_double(timeout_s) + " s" : std::strerror(error)));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+DirectoryLock::~DirectoryLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
 }
 
 void check_output_directory(const fs::path& given, std::string_view what, const std::vector<std::string>& files) {

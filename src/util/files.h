@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,30 @@ std::string read_regular_file(const std::filesystem::path& path, uint64_t max_by
 // Throws blurlab::Error with one line naming `what` (e.g. "--csv") and `path` when the target
 // could not be written as above: called before the work whose result it will hold.
 void check_output_target(const std::filesystem::path& path, std::string_view what);
+
+// The regular file write_file_atomically() would replace for `path` (links followed; it may not
+// exist yet), or nullopt for a device or FIFO it would write through. Throws blurlab::Error like
+// check_output_target().
+std::optional<std::filesystem::path> file_to_replace(const std::filesystem::path& path, std::string_view what);
+
+// Throws blurlab::Error when two of `outputs` (path, option) name the same file or directory, also
+// through links or as hard links of one file: "--csv 'x.png' is the same file as --output 'x.png'".
+// Devices and FIFOs, written through in turn, may take several outputs.
+void check_distinct_outputs(const std::vector<std::pair<std::filesystem::path, std::string>>& outputs);
+
+// An exclusive lock (flock) on a directory for a read-merge-write of a file in it that other runs
+// may write at the same time (--tune-file): held from construction to destruction. Waits at most
+// `timeout_s` for another holder, then throws blurlab::Error naming `what` and the directory.
+class DirectoryLock {
+ public:
+  DirectoryLock(const std::filesystem::path& dir, std::string_view what, double timeout_s = 60);
+  ~DirectoryLock();
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 // An output directory (--report, --export) is a directory to write into (a link to one is
 // followed), or does not exist and its parent is a directory to write into. Throws blurlab::Error

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <functional>
@@ -22,6 +23,7 @@
 #include "fixtures/immutable.h"
 #include "fixtures/processes.h"
 #include "image/image_file.h"
+#include "report/tuning.h"
 #include "run_program.h"
 
 namespace blurlab::test {
@@ -61,6 +63,15 @@ class Sandbox {
       std::ofstream(dir_ / ("tuned_" + std::string(name) + ".json"))
           << R"({"entries": [{"renderer": "any", "variant": "compute-sliding", "width": 37, "height": 23, "input_format": "rgba8",)"
           << R"( "kernel": "box", "radius": 2, "knobs": {)" << knobs << R"(}, "median_ms": 1, "default_ms": 1}]})";
+    // Values the file holds that a message must quote as they are (2^64 - 1 was shown as -1, and a
+    // NUL cut the message short).
+    for (const auto& [name, fields] : {std::pair{"width_max", R"("width": 18446744073709551615, "height": 23, "kernel": "box")"},
+                                       std::pair{"nul_kernel", R"("width": 37, "height": 23, "kernel": "b\u0000x")"}})
+      std::ofstream(dir_ / ("tuned_" + std::string(name) + ".json"))
+          << R"({"entries": [{"renderer": "any", "variant": "compute-sliding", )" << fields
+          << R"(, "input_format": "rgba8", "radius": 2, "knobs": {}, "median_ms": 1, "default_ms": 1}]})";
+    fs::create_symlink("in.png", dir_ / "in_alias.png");
+    fs::create_hard_link(dir_ / "in.png", dir_ / "in_hard.png");
     fs::copy(BLURLAB_GLSL_DIR, dir_ / "broken_glsl");
     std::ofstream(dir_ / "broken_glsl" / "copy.comp") << "#version 430 core\nlayout(local_size_x = WG_X) in;\nvoid main() {\n  nonsense;\n}\n";
     // Compiles, runs, and blurs wrongly: a --check that fails.
@@ -115,6 +126,15 @@ TEST_P(BadArguments, OneLineAndNoFile) {
     for (const char* device : {"null", "full", "null.png", "full.png"})
       EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / device)) << "the device " << device << " was replaced";
   }
+}
+
+// The copy pass on in.png, no frames, and `more`.
+const std::vector<std::string> kCopyRun = {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0"};
+
+std::vector<std::string> copy_run(std::initializer_list<std::string> more) {
+  std::vector<std::string> args = kCopyRun;
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
 }
 
 std::vector<Case> bad_arguments() {
@@ -261,17 +281,36 @@ std::vector<Case> bad_arguments() {
       {"report_is_a_file", {"--headless", "--variant", "copy", "--frames", "1", "--report", "in.png"}, 1, "--report 'in.png': it is a regular file, not a directory"},
       {"report_in_missing_directory", {"--headless", "--variant", "copy", "--frames", "1", "--report", "no/such/dir"}, 1,
        "cannot create it in 'no/such'"},
-      {"tuned_missing", {"--headless", "--variant", "copy", "--tuned", "missing.json"}, 1, "cannot read the tuning file"},
-      {"tuned_garbage", {"--headless", "--variant", "copy", "--tuned", "garbage.json"}, 1, "not a blurlab tuning file"},
+      {"tuned_missing", {"--headless", "--variant", "copy", "--tuned", "missing.json"}, 1, "cannot read --tuned 'missing.json': No such file or directory"},
+      {"tuned_garbage", {"--headless", "--variant", "copy", "--tuned", "garbage.json"}, 1, "--tuned 'garbage.json' is not a blurlab tuning file"},
       {"tuned_segment_zero", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_segment_zero.json"}, 1,
-       "tuning file 'tuned_segment_zero.json', entry 0: knob segment '0' is out of range 1..16384"},
+       "--tuned 'tuned_segment_zero.json', entry 0: knob segment '0' is out of range 1..16384"},
       {"tuned_workgroup_huge", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_workgroup_huge.json"}, 1,
        "knob workgroup '100000x1' is larger than 1024"},
       {"tuned_workgroup_zero", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_workgroup_zero.json"}, 1,
        "knob workgroup '0x0' must have positive sides"},
       {"tuned_unknown_knob", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_unknown_knob.json"}, 1,
        "compute-sliding has no knob 'turbo'"},
-      {"tuned_not_a_file", {"--headless", "--variant", "copy", "--tuned", "adir"}, 1, "cannot read the tuning file 'adir': it is a directory"},
+      {"tuned_not_a_file", {"--headless", "--variant", "copy", "--tuned", "adir"}, 1, "cannot read --tuned 'adir': it is a directory"},
+      {"tuned_width_2_to_64", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_width_max.json"}, 1,
+       "--tuned 'tuned_width_max.json', entry 0: \"width\" 18446744073709551615 is out of range 1..65536"},
+      {"tuned_nul_in_kernel", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_nul_kernel.json"}, 1,
+       "--tuned 'tuned_nul_kernel.json', entry 0: kernel 'b\\x00x' is not box or gauss"},
+      // Two outputs that name one file: refused before any work (CSV text once ended up in x.png).
+      {"output_and_csv_one_file", copy_run({"--output", "x.png", "--csv", "x.png"}), 2,
+       "--csv 'x.png' is the same file as --output 'x.png': each output needs a file of its own"},
+      {"outputs_one_file_through_a_link", copy_run({"--csv", "in.png", "--json", "in_alias.png"}), 2,
+       "--json 'in_alias.png' is the same file as --csv 'in.png'"},
+      {"outputs_one_file_as_hard_links", copy_run({"--output", "in_hard.png", "--json", "./in.png"}), 2,
+       "--json './in.png' is the same file as --output 'in_hard.png'"},
+      {"report_and_export_one_folder", copy_run({"--report", "r", "--export", "r/"}), 2, "--export 'r/' is the same file as --report 'r'"},
+      {"csv_inside_the_report", copy_run({"--report", "adir", "--csv", "adir/report.csv"}), 2,
+       "--report 'adir/report.csv' is the same file as --csv 'adir/report.csv'"},
+      {"tune_with_csv", {"--headless", "--tune", "--csv", "r.csv"}, 2, "--tune writes its choices to --tune-file; --csv and --json are for timing runs"},
+      // --check with nothing checked: every variant refused the workgroup (it exited 0).
+      {"check_that_checks_nothing",
+       {"--headless", "--check", "--variant", "compute-naive,compute-naive-lds", "--workgroup", "64x64", "--size", "37x23"}, 1,
+       "--check: nothing was checked: every run was refused (2; the first, compute-naive"},
       {"shader_broken", {"--headless", "--variant", "copy", "--shader-dir", "broken_glsl", "--image", "in.png", "--output", out}, 1,
        "copy.comp:4"},
       {"shader_missing", {"--headless", "--variant", "copy", "--shader-dir", "empty_glsl", "--image", "in.png", "--output", out}, 1,
@@ -531,14 +570,6 @@ TEST(GoodImages, JpegInJpegOut) {
 // --- hostile targets that need a setup: device nodes, FIFOs, links, immutable files ------------
 
 using blurlab::test_fixtures::set_immutable;
-
-const std::vector<std::string> kCopyRun = {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0"};
-
-std::vector<std::string> copy_run(std::initializer_list<std::string> more) {
-  std::vector<std::string> args = kCopyRun;
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
 
 void expect_success(const ProgramResult& r) {
   ASSERT_FALSE(r.crashed) << "killed by signal " << r.signal << "\n" << r.err;
@@ -861,6 +892,67 @@ TEST(WritesThatEnd, FileSizeLimitIsAReasonNotASignal) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "blurlab: cannot write --output 'out.png': File too large\n");
   EXPECT_EQ(files_below(sandbox.dir()), before);
+}
+
+// --- the tuning file: runs at the same time, and devices -------------------------------------
+
+std::vector<std::string> tune_run(const std::string& size, const std::string& file) {
+  return {"--headless", "--tune", "--variant", "copy", "--size", size, "--frames", "3", "--warmup", "0", "--tune-file", file};
+}
+
+TEST(TuningFile, TwoRunsAtOnceBothKeepTheirChoices) {
+  // Both reported success and the file had one run's choices: the other's were lost.
+  Sandbox sandbox;
+  ProgramResult first, second;
+  std::thread other([&] { second = run_program(BLURLAB_PROGRAM, tune_run("24x16", "t.json"), sandbox.dir()); });
+  first = run_program(BLURLAB_PROGRAM, tune_run("16x16", "t.json"), sandbox.dir());
+  other.join();
+  expect_success(first);
+  expect_success(second);
+  const report::TuningTable table = report::TuningTable::load(sandbox.dir() / "t.json");
+  std::vector<std::string> sizes;
+  for (const report::TunedEntry& e : table.entries()) sizes.push_back(std::to_string(e.size.x) + "x" + std::to_string(e.size.y));
+  std::sort(sizes.begin(), sizes.end());
+  EXPECT_EQ(sizes, (std::vector<std::string>{"16x16", "24x16"}));
+}
+
+TEST(TuningFile, DevicesAreWrittenThroughLikeEveryOutput) {
+  // --tune-file /dev/null was refused: the run read the device back as a tuning file to merge with.
+  Sandbox sandbox;
+  if (!sandbox.make_devices()) GTEST_SKIP() << "cannot make device nodes, and /dev is writable";
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, tune_run("16x16", "null"), sandbox.dir());
+  expect_success(r);
+  EXPECT_NE(r.out.find("saved the choices to null"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::is_character_file(sandbox.dir() / "null"));
+}
+
+// --- messages and escapes ----------------------------------------------------------------------
+
+TEST(Messages, ATerminalWithNothingBehindItIsNotAFifo) {
+  Sandbox sandbox;
+  // A serial port's node with no port behind it: opening it fails with ENXIO, as a FIFO without a reader does.
+  if (::mknod((sandbox.dir() / "tty").c_str(), S_IFCHR | 0600, makedev(4, 127)) != 0) GTEST_SKIP() << "mknod not permitted here";
+  if (const int fd = ::open((sandbox.dir() / "tty").c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK); fd >= 0 || errno != ENXIO) {
+    if (fd >= 0) ::close(fd);
+    GTEST_SKIP() << "this machine has a port behind ttyS63";
+  }
+  expect_clean_failure({"tty", copy_run({"--csv", "tty"}), 1, "cannot write --csv 'tty': No such device or address"}, sandbox.dir(),
+                       files_below(sandbox.dir()));
+}
+
+TEST(Messages, StdoutEscapesWhatStderrEscapes) {
+  // "wrote NAME" printed a name's escape sequences raw, and a terminal obeyed them.
+  Sandbox sandbox;
+  const std::string name = "x\x1b[2J\x07\xc2\x9b.csv";
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, copy_run({"--csv", name}), sandbox.dir());
+  expect_success(r);
+  EXPECT_TRUE(fs::is_regular_file(sandbox.dir() / name)) << "the file has the name it was given";
+  EXPECT_NE(r.out.find("wrote x\\e[2J\\x07\\u009b.csv\n"), std::string::npos) << r.out;
+  for (const char c : r.out) EXPECT_TRUE(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f)) << "a control character on stdout";
+  // The same name in an error: the same escapes on stderr.
+  fs::create_directories(sandbox.dir() / "adir" / name);
+  const ProgramResult e = run_program(BLURLAB_PROGRAM, copy_run({"--csv", "adir/" + name}), sandbox.dir());
+  EXPECT_EQ(e.err, "blurlab: --csv 'adir/x\\e[2J\\x07\\u009b.csv': it is a directory\n");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -301,6 +303,43 @@ TEST_F(Files, OutputDirectoriesAreCheckedWithTheirFiles) {
   write_file_into(dir_ / "late", "a.txt", "a", "--export");
   std::ofstream(dir_ / "late") << "x";
   EXPECT_NE(error_of([&] { outputs.commit(); }).find("cannot write --export '" + (dir_ / "late").string() + "': "), std::string::npos);
+}
+
+TEST_F(Files, TwoOutputsNamingOneFileAreRefused) {
+  std::ofstream(dir_ / "real.csv") << "x";
+  fs::create_symlink("real.csv", dir_ / "link.csv");
+  fs::create_hard_link(dir_ / "real.csv", dir_ / "hard.csv");
+  fs::create_directories(dir_ / "page");
+  const auto refusal = [&](const std::vector<std::pair<fs::path, std::string>>& outputs) {
+    try {
+      check_distinct_outputs(outputs);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(refusal({{dir_ / "x.png", "--output"}, {dir_ / "x.png", "--csv"}}),
+            "--csv '" + (dir_ / "x.png").string() + "' is the same file as --output '" + (dir_ / "x.png").string() +
+                "': each output needs a file of its own");
+  EXPECT_NE(refusal({{dir_ / "new.csv", "--csv"}, {dir_ / "page" / ".." / "new.csv", "--json"}}), "");
+  EXPECT_NE(refusal({{dir_ / "real.csv", "--csv"}, {dir_ / "link.csv", "--json"}}), "") << "through a link";
+  EXPECT_NE(refusal({{dir_ / "real.csv", "--csv"}, {dir_ / "hard.csv", "--json"}}), "") << "a hard link";
+  EXPECT_NE(refusal({{dir_ / "page", "--report"}, {dir_ / "page/", "--export"}}), "");
+  EXPECT_NE(refusal({{dir_ / "new", "--report"}, {dir_ / "new" / "report.csv", "--report"}, {dir_ / "new" / "report.csv", "--csv"}}), "");
+  EXPECT_EQ(refusal({{dir_ / "a.csv", "--csv"}, {dir_ / "a.json", "--json"}, {"/dev/null", "--output"}, {"/dev/null", "--csv"}}), "")
+      << "devices take several outputs in turn";
+}
+
+TEST_F(Files, DirectoryLockWaitsThenSaysWhy) {
+  const int held = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);  // another holder (flock locks belong to the open file)
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(error_of([&] { DirectoryLock lock(dir_, "--tune-file 't.json'", 0.3); }),
+            "--tune-file 't.json': cannot lock '" + dir_.string() + "': another process held it for 0.3 s");
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
+  ::close(held);
+  { DirectoryLock lock(dir_, "--tune-file", 0.3); }
+  EXPECT_TRUE(fs::is_empty(dir_)) << "the lock leaves no file";
 }
 
 // A child process stages outputs, tells the parent, and waits to be killed by `signal_number`.
