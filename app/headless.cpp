@@ -69,11 +69,19 @@ std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPi
   return line;
 }
 
-// Every file and folder the run may write, with its option: none may be another's.
-std::vector<std::pair<std::filesystem::path, std::string>> output_files(const cli::Options& o) {
-  std::vector<std::pair<std::filesystem::path, std::string>> files;
+using OutputList = std::vector<std::pair<std::filesystem::path, std::string>>;
+
+// --output, --csv and --json where given, with their options.
+OutputList file_outputs(const cli::Options& o) {
+  OutputList files;
   for (const auto& [file, option] : {std::pair{&o.output, "--output"}, std::pair{&o.csv, "--csv"}, std::pair{&o.json, "--json"}})
     if (!file->empty()) files.emplace_back(*file, option);
+  return files;
+}
+
+// Every file and folder the run may write, with its option: none may be another's.
+OutputList all_outputs(const cli::Options& o) {
+  OutputList files = file_outputs(o);
   if (o.tune) files.emplace_back(o.tune_file, "--tune-file");
   for (const auto& [dir, option, names] : {std::tuple{&o.report_dir, "--report", &report::kReportFiles},
                                            std::tuple{&o.export_dir, "--export", &kExportFiles}}) {
@@ -88,12 +96,11 @@ std::vector<std::pair<std::filesystem::path, std::string>> output_files(const cl
 
 int run_headless(const cli::Options& o) {
   // Everything that can fail without a GPU fails first, the cheapest first.
-  for (const auto& [file, option] : {std::pair{&o.output, "--output"}, std::pair{&o.csv, "--csv"}, std::pair{&o.json, "--json"}})
-    if (!file->empty()) check_output_target(*file, option);
+  for (const auto& [file, option] : file_outputs(o)) check_output_target(file, option);
   if (o.tune) report::TuningTable::check_target(o.tune_file);
   if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
   if (!o.export_dir.empty()) check_export_dir(o.export_dir);
-  check_distinct_outputs(output_files(o));
+  check_distinct_outputs(all_outputs(o));
   RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
   const std::optional<Image> image = std::move(run_input.image);
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);

@@ -95,7 +95,10 @@ Charts make_charts(std::string_view json) {
   return charts;
 }
 
-void check_report_dir(const fs::path& dir) { check_output_directory(dir, "--report", kReportFiles); }
+void check_report_dir(const fs::path& dir) {
+  check_output_directory(dir, "--report", kReportFiles);
+  chart_seconds();  // a bad BLURLAB_CHART_SECONDS is refused now, not after the run
+}
 
 std::string write_report_page(const Report& report, const fs::path& dir) {
   std::ostringstream json, csv;

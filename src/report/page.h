@@ -38,7 +38,8 @@ Charts make_charts(std::string_view json);
 inline const std::vector<std::string> kReportFiles = {"report.md", "report.json", "report.csv"};
 
 // Throws Error (exit 1) unless the page can be written at the end (check_output_directory() for
-// --report with kReportFiles). Called before any GL work.
+// --report with kReportFiles) and BLURLAB_CHART_SECONDS, if set, is a number of seconds. Called
+// before any GL work.
 void check_report_dir(const std::filesystem::path& dir);
 
 // Writes report.json, report.csv, the charts and report.md into DIR (made if missing), staged with

@@ -279,6 +279,8 @@ std::vector<Case> bad_arguments() {
       {"csv_in_missing_directory", {"--headless", "--variant", "copy", "--frames", "1", "--csv", "no/x.csv"}, 1, "cannot write into"},
       {"json_is_directory", {"--headless", "--variant", "copy", "--frames", "1", "--json", "adir"}, 1, "is a directory"},
       {"report_is_a_file", {"--headless", "--variant", "copy", "--frames", "1", "--report", "in.png"}, 1, "--report 'in.png': it is a regular file, not a directory"},
+      {"report_chart_seconds_not_a_number", {"--headless", "--variant", "copy", "--frames", "1", "--report", "r"}, 1,
+       "BLURLAB_CHART_SECONDS 'soon' is not a number of seconds in (0, 86400]", {{"BLURLAB_CHART_SECONDS", "soon"}, {"MESA_GL_VERSION_OVERRIDE", "4.2"}}},
       {"report_in_missing_directory", {"--headless", "--variant", "copy", "--frames", "1", "--report", "no/such/dir"}, 1,
        "cannot create it in 'no/such'"},
       {"tuned_missing", {"--headless", "--variant", "copy", "--tuned", "missing.json"}, 1, "cannot read --tuned 'missing.json': No such file or directory"},
