@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 #include "bench/roofline.h"
 #include "bench/sweep.h"
@@ -44,10 +45,10 @@ std::string gl_errors(bool debug) {
   return debug && gl::debug_error_count() > 0 ? std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above)" : "";
 }
 
-// --export: records the one blur the run measured (its row, with --tuned knobs filled in) and writes
-// its shaders and recipe. After the run's own outputs: a folder of its own, all files or none.
-void export_blur(const cli::Options& o, const report::Report& rep, BlurPipeline& pipeline, gl::ProgramCache& programs,
-                 const bench::FillSource& fill) {
+// --export: records the one blur the run measured (its row, with --tuned knobs filled in) and stages
+// its shaders and recipe with the run's other outputs. Returns the line to print once they are in place.
+std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPipeline& pipeline, gl::ProgramCache& programs,
+                        const bench::FillSource& fill) {
   const auto row = std::find_if(rep.rows.begin(), rep.rows.end(), [&](const report::Measurement& m) { return m.variant == o.variants.front(); });
   if (row == rep.rows.end() || row->unsupported) throw Error("--export: no run of " + std::string(o.variants.front()->name) + " to export");
   if (auto why = pipeline.configure(*row->variant, row->settings, row->size)) throw Error("--export: " + why->reason);
@@ -63,26 +64,48 @@ void export_blur(const cli::Options& o, const report::Report& rep, BlurPipeline&
                         .check = row->check ? std::string(row->check->ok ? "ok " : "FAILED ") + row->check->text() : "",
                         .command = o.command_line,
                         .tolerance = row->tolerance};
-  const std::vector<std::string> files = write_export(recording, request, programs.sources(), o.export_dir);
-  std::cout << "exported " << row->variant->name << " to " << o.export_dir << "/:";
-  for (const std::string& file : files) std::cout << " " << file;
-  std::cout << "\n";
+  std::string line = "exported " + std::string(row->variant->name) + " to " + o.export_dir + "/:";
+  for (const std::string& file : write_export(recording, request, programs.sources(), o.export_dir)) line += " " + file;
+  return line;
+}
+
+using OutputList = std::vector<std::pair<std::filesystem::path, std::string>>;
+
+// --output, --csv and --json where given, with their options.
+OutputList file_outputs(const cli::Options& o) {
+  OutputList files;
+  for (const auto& [file, option] : {std::pair{&o.output, "--output"}, std::pair{&o.csv, "--csv"}, std::pair{&o.json, "--json"}})
+    if (!file->empty()) files.emplace_back(*file, option);
+  return files;
+}
+
+// Every file and folder the run may write, with its option: none may be another's.
+OutputList all_outputs(const cli::Options& o) {
+  OutputList files = file_outputs(o);
+  if (o.tune) files.emplace_back(o.tune_file, "--tune-file");
+  for (const auto& [dir, option, names] : {std::tuple{&o.report_dir, "--report", &report::kReportFiles},
+                                           std::tuple{&o.export_dir, "--export", &kExportFiles}}) {
+    if (dir->empty()) continue;
+    files.emplace_back(*dir, option);
+    for (const std::string& name : *names) files.emplace_back(std::filesystem::path(*dir) / name, option);
+  }
+  return files;
 }
 
 }  // namespace
 
 int run_headless(const cli::Options& o) {
   // Everything that can fail without a GPU fails first, the cheapest first.
-  for (const auto& [file, option] : {std::pair{&o.output, "--output"}, std::pair{&o.csv, "--csv"}, std::pair{&o.json, "--json"}})
-    if (!file->empty()) check_output_target(*file, option);
-  if (o.tune) check_output_target(o.tune_file, "--tune-file");
+  for (const auto& [file, option] : file_outputs(o)) check_output_target(file, option);
+  if (o.tune) report::TuningTable::check_target(o.tune_file);
+  if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
+  if (!o.export_dir.empty()) check_export_dir(o.export_dir);
+  check_distinct_outputs(all_outputs(o));
   RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
   const std::optional<Image> image = std::move(run_input.image);
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
   std::optional<report::TuningTable> tuned;
   if (!o.tuned.empty()) tuned = report::TuningTable::load(o.tuned);
-  if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
-  if (!o.export_dir.empty()) report::check_report_dir(o.export_dir);
   // Files written from here on appear only at outputs.commit(), once the whole run succeeded;
   // a failure, an exception or a signal leaves none of them and no temporary file.
   StagedOutputs outputs;
@@ -129,16 +152,16 @@ int run_headless(const cli::Options& o) {
   };
 
   if (o.tune) {
-    report::TuningTable tuning = std::filesystem::exists(o.tune_file) ? report::TuningTable::load(o.tune_file) : report::TuningTable();
+    report::TuningTable choices;  // this run's; merged into the file at the end
     TextTable table(bench::tuning_table_header());
-    bench::run_tuning(jobs, measurer, o.frames, fill, on_job, info.renderer, tuning, table);
+    bench::run_tuning(jobs, measurer, o.frames, fill, on_job, info.renderer, choices, table);
     table.print(std::cout);
-    tuning.save(o.tune_file);
     if (const std::string errors = gl_errors(debug); !errors.empty()) {
       print_error(errors + "; " + o.tune_file + " not saved");
       return 1;
     }
-    outputs.commit();
+    check_standard_output();
+    choices.merge_into(o.tune_file);
     std::cout << "\nsaved the choices to " << o.tune_file << " (use them with --tuned " << o.tune_file << ")\n";
     return 0;
   }
@@ -163,20 +186,30 @@ int run_headless(const cli::Options& o) {
     throw UsageError(std::string(rep.rows.front().variant->name) + " cannot run " +
                      describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + rep.rows.front().unsupported->reason + " (limit: " +
                      std::string(name(rep.rows.front().unsupported->limit)) + ")");
+  // --check promises that what ran matches the reference: a run in which nothing was checked
+  // (every setting refused) has shown nothing, and fails.
+  if (o.check && std::none_of(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.check.has_value(); })) {
+    const auto refused = std::find_if(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.unsupported.has_value(); });
+    throw Error("--check: nothing was checked" +
+                (refused == rep.rows.end() ? std::string()
+                                           : ": every run was refused (" + std::to_string(rep.rows.size()) + "; the first, " +
+                                                 std::string(refused->variant->name) + " " + describe(*refused->variant, refused->settings) +
+                                                 ": " + refused->unsupported->reason + ")"));
+  }
 
   // --output: one run only (checked by the parser). Linear light is encoded back to sRGB.
   if (!o.output.empty() && result.last_output)
-    save_image(o.linear ? encode_srgb(*result.last_output) : *result.last_output, o.output, run_input.output_bits);
+    save_image(o.linear ? encode_srgb(*result.last_output) : *result.last_output, o.output, run_input.output_bits, "--output");
   report::write_table(rep, std::cout, o.wide ? report::Columns::All : report::Columns::Fit);
   if (!o.csv.empty()) {
     std::ostringstream text;
     report::write_csv(rep, text);
-    write_file_atomically(o.csv, text.str());
+    write_file_atomically(o.csv, text.str(), "--csv");
   }
   if (!o.json.empty()) {
     std::ostringstream text;
     report::write_json(rep, text);
-    write_file_atomically(o.json, text.str());
+    write_file_atomically(o.json, text.str(), "--json");
   }
 
   // A failed run writes none of its files, and its one line on stderr says so.
@@ -190,16 +223,18 @@ int run_headless(const cli::Options& o) {
     print_error(summary + (outputs.size() > 0 ? "; no files written" : ""));
     return 1;
   }
+  // The folders are staged too: they appear with the files above at the commit, or not at all.
+  const std::string exported = o.export_dir.empty() ? "" : export_blur(o, rep, pipeline, programs, fill);
+  const std::string page = o.report_dir.empty() ? "" : report::write_report_page(rep, o.report_dir);
+  check_standard_output();  // a table that did not reach its reader fails the run, before its files appear
   outputs.commit();
   if (!summary.empty()) print_error(summary);  // without --check, a check that fails is reported, not fatal
   if (!o.output.empty())
     std::cout << "\nwrote " << o.output << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
   for (const std::string* file : {&o.csv, &o.json})
     if (!file->empty()) std::cout << "wrote " << *file << "\n";
-  if (!o.export_dir.empty()) export_blur(o, rep, pipeline, programs, fill);
-  // The --report page comes last, written directly: its chart script reads report.json from the
-  // disk, so it cannot wait for a commit; it is a folder of its own, made only for a run that succeeded.
-  if (!o.report_dir.empty()) std::cout << report::write_report_page(rep, o.report_dir) << "\n";
+  for (const std::string* line : {&exported, &page})
+    if (!line->empty()) std::cout << *line << "\n";
   return 0;
 }
 

@@ -35,7 +35,7 @@ RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::
       const RunMemoryPlan plan{true, file.file_bytes, file.decoder_bytes_per_texel, texture_bytes_per_texel(input.input_formats), kernels};
       if (const auto problem = run_memory_problem(file.width, file.height, plan, memory))
         throw Error("cannot load the image '" + o.image + "': " + *problem);
-    });
+    }, "--image");
     out << "image: " << o.image << ", " << loaded.image.width << "x" << loaded.image.height << " " << describe(loaded.info);
     if (loaded.info.bits_per_channel == 16)
       out << (input.input_formats == std::vector<gl::Format>{gl::Format::rgba8}

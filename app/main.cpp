@@ -1,4 +1,5 @@
 // blurlab: GPU image blurs side by side, timed on the GPU and checked against a CPU reference.
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -8,6 +9,7 @@
 #include "headless.h"
 #include "window.h"
 #include "util/error.h"
+#include "util/files.h"
 
 namespace {
 
@@ -63,8 +65,15 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A write that cannot be done returns an error with its reason (EPIPE: the reader of stdout is
+  // gone; EFBIG: past `ulimit -f`) instead of a signal that ends the process without a word.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGXFSZ, SIG_IGN);
+  const blurlab::EscapedStdout escaped;  // stdout shows control characters as stderr does: \e, \xNN
   try {
-    return run(argc, argv);
+    const int code = run(argc, argv);
+    blurlab::check_standard_output();  // what was printed reached its reader, or the exit code says so
+    return code;
   } catch (...) {
     std::fflush(stdout);  // what was said before the error comes before it
     const blurlab::Failure failure = blurlab::failure_of(std::current_exception());

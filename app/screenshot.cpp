@@ -9,13 +9,13 @@
 
 namespace blurlab::app {
 
-void save_back_buffer(glm::ivec2 size, const std::string& path) {
+void save_back_buffer(glm::ivec2 size, const std::string& path, std::string_view option) {
   std::vector<uint8_t> pixels(static_cast<size_t>(size.x) * size.y * 4);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   glReadBuffer(GL_BACK);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, size.x, size.y, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-  save_image(flipped_vertically(from_rgba8(pixels.data(), size.x, size.y)), path);
+  save_image(flipped_vertically(from_rgba8(pixels.data(), size.x, size.y)), path, 8, option);
 }
 
 std::string automatic_screenshot_path(std::string_view variant) {

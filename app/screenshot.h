@@ -8,8 +8,8 @@
 namespace blurlab::app {
 
 // Writes the window's back buffer (`size` pixels) to `path`, PNG or JPEG by its extension
-// (image/image_file.h). Throws Error when it cannot.
-void save_back_buffer(glm::ivec2 size, const std::string& path);
+// (image/image_file.h). Throws Error when it cannot, naming `option` ("--screenshot") when given.
+void save_back_buffer(glm::ivec2 size, const std::string& path, std::string_view option = {});
 
 // Where the S key saves: "blurlab-<variant>-<YYYYmmdd-HHMMSS>.png" in the working directory.
 std::string automatic_screenshot_path(std::string_view variant);

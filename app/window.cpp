@@ -247,7 +247,7 @@ class App {
       pipeline_.refresh_programs();
       second_.refresh_programs();
       shader_error_.clear();
-      std::printf("shaders reloaded from %s\n", options_.shader_dir.empty() ? "the embedded copies" : options_.shader_dir.c_str());
+      std::cout << "shaders reloaded from " << (options_.shader_dir.empty() ? "the embedded copies" : options_.shader_dir) << std::endl;
     } catch (const gl::ShaderError& e) {
       // The last good programs stay in use; the overlay shows the log with file and line.
       shader_error_ = e.log().empty() ? e.what() : e.log();
@@ -350,8 +350,8 @@ class App {
   // exit message of a --screenshot run).
   bool save_screenshot(const std::string& path) {
     try {
-      save_back_buffer(size_, path);
-      std::printf("saved %s\n", path.c_str());
+      save_back_buffer(size_, path, path == options_.screenshot ? "--screenshot" : "");
+      std::cout << "saved " << path << std::endl;
       return true;
     } catch (const Error& e) {
       screenshot_error_ = e.what();

@@ -374,6 +374,8 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.tune && !o.report_dir.empty()) throw UsageError("--report writes a timing report; --tune writes a tuning file");
   if (!o.screenshot.empty() && !o.frames_given) throw UsageError("--screenshot needs --frames N (the frame to save)");
   if (o.tune && (!o.output.empty() || o.check)) throw UsageError("--tune times knob candidates; it does not go with --output or --check");
+  if (o.tune && (!o.csv.empty() || !o.json.empty()))  // a tuning run writes only its choices: these would be left unwritten
+    throw UsageError("--tune writes its choices to --tune-file; --csv and --json are for timing runs");
   if (o.tune && o.frames == 0) throw UsageError("--tune needs timed frames (--frames above 0)");
   if (o.tune && !o.tuned.empty()) throw UsageError("--tune and --tuned do not go together");
   if (!o.script.empty()) ui::parse_script(o.script);  // validate now: one line, exit 2

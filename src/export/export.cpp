@@ -266,6 +266,8 @@ std::string recipe_markdown(const Recording& recording, const ExportRequest& r, 
 
 }  // namespace
 
+void check_export_dir(const fs::path& dir) { check_output_directory(dir, "--export", kExportFiles); }
+
 std::vector<std::string> write_export(const Recording& recording, const ExportRequest& r, const gl::ShaderSources& sources,
                                       const fs::path& dir) {
   const gl::Defines baked = baked_weight_defines(r.settings.kernel, r.settings.border);
@@ -289,17 +291,7 @@ std::vector<std::string> write_export(const Recording& recording, const ExportRe
   files.emplace_back("recipe.json", recipe.dump(2) + "\n");
   files.emplace_back("recipe.md", recipe_markdown(recording, r, recipe));
 
-  std::error_code ec;
-  const bool created = fs::create_directory(dir, ec);
-  if (ec) throw Error("cannot create --export directory '" + dir.string() + "': " + ec.message());
-  try {
-    StagedOutputs staged;
-    for (const auto& [name, content] : files) write_file_atomically(dir / name, content);
-    staged.commit();
-  } catch (...) {
-    if (created) fs::remove(dir, ec);  // only if still empty
-    throw;
-  }
+  for (const auto& [name, content] : files) write_file_into(dir, name, content, "--export");
   names.push_back("recipe.json");
   names.push_back("recipe.md");
   return names;

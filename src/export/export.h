@@ -36,8 +36,16 @@ gl::Defines baked_weight_defines(const Kernel& kernel, const Border& border);
 // The recipe as JSON (format "blurlab-recipe", version 1; docs in docs/USAGE.md, "Exporting a blur").
 nlohmann::json recipe_json(const Recording& recording, const ExportRequest& request, const std::vector<std::string>& shader_files);
 
-// Writes the shaders, recipe.json and recipe.md into `dir` (created if missing; files written
-// whole, all of them or none). Returns the names of the files written.
+// The files of an export whose names are known before the run (the shaders' depend on the passes).
+inline const std::vector<std::string> kExportFiles = {"recipe.json", "recipe.md"};
+
+// Throws Error (exit 1) unless `dir` can take the export at the end (check_output_directory()
+// for --export with kExportFiles). Called before any GL work.
+void check_export_dir(const std::filesystem::path& dir);
+
+// Writes the shaders, recipe.json and recipe.md into `dir` (made if missing), staged with the
+// run's other outputs (util/files.h: all of them appear at the run's commit, or none). Returns
+// the names of the files.
 std::vector<std::string> write_export(const Recording& recording, const ExportRequest& request,
                                       const gl::ShaderSources& sources, const std::filesystem::path& dir);
 

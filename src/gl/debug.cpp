@@ -2,8 +2,11 @@
 
 #include <atomic>
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 #include "gl/gl.h"
+#include "util/error.h"
 
 namespace blurlab::gl {
 namespace {
@@ -19,8 +22,8 @@ void GLAPIENTRY on_debug_message(GLenum source, GLenum type, GLuint id, GLenum s
   // Errors and high-severity messages are always shown; the rest (driver performance hints)
   // would bury them.
   if (is_error || severity == GL_DEBUG_SEVERITY_HIGH) {
-    std::fprintf(stderr, "GL %s (id %u): %.*s\n", is_error ? "error" : "warning", id,
-                 static_cast<int>(length < 0 ? 4096 : length), message);
+    const std::string text = single_line(length < 0 ? std::string_view(message) : std::string_view(message, static_cast<size_t>(length)));
+    std::fprintf(stderr, "GL %s (id %u): %s\n", is_error ? "error" : "warning", id, text.c_str());
   }
 }
 

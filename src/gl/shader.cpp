@@ -1,10 +1,12 @@
 #include "gl/shader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
-#include <fstream>
-#include <regex>
-#include <sstream>
+#include <optional>
+
+#include "util/files.h"
+#include "util/strings.h"
 
 namespace blurlab::gl {
 
@@ -18,54 +20,134 @@ ShaderSources ShaderSources::directory(const std::filesystem::path& dir) {
   return sources;
 }
 
+ShaderSources ShaderSources::in_memory(std::map<std::string, std::string> files) {
+  ShaderSources sources;
+  sources.memory_ = std::make_shared<const std::map<std::string, std::string>>(std::move(files));
+  return sources;
+}
+
+namespace {
+
+// GL reads a shader's text as a C string: a NUL would end it silently.
+void refuse_nul(const std::string& text, const std::string& where) {
+  if (const size_t nul = text.find('\0'); nul != std::string::npos)
+    throw Error(where + ":" + std::to_string(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n') + 1) +
+                ": a NUL byte (GL would read the shader only up to it)");
+}
+
+}  // namespace
+
 std::string ShaderSources::read(const std::string& name) const {
+  if (memory_) {
+    const auto file = memory_->find(name);
+    if (file == memory_->end()) throw Error("no shader '" + name + "'");
+    refuse_nul(file->second, name);
+    return file->second;
+  }
   if (dir_.empty()) {
     for (const auto& file : embedded_shaders())
       if (name == file.name) return file.text;
     throw Error("shader '" + name + "' is not embedded in this build");
   }
-  const auto path = dir_ / name;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read shader '" + path.string() + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  // Only files inside the directory: an #include of "/dev/zero" or "../../x" names none.
+  const std::filesystem::path relative(name);
+  if (name.empty() || relative.is_absolute() || std::find(relative.begin(), relative.end(), "..") != relative.end())
+    throw Error("--shader-dir '" + dir_.string() + "': the shader name '" + name + "' leaves the directory (names are relative, without '..')");
+  std::string text = read_regular_file(dir_ / relative, kMaxShaderFileBytes, "--shader-dir file");
+  refuse_nul(text, location(name));
+  return text;
 }
 
 std::string ShaderSources::location(const std::string& name) const {
+  if (memory_) return name;
   return dir_.empty() ? "glsl/" + name : (dir_ / name).string();
 }
 
 namespace {
 
-const std::regex kInclude(R"(^\s*#\s*include\s+"([^"]+)\"\s*$)");
-const std::regex kVersion(R"(^\s*#\s*version\b.*$)");
+// The lines of `text` as std::getline() gives them: split at '\n', none after a final '\n'.
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
 
-void expand_into(const ShaderSources& sources, const std::string& name, ExpandedSource& out,
+// Lines are split at '\n' and lose a final '\r'; "space" is the rest of what C's isspace() calls so.
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// A preprocessor line "  #  NAME rest": its NAME (a word, maybe empty) and what follows it. One
+// pass over the line, no backtracking.
+struct Directive {
+  std::string_view name, rest;
+};
+std::optional<Directive> directive_of(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && is_space(line[i])) ++i;
+  if (i == line.size() || line[i] != '#') return std::nullopt;
+  ++i;
+  while (i < line.size() && is_space(line[i])) ++i;
+  const size_t start = i;
+  while (i < line.size() && is_word(line[i])) ++i;
+  return Directive{line.substr(start, i - start), line.substr(i)};
+}
+
+// `#include "NAME"` with nothing after it but spaces: NAME. Anything else is left for GL to judge.
+std::optional<std::string_view> include_name(const Directive& d) {
+  if (d.name != "include") return std::nullopt;
+  size_t i = 0;
+  while (i < d.rest.size() && is_space(d.rest[i])) ++i;
+  if (i == 0 || i == d.rest.size() || d.rest[i] != '"') return std::nullopt;
+  const size_t close = d.rest.find('"', i + 1);
+  if (close == std::string_view::npos || close == i + 1) return std::nullopt;
+  for (size_t j = close + 1; j < d.rest.size(); ++j)
+    if (!is_space(d.rest[j])) return std::nullopt;
+  return d.rest.substr(i + 1, close - i - 1);
+}
+
+void expand_into(const ShaderSources& sources, const std::string& name, const std::string& text, ExpandedSource& out,
                  std::vector<std::string>& stack, const std::string* prelude) {
-  if (stack.size() > 16) throw Error("shader includes nest too deeply at '" + name + "'");
-  for (const auto& open : stack)
-    if (open == name) throw Error("shader '" + name + "' includes itself");
   stack.push_back(name);
   const int index = static_cast<int>(out.files.size());
   out.files.push_back(sources.location(name));
+  const auto append = [&](std::string_view part) {
+    // Includes repeated at every level multiply: a few lines could otherwise expand to gigabytes.
+    if (out.text.size() + part.size() > kMaxExpandedShaderBytes)
+      throw Error(sources.location(stack.front()) + ": with its includes it grows beyond " + format_bytes(kMaxExpandedShaderBytes));
+    out.text += part;
+  };
 
-  std::istringstream in(sources.read(name));
-  std::string line;
   int number = 0;
-  while (std::getline(in, line)) {
+  for (std::string_view line : lines_of(text)) {
     ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::smatch match;
-    if (std::regex_match(line, match, kInclude)) {
-      out.text += "#line 1 " + std::to_string(static_cast<int>(out.files.size())) + "\n";
-      expand_into(sources, match[1].str(), out, stack, nullptr);
-      out.text += "#line " + std::to_string(number + 1) + " " + std::to_string(index) + "\n";
-    } else if (std::regex_match(line, kVersion)) {
-      if (!prelude) throw Error(sources.location(name) + ":" + std::to_string(number) + ": only the main shader file has a #version");
-      out.text += line + "\n" + *prelude + "#line " + std::to_string(number + 1) + " " + std::to_string(index) + "\n";
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const auto where = [&] { return sources.location(name) + ":" + std::to_string(number); };
+    const std::optional<Directive> directive = directive_of(line);
+    if (const auto include = directive ? include_name(*directive) : std::nullopt) {
+      const std::string included(*include);
+      if (std::find(stack.begin(), stack.end(), included) != stack.end())
+        throw Error(where() + ": shader '" + included + "' includes itself");
+      if (stack.size() >= 16) throw Error(where() + ": shader includes nest more than 16 deep at '" + included + "'");
+      std::string included_text;
+      try {
+        included_text = sources.read(included);
+      } catch (const Error& e) {
+        throw Error(where() + ": " + e.what());
+      }
+      append("#line 1 " + std::to_string(out.files.size()) + "\n");
+      expand_into(sources, included, included_text, out, stack, nullptr);
+      append("#line " + std::to_string(number + 1) + " " + std::to_string(index) + "\n");
+    } else if (directive && directive->name == "version") {
+      if (!prelude) throw Error(where() + ": only the main shader file has a #version");
+      append(line);
+      append("\n" + *prelude + "#line " + std::to_string(number + 1) + " " + std::to_string(index) + "\n");
     } else {
-      out.text += line + "\n";
+      append(line);
+      append("\n");
     }
   }
   stack.pop_back();
@@ -90,13 +172,12 @@ std::string program_log(GLuint program) {
 }
 
 std::string first_error_line(const std::string& log) {
-  std::istringstream in(log);
-  std::string line, first;
-  while (std::getline(in, line)) {
-    if (first.empty() && line.find_first_not_of(" \t") != std::string::npos) first = line;
-    if (line.find("error") != std::string::npos) return line;
+  std::string_view first;
+  for (const std::string_view line : lines_of(log)) {
+    if (first.empty() && line.find_first_not_of(" \t") != std::string_view::npos) first = line;
+    if (line.find("error") != std::string_view::npos) return std::string(line);
   }
-  return first;
+  return std::string(first);
 }
 
 }  // namespace
@@ -106,25 +187,76 @@ ExpandedSource expand_source(const ShaderSources& sources, const std::string& na
   for (const auto& [key, value] : defines) prelude += "#define " + key + " " + value + "\n";
   ExpandedSource out;
   std::vector<std::string> stack;
-  expand_into(sources, name, out, stack, &prelude);
+  expand_into(sources, name, sources.read(name), out, stack, &prelude);
   return out;
 }
 
+namespace {
+
+// A cursor over one log line: each step reads what it names or fails, never backtracking.
+struct LogCursor {
+  std::string_view line;
+  size_t at = 0;
+  std::optional<std::string_view> digits() {
+    const size_t start = at;
+    while (at < line.size() && line[at] >= '0' && line[at] <= '9') ++at;
+    if (at == start) return std::nullopt;
+    return line.substr(start, at - start);
+  }
+  bool skip(char c) {
+    if (at == line.size() || line[at] != c) return false;
+    ++at;
+    return true;
+  }
+  void skip_spaces() {
+    while (at < line.size() && is_space(line[at])) ++at;
+  }
+  std::string_view rest() const { return line.substr(at); }
+};
+
+// "0:12(5): error" (Mesa) or "0(12) : error" (NVIDIA): the source number, line, column (Mesa
+// only) and message; nullopt for any other line.
+struct LogPosition {
+  std::string_view source, line, column, message;
+};
+std::optional<LogPosition> log_position(std::string_view line) {
+  LogCursor c{line};
+  LogPosition p;
+  const auto source = c.digits();
+  if (!source) return std::nullopt;
+  p.source = *source;
+  if (c.skip(':')) {  // Mesa
+    const auto number = c.digits();
+    if (!number || !c.skip('(')) return std::nullopt;
+    const auto column = c.digits();
+    if (!column || !c.skip(')') || !c.skip(':')) return std::nullopt;
+    p.line = *number;
+    p.column = *column;
+  } else {  // NVIDIA
+    if (!c.skip('(')) return std::nullopt;
+    const auto number = c.digits();
+    if (!number || !c.skip(')')) return std::nullopt;
+    c.skip_spaces();
+    if (!c.skip(':')) return std::nullopt;
+    p.line = *number;
+  }
+  c.skip_spaces();
+  p.message = c.rest();
+  return p;
+}
+
+}  // namespace
+
 std::string map_log_to_files(std::string_view log, const std::vector<std::string>& files) {
-  static const std::regex mesa(R"(^(\d+):(\d+)\((\d+)\):\s*(.*)$)");
-  static const std::regex nvidia(R"(^(\d+)\((\d+)\)\s*:\s*(.*)$)");
-  auto file_name = [&](const std::string& index) {
-    const size_t i = std::stoul(index);
-    return i < files.size() ? files[i] : "source " + index;
+  const auto file_name = [&](std::string_view index) {
+    const auto i = index.size() <= 9 ? parse_int(index) : std::nullopt;
+    return i && static_cast<size_t>(*i) < files.size() ? files[static_cast<size_t>(*i)] : "source " + std::string(index);
   };
-  std::istringstream in{std::string(log)};
-  std::string line, out;
-  while (std::getline(in, line)) {
-    std::smatch m;
-    if (std::regex_match(line, m, mesa))
-      out += file_name(m[1]) + ":" + m[2].str() + ":" + m[3].str() + ": " + m[4].str();
-    else if (std::regex_match(line, m, nvidia))
-      out += file_name(m[1]) + ":" + m[2].str() + ": " + m[3].str();
+  std::string out;
+  for (const std::string_view line : lines_of(log)) {
+    if (const auto p = log_position(line))
+      out += file_name(p->source) + ":" + std::string(p->line) + (p->column.empty() ? "" : ":" + std::string(p->column)) + ": " +
+             std::string(p->message);
     else
       out += line;
     out += "\n";

@@ -4,8 +4,11 @@
 // Shaders live as files in glsl/; the build embeds them into the binary, and --shader-dir
 // loads them from disk instead so they can be edited without rebuilding. A file may
 // `#include "other.glsl"`; the host inserts its #defines after the #version line and keeps
-// #line directives, so compile errors name the real file and line.
+// #line directives, so compile errors name the real file and line. The preprocessor scans each
+// line once, left to right (no regular expressions: a 50 KB directive once overflowed the stack
+// of std::regex), and bounds what an expansion may grow to.
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -25,20 +28,30 @@ struct EmbeddedShader {
 };
 const std::vector<EmbeddedShader>& embedded_shaders();  // generated from glsl/ at build time
 
+// The most bytes one shader file may hold (the largest in glsl/ is about 20 KiB), and the most an
+// expansion with its includes may grow to.
+inline constexpr uint64_t kMaxShaderFileBytes = 1 << 20;
+inline constexpr size_t kMaxExpandedShaderBytes = 4 << 20;
+
 class ShaderSources {
  public:
   static ShaderSources embedded();
   // Throws UsageError when `dir` is not a readable directory.
   static ShaderSources directory(const std::filesystem::path& dir);
+  // Files held in memory by name (the preprocessor's tests and its fuzz target).
+  static ShaderSources in_memory(std::map<std::string, std::string> files);
 
-  // Throws Error naming the file when it is missing or unreadable.
+  // Throws Error naming the file when it is missing, unreadable, not a regular file, larger than
+  // kMaxShaderFileBytes or holds a NUL byte (GL would read the text only up to it). On disk, a
+  // name (an #include's) must stay inside the directory: relative, without "..".
   std::string read(const std::string& name) const;
-  // Where the file comes from, for messages: "glsl/x.comp (embedded)" or "DIR/x.comp".
+  // Where the file comes from, for messages: "glsl/x.comp" (embedded) or "DIR/x.comp".
   std::string location(const std::string& name) const;
   bool from_disk() const { return !dir_.empty(); }
 
  private:
-  std::filesystem::path dir_;  // empty: embedded
+  std::filesystem::path dir_;  // empty: embedded or in memory
+  std::shared_ptr<const std::map<std::string, std::string>> memory_;
 };
 
 struct ShaderFile {
@@ -53,6 +66,9 @@ struct ExpandedSource {
   std::string text;
   std::vector<std::string> files;  // index = GLSL source-string number
 };
+// Throws Error (one line, naming the file and line) on a missing or unreadable file, an include
+// cycle, includes nested more than 16 deep, a #version outside the main file, or an expansion
+// beyond kMaxExpandedShaderBytes.
 ExpandedSource expand_source(const ShaderSources& sources, const std::string& name, const Defines& defines);
 // Rewrites "0:12(5): error" (Mesa) and "0(12) : error" (NVIDIA) into "file:12: error".
 std::string map_log_to_files(std::string_view log, const std::vector<std::string>& files);

@@ -107,10 +107,10 @@ LoadedImage decode_image(std::string_view bytes, const std::string& name, const 
   return *format_of(bytes) == ImageFormat::png ? codecs::decode_png(bytes, name, check) : codecs::decode_jpeg(bytes, name, check);
 }
 
-LoadedImage load_image(const std::filesystem::path& path, const ImageHeaderCheck& check) {
+LoadedImage load_image(const std::filesystem::path& path, const ImageHeaderCheck& check, std::string_view what) {
   const std::string name = path.string();
   const std::string bytes =
-      read_regular_file(path, kMaxImageFileBytes, "the image", [&](std::string_view head) { check_signature(head, name); });
+      read_regular_file(path, kMaxImageFileBytes, what, [&](std::string_view head) { check_signature(head, name); });
   return decode_image(bytes, name, check);
 }
 
@@ -125,16 +125,17 @@ std::string encode_image(const Image& image, ImageFormat format, int bits) {
   return format == ImageFormat::png ? codecs::encode_png(image, bits) : codecs::encode_jpeg(image);
 }
 
-void save_image(const Image& image, const std::filesystem::path& path, int bits) {
+void save_image(const Image& image, const std::filesystem::path& path, int bits, std::string_view what) {
+  const std::string cannot_write = "cannot write " + (what.empty() ? "" : std::string(what) + " ") + "'" + path.string() + "': ";
   const auto format = format_for_extension(path);
-  if (!format) throw Error("cannot write '" + path.string() + "': " + extension_problem(path));
+  if (!format) throw Error(cannot_write + extension_problem(path));
   std::string bytes;
   try {
     bytes = encode_image(image, *format, bits);
   } catch (const Error& e) {
-    throw Error("cannot write '" + path.string() + "': " + e.what());
+    throw Error(cannot_write + e.what());
   }
-  write_file_atomically(path, bytes);
+  write_file_atomically(path, bytes, what);
 }
 
 }  // namespace blurlab

@@ -49,8 +49,8 @@ inline constexpr uint64_t kMaxImageFileBytes = uint64_t{5} << 29;  // 2.5 GiB
 // one line: "cannot load the image 'NAME': REASON".
 LoadedImage decode_image(std::string_view bytes, const std::string& name, const ImageHeaderCheck& check = {});
 // Reads the file (read_regular_file: regular files only, at most kMaxImageFileBytes, the
-// signature checked first) and decodes it.
-LoadedImage load_image(const std::filesystem::path& path, const ImageHeaderCheck& check = {});
+// signature checked first) and decodes it. `what` names it in messages: "--image" for the option.
+LoadedImage load_image(const std::filesystem::path& path, const ImageHeaderCheck& check = {}, std::string_view what = "the image");
 
 // The format an output name asks for: .png, or .jpg / .jpeg (any case). Anything else is a
 // UsageError naming `option` ("--output", "--screenshot"), so it is refused before any GL work.
@@ -58,7 +58,8 @@ ImageFormat output_format(const std::filesystem::path& path, std::string_view op
 // The file's bytes. PNG: RGBA at 8 or 16 bits per channel. JPEG: 8-bit RGB at quality 95 with no
 // chroma subsampling; JPEG has no alpha channel, so alpha is dropped. Throws blurlab::Error.
 std::string encode_image(const Image& image, ImageFormat format, int bits = 8);
-// Encodes for the extension (output_format) and writes whole or not at all.
-void save_image(const Image& image, const std::filesystem::path& path, int bits = 8);
+// Encodes for the extension (output_format) and writes whole or not at all (write_file_atomically;
+// `what` names the option in messages, e.g. "--output").
+void save_image(const Image& image, const std::filesystem::path& path, int bits = 8, std::string_view what = {});
 
 }  // namespace blurlab

@@ -1,21 +1,17 @@
 #include "report/page.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
+#include <memory>
 #include <sstream>
 
+#include "util/child_process.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/strings.h"
-
-extern char** environ;
+#include "util/temp_files.h"
 
 namespace blurlab::report {
 
@@ -28,42 +24,13 @@ std::string python_interpreter() {
   return ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 }
 
-// Runs `args` (args[0] looked up on PATH) with stdin from /dev/null; returns the exit status
-// (-1 when it could not start, with `output` saying why) and its stdout and stderr together.
-int run_program(const std::vector<std::string>& args, std::string& output) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) {
-    output = std::string("no pipe: ") + std::strerror(errno);
-    return -1;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(fds[1]);
-  if (spawned != 0) {
-    ::close(fds[0]);
-    output = std::strerror(spawned);
-    return -1;
-  }
-  char buffer[4096];
-  for (;;) {
-    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    if (n > 0) output.append(buffer, static_cast<size_t>(n));
-    else if (n == 0 || errno != EINTR) break;
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+double chart_seconds() {
+  const char* given = std::getenv("BLURLAB_CHART_SECONDS");
+  if (!given || !*given) return kChartSeconds;
+  const auto seconds = parse_double(given);
+  if (!seconds || *seconds <= 0 || *seconds > 86400)
+    throw Error("BLURLAB_CHART_SECONDS '" + std::string(given) + "' is not a number of seconds in (0, 86400]");
+  return *seconds;
 }
 
 std::string last_line(const std::string& text) {
@@ -75,53 +42,70 @@ std::string last_line(const std::string& text) {
 
 }  // namespace
 
-Charts make_charts(const fs::path& json, const fs::path& out_dir) {
+Charts make_charts(std::string_view json) {
   Charts charts;
   charts.python = python_interpreter();
-  std::string output;
-  const int status = run_program({charts.python, "-c", std::string(embedded_charts_script()), json.string(), "--out",
-                                   out_dir.string(), "--log"},
-                                  output);
-  if (status == -1) {
-    charts.failure = charts.python + " could not be started (" + output + ")";
+  const double seconds = chart_seconds();
+  // Everything the script sees is here; it goes when this function returns, or with a signal.
+  std::unique_ptr<TemporaryDirectory> work;
+  try {
+    work = std::make_unique<TemporaryDirectory>(fs::temp_directory_path(), 0700);
+    work->write_file("report.json", json);
+  } catch (const std::exception& e) {  // std::system_error, or filesystem_error for a TMPDIR that is not a directory
+    charts.failure = "no private directory for the chart script in the temporary directory (" + std::string(e.what()) + ")";
     return charts;
   }
-  if (status != 0) {
-    const std::string why = last_line(output);
-    charts.failure = why.empty() ? charts.python + " exited with status " + std::to_string(status) : why;
+  const fs::path dir = work->path();
+  ChildRequest request;
+  request.argv = {charts.python, "-I", "-c", std::string(embedded_charts_script()), "report.json", "--out", dir.string(), "--log"};
+  request.env = {"HOME=" + dir.string(), "MPLCONFIGDIR=" + (dir / "matplotlib").string(), "MPLBACKEND=Agg", "LC_ALL=C.UTF-8",
+                 std::string("PATH=") + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin")};
+  request.directory = dir;
+  request.timeout_s = seconds;
+  const ChildResult run = run_child(request);
+  if (!run.started) {
+    charts.failure = charts.python + " could not be started (" + run.failure + ")";
     return charts;
   }
-  for (const std::string& line : split(output, '\n')) {
-    std::error_code ec;
+  if (run.timed_out) {
+    charts.failure = charts.python + " did not finish within " + format_double(seconds) + " s (BLURLAB_CHART_SECONDS) and was stopped";
+    return charts;
+  }
+  if (run.exit_code != 0) {
+    const std::string why = last_line(run.output);
+    charts.failure = !why.empty() ? why
+                     : run.signal ? charts.python + " was ended by signal " + std::to_string(run.signal)
+                                  : charts.python + " exited with status " + std::to_string(run.exit_code);
+    return charts;
+  }
+  // The lines it printed name its charts; only PNGs it made in the directory are taken.
+  for (const std::string& line : split(run.output, '\n')) {
     const fs::path file(std::string(trim(line)));
-    if (!file.empty() && fs::is_regular_file(file, ec)) charts.files.push_back(file);
+    const std::string name = file.filename().string();
+    if (file.parent_path() != dir || name.empty() || name.front() == '.' || file.extension() != ".png") continue;
+    try {
+      charts.files.emplace_back(name, read_regular_file(file, kMaxChartBytes, "the chart"));
+    } catch (const Error& e) {
+      charts.failure = e.what();
+      charts.files.clear();
+      return charts;
+    }
   }
   if (charts.files.empty()) charts.failure = "the chart script wrote no chart";
   return charts;
 }
 
 void check_report_dir(const fs::path& dir) {
-  std::error_code ec;
-  const std::string name = dir.string();
-  if (fs::exists(dir, ec)) {
-    if (!fs::is_directory(dir, ec)) throw Error("--report '" + name + "' is not a directory");
-    if (::access(dir.c_str(), W_OK) != 0) throw Error("--report '" + name + "': cannot write into it");
-    return;
-  }
-  const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
-  if (!fs::is_directory(parent, ec) || ::access(parent.c_str(), W_OK) != 0)
-    throw Error("--report '" + name + "': cannot create it in '" + parent.string() + "'");
+  check_output_directory(dir, "--report", kReportFiles);
+  chart_seconds();  // a bad BLURLAB_CHART_SECONDS is refused now, not after the run
 }
 
 std::string write_report_page(const Report& report, const fs::path& dir) {
-  std::error_code ec;
-  fs::create_directory(dir, ec);
-  if (ec) throw Error("--report '" + dir.string() + "': cannot create it: " + ec.message());
   std::ostringstream json, csv;
   write_json(report, json);
   write_csv(report, csv);
-  write_file_atomically(dir / "report.json", json.str());
-  write_file_atomically(dir / "report.csv", csv.str());
+  write_file_into(dir, "report.json", json.str(), "--report");
+  write_file_into(dir, "report.csv", csv.str(), "--report");
 
   Page page;
   page.files = {"report.json", "report.csv"};
@@ -131,8 +115,11 @@ std::string write_report_page(const Report& report, const fs::path& dir) {
     page.charts_note = "No charts: nothing was timed (--frames 0).";
     charts_line = "no charts: nothing was timed";
   } else {
-    const Charts charts = make_charts(dir / "report.json", dir);
-    for (const fs::path& file : charts.files) page.charts.push_back(file.filename().string());
+    const Charts charts = make_charts(json.str());
+    for (const auto& [name, bytes] : charts.files) {
+      write_file_into(dir, name, bytes, "--report");
+      page.charts.push_back(name);
+    }
     if (!charts.failure.empty()) {
       page.charts_note = "The charts could not be made here: " + charts.failure +
                          ". With python3 and matplotlib, `python3 charts.py report.json --out . --log` in this folder makes "
@@ -144,7 +131,7 @@ std::string write_report_page(const Report& report, const fs::path& dir) {
   }
   std::ostringstream markdown;
   write_markdown(report, page, markdown);
-  write_file_atomically(dir / "report.md", markdown.str());
+  write_file_into(dir, "report.md", markdown.str(), "--report");
   return "report: " + (dir / "report.md").string() + " (" + charts_line + "; report.json, report.csv beside it)";
 }
 

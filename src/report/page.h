@@ -16,22 +16,35 @@ namespace blurlab::report {
 // docs/tools/charts.py as the program was built with it.
 std::string_view embedded_charts_script();
 
-// What a run of the chart script made: the files it wrote, or why it made none.
+// What a run of the chart script made: the charts (file name and bytes), or why it made none.
 struct Charts {
-  std::vector<std::filesystem::path> files;
+  std::vector<std::pair<std::string, std::string>> files;
   std::string failure;  // empty when the script ran
   std::string python;   // the interpreter that ran it (or was tried)
 };
-// Runs the embedded charts.py on a JSON report, writing into `out_dir`, with BLURLAB_PYTHON, else
-// /usr/bin/python3 (where Debian's python3-matplotlib is), else python3 on PATH.
-Charts make_charts(const std::filesystem::path& json, const std::filesystem::path& out_dir);
+// The most seconds the chart script may take (BLURLAB_CHART_SECONDS changes it) and the most bytes
+// one chart may hold.
+inline constexpr double kChartSeconds = 120;
+inline constexpr uint64_t kMaxChartBytes = 64 << 20;
+// Runs the embedded charts.py on a JSON report with BLURLAB_PYTHON, else /usr/bin/python3 (where
+// Debian's python3-matplotlib is), else python3 on PATH: isolated (-I: no code from the working
+// directory, the script's or the user's site, no PYTHON* variables), in a private temporary
+// directory that holds its only input and its outputs and is its working directory and HOME, with
+// a minimal environment, within kChartSeconds (util/child_process.h). Reads back only the PNGs it
+// made there, through the one reader.
+Charts make_charts(std::string_view json);
 
-// Throws Error (exit 1) unless the page can be written at the end: DIR is a writable directory,
-// or does not exist and its parent is one. Called before any GL work.
+// The files report.md links to besides the charts, whose names are known before the run.
+inline const std::vector<std::string> kReportFiles = {"report.md", "report.json", "report.csv"};
+
+// Throws Error (exit 1) unless the page can be written at the end (check_output_directory() for
+// --report with kReportFiles) and BLURLAB_CHART_SECONDS, if set, is a number of seconds. Called
+// before any GL work.
 void check_report_dir(const std::filesystem::path& dir);
 
-// Creates DIR if needed and writes report.json, report.csv, the charts and report.md (last, so
-// a page never points at files that are not there). Returns the line to print.
+// Writes report.json, report.csv, the charts and report.md into DIR (made if missing), staged with
+// the run's other outputs (util/files.h: all of them appear at the run's commit, or none). Returns
+// the line to print once they are in place.
 std::string write_report_page(const Report& report, const std::filesystem::path& dir);
 
 }  // namespace blurlab::report

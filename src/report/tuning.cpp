@@ -28,31 +28,39 @@ json to_json(const TunedEntry& e) {
           {"knobs", knobs},          {"median_ms", e.median_ms},   {"default_ms", e.default_ms}};
 }
 
-// Reads one entry; throws a message (without the file's name) on the first value the command
-// line would refuse.
+// A value as the file holds it, for a message: JSON text, at most 60 bytes of it.
+std::string as_read(const json& value) {
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
+// Reads one entry; throws blurlab::Error (its message without the file's name: the caller adds
+// it) on the first value the command line would refuse, quoting the value as the file has it.
 TunedEntry from_json(const json& j) {
   auto field = [&](const char* key) -> const json& {
-    if (!j.is_object() || !j.contains(key)) throw std::runtime_error(std::string("no \"") + key + "\"");
+    if (!j.is_object() || !j.contains(key)) throw Error(std::string("no \"") + key + "\"");
     return j.at(key);
   };
   auto text = [&](const char* key) {
     const json& v = field(key);
-    if (!v.is_string()) throw std::runtime_error(std::string("\"") + key + "\" is not a string");
+    if (!v.is_string()) throw Error(std::string("\"") + key + "\" " + as_read(v) + " is not a string");
     return v.get<std::string>();
   };
   auto integer = [&](const char* key, long long min, long long max) {
     const json& v = field(key);
-    if (!v.is_number_integer()) throw std::runtime_error(std::string("\"") + key + "\" is not a whole number");
-    const long long n = v.get<long long>();
-    if (n < min || n > max)
-      throw std::runtime_error(std::string("\"") + key + "\" " + std::to_string(n) + " is out of range " + std::to_string(min) + ".." +
-                               std::to_string(max));
-    return static_cast<int>(n);
+    if (!v.is_number_integer()) throw Error(std::string("\"") + key + "\" " + as_read(v) + " is not a whole number");
+    // 18446744073709551615 is unsigned in JSON: read as signed it would be -1.
+    const bool in_range = v.is_number_unsigned() ? v.get<uint64_t>() <= static_cast<uint64_t>(max) && static_cast<long long>(v.get<uint64_t>()) >= min
+                                                 : v.get<long long>() >= min && v.get<long long>() <= max;
+    if (!in_range)
+      throw Error(std::string("\"") + key + "\" " + as_read(v) + " is out of range " + std::to_string(min) + ".." + std::to_string(max));
+    return static_cast<int>(v.get<long long>());
   };
   auto milliseconds = [&](const char* key) {
     const json& v = field(key);
     if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0.0)
-      throw std::runtime_error(std::string("\"") + key + "\" is not a time in ms");
+      throw Error(std::string("\"") + key + "\" " + as_read(v) + " is not a time in ms");
     return v.get<double>();
   };
 
@@ -60,27 +68,27 @@ TunedEntry from_json(const json& j) {
   e.renderer = text("renderer");
   e.variant = text("variant");
   const VariantInfo* variant = find_variant(e.variant);
-  if (!variant) throw std::runtime_error("unknown variant '" + e.variant + "'");
+  if (!variant) throw Error("unknown variant '" + e.variant + "'");
   // As --size: 1..65536 per side (the device's texture limit is checked when it runs).
   e.size = {integer("width", 1, 65536), integer("height", 1, 65536)};
   const std::string format = text("input_format");
   const auto f = gl::parse_format(format);
-  if (!f || *f == gl::Format::rgba32f) throw std::runtime_error("input_format '" + format + "' is not one of rgba8, rgba16f");
+  if (!f || *f == gl::Format::rgba32f) throw Error("input_format '" + format + "' is not one of rgba8, rgba16f");
   e.input_format = *f;
   const std::string kernel = text("kernel");
   const auto k = parse_kernel_type(kernel);
-  if (!k) throw std::runtime_error("kernel '" + kernel + "' is not box or gauss");
+  if (!k) throw Error("kernel '" + kernel + "' is not box or gauss");
   e.kernel = *k;
   e.radius = integer("radius", 0, kMaxRadius);
   const json& knobs = field("knobs");
-  if (!knobs.is_object()) throw std::runtime_error("\"knobs\" is not an object");
+  if (!knobs.is_object()) throw Error("\"knobs\" " + as_read(knobs) + " is not an object");
   for (const auto& [name, value] : knobs.items()) {
     const Knob* knob = find_knob(*variant, name);
-    if (!knob) throw std::runtime_error(e.variant + " has no knob '" + name + "'");
-    if (!value.is_string()) throw std::runtime_error("knob '" + name + "' is not a string");
+    if (!knob) throw Error(e.variant + " has no knob '" + name + "'");
+    if (!value.is_string()) throw Error("knob '" + name + "' " + as_read(value) + " is not a string");
     std::string why;
     const auto v = knob->parse(value.get<std::string>(), &why);
-    if (!v) throw std::runtime_error("knob " + name + " '" + value.get<std::string>() + "' " + why);
+    if (!v) throw Error("knob " + name + " '" + value.get<std::string>() + "' " + why);
     e.knobs[name] = *v;
   }
   e.median_ms = milliseconds("median_ms");
@@ -95,33 +103,53 @@ TuningTable TuningTable::parse(std::string_view text, const std::string& origin)
   try {
     doc = json::parse(text);
   } catch (const json::exception& e) {
-    throw Error("'" + origin + "' is not a blurlab tuning file (" + std::string(e.what()).substr(0, 120) + ")");
+    throw Error(origin + " is not a blurlab tuning file (" + std::string(e.what()).substr(0, 120) + ")");
   }
   if (!doc.is_object() || !doc.contains("entries") || !doc.at("entries").is_array())
-    throw Error("'" + origin + "' is not a blurlab tuning file (no \"entries\" list)");
+    throw Error(origin + " is not a blurlab tuning file (no \"entries\" list)");
   TuningTable table;
   size_t index = 0;
   for (const json& entry : doc.at("entries")) {
     try {
       table.entries_.push_back(from_json(entry));
-    } catch (const std::exception& e) {
-      throw Error("tuning file '" + origin + "', entry " + std::to_string(index) + ": " + e.what());
+    } catch (const Error& e) {  // one line already, NULs and all made visible: what() keeps all of it
+      throw Error(origin + ", entry " + std::to_string(index) + ": " + e.what());
     }
     ++index;
   }
   return table;
 }
 
-TuningTable TuningTable::load(const std::filesystem::path& path) {
-  return parse(read_regular_file(path, kMaxFileBytes, "the tuning file"), path.string());
+TuningTable TuningTable::load(const std::filesystem::path& path, std::string_view option) {
+  return parse(read_regular_file(path, kMaxFileBytes, option), std::string(option) + " '" + path.string() + "'");
 }
 
-void TuningTable::save(const std::filesystem::path& path) const {
+void TuningTable::save(const std::filesystem::path& path, std::string_view option) const {
   json doc;
   doc["tool"] = "blurlab --tune";
   doc["entries"] = json::array();
   for (const TunedEntry& e : entries_) doc["entries"].push_back(to_json(e));
-  write_file_atomically(path, doc.dump(1) + "\n");
+  write_file_atomically(path, doc.dump(1) + "\n", option);
+}
+
+void TuningTable::check_target(const std::filesystem::path& path, std::string_view option) {
+  if (const auto file = file_to_replace(path, option); file && std::filesystem::exists(*file)) load(*file, option);
+}
+
+void TuningTable::merge_into(const std::filesystem::path& path, std::string_view option) const {
+  const auto file = file_to_replace(path, option);
+  StagedOutputs own;  // this write is the run's commit of the file: in place before the lock goes
+  if (!file) {  // a device (/dev/null, /dev/stdout): nothing to merge with
+    save(path, option);
+    own.commit();
+    return;
+  }
+  // From the read to the rename: a run that saves at the same time waits, then merges with this.
+  const DirectoryLock lock(file->has_parent_path() ? file->parent_path() : std::filesystem::path("."), option);
+  TuningTable merged = std::filesystem::exists(*file) ? load(*file, option) : TuningTable();
+  for (const TunedEntry& e : entries_) merged.put(e);
+  merged.save(path, option);
+  own.commit();
 }
 
 void TuningTable::put(const TunedEntry& entry) {

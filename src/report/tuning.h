@@ -27,12 +27,22 @@ struct TunedEntry {
 
 class TuningTable {
  public:
-  // Throws blurlab::Error (one line) when the file cannot be read or is not a valid tuning file.
-  static TuningTable load(const std::filesystem::path& path);
-  // The same from the file's text; `origin` names it in messages.
+  // Throws blurlab::Error (one line, naming `option` and the file, quoting the value it refuses)
+  // when the file cannot be read or is not a valid tuning file.
+  static TuningTable load(const std::filesystem::path& path, std::string_view option = "--tuned");
+  // The same from the file's text; `origin` names it in messages ("--tuned 'x.json'").
   static TuningTable parse(std::string_view text, const std::string& origin);
-  // Written whole or not at all.
-  void save(const std::filesystem::path& path) const;
+  // Written whole or not at all (write_file_atomically).
+  void save(const std::filesystem::path& path, std::string_view option = "--tune-file") const;
+  // Before the run: throws blurlab::Error unless `path` can take the run's choices (an output
+  // target, and an existing regular file there is a valid tuning file to merge with).
+  static void check_target(const std::filesystem::path& path, std::string_view option = "--tune-file");
+  // Adds this table's entries to the file (replacing those of the same GPU, variant, size, format,
+  // kernel and radius; keeping the others) and puts it in place now, under a DirectoryLock on the
+  // file's directory from the read to the rename: runs that tune into one file at the same time
+  // each keep their choices. A device (/dev/null, /dev/stdout) is written through, merged with
+  // nothing.
+  void merge_into(const std::filesystem::path& path, std::string_view option = "--tune-file") const;
 
   // Replaces the entry of the same renderer, variant, size, format, kernel and radius.
   void put(const TunedEntry& entry);

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <iostream>
 #include <new>
 #include <system_error>
 
@@ -28,6 +30,42 @@ std::string single_line(std::string_view text) {
     }
   }
   return line;
+}
+
+std::streamsize EscapingStreambuf::xsputn(const char* text, std::streamsize count) {
+  std::string piece = held_c2_ ? "\xc2" : "";
+  piece.append(text, static_cast<size_t>(count));
+  held_c2_ = !piece.empty() && static_cast<unsigned char>(piece.back()) == 0xc2;
+  if (held_c2_) piece.pop_back();  // what follows decides how it is shown
+  for (size_t start = 0; start <= piece.size();) {
+    const size_t end = std::min(piece.find('\n', start), piece.size());
+    const std::string line = single_line(std::string_view(piece).substr(start, end - start));
+    if (target_->sputn(line.data(), static_cast<std::streamsize>(line.size())) != static_cast<std::streamsize>(line.size())) return 0;
+    if (end < piece.size() && target_->sputc('\n') == traits_type::eof()) return 0;
+    start = end + 1;
+  }
+  return count;
+}
+
+EscapingStreambuf::int_type EscapingStreambuf::overflow(int_type c) {
+  if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+  const char ch = traits_type::to_char_type(c);
+  return xsputn(&ch, 1) == 1 ? c : traits_type::eof();
+}
+
+int EscapingStreambuf::sync() {
+  if (held_c2_) {  // nothing followed: a byte that is not a control, shown as it is
+    held_c2_ = false;
+    if (target_->sputc('\xc2') == traits_type::eof()) return -1;
+  }
+  return target_->pubsync();
+}
+
+EscapedStdout::EscapedStdout() : original_(std::cout.rdbuf()), filter_(original_) { std::cout.rdbuf(&filter_); }
+
+EscapedStdout::~EscapedStdout() {
+  std::cout.flush();
+  std::cout.rdbuf(original_);
 }
 
 void print_error(std::string_view message) {

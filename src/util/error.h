@@ -3,6 +3,7 @@
 // and exits with the code: 2 for a usage mistake, 1 for something that went wrong at run time.
 #include <exception>
 #include <stdexcept>
+#include <streambuf>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,36 @@ namespace blurlab {
 // become \n, \r, \t, \e or \xNN, and C1 controls in UTF-8 \u0080..\u009f. Other bytes stay.
 // Idempotent: a backslash is printable, so a line already made single stays as it is.
 std::string single_line(std::string_view text);
+
+// Writes what it is given to `target` with single_line()'s rule applied to every line, the line
+// breaks kept: a stream filter, so that everything the program prints on stdout ("wrote NAME", a
+// value quoted in a table) is shown and never obeyed by a terminal, as on stderr.
+class EscapingStreambuf : public std::streambuf {
+ public:
+  explicit EscapingStreambuf(std::streambuf* target) : target_(target) {}
+
+ protected:
+  std::streamsize xsputn(const char* text, std::streamsize count) override;
+  int_type overflow(int_type c) override;
+  int sync() override;
+
+ private:
+  std::streambuf* target_;
+  bool held_c2_ = false;  // a 0xC2 at the end of the last piece: a C1 control if 0x80..0x9F follows
+};
+
+// For the program's run (main()): std::cout through an EscapingStreambuf, restored at the end.
+class EscapedStdout {
+ public:
+  EscapedStdout();
+  ~EscapedStdout();
+  EscapedStdout(const EscapedStdout&) = delete;
+  EscapedStdout& operator=(const EscapedStdout&) = delete;
+
+ private:
+  std::streambuf* original_;
+  EscapingStreambuf filter_;
+};
 
 // The message is made single_line() here, once, so a value quoted from a file or the command
 // line (a kernel name "n\n" in a tuning file) cannot split it, whoever prints or tests it.

@@ -2,15 +2,20 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 #include <optional>
 #include <system_error>
+#include <thread>
 
 #include "util/error.h"
 #include "util/strings.h"
@@ -22,13 +27,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// "a FIFO", "a character device", ...: what stat() says a name is.
+std::string kind_of(mode_t mode) {
+  if (S_ISREG(mode)) return "a regular file";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a file";
+}
+
 std::string not_regular(mode_t mode) {
   if (S_ISDIR(mode)) return "it is a directory";
-  if (S_ISFIFO(mode)) return "it is a FIFO, not a regular file";
-  if (S_ISCHR(mode)) return "it is a character device, not a regular file";
-  if (S_ISBLK(mode)) return "it is a block device, not a regular file";
-  if (S_ISSOCK(mode)) return "it is a socket, not a regular file";
-  return "it is not a regular file";
+  return "it is " + kind_of(mode) + ", not a regular file";
 }
 
 class FileDescriptor {
@@ -136,12 +148,49 @@ Target classify(const fs::path& given) {
   return t;
 }
 
+// `dir` without a final separator ("out/" -> "out"), so that its parent is what it seems.
+fs::path without_trailing_separator(const fs::path& dir) { return dir.has_filename() || !dir.has_parent_path() || dir == dir.root_path() ? dir : dir.parent_path(); }
+
+// Why `dir` cannot be an output directory, or "".
+std::string directory_target_refusal(const fs::path& dir) {
+  if (dir.empty()) return "no directory name";
+  if (const std::string why = length_refusal(dir); !why.empty()) return why;
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) == 0) {  // follows links: a link to a directory is that directory
+    if (!S_ISDIR(st.st_mode)) return "it is " + kind_of(st.st_mode) + ", not a directory";
+    // Both: without search (x) permission no file in it can be made, whatever write permission says.
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) return std::string("cannot write into it: ") + std::strerror(errno);
+    return {};
+  }
+  const int error = errno;
+  if (error != ENOENT) return std::strerror(error);
+  if (::lstat(dir.c_str(), &st) == 0) {
+    std::error_code ec;
+    return "it is a symbolic link to " + quoted(fs::read_symlink(dir, ec)) + ", which does not exist";
+  }
+  const fs::path parent = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
+  if (::stat(parent.c_str(), &st) != 0) return "cannot create it in " + quoted(parent) + ": " + std::strerror(errno);
+  if (!S_ISDIR(st.st_mode)) return "cannot create it in " + quoted(parent) + ": not a directory";
+  if (::access(parent.c_str(), W_OK | X_OK) != 0) return "cannot create it in " + quoted(parent) + ": " + std::strerror(errno);
+  return {};
+}
+
+std::string cannot_write(const fs::path& path, std::string_view what, const std::string& why) {
+  return "cannot write " + (what.empty() ? std::string() : std::string(what) + " ") + quoted(path) + ": " + why;
+}
+
 // Writes into a character device or FIFO. Returns why it failed, or "".
 std::string write_through(const fs::path& path, std::string_view content) {
   std::fflush(stdout);  // /dev/stdout may be this pipe or terminal: what was printed comes first
   // O_NONBLOCK: a FIFO nobody reads fails now (ENXIO) instead of waiting forever.
   const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return errno == ENXIO ? "no process is reading from it" : std::strerror(errno);
+  if (fd < 0) {
+    const int error = errno;
+    struct stat st {};
+    // ENXIO means "no reader" only for a FIFO; a terminal or device gives it when nothing is behind it.
+    if (error == ENXIO && ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode)) return "no process is reading from it";
+    return std::strerror(error);
+  }
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   size_t done = 0;
   while (done < content.size()) {
@@ -163,10 +212,15 @@ thread_local StagedOutputs* current_stage = nullptr;
 }  // namespace
 
 struct StagedOutputs::Staged {
-  fs::path name;                        // as given, for messages
-  fs::path target;                      // where it goes
-  std::unique_ptr<TemporaryFile> temp;  // Replace: written, waiting for its rename
-  std::string content;                  // WriteThrough: written at commit
+  fs::path name;                                  // as given, for messages
+  std::string what;                               // the option it came from, for messages
+  fs::path target;                                // where it goes
+  std::unique_ptr<TemporaryFile> temp;            // Replace: written, waiting for its rename
+  std::unique_ptr<TemporaryDirectory> directory;  // a new directory: filled, waiting for its rename
+  std::string content;                            // WriteThrough: written at commit
+  // Commit order: devices first (they can fail, /dev/full, where a rename in the same directory
+  // hardly can), then new directories, then files, so a failure usually comes before any rename.
+  int rank() const { return temp ? 2 : directory ? 1 : 0; }
 };
 
 std::string read_regular_file(const std::filesystem::path& path, uint64_t max_bytes, std::string_view what,
@@ -223,16 +277,78 @@ void check_output_target(const fs::path& path, std::string_view what) {
   if (!t.refusal.empty()) throw Error(std::string(what) + " " + quoted(path) + ": " + t.refusal);
 }
 
-void write_file_atomically(const fs::path& path, std::string_view content) {
+std::optional<fs::path> file_to_replace(const fs::path& path, std::string_view what) {
   const Target t = classify(path);
-  if (!t.refusal.empty()) throw Error("cannot write " + quoted(path) + ": " + t.refusal);
+  if (!t.refusal.empty()) throw Error(std::string(what) + " " + quoted(path) + ": " + t.refusal);
+  if (t.kind == Target::Kind::WriteThrough) return std::nullopt;
+  return t.path;
+}
+
+void check_distinct_outputs(const std::vector<std::pair<fs::path, std::string>>& outputs) {
+  // What a name stands for: an existing file or directory by its inode (links and hard links
+  // meet there), a new one by its absolute path with the links of its directories resolved.
+  const auto identity = [](const fs::path& path) -> std::optional<std::string> {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {
+      if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return std::nullopt;  // written through
+      return "inode " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
+    }
+    std::error_code ec;
+    const fs::path full = fs::weakly_canonical(fs::absolute(without_trailing_separator(path), ec), ec);
+    return "path " + (ec ? path.lexically_normal().string() : full.string());
+  };
+  std::vector<std::pair<std::string, size_t>> seen;  // identity, index in outputs
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto id = identity(outputs[i].first);
+    if (!id) continue;
+    for (const auto& [other_id, j] : seen)
+      if (other_id == *id)
+        throw UsageError(outputs[i].second + " " + quoted(outputs[i].first) + " is the same file as " + outputs[j].second + " " +
+                         quoted(outputs[j].first) + ": each output needs a file of its own");
+    seen.emplace_back(*id, i);
+  }
+}
+
+DirectoryLock::DirectoryLock(const fs::path& dir, std::string_view what, double timeout_s) {
+  const fs::path name = dir.empty() ? fs::path(".") : dir;
+  fd_ = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) throw Error(std::string(what) + ": cannot lock " + quoted(name) + ": " + std::strerror(errno));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    if (error == EINTR) continue;
+    if (error != EWOULDBLOCK || std::chrono::steady_clock::now() > deadline) {
+      ::close(fd_);
+      throw Error(std::string(what) + ": cannot lock " + quoted(name) + ": " +
+                  (error == EWOULDBLOCK ? "another process held it for " + format_double(timeout_s) + " s" : std::strerror(error)));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+DirectoryLock::~DirectoryLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+}
+
+void check_output_directory(const fs::path& given, std::string_view what, const std::vector<std::string>& files) {
+  const fs::path dir = without_trailing_separator(given);
+  if (const std::string why = directory_target_refusal(dir); !why.empty()) throw Error(std::string(what) + " " + quoted(given) + ": " + why);
+  std::error_code ec;
+  if (fs::is_directory(dir, ec))
+    for (const std::string& file : files) check_output_target(dir / file, what);
+}
+
+void write_file_atomically(const fs::path& path, std::string_view content, std::string_view what) {
+  const Target t = classify(path);
+  if (!t.refusal.empty()) throw Error(cannot_write(path, what, t.refusal));
   try {
     auto staged = std::make_unique<StagedOutputs::Staged>();
     staged->name = path;
+    staged->what = what;
     staged->target = t.path;
     if (t.kind == Target::Kind::WriteThrough) {
       if (!current_stage) {
-        if (const std::string why = write_through(t.path, content); !why.empty()) throw Error("cannot write " + quoted(path) + ": " + why);
+        if (const std::string why = write_through(t.path, content); !why.empty()) throw Error(cannot_write(path, what, why));
         return;
       }
       staged->content = content;
@@ -244,8 +360,51 @@ void write_file_atomically(const fs::path& path, std::string_view content) {
     }
     current_stage->staged_.push_back(std::move(staged));
   } catch (const std::system_error& e) {
-    throw Error("cannot write " + quoted(path) + ": " + e.code().message());
+    throw Error(cannot_write(path, what, e.code().message()));
   }
+}
+
+void write_file_into(const fs::path& given, std::string_view name, std::string_view content, std::string_view what) {
+  if (name.empty() || name.find('/') != std::string_view::npos || name == "." || name == "..")
+    throw std::logic_error("write_file_into: '" + std::string(name) + "' is not a plain file name");
+  if (!current_stage) {  // one file, put in place at once
+    StagedOutputs alone;
+    write_file_into(given, name, content, what);
+    alone.commit();
+    return;
+  }
+  const fs::path dir = without_trailing_separator(given);
+  try {
+    for (const auto& s : current_stage->staged_)
+      if (s->directory && s->name == dir) return s->directory->write_file(name, content);
+    check_output_directory(dir, what);
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) == 0) return write_file_atomically(dir / std::string(name), content, what);  // it exists: a directory
+    auto staged = std::make_unique<StagedOutputs::Staged>();
+    staged->name = dir;
+    staged->what = what;
+    staged->target = dir;
+    staged->directory = std::make_unique<TemporaryDirectory>(dir.has_parent_path() ? dir.parent_path() : fs::path("."));
+    staged->directory->write_file(name, content);
+    current_stage->staged_.push_back(std::move(staged));
+  } catch (const std::system_error& e) {
+    throw Error(cannot_write(dir / std::string(name), what, e.code().message()));
+  }
+}
+
+void check_standard_output() {
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  if (flushed && !std::ferror(stdout) && std::cout.good()) return;
+  // After a failed write stdio may hold nothing more to flush, and errno is gone: ask the descriptor.
+  std::string why = error != 0 ? std::strerror(error) : "";
+  if (why.empty()) {
+    struct pollfd fd {STDOUT_FILENO, POLLOUT, 0};
+    why = ::poll(&fd, 1, 0) == 1 && (fd.revents & POLLERR) ? std::strerror(EPIPE) : "a write failed";
+  }
+  throw Error("cannot write to standard output: " + why);
 }
 
 StagedOutputs::StagedOutputs() : outer_(current_stage) { current_stage = this; }
@@ -261,23 +420,22 @@ void StagedOutputs::commit() {
   if (!open_) throw std::logic_error("StagedOutputs::commit() called twice");
   open_ = false;
   current_stage = outer_;
-  // Devices first: they can fail (/dev/full) where a rename in the same directory hardly can, so a
-  // failure usually comes before any file was replaced.
   std::string done;
-  for (const bool devices : {true, false})
+  for (const int rank : {0, 1, 2})  // Staged::rank()
     for (const auto& s : staged_) {
-      if (devices == static_cast<bool>(s->temp)) continue;
+      if (s->rank() != rank) continue;
       std::string why;
       try {
         if (s->temp)
           s->temp->rename_to(s->target);
+        else if (s->directory)
+          s->directory->rename_to(s->target);
         else
           why = write_through(s->target, s->content);
       } catch (const std::system_error& e) {
         why = e.code().message();
       }
-      if (!why.empty())
-        throw Error("cannot write " + quoted(s->name) + ": " + why + (done.empty() ? "" : " (already written: " + done + ")"));
+      if (!why.empty()) throw Error(cannot_write(s->name, s->what, why + (done.empty() ? "" : " (already written: " + done + ")")));
       done += (done.empty() ? "" : ", ") + s->name.string();
     }
   staged_.clear();

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,15 +32,56 @@ std::string read_regular_file(const std::filesystem::path& path, uint64_t max_by
 // could not be written as above: called before the work whose result it will hold.
 void check_output_target(const std::filesystem::path& path, std::string_view what);
 
-// Throws blurlab::Error with one line naming the file and the reason. While a StagedOutputs is
-// open on this thread, the file is only staged (see below).
-void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+// The regular file write_file_atomically() would replace for `path` (links followed; it may not
+// exist yet), or nullopt for a device or FIFO it would write through. Throws blurlab::Error like
+// check_output_target().
+std::optional<std::filesystem::path> file_to_replace(const std::filesystem::path& path, std::string_view what);
+
+// Throws blurlab::Error when two of `outputs` (path, option) name the same file or directory, also
+// through links or as hard links of one file: "--csv 'x.png' is the same file as --output 'x.png'".
+// Devices and FIFOs, written through in turn, may take several outputs.
+void check_distinct_outputs(const std::vector<std::pair<std::filesystem::path, std::string>>& outputs);
+
+// An exclusive lock (flock) on a directory for a read-merge-write of a file in it that other runs
+// may write at the same time (--tune-file): held from construction to destruction. Waits at most
+// `timeout_s` for another holder, then throws blurlab::Error naming `what` and the directory.
+class DirectoryLock {
+ public:
+  DirectoryLock(const std::filesystem::path& dir, std::string_view what, double timeout_s = 60);
+  ~DirectoryLock();
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+// An output directory (--report, --export) is a directory to write into (a link to one is
+// followed), or does not exist and its parent is a directory to write into. Throws blurlab::Error
+// "WHAT 'PATH': REASON" otherwise (a file, a link to nothing, a directory that cannot be written
+// or searched), and when one of `files` in it could not be written (check_output_target).
+void check_output_directory(const std::filesystem::path& dir, std::string_view what, const std::vector<std::string>& files = {});
+
+// Throws blurlab::Error with one line: "cannot write WHAT 'PATH': REASON" (`what` names the option
+// the file came from, e.g. "--csv"; may be empty). While a StagedOutputs is open on this thread,
+// the file is only staged (see below).
+void write_file_atomically(const std::filesystem::path& path, std::string_view content, std::string_view what = {});
+
+// DIR/NAME (NAME a plain file name) as write_file_atomically() writes it, DIR made when missing
+// (check_output_directory()'s rules). Under a StagedOutputs a missing DIR is a temporary directory
+// beside it until commit() renames it into place, so a new directory appears whole or not at all.
+void write_file_into(const std::filesystem::path& dir, std::string_view name, std::string_view content, std::string_view what);
+
+// Throws blurlab::Error ("cannot write to standard output: REASON") when something printed on
+// stdout could not be written: a pipe whose reader is gone (SIGPIPE ignored: EPIPE), a redirected
+// file past its size limit or disk. Called before a run commits its files.
+void check_standard_output();
 
 // The outputs of one run, put in place together when it succeeded. While a StagedOutputs lives,
-// write_file_atomically() on its thread writes each file to its temporary (errors surface there,
-// as usual) but does not rename it; commit() renames them all (and writes those that go to
-// devices), and destruction without commit() removes them. So a run that fails, throws or is
-// interrupted by a signal leaves none of its outputs and no temporary files.
+// write_file_atomically() and write_file_into() on its thread write each file to its temporary
+// (errors surface there, as usual) but do not rename it; commit() renames them all (and writes
+// those that go to devices), and destruction without commit() removes them. So a run that fails,
+// throws or is interrupted by a signal leaves none of its outputs and no temporary files.
 class StagedOutputs {
  public:
   StagedOutputs();
@@ -58,7 +100,8 @@ class StagedOutputs {
   std::vector<std::unique_ptr<Staged>> staged_;
   StagedOutputs* outer_;  // the stage this one hides, restored when it closes
   bool open_ = true;
-  friend void write_file_atomically(const std::filesystem::path&, std::string_view);
+  friend void write_file_atomically(const std::filesystem::path&, std::string_view, std::string_view);
+  friend void write_file_into(const std::filesystem::path&, std::string_view, std::string_view, std::string_view);
 };
 
 }  // namespace blurlab

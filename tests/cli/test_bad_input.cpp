@@ -12,11 +12,18 @@
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <functional>
+#include <thread>
 
 #include "blur/registry.h"
 #include "fixtures/image_bytes.h"
 #include "fixtures/immutable.h"
+#include "fixtures/processes.h"
 #include "image/image_file.h"
+#include "report/tuning.h"
 #include "run_program.h"
 
 namespace blurlab::test {
@@ -56,6 +63,15 @@ class Sandbox {
       std::ofstream(dir_ / ("tuned_" + std::string(name) + ".json"))
           << R"({"entries": [{"renderer": "any", "variant": "compute-sliding", "width": 37, "height": 23, "input_format": "rgba8",)"
           << R"( "kernel": "box", "radius": 2, "knobs": {)" << knobs << R"(}, "median_ms": 1, "default_ms": 1}]})";
+    // Values the file holds that a message must quote as they are (2^64 - 1 was shown as -1, and a
+    // NUL cut the message short).
+    for (const auto& [name, fields] : {std::pair{"width_max", R"("width": 18446744073709551615, "height": 23, "kernel": "box")"},
+                                       std::pair{"nul_kernel", R"("width": 37, "height": 23, "kernel": "b\u0000x")"}})
+      std::ofstream(dir_ / ("tuned_" + std::string(name) + ".json"))
+          << R"({"entries": [{"renderer": "any", "variant": "compute-sliding", )" << fields
+          << R"(, "input_format": "rgba8", "radius": 2, "knobs": {}, "median_ms": 1, "default_ms": 1}]})";
+    fs::create_symlink("in.png", dir_ / "in_alias.png");
+    fs::create_hard_link(dir_ / "in.png", dir_ / "in_hard.png");
     fs::copy(BLURLAB_GLSL_DIR, dir_ / "broken_glsl");
     std::ofstream(dir_ / "broken_glsl" / "copy.comp") << "#version 430 core\nlayout(local_size_x = WG_X) in;\nvoid main() {\n  nonsense;\n}\n";
     // Compiles, runs, and blurs wrongly: a --check that fails.
@@ -90,7 +106,7 @@ class Sandbox {
 
 void expect_clean_failure(const Case& c, const fs::path& dir, const std::vector<std::string>& files_before) {
   const ProgramResult r = run_program(BLURLAB_PROGRAM, c.args, dir, c.env);
-  ASSERT_FALSE(r.crashed) << "killed by signal " << r.signal << "\n" << r.err;
+  ASSERT_FALSE(r.crashed) << (r.timed_out ? "hung" : "killed by signal " + std::to_string(r.signal)) << "\n" << r.err;
   EXPECT_EQ(r.exit_code, c.exit_code) << r.err;
   ASSERT_FALSE(r.err.empty()) << "nothing on stderr";
   EXPECT_EQ(r.err.rfind("blurlab: ", 0), 0u) << r.err;
@@ -110,6 +126,15 @@ TEST_P(BadArguments, OneLineAndNoFile) {
     for (const char* device : {"null", "full", "null.png", "full.png"})
       EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / device)) << "the device " << device << " was replaced";
   }
+}
+
+// The copy pass on in.png, no frames, and `more`.
+const std::vector<std::string> kCopyRun = {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0"};
+
+std::vector<std::string> copy_run(std::initializer_list<std::string> more) {
+  std::vector<std::string> args = kCopyRun;
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
 }
 
 std::vector<Case> bad_arguments() {
@@ -235,12 +260,12 @@ std::vector<Case> bad_arguments() {
       {"shader_dir_missing", {"--headless", "--shader-dir", "nowhere"}, 2, "not a directory"},
       // Run-time failures: exit code 1.
       {"image_missing", {"--headless", "--variant", "copy", "--image", "missing.png", "--output", out}, 1,
-       "cannot read the image 'missing.png'"},
+       "cannot read --image 'missing.png'"},
       // Not regular files: each once hung the program or filled its memory before any check.
       {"image_fifo", {"--headless", "--variant", "copy", "--image", "fifo", "--output", out}, 1, "'fifo': it is a FIFO"},
       {"image_dev_zero", {"--headless", "--variant", "copy", "--image", "/dev/zero", "--output", out}, 1, "character device"},
       {"image_proc_self_mem", {"--headless", "--variant", "copy", "--image", "/proc/self/mem", "--output", out}, 1,
-       "cannot read the image '/proc/self/mem': Input/output error"},
+       "cannot read --image '/proc/self/mem': Input/output error"},
       {"image_proc_status", {"--headless", "--variant", "copy", "--image", "/proc/self/status", "--output", out}, 1,
        "not a PNG or JPEG file"},
       // A size the run would not have the memory for: 258 kernels keep 258 double references.
@@ -253,38 +278,59 @@ std::vector<Case> bad_arguments() {
       {"output_is_directory", {"--headless", "--variant", "copy", "--image", "in.png", "--output", "adir.png"}, 1, "is a directory"},
       {"csv_in_missing_directory", {"--headless", "--variant", "copy", "--frames", "1", "--csv", "no/x.csv"}, 1, "cannot write into"},
       {"json_is_directory", {"--headless", "--variant", "copy", "--frames", "1", "--json", "adir"}, 1, "is a directory"},
-      {"report_is_a_file", {"--headless", "--variant", "copy", "--frames", "1", "--report", "in.png"}, 1, "is not a directory"},
+      {"report_is_a_file", {"--headless", "--variant", "copy", "--frames", "1", "--report", "in.png"}, 1, "--report 'in.png': it is a regular file, not a directory"},
+      {"report_chart_seconds_not_a_number", {"--headless", "--variant", "copy", "--frames", "1", "--report", "r"}, 1,
+       "BLURLAB_CHART_SECONDS 'soon' is not a number of seconds in (0, 86400]", {{"BLURLAB_CHART_SECONDS", "soon"}, {"MESA_GL_VERSION_OVERRIDE", "4.2"}}},
       {"report_in_missing_directory", {"--headless", "--variant", "copy", "--frames", "1", "--report", "no/such/dir"}, 1,
        "cannot create it in 'no/such'"},
-      {"tuned_missing", {"--headless", "--variant", "copy", "--tuned", "missing.json"}, 1, "cannot read the tuning file"},
-      {"tuned_garbage", {"--headless", "--variant", "copy", "--tuned", "garbage.json"}, 1, "not a blurlab tuning file"},
+      {"tuned_missing", {"--headless", "--variant", "copy", "--tuned", "missing.json"}, 1, "cannot read --tuned 'missing.json': No such file or directory"},
+      {"tuned_garbage", {"--headless", "--variant", "copy", "--tuned", "garbage.json"}, 1, "--tuned 'garbage.json' is not a blurlab tuning file"},
       {"tuned_segment_zero", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_segment_zero.json"}, 1,
-       "tuning file 'tuned_segment_zero.json', entry 0: knob segment '0' is out of range 1..16384"},
+       "--tuned 'tuned_segment_zero.json', entry 0: knob segment '0' is out of range 1..16384"},
       {"tuned_workgroup_huge", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_workgroup_huge.json"}, 1,
        "knob workgroup '100000x1' is larger than 1024"},
       {"tuned_workgroup_zero", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_workgroup_zero.json"}, 1,
        "knob workgroup '0x0' must have positive sides"},
       {"tuned_unknown_knob", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_unknown_knob.json"}, 1,
        "compute-sliding has no knob 'turbo'"},
-      {"tuned_not_a_file", {"--headless", "--variant", "copy", "--tuned", "adir"}, 1, "cannot read the tuning file 'adir': it is a directory"},
+      {"tuned_not_a_file", {"--headless", "--variant", "copy", "--tuned", "adir"}, 1, "cannot read --tuned 'adir': it is a directory"},
+      {"tuned_width_2_to_64", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_width_max.json"}, 1,
+       "--tuned 'tuned_width_max.json', entry 0: \"width\" 18446744073709551615 is out of range 1..65536"},
+      {"tuned_nul_in_kernel", {"--headless", "--variant", "compute-sliding", "--kernel", "box", "--tuned", "tuned_nul_kernel.json"}, 1,
+       "--tuned 'tuned_nul_kernel.json', entry 0: kernel 'b\\x00x' is not box or gauss"},
+      // Two outputs that name one file: refused before any work (CSV text once ended up in x.png).
+      {"output_and_csv_one_file", copy_run({"--output", "x.png", "--csv", "x.png"}), 2,
+       "--csv 'x.png' is the same file as --output 'x.png': each output needs a file of its own"},
+      {"outputs_one_file_through_a_link", copy_run({"--csv", "in.png", "--json", "in_alias.png"}), 2,
+       "--json 'in_alias.png' is the same file as --csv 'in.png'"},
+      {"outputs_one_file_as_hard_links", copy_run({"--output", "in_hard.png", "--json", "./in.png"}), 2,
+       "--json './in.png' is the same file as --output 'in_hard.png'"},
+      {"report_and_export_one_folder", copy_run({"--report", "r", "--export", "r/"}), 2, "--export 'r/' is the same file as --report 'r'"},
+      {"csv_inside_the_report", copy_run({"--report", "adir", "--csv", "adir/report.csv"}), 2,
+       "--report 'adir/report.csv' is the same file as --csv 'adir/report.csv'"},
+      {"tune_with_csv", {"--headless", "--tune", "--csv", "r.csv"}, 2, "--tune writes its choices to --tune-file; --csv and --json are for timing runs"},
+      // --check with nothing checked: every variant refused the workgroup (it exited 0).
+      {"check_that_checks_nothing",
+       {"--headless", "--check", "--variant", "compute-naive,compute-naive-lds", "--workgroup", "64x64", "--size", "37x23"}, 1,
+       "--check: nothing was checked: every run was refused (2; the first, compute-naive"},
       {"shader_broken", {"--headless", "--variant", "copy", "--shader-dir", "broken_glsl", "--image", "in.png", "--output", out}, 1,
        "copy.comp:4"},
       {"shader_missing", {"--headless", "--variant", "copy", "--shader-dir", "empty_glsl", "--image", "in.png", "--output", out}, 1,
-       "cannot read shader"},
+       "cannot read --shader-dir file 'empty_glsl/copy.comp': No such file or directory"},
       {"no_gl43_headless", {"--headless", "--variant", "copy", "--frames", "1"}, 1, "OpenGL 4.3 core is not available",
        {{"MESA_GL_VERSION_OVERRIDE", "4.2"}}},
       {"window_options_without_display", {"--script", "1:key=G", "--frames", "2"}, 1, "no display"},
       // Special files as targets: written through and their errors reported, never replaced.
       {"csv_to_dev_full", {"--headless", "--variant", "copy", "--frames", "1", "--size", "8x8", "--csv", "full"}, 1,
-       "cannot write 'full': No space left on device", {}, true},
+       "cannot write --csv 'full': No space left on device", {}, true},
       {"json_to_dev_full", {"--headless", "--variant", "copy", "--frames", "1", "--size", "8x8", "--json", "full"}, 1,
        "No space left on device", {}, true},
       {"output_to_dev_full", {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0", "--output", "full.png"}, 1,
-       "cannot write 'full.png': No space left on device", {}, true},
+       "cannot write --output 'full.png': No space left on device", {}, true},
       // Outputs of a failed run: none is written.
       {"output_not_written_when_csv_fails",
        {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0", "--output", out, "--csv", "full"}, 1,
-       "cannot write 'full'", {}, true},
+       "cannot write --csv 'full': No space left on device", {}, true},
       {"outputs_not_written_when_check_fails",
        {"--headless", "--variant", "copy", "--check", "--image", "in.png", "--shader-dir", "wrong_glsl", "--output", out, "--csv",
         "r.csv", "--json", "r.json"},
@@ -527,14 +573,6 @@ TEST(GoodImages, JpegInJpegOut) {
 
 using blurlab::test_fixtures::set_immutable;
 
-const std::vector<std::string> kCopyRun = {"--headless", "--variant", "copy", "--image", "in.png", "--frames", "0"};
-
-std::vector<std::string> copy_run(std::initializer_list<std::string> more) {
-  std::vector<std::string> args = kCopyRun;
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
-
 void expect_success(const ProgramResult& r) {
   ASSERT_FALSE(r.crashed) << "killed by signal " << r.signal << "\n" << r.err;
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -549,7 +587,7 @@ TEST(HostileTargets, DevicesAreWrittenThroughAndStayDevices) {
   expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--output", "null.png", "--csv", "null", "--json", "null"}), dir));
   EXPECT_TRUE(fs::is_character_file(dir / "null"));
   EXPECT_TRUE(fs::is_character_file(dir / "null.png"));
-  expect_clean_failure({"dev_full", copy_run({"--csv", "full"}), 1, "cannot write 'full': No space left on device"}, dir, before);
+  expect_clean_failure({"dev_full", copy_run({"--csv", "full"}), 1, "cannot write --csv 'full': No space left on device"}, dir, before);
   EXPECT_TRUE(fs::is_character_file(dir / "full"));
   EXPECT_EQ(files_below(dir), before);
 }
@@ -566,7 +604,7 @@ TEST(HostileTargets, BlockDeviceIsRefusedBeforeAnyWork) {
 TEST(HostileTargets, FifoWithoutReaderFailsWithoutHanging) {
   Sandbox sandbox;
   ASSERT_EQ(::mkfifo((sandbox.dir() / "pipe").c_str(), 0600), 0);
-  expect_clean_failure({"fifo", copy_run({"--csv", "pipe"}), 1, "cannot write 'pipe': no process is reading from it"}, sandbox.dir(),
+  expect_clean_failure({"fifo", copy_run({"--csv", "pipe"}), 1, "cannot write --csv 'pipe': no process is reading from it"}, sandbox.dir(),
                        files_below(sandbox.dir()));
   EXPECT_TRUE(fs::is_fifo(sandbox.dir() / "pipe"));
 }
@@ -617,7 +655,7 @@ TEST(HostileTargets, ScreenshotToSpecialFiles) {
   const auto before = files_below(sandbox.dir());
   fs::create_directories(sandbox.dir() / "adir.png");
   for (const auto& [target, message] :
-       {std::pair<std::string, std::string>{"full.png", "cannot write 'full.png': No space left on device"},
+       {std::pair<std::string, std::string>{"full.png", "cannot write --screenshot 'full.png': No space left on device"},
         std::pair<std::string, std::string>{"adir.png", "--screenshot 'adir.png': it is a directory"}}) {
     const ProgramResult r = run_program(BLURLAB_WITH_XVFB, {BLURLAB_PROGRAM, "--frames", "2", "--size", "64x48", "--screenshot", target},
                                         sandbox.dir());
@@ -629,6 +667,294 @@ TEST(HostileTargets, ScreenshotToSpecialFiles) {
   }
   EXPECT_FALSE(fs::is_regular_file(sandbox.dir() / "full.png")) << "the device was replaced";
   EXPECT_EQ(files_below(sandbox.dir()), before);
+}
+
+// --- --shader-dir: every file it reads goes through the one reader -----------------------------
+
+// A copy of glsl/ in the sandbox with copy.comp replaced by `make(path)`.
+fs::path shader_dir_with_copy(const Sandbox& sandbox, const std::string& name, const std::function<void(const fs::path&)>& make) {
+  const fs::path dir = sandbox.dir() / name;
+  fs::copy(BLURLAB_GLSL_DIR, dir);
+  fs::remove(dir / "copy.comp");
+  make(dir / "copy.comp");
+  return dir;
+}
+
+TEST(HostileShaders, FifoAndDeviceAreRefusedNotOpened) {
+  // A FIFO hung the run; a character device grew its memory without bound.
+  Sandbox sandbox;
+  shader_dir_with_copy(sandbox, "fifo_glsl", [](const fs::path& p) { ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0); });
+  shader_dir_with_copy(sandbox, "zero_glsl", [](const fs::path& p) { fs::create_symlink("/dev/zero", p); });
+  shader_dir_with_copy(sandbox, "include_zero_glsl", [](const fs::path& p) {
+    std::ofstream(p) << "#version 430 core\n#include \"/dev/zero\"\n";
+  });
+  for (const auto& [dir, message] :
+       {std::pair<std::string, std::string>{"fifo_glsl", "cannot read --shader-dir file 'fifo_glsl/copy.comp': it is a FIFO"},
+        std::pair<std::string, std::string>{"zero_glsl", "cannot read --shader-dir file 'zero_glsl/copy.comp': it is a character device"},
+        std::pair<std::string, std::string>{"include_zero_glsl", "copy.comp:2: --shader-dir 'include_zero_glsl': the shader name "
+                                                                 "'/dev/zero' leaves the directory"}})
+    expect_clean_failure({dir, {"--headless", "--variant", "copy", "--size", "8x8", "--frames", "0", "--shader-dir", dir}, 1, message},
+                         sandbox.dir(), files_below(sandbox.dir()));
+}
+
+TEST(HostileShaders, LongDirectiveLinesDoNotCrash) {
+  // 50 KB #version and #include lines crashed the program with SIGSEGV (std::regex recursed).
+  Sandbox sandbox;
+  const std::string main_text = [] {
+    std::ifstream in(fs::path(BLURLAB_GLSL_DIR) / "copy.comp");
+    std::string line, rest;
+    std::getline(in, line);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }();
+  shader_dir_with_copy(sandbox, "long_version", [&](const fs::path& p) {
+    std::ofstream(p) << "#version 430 core" << std::string(50000, ' ') << "\n" << main_text;
+  });
+  shader_dir_with_copy(sandbox, "long_include", [&](const fs::path& p) {
+    std::ofstream(p) << "#version 430 core\n#include \"" << std::string(50000, 'a') << "\"\n" << main_text;
+  });
+  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--shader-dir", "long_version"}), sandbox.dir()));
+  expect_clean_failure({"long_include", copy_run({"--shader-dir", "long_include"}), 1, "copy.comp:2: cannot read --shader-dir file"},
+                       sandbox.dir(), files_below(sandbox.dir()));
+}
+
+// --- a run's outputs: all of them at the end, or none ------------------------------------------
+
+// One blur of in.png with every kind of output; the charts of its report are
+// bars_37x23_rgba8_gauss_r16.png and time_vs_radius_37x23_rgba8_gauss.png.
+std::vector<std::string> every_output(std::initializer_list<std::string> more = {}) {
+  std::vector<std::string> args = {"--headless", "--variant", "compute-separable", "--image", "in.png", "--frames", "1", "--warmup", "0",
+                                   "--output", "out.png", "--csv", "r.csv", "--json", "r.json", "--report", "page", "--export", "exp"};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+const std::string kBarsChart = "bars_37x23_rgba8_gauss_r16.png";
+
+TEST(AllOutputsOrNone, AllOfThemWhenTheRunSucceeds) {
+  Sandbox sandbox;
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, every_output(), sandbox.dir(), RunOptions{.env = {{"TMPDIR", sandbox.dir() / "adir"}}});
+  expect_success(r);
+  for (const std::string& file : std::vector<std::string>{"out.png", "r.csv", "r.json", "page/report.md", "page/report.json", "page/report.csv",
+                                 "page/" + kBarsChart, "exp/recipe.json", "exp/recipe.md", "exp/1_h.comp"})
+    EXPECT_TRUE(fs::is_regular_file(sandbox.dir() / file)) << file << "\n" << r.out;
+  EXPECT_TRUE(fs::is_empty(sandbox.dir() / "adir")) << "the chart script's private directory stayed";
+}
+
+TEST(AllOutputsOrNone, AReportThatFailsAtTheEndLeavesNoOutput) {
+  // A chart's name taken by a directory is found only when the chart is made, after the run:
+  // --output, --csv and --json were committed and half the report written before.
+  Sandbox sandbox;
+  fs::create_directories(sandbox.dir() / "page" / kBarsChart);
+  const auto before = files_below(sandbox.dir());
+  expect_clean_failure({"chart_is_a_directory", every_output(), 1, "cannot write --report 'page/" + kBarsChart + "': it is a directory"},
+                       sandbox.dir(), before);
+  EXPECT_FALSE(fs::exists(sandbox.dir() / "exp"));
+}
+
+TEST(AllOutputsOrNone, OutputDirectoriesAreCheckedBeforeAnyGlWork) {
+  Sandbox sandbox;
+  fs::create_symlink("nowhere", sandbox.dir() / "dangling");
+  fs::create_directories(sandbox.dir() / "page" / "report.md");
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {copy_run({"--report", "dangling"}), "--report 'dangling': it is a symbolic link to 'nowhere', which does not exist"},
+           {copy_run({"--export", "dangling"}), "--export 'dangling': it is a symbolic link to 'nowhere', which does not exist"},
+           {copy_run({"--export", "in.png"}), "--export 'in.png': it is a regular file, not a directory"},
+           {copy_run({"--output", "out.png", "--csv", "r.csv", "--report", "page"}), "--report 'page/report.md': it is a directory"}}) {
+    const auto before = files_below(sandbox.dir());
+    const ProgramResult r = run_program(BLURLAB_PROGRAM, args, sandbox.dir());
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("GL_RENDERER"), std::string::npos) << "GL work before the check:\n" << r.out;
+    EXPECT_EQ(files_below(sandbox.dir()), before);
+  }
+}
+
+TEST(AllOutputsOrNone, ADirectoryThatCannotBeSearchedIsRefusedFirst) {
+  // Write permission without search (x) permission: no file can be made in it. Root may do both,
+  // so the program runs as nobody where this test runs as root.
+  Sandbox sandbox;
+  const fs::path shared = sandbox.dir() / "shared";
+  fs::create_directories(shared / "locked");
+  fs::copy_file(sandbox.dir() / "in.png", shared / "in.png");
+  fs::permissions(shared, fs::perms::all);
+  fs::permissions(shared / "locked", fs::perms(0666));
+  std::vector<std::string> args = copy_run({"--csv", "r.csv", "--report", "locked"});
+  std::string program = BLURLAB_PROGRAM;
+  if (::geteuid() == 0) {
+    if (::access("/usr/bin/setpriv", X_OK) != 0) GTEST_SKIP() << "root without setpriv: cannot drop the permissions";
+    args.insert(args.begin(), {"--reuid=65534", "--regid=65534", "--clear-groups", "--", BLURLAB_PROGRAM});
+    program = "/usr/bin/setpriv";
+  }
+  const ProgramResult r = run_program(program, args, shared);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("--report 'locked': cannot write into it: Permission denied"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("GL_RENDERER"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(shared / "r.csv"));
+}
+
+// --- the chart step's child process ----------------------------------------------------------
+
+// A stand-in for python3 that says it started (its pid into `pid_file`), then runs `body`.
+fs::path fake_python(const Sandbox& sandbox, const std::string& body) {
+  const fs::path script = sandbox.dir() / "fake_python";
+  std::ofstream(script) << "#!/bin/sh\necho $$ > " << (sandbox.dir() / "child.pid").string() << ".tmp\nmv "
+                        << (sandbox.dir() / "child.pid").string() << ".tmp " << (sandbox.dir() / "child.pid").string() << "\n"
+                        << body << "\n";
+  fs::permissions(script, fs::perms(0755));
+  return script;
+}
+
+pid_t child_pid(const Sandbox& sandbox) {
+  std::ifstream in(sandbox.dir() / "child.pid");
+  pid_t pid = 0;
+  in >> pid;
+  return pid;
+}
+
+using test_fixtures::process_ended_within;
+
+TEST(ChartChild, InterruptedDuringTheChartsLeavesNothingAndNoChild) {
+  Sandbox sandbox;
+  fs::create_directories(sandbox.dir() / "tmp");
+  const fs::path python = fake_python(sandbox, "while :; do echo chart >> scratch.png; sleep 0.05; done");
+  const auto before = files_below(sandbox.dir());
+  const ProgramResult r = run_program(
+      BLURLAB_PROGRAM, every_output(), sandbox.dir(),
+      RunOptions{.env = {{"BLURLAB_PYTHON", python.string()}, {"TMPDIR", (sandbox.dir() / "tmp").string()}},
+                 .while_running = [&](pid_t blurlab) {
+                   for (int i = 0; i < 3000 && !fs::exists(sandbox.dir() / "child.pid"); ++i)
+                     std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                   std::this_thread::sleep_for(std::chrono::milliseconds(200));  // it is writing now
+                   ::kill(blurlab, SIGTERM);
+                 }});
+  ASSERT_TRUE(fs::exists(sandbox.dir() / "child.pid")) << "the chart step never started\n" << r.err;
+  EXPECT_TRUE(r.crashed && r.signal == SIGTERM) << "SIGTERM must still end it: " << r.exit_code << " " << r.err;
+  EXPECT_TRUE(process_ended_within(child_pid(sandbox), std::chrono::seconds(5))) << "the chart script outlived the run";
+  fs::remove(sandbox.dir() / "child.pid");
+  EXPECT_EQ(files_below(sandbox.dir()), before) << "a file of the run appeared, or a temporary stayed";
+  EXPECT_FALSE(fs::exists(sandbox.dir() / "page"));
+  EXPECT_TRUE(fs::is_empty(sandbox.dir() / "tmp")) << "the private directory stayed";
+}
+
+TEST(ChartChild, OneThatDoesNotFinishIsStopped) {
+  Sandbox sandbox;
+  const fs::path python = fake_python(sandbox, "exec sleep 1000");
+  const auto start = std::chrono::steady_clock::now();
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, every_output(), sandbox.dir(),
+                                      RunOptions{.env = {{"BLURLAB_PYTHON", python.string()}, {"BLURLAB_CHART_SECONDS", "2"}}});
+  expect_success(r);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(40));
+  EXPECT_NE(r.out.find("(no charts: " + python.string() + " did not finish within 2 s (BLURLAB_CHART_SECONDS) and was stopped;"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(process_ended_within(child_pid(sandbox), std::chrono::seconds(5)));
+  EXPECT_TRUE(fs::is_regular_file(sandbox.dir() / "page" / "report.md"));
+}
+
+TEST(ChartChild, RunsNoCodeFromTheWorkingDirectory) {
+  // charts.py imports textwrap: python3 -c put the working directory first on sys.path.
+  Sandbox sandbox;
+  std::ofstream(sandbox.dir() / "textwrap.py") << "open('" << (sandbox.dir() / "ran").string() << "', 'w').write('x')\n";
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, every_output(), sandbox.dir());
+  expect_success(r);
+  EXPECT_FALSE(fs::exists(sandbox.dir() / "ran")) << "textwrap.py of the working directory was run";
+  EXPECT_TRUE(fs::is_regular_file(sandbox.dir() / "page" / kBarsChart)) << r.out;
+}
+
+TEST(ChartChild, AFifoInTheReportDirectoryDoesNotHangIt) {
+  Sandbox sandbox;
+  fs::create_directories(sandbox.dir() / "page");
+  ASSERT_EQ(::mkfifo((sandbox.dir() / "page" / kBarsChart).c_str(), 0600), 0);
+  expect_clean_failure({"fifo_chart", every_output(), 1, "cannot write --report 'page/" + kBarsChart + "': no process is reading from it"},
+                       sandbox.dir(), files_below(sandbox.dir()));
+  EXPECT_TRUE(fs::is_fifo(sandbox.dir() / "page" / kBarsChart));
+}
+
+// --- signals and limits that end a write -----------------------------------------------------
+
+TEST(WritesThatEnd, StdoutWithoutAReaderIsAReasonNotASignal) {
+  // `blurlab ... --csv /dev/stdout | head -1`: SIGPIPE killed it and left its staged temporaries.
+  Sandbox sandbox;
+  const auto before = files_below(sandbox.dir());
+  const ProgramResult r =
+      run_program(BLURLAB_PROGRAM, copy_run({"--output", "out.png", "--csv", "/dev/stdout"}), sandbox.dir(), RunOptions{.stdout_reader_gone = true});
+  ASSERT_FALSE(r.crashed) << "killed by signal " << r.signal;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "blurlab: cannot write to standard output: Broken pipe\n");
+  EXPECT_EQ(files_below(sandbox.dir()), before);
+}
+
+TEST(WritesThatEnd, FileSizeLimitIsAReasonNotASignal) {
+  // `ulimit -f`: SIGXFSZ killed it and left the temporary it was writing.
+  Sandbox sandbox;
+  const auto before = files_below(sandbox.dir());
+  const std::vector<std::string> args = {"-c", "ulimit -f 64 && exec \"$0\" \"$@\"", BLURLAB_PROGRAM, "--headless", "--variant", "copy",
+                                         "--size", "640x480", "--frames", "0", "--output", "out.png", "--csv", "r.csv"};
+  const ProgramResult r = run_program("/bin/sh", args, sandbox.dir());
+  ASSERT_FALSE(r.crashed) << "killed by signal " << r.signal;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "blurlab: cannot write --output 'out.png': File too large\n");
+  EXPECT_EQ(files_below(sandbox.dir()), before);
+}
+
+// --- the tuning file: runs at the same time, and devices -------------------------------------
+
+std::vector<std::string> tune_run(const std::string& size, const std::string& file) {
+  return {"--headless", "--tune", "--variant", "copy", "--size", size, "--frames", "3", "--warmup", "0", "--tune-file", file};
+}
+
+TEST(TuningFile, TwoRunsAtOnceBothKeepTheirChoices) {
+  // Both reported success and the file had one run's choices: the other's were lost.
+  Sandbox sandbox;
+  ProgramResult first, second;
+  std::thread other([&] { second = run_program(BLURLAB_PROGRAM, tune_run("24x16", "t.json"), sandbox.dir()); });
+  first = run_program(BLURLAB_PROGRAM, tune_run("16x16", "t.json"), sandbox.dir());
+  other.join();
+  expect_success(first);
+  expect_success(second);
+  const report::TuningTable table = report::TuningTable::load(sandbox.dir() / "t.json");
+  std::vector<std::string> sizes;
+  for (const report::TunedEntry& e : table.entries()) sizes.push_back(std::to_string(e.size.x) + "x" + std::to_string(e.size.y));
+  std::sort(sizes.begin(), sizes.end());
+  EXPECT_EQ(sizes, (std::vector<std::string>{"16x16", "24x16"}));
+}
+
+TEST(TuningFile, DevicesAreWrittenThroughLikeEveryOutput) {
+  // --tune-file /dev/null was refused: the run read the device back as a tuning file to merge with.
+  Sandbox sandbox;
+  if (!sandbox.make_devices()) GTEST_SKIP() << "cannot make device nodes, and /dev is writable";
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, tune_run("16x16", "null"), sandbox.dir());
+  expect_success(r);
+  EXPECT_NE(r.out.find("saved the choices to null"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::is_character_file(sandbox.dir() / "null"));
+}
+
+// --- messages and escapes ----------------------------------------------------------------------
+
+TEST(Messages, ATerminalWithNothingBehindItIsNotAFifo) {
+  Sandbox sandbox;
+  // A serial port's node with no port behind it: opening it fails with ENXIO, as a FIFO without a reader does.
+  if (::mknod((sandbox.dir() / "tty").c_str(), S_IFCHR | 0600, makedev(4, 127)) != 0) GTEST_SKIP() << "mknod not permitted here";
+  if (const int fd = ::open((sandbox.dir() / "tty").c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK); fd >= 0 || errno != ENXIO) {
+    if (fd >= 0) ::close(fd);
+    GTEST_SKIP() << "this machine has a port behind ttyS63";
+  }
+  expect_clean_failure({"tty", copy_run({"--csv", "tty"}), 1, "cannot write --csv 'tty': No such device or address"}, sandbox.dir(),
+                       files_below(sandbox.dir()));
+}
+
+TEST(Messages, StdoutEscapesWhatStderrEscapes) {
+  // "wrote NAME" printed a name's escape sequences raw, and a terminal obeyed them.
+  Sandbox sandbox;
+  const std::string name = "x\x1b[2J\x07\xc2\x9b.csv";
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, copy_run({"--csv", name}), sandbox.dir());
+  expect_success(r);
+  EXPECT_TRUE(fs::is_regular_file(sandbox.dir() / name)) << "the file has the name it was given";
+  EXPECT_NE(r.out.find("wrote x\\e[2J\\x07\\u009b.csv\n"), std::string::npos) << r.out;
+  for (const char c : r.out) EXPECT_TRUE(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f)) << "a control character on stdout";
+  // The same name in an error: the same escapes on stderr.
+  fs::create_directories(sandbox.dir() / "adir" / name);
+  const ProgramResult e = run_program(BLURLAB_PROGRAM, copy_run({"--csv", "adir/" + name}), sandbox.dir());
+  EXPECT_EQ(e.err, "blurlab: --csv 'adir/x\\e[2J\\x07\\u009b.csv': it is a directory\n");
 }
 
 }  // namespace

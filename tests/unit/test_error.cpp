@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <functional>
+#include <iostream>
+#include <sstream>
 #include <new>
 #include <system_error>
 
@@ -29,6 +31,28 @@ TEST(SingleLine, IsIdempotentAndEveryErrorIsOneLine) {
   // An Error quoting a value from a file carries one line whoever reads what() (a test, a fuzzer).
   EXPECT_STREQ(Error("kernel 'n\n' is not box or gauss").what(), "kernel 'n\\n' is not box or gauss");
   EXPECT_STREQ(UsageError("--out 'a\rb'").what(), "--out 'a\\rb'");
+}
+
+TEST(EscapingStreambuf, EveryLineOfAStreamIsShownAsSingleLineShowsIt) {
+  std::ostringstream target;
+  EscapingStreambuf filter(target.rdbuf());
+  std::ostream out(&filter);
+  out << "wrote x\x1b[2J.csv\n" << "tab\there" << '\n';
+  out << "csi\xc2";  // a C1 control split across two writes is still one
+  out << "\x9b" "2J\ngr\xc3\xbc\xc2";
+  out.flush();  // a final 0xC2 with nothing after it stays as it is
+  EXPECT_EQ(target.str(), "wrote x\\e[2J.csv\ntab\\there\ncsi\\u009b2J\ngr\xc3\xbc\xc2");
+}
+
+TEST(EscapingStreambuf, MainInstallsItOnStdout) {
+  std::ostringstream target;
+  std::streambuf* original = std::cout.rdbuf(target.rdbuf());
+  {
+    const EscapedStdout escaped;
+    std::cout << "name\r\n";
+  }
+  std::cout.rdbuf(original);
+  EXPECT_EQ(target.str(), "name\\r\n");
 }
 
 Failure failure_from(const std::function<void()>& thrower) {

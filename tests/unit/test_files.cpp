@@ -4,12 +4,15 @@
 
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -246,6 +249,99 @@ TEST_F(Files, PartialCommitSaysWhatWasWritten) {
   EXPECT_EQ(read(dir_ / "frozen.csv"), "old");
 }
 
+TEST_F(Files, NewDirectoryAppearsWholeAtCommit) {
+  {
+    StagedOutputs outputs;
+    write_file_into(dir_ / "page", "report.md", "md", "--report");
+    write_file_into(dir_ / "page/", "report.csv", "csv", "--report");  // the same directory, however it is spelled
+    ASSERT_EQ(entries().size(), 1u);
+    EXPECT_EQ(entries().front().rfind(".blurlab-", 0), 0u) << "staged in a temporary directory beside it";
+    EXPECT_EQ(live_temporary_files(), 1);
+    outputs.commit();
+  }
+  EXPECT_EQ(entries(), std::vector<std::string>{"page"});
+  EXPECT_EQ(read(dir_ / "page" / "report.md"), "md");
+  EXPECT_EQ(read(dir_ / "page" / "report.csv"), "csv");
+  // Into the directory that now exists: each file beside its target, put in place at the commit.
+  {
+    StagedOutputs outputs;
+    write_file_into(dir_ / "page", "report.md", "md 2", "--report");
+    EXPECT_EQ(read(dir_ / "page" / "report.md"), "md");
+    outputs.commit();
+  }
+  EXPECT_EQ(read(dir_ / "page" / "report.md"), "md 2");
+}
+
+TEST_F(Files, UncommittedDirectoryLeavesNothing) {
+  fs::create_directories(dir_ / "old");
+  {
+    StagedOutputs outputs;
+    write_file_into(dir_ / "new", "a.txt", "a", "--export");
+    write_file_into(dir_ / "old", "b.txt", "b", "--report");
+    write_file_atomically(dir_ / "c.csv", "c", "--csv");
+  }
+  EXPECT_EQ(entries(), std::vector<std::string>{"old"});
+  EXPECT_TRUE(fs::is_empty(dir_ / "old"));
+}
+
+TEST_F(Files, OutputDirectoriesAreCheckedWithTheirFiles) {
+  std::ofstream(dir_ / "file") << "x";
+  fs::create_symlink("nowhere", dir_ / "dangling");
+  fs::create_directories(dir_ / "page" / "report.md");
+  EXPECT_EQ(error_of([&] { check_output_directory(dir_ / "file", "--export"); }),
+            "--export '" + (dir_ / "file").string() + "': it is a regular file, not a directory");
+  EXPECT_EQ(error_of([&] { check_output_directory(dir_ / "dangling", "--report"); }),
+            "--report '" + (dir_ / "dangling").string() + "': it is a symbolic link to 'nowhere', which does not exist");
+  EXPECT_NE(error_of([&] { check_output_directory(dir_ / "no" / "page", "--report"); }).find("cannot create it in '"), std::string::npos);
+  EXPECT_NE(error_of([&] { check_output_directory(dir_ / "page", "--report", {"report.csv", "report.md"}); })
+                .find("--report '" + (dir_ / "page" / "report.md").string() + "': it is a directory"),
+            std::string::npos);
+  check_output_directory(dir_ / "new", "--report", {"report.md"});
+  check_output_directory(dir_ / "page", "--report", {"report.csv"});
+  // A file where the new directory goes, made after the check: the commit fails and says so.
+  StagedOutputs outputs;
+  write_file_into(dir_ / "late", "a.txt", "a", "--export");
+  std::ofstream(dir_ / "late") << "x";
+  EXPECT_NE(error_of([&] { outputs.commit(); }).find("cannot write --export '" + (dir_ / "late").string() + "': "), std::string::npos);
+}
+
+TEST_F(Files, TwoOutputsNamingOneFileAreRefused) {
+  std::ofstream(dir_ / "real.csv") << "x";
+  fs::create_symlink("real.csv", dir_ / "link.csv");
+  fs::create_hard_link(dir_ / "real.csv", dir_ / "hard.csv");
+  fs::create_directories(dir_ / "page");
+  const auto refusal = [&](const std::vector<std::pair<fs::path, std::string>>& outputs) {
+    try {
+      check_distinct_outputs(outputs);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(refusal({{dir_ / "x.png", "--output"}, {dir_ / "x.png", "--csv"}}),
+            "--csv '" + (dir_ / "x.png").string() + "' is the same file as --output '" + (dir_ / "x.png").string() +
+                "': each output needs a file of its own");
+  EXPECT_NE(refusal({{dir_ / "new.csv", "--csv"}, {dir_ / "page" / ".." / "new.csv", "--json"}}), "");
+  EXPECT_NE(refusal({{dir_ / "real.csv", "--csv"}, {dir_ / "link.csv", "--json"}}), "") << "through a link";
+  EXPECT_NE(refusal({{dir_ / "real.csv", "--csv"}, {dir_ / "hard.csv", "--json"}}), "") << "a hard link";
+  EXPECT_NE(refusal({{dir_ / "page", "--report"}, {dir_ / "page/", "--export"}}), "");
+  EXPECT_NE(refusal({{dir_ / "new", "--report"}, {dir_ / "new" / "report.csv", "--report"}, {dir_ / "new" / "report.csv", "--csv"}}), "");
+  EXPECT_EQ(refusal({{dir_ / "a.csv", "--csv"}, {dir_ / "a.json", "--json"}, {"/dev/null", "--output"}, {"/dev/null", "--csv"}}), "")
+      << "devices take several outputs in turn";
+}
+
+TEST_F(Files, DirectoryLockWaitsThenSaysWhy) {
+  const int held = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);  // another holder (flock locks belong to the open file)
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(error_of([&] { DirectoryLock lock(dir_, "--tune-file 't.json'", 0.3); }),
+            "--tune-file 't.json': cannot lock '" + dir_.string() + "': another process held it for 0.3 s");
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
+  ::close(held);
+  { DirectoryLock lock(dir_, "--tune-file", 0.3); }
+  EXPECT_TRUE(fs::is_empty(dir_)) << "the lock leaves no file";
+}
+
 // A child process stages outputs, tells the parent, and waits to be killed by `signal_number`.
 void interrupted_while_staged(const fs::path& dir, int signal_number) {
   int ready[2];
@@ -258,6 +354,7 @@ void interrupted_while_staged(const fs::path& dir, int signal_number) {
       StagedOutputs outputs;
       write_file_atomically(dir / "out.png", "png");
       write_file_atomically(dir / "report.csv", "csv");
+      write_file_into(dir / "page", "report.md", "md", "--report");
       (void)!::write(ready[1], "r", 1);
       for (;;) ::pause();
     } catch (...) {
@@ -270,7 +367,7 @@ void interrupted_while_staged(const fs::path& dir, int signal_number) {
   ::close(ready[0]);
   size_t temporaries = 0;
   for (const auto& e : fs::directory_iterator(dir)) temporaries += e.path().filename().string().rfind(".blurlab-", 0) == 0;
-  EXPECT_EQ(temporaries, 2u) << "the child should hold two temporaries now";
+  EXPECT_EQ(temporaries, 3u) << "the child should hold two temporary files and a temporary directory now";
   ::kill(child, signal_number);
   int status = 0;
   ASSERT_EQ(::waitpid(child, &status, 0), child);
@@ -281,6 +378,61 @@ void interrupted_while_staged(const fs::path& dir, int signal_number) {
 
 TEST_F(Files, SigintRemovesTemporariesAndStillEndsTheProcess) { interrupted_while_staged(dir_, SIGINT); }
 TEST_F(Files, SigtermRemovesTemporariesAndStillEndsTheProcess) { interrupted_while_staged(dir_, SIGTERM); }
+
+TEST_F(Files, SighupAndSigquitToo) {
+  interrupted_while_staged(dir_, SIGHUP);
+  interrupted_while_staged(dir_, SIGQUIT);
+}
+
+TEST_F(Files, SigpipeAndSigxfszLeaveNoTemporaries) {
+  // In a program that leaves them at their default action, they still end it, minus its temporaries.
+  for (const int signal_number : {SIGPIPE, SIGXFSZ}) {
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {  // inherits this process's handlers, or installs them with its first temporary
+      StagedOutputs outputs;
+      write_file_atomically(dir_ / "out.png", "png");
+      write_file_into(dir_ / "page", "report.md", "md", "--report");
+      if (signal_number == SIGPIPE) {
+        int ends[2];
+        if (::pipe(ends) != 0) ::_exit(3);
+        ::close(ends[0]);
+        (void)!::write(ends[1], "x", 1);  // no reader: SIGPIPE
+      } else {
+        const rlimit limit{4, RLIM_INFINITY};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        write_file_atomically(dir_ / "big.csv", std::string(100, 'x'));  // past the limit: SIGXFSZ
+      }
+      ::_exit(3);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "exit " << WEXITSTATUS(status);
+    EXPECT_EQ(WTERMSIG(status), signal_number);
+    EXPECT_TRUE(fs::is_empty(dir_)) << "temporaries left behind after signal " << signal_number;
+  }
+}
+
+TEST_F(Files, WritesThatFailReturnTheirReasonWhenTheSignalsAreIgnored) {
+  // As blurlab's main() sets them: EFBIG instead of SIGXFSZ, and the temporary goes.
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{4, RLIM_INFINITY};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      write_file_atomically(dir_ / "big.csv", std::string(100, 'x'), "--csv");
+    } catch (const Error& e) {
+      ::_exit(std::string(e.what()) == "cannot write --csv '" + (dir_ / "big.csv").string() + "': File too large" ? 0 : 4);
+    }
+    ::_exit(5);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
 
 TEST_F(Files, TemporaryRemovedWhenDropped) {
   {

@@ -383,12 +383,44 @@ TEST(Tuning, SaveLoadAndNearestRadius) {
   EXPECT_THROW(TuningTable::load(path), Error);
 }
 
+TEST(Tuning, MergeKeepsTheEntriesOfOtherRuns) {
+  const auto dir = std::filesystem::temp_directory_path() / ("blurlab_merge_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  TunedEntry e;
+  e.renderer = "GPU";
+  e.variant = "compute-separable";
+  e.radius = 4;
+  e.knobs["workgroup"] = {256, 1};
+  TuningTable first, second;
+  e.size = {64, 32};
+  first.put(e);
+  e.size = {128, 64};
+  second.put(e);
+  first.merge_into(dir / "t.json");
+  second.merge_into(dir / "t.json");  // another run's, saved later: the first run's entry stays
+  e.knobs["workgroup"] = {8, 8};
+  TuningTable again;
+  again.put(e);
+  again.merge_into(dir / "t.json");  // the same key: replaced
+  const TuningTable merged = TuningTable::load(dir / "t.json");
+  ASSERT_EQ(merged.entries().size(), 2u);
+  EXPECT_EQ(merged.find("GPU", "compute-separable", {64, 32}, gl::Format::rgba8, KernelType::Gauss, 4)->knobs.at("workgroup"), (KnobValue{256, 1}));
+  EXPECT_EQ(merged.find("GPU", "compute-separable", {128, 64}, gl::Format::rgba8, KernelType::Gauss, 4)->knobs.at("workgroup"), (KnobValue{8, 8}));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1) << "no lock file or temporary beside it";
+  // A file that is not a tuning file is not merged into, or replaced.
+  std::ofstream(dir / "other.json") << "not json";
+  EXPECT_THROW(first.merge_into(dir / "other.json"), Error);
+  EXPECT_THROW(TuningTable::check_target(dir / "other.json"), Error);
+  std::filesystem::remove_all(dir);
+}
+
 // Every value of a tuning file is checked as the command line checks it; the message names the
 // file and the entry.
 std::string tuning_error(const std::string& entry) {
   const std::string text = R"({"entries": [)" + entry + "]}";
   try {
-    TuningTable::parse(text, "t.json");
+    TuningTable::parse(text, "--tuned 't.json'");
   } catch (const Error& e) {
     return e.what();
   }
@@ -399,7 +431,7 @@ TEST(Tuning, EveryValueIsValidatedLikeTheCommandLine) {
   const std::string good =
       R"({"renderer": "GPU", "variant": "compute-sliding", "width": 64, "height": 32, "input_format": "rgba8", "kernel": "box",
           "radius": 16, "knobs": {"segment": "64", "workgroup": "32x1", "unroll": "8"}, "median_ms": 1.5, "default_ms": 2.0})";
-  const TuningTable table = TuningTable::parse(R"({"entries": [)" + good + "]}", "t.json");
+  const TuningTable table = TuningTable::parse(R"({"entries": [)" + good + "]}", "--tuned 't.json'");
   ASSERT_EQ(table.entries().size(), 1u);
   EXPECT_EQ(table.entries()[0].knobs.at("workgroup"), (KnobValue{32, 1}));
   auto with = [&](const std::string& from, const std::string& to) {
@@ -418,29 +450,36 @@ TEST(Tuning, EveryValueIsValidatedLikeTheCommandLine) {
       {with(R"("unroll": "8")", R"("cache": "fp16")"), "compute-sliding has no knob 'cache'"},
       {with(R"("compute-sliding")", R"("turbo")"), "unknown variant 'turbo'"},
       {with(R"("width": 64)", R"("width": 0)"), "\"width\" 0 is out of range 1..65536"},
-      {with(R"("height": 32)", R"("height": 1e9)"), "\"height\" is not a whole number"},
+      {with(R"("height": 32)", R"("height": 1e9)"), "\"height\" 1000000000.0 is not a whole number"},
+      // Quoted as read: 2^64 - 1 was reported as -1.
+      {with(R"("width": 64)", R"("width": 18446744073709551615)"), "\"width\" 18446744073709551615 is out of range 1..65536"},
+      {with(R"("width": 64)", R"("width": -1)"), "\"width\" -1 is out of range 1..65536"},
+      {with(R"("width": 64)", R"("width": "64")"), "\"width\" \"64\" is not a whole number"},
       {with(R"("radius": 16)", R"("radius": 129)"), "\"radius\" 129 is out of range 0..128"},
       {with(R"("rgba8")", R"("rgba32f")"), "input_format 'rgba32f'"},
       {with(R"("box")", R"("median")"), "kernel 'median'"},
       // Found by fuzz_tuning in CI (corpus/tuning/newline_in_kernel.json): a JSON "\n" in a quoted value.
       {with(R"("box")", R"("n\n")"), "kernel 'n\\n' is not box or gauss"},
       {with(R"("compute-sliding")", R"("a\u001b[2Jb")"), "unknown variant 'a\\e[2Jb'"},
-      {with(R"("median_ms": 1.5)", R"("median_ms": -1)"), "\"median_ms\" is not a time"},
+      {with(R"("median_ms": 1.5)", R"("median_ms": -1)"), "\"median_ms\" -1 is not a time in ms"},
+      // A NUL in a string cut the message short (what() of a std::runtime_error is a C string).
+      {with(R"("box")", R"("b\u0000x")"), "kernel 'b\\x00x' is not box or gauss"},
+      {with(R"("unroll": "8")", R"("unroll": "\u00008")"), "knob unroll '\\x008' is not a whole number"},
       {with(R"("renderer": "GPU", )", ""), "no \"renderer\""},
       {"7", "no \"renderer\""},
   };
   for (const auto& [entry, message] : cases) {
     const std::string error = tuning_error(entry);
-    EXPECT_NE(error.find("tuning file 't.json', entry 0: "), std::string::npos) << error;
+    EXPECT_NE(error.find("--tuned 't.json', entry 0: "), std::string::npos) << error;
     EXPECT_NE(error.find(message), std::string::npos) << "expected '" << message << "' in: " << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << "one line";
   }
   for (const char* not_tuning : {"", "[]", "{}", "{\"entries\": 3}", "this is not json"}) {
     try {
-      TuningTable::parse(not_tuning, "t.json");
+      TuningTable::parse(not_tuning, "--tuned 't.json'");
       ADD_FAILURE() << "accepted: " << not_tuning;
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("'t.json' is not a blurlab tuning file"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("--tuned 't.json' is not a blurlab tuning file"), std::string::npos) << e.what();
     }
   }
 }

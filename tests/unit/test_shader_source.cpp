@@ -1,4 +1,6 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -38,6 +40,80 @@ TEST_F(ShaderSourceTest, MissingIncludeAndCyclesAreErrors) {
   write("b.comp", "#version 430 core\n#include \"loop.glsl\"\n");
   EXPECT_THROW(expand_source(ShaderSources::directory(dir_), "b.comp", {}), Error);
   EXPECT_THROW(expand_source(ShaderSources::directory(dir_), "nothing.comp", {}), Error);
+}
+
+// The one-line message expand_source() throws for `name` in the directory, or "" when it expands.
+std::string refusal(const ShaderSources& sources, const std::string& name) {
+  try {
+    expand_source(sources, name, {});
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(ShaderSourceTest, OnlyRegularFilesOfABoundedSizeAreRead) {
+  // A FIFO once hung the run and a character device filled its memory: both are refused unopened.
+  ::alarm(20);  // were either opened, the test would hang: end it instead
+  ASSERT_EQ(::mkfifo((dir_ / "fifo.glsl").c_str(), 0600), 0);
+  std::filesystem::create_symlink("/dev/zero", dir_ / "zero.glsl");
+  write("uses_fifo.comp", "#version 430 core\n#include \"fifo.glsl\"\n");
+  write("uses_zero.comp", "#version 430 core\n\n#include \"zero.glsl\"\n");
+  const ShaderSources sources = ShaderSources::directory(dir_);
+  EXPECT_EQ(refusal(sources, "uses_fifo.comp"), (dir_ / "uses_fifo.comp").string() + ":2: cannot read --shader-dir file '" +
+                                                    (dir_ / "fifo.glsl").string() + "': it is a FIFO, not a regular file");
+  EXPECT_NE(refusal(sources, "uses_zero.comp").find("uses_zero.comp:3: cannot read --shader-dir file"), std::string::npos);
+  EXPECT_NE(refusal(sources, "uses_zero.comp").find("it is a character device"), std::string::npos);
+  EXPECT_NE(refusal(sources, "fifo.glsl").find("it is a FIFO"), std::string::npos);
+  ::alarm(0);
+  std::ofstream(dir_ / "huge.glsl") << std::string(kMaxShaderFileBytes + 1, ' ');
+  EXPECT_NE(refusal(sources, "huge.glsl").find("blurlab reads at most 1.0 MiB"), std::string::npos);
+  // Names stay inside the directory.
+  write("escapes.comp", "#version 430 core\n#include \"/dev/zero\"\n");
+  EXPECT_NE(refusal(sources, "escapes.comp").find("the shader name '/dev/zero' leaves the directory"), std::string::npos);
+  write("climbs.comp", "#version 430 core\n#include \"../climbs.comp\"\n");
+  EXPECT_NE(refusal(sources, "climbs.comp").find("leaves the directory"), std::string::npos);
+  // GL reads up to a NUL: a file with one is refused, with its line.
+  write("nul.glsl", std::string("float a;\nfloat\0 b;\n", 19));
+  EXPECT_EQ(refusal(sources, "nul.glsl"), (dir_ / "nul.glsl").string() + ":2: a NUL byte (GL would read the shader only up to it)");
+}
+
+TEST(ShaderPreprocessor, LongLinesAreScannedNotRecursedOver) {
+  // 50 KB directives crashed std::regex with SIGSEGV (its matching recursed per character).
+  const std::string padding(200000, ' ');
+  const ShaderSources sources = ShaderSources::in_memory(
+      {{"version.comp", "#version 430" + padding + "core\nvoid main() {}\n"},
+       {"include.comp", "#version 430 core\n#include \"" + std::string(200000, 'a') + "\"\n"},
+       {"other.comp", "#version 430 core\n#  define X" + padding + "1\n#" + padding + "\n"}});
+  EXPECT_EQ(expand_source(sources, "version.comp", {{"R", "1"}}).text, "#version 430" + padding + "core\n#define R 1\n#line 2 0\nvoid main() {}\n");
+  EXPECT_NE(refusal(sources, "include.comp").find("include.comp:2: no shader 'aaaa"), std::string::npos);
+  EXPECT_EQ(refusal(sources, "other.comp"), "");
+  EXPECT_EQ(map_log_to_files("0:1(1): error: " + padding + "\n" + padding + "\n", {"x.comp"}),
+            "x.comp:1:1: error: " + padding + "\n" + padding + "\n");
+  EXPECT_EQ(map_log_to_files("99999999999999999999:1(1): error\n", {"x.comp"}), "source 99999999999999999999:1:1: error\n");
+}
+
+TEST(ShaderPreprocessor, DirectivesAsTheyWereMatched) {
+  const ShaderSources sources = ShaderSources::in_memory({{"main.comp", "\t # version 430 core\r\n  #  include   \"a.glsl\"  \r\n#include \"a.glsl\" // x\n#versionX\n"},
+                                                          {"a.glsl", "float a;\n"}});
+  EXPECT_EQ(expand_source(sources, "main.comp", {}).text,
+            "\t # version 430 core\n#line 2 0\n#line 1 1\nfloat a;\n#line 3 0\n#include \"a.glsl\" // x\n#versionX\n");
+}
+
+TEST(ShaderPreprocessor, ExpansionIsBounded) {
+  // Each level includes the next four times: 4^12 copies of one line would be 16 million lines.
+  std::map<std::string, std::string> files{{"main.comp", "#version 430 core\n#include \"l1.glsl\"\n"}, {"l12.glsl", "float x;\n"}};
+  for (int level = 1; level < 12; ++level) {
+    const std::string next = "#include \"l" + std::to_string(level + 1) + ".glsl\"\n";
+    files["l" + std::to_string(level) + ".glsl"] = next + next + next + next;
+  }
+  EXPECT_EQ(refusal(ShaderSources::in_memory(files), "main.comp"), "main.comp: with its includes it grows beyond 4.0 MiB");
+  // And includes nest at most 16 deep.
+  std::map<std::string, std::string> deep{{"main.comp", "#version 430 core\n#include \"d1.glsl\"\n"}};
+  for (int level = 1; level <= 20; ++level) deep["d" + std::to_string(level) + ".glsl"] = "#include \"d" + std::to_string(level + 1) + ".glsl\"\n";
+  EXPECT_NE(refusal(ShaderSources::in_memory(deep), "main.comp").find("d15.glsl:1: shader includes nest more than 16 deep at 'd16.glsl'"),
+            std::string::npos);
 }
 
 TEST_F(ShaderSourceTest, MissingDirectoryIsAUsageError) {
