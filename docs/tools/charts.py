@@ -26,6 +26,7 @@ blurlab --report runs this script itself (the program carries a copy).
 import argparse
 import collections
 import json
+import math
 import os
 import sys
 import textwrap
@@ -92,6 +93,13 @@ def colours(report):
 def markers(report):
     """variant -> marker, the same in every chart."""
     return {v: MARKERS[i % len(MARKERS)] for i, v in enumerate(variant_order(report))}
+
+
+def number(value):
+    """About three significant digits and no exponent: 0.0123, 1.23, 12.3, 8232."""
+    if value <= 0:
+        return f"{value:.0f}"
+    return f"{value:.{max(0, 2 - math.floor(math.log10(float(f'{value:.3g}'))))}f}"
 
 
 def label_log_axis(axis, lo, hi):
@@ -235,14 +243,14 @@ def frontier_chart(report, size, fmt, by_sigma, metric, floor_ms, colour, marker
         ax.text(0.01, 0.02, "exact variants (within 1 LSB max by construction)", transform=ax.transAxes, fontsize=6,
                 color="grey")
         if floor_ms:
-            ax.axvline(floor_ms, color="black", linewidth=0.8, linestyle=":", label=f"copy {floor_ms:.3g} ms")
+            ax.axvline(floor_ms, color="black", linewidth=0.8, linestyle=":", label=f"copy {number(floor_ms)} ms")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.margins(0.15)
         ax.autoscale_view()
         label_log_axis(ax.xaxis, *ax.get_xlim())
         label_log_axis(ax.yaxis, *ax.get_ylim())
-        ax.set_title(f"sigma {sigma:g}", fontsize=9)
+        ax.set_title(f"sigma {sigma:.4g}", fontsize=9)
         ax.set_xlabel("median GPU time (ms)", fontsize=8)
         ax.set_ylabel(f"{metric} error vs the exact Gaussian (LSB)", fontsize=8)
         ax.tick_params(labelsize=7)
@@ -270,7 +278,7 @@ def time_chart(report, size, fmt, kernel, by_variant, floor, notes, colour, mark
         ax.plot(radii, [points[r] for r in radii], STAGE_STYLE.get(stage_of(report, variant), "-"), marker=marker[variant],
                 markersize=4, color=colour[variant], label=variant)
     if floor:
-        ax.axhline(floor, color="black", linewidth=1, linestyle=":", label=f"copy pass (floor) {floor:.3g} ms")
+        ax.axhline(floor, color="black", linewidth=1, linestyle=":", label=f"copy pass (floor) {number(floor)} ms")
     ax.set_xlabel("radius r (taps -r..r)" + (", log scale" if log else ""))
     ax.set_ylabel("median GPU time (ms)")
     if log:
@@ -306,10 +314,10 @@ def bar_chart(report, size, fmt, kernel, radius, bars, floor, notes, colour, mar
                 markeredgewidth=0.5, markersize=6)
     handles = []
     if floor:
-        ax.axvline(floor, color="black", linewidth=1, linestyle=":", label=f"copy pass (floor) {floor:.3g} ms")
+        ax.axvline(floor, color="black", linewidth=1, linestyle=":", label=f"copy pass (floor) {number(floor)} ms")
         handles, _ = ax.get_legend_handles_labels()
     for y, ms in enumerate(values):
-        ax.text(ms, y, f"   {ms:.3g} ms" + (f" ({ms / floor:.1f}x copy)" if floor else ""), va="center", fontsize=7)
+        ax.text(ms, y, f"   {number(ms)} ms" + (f" ({number(ms / floor)}x copy)" if floor else ""), va="center", fontsize=7)
     if log:
         ax.set_xscale("log")
         lo, hi = min(values + ([floor] if floor else [])), max(values)
