@@ -236,5 +236,47 @@ TEST(Sweep, PlanTakesKnobsFromTheTunedFile) {
   EXPECT_FALSE(plan(r)[0].tuned);
 }
 
+TEST(Sweep, ATunedFileWithoutThisSizeSaysSo) {
+  report::TuningTable table;
+  report::TunedEntry e;
+  e.renderer = "GPU";
+  e.variant = "compute-sliding";
+  e.size = {1920, 1080};
+  e.kernel = KernelType::Box;
+  e.radius = 16;
+  e.knobs["segment"] = {1024, 0};
+  table.put(e);
+  SweepRequest r;
+  r.sizes = {{1920, 1080}, {480, 270}};
+  r.input_formats = {gl::Format::rgba8};
+  r.variants = {find_variant("compute-sliding")};
+  r.settings = [](const VariantInfo&, gl::Format) { return std::vector<BlurSettings>{box16()}; };
+  r.tuned = &table;
+  r.renderer = "GPU";
+  const auto note = untuned_note(r, plan(r), "tune.json");
+  ASSERT_TRUE(note);
+  EXPECT_EQ(*note, "--tuned tune.json has no entry for 1 of the 2 runs with knobs to tune (e.g. compute-sliding at 480x270 rgba8 box): "
+                   "they run the variant's defaults. For this GPU it has 1920x1080 rgba8 box; tune this size with --tune --size 480x270.");
+  r.sizes = {{1920, 1080}};
+  EXPECT_FALSE(untuned_note(r, plan(r), "tune.json")) << "every run found its entry";
+  r.renderer = "Another GPU";
+  EXPECT_NE(untuned_note(r, plan(r), "tune.json")->find("no entry for 1 of the 1 runs with knobs to tune (e.g. compute-sliding at "
+                                                         "1920x1080 rgba8 box): they run the variant's defaults. Its entries are for "
+                                                         "another GPU: GPU; tune on this one with --tune."),
+            std::string::npos);
+  r.tuned = nullptr;
+  EXPECT_FALSE(untuned_note(r, plan(r), ""));
+}
+
+TEST(Sweep, TuningSaysWhichKnobsChanged) {
+  const VariantInfo& v = *find_variant("compute-sliding");
+  const BlurSettings defaults = resolve(v, box16());
+  EXPECT_EQ(knob_changes(v, defaults, defaults), "none");
+  BlurSettings tuned = defaults;
+  tuned.knobs["segment"] = {1024, 0};
+  tuned.knobs["workgroup"] = {256, 1};
+  EXPECT_EQ(knob_changes(v, defaults, tuned), "workgroup 64x1->256x1, segment 128->1024");
+}
+
 }  // namespace
 }  // namespace blurlab::bench
