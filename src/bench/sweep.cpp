@@ -53,7 +53,9 @@ std::optional<std::string> untuned_note(const SweepRequest& r, const std::vector
   size_t with_knobs = 0, missing = 0;
   const Job* first_missing = nullptr;
   for (const Job& job : jobs) {
-    if (!has_knob_choices(*job.variant)) continue;
+    // The floor added for the ratios runs its defaults by design (plan()).
+    const bool asked = std::find(r.variants.begin(), r.variants.end(), job.variant) != r.variants.end();
+    if (!asked || !has_knob_choices(*job.variant)) continue;
     ++with_knobs;
     if (!r.tuned->find(r.renderer, std::string(job.variant->name), job.size, job.input_format, job.settings.kernel.type,
                        job.settings.kernel.radius)) {

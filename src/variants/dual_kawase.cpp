@@ -136,13 +136,13 @@ class DualKawase final : public Blur {
       levels.push_back(&passes.intermediate(l - 1, std::nullopt, size));
       passes.dispatch("d" + std::to_string(l), l == 1 ? *first_down_ : *down_,
                       {Binding::sampled_linear(*levels[static_cast<size_t>(l - 1)]), Binding::write(*levels[static_cast<size_t>(l)])},
-                      groups_covering(size, wg));
+                      groups_covering(size, wg, l));
     }
     for (int l = choice_.levels - 1; l >= 0; --l) {
       const gl::Texture& target = l == 0 ? passes.destination() : *levels[static_cast<size_t>(l)];
       passes.dispatch("u" + std::to_string(l), l == 0 ? *last_up_ : *up_,
                       {Binding::sampled_linear(*levels[static_cast<size_t>(l + 1)]), Binding::write(target)},
-                      groups_covering({target.width(), target.height()}, wg));
+                      groups_covering({target.width(), target.height()}, wg, l));
     }
   }
 
