@@ -5,7 +5,7 @@
 //                                     shown) is not uniform; without the overlay it differs from the
 //                                     unblurred scene; the overlay changes the top-left corner only
 //   same A B --max-lsb N --max-mean M the pictures agree: no channel differs by more than N, and
-//                                     the mean difference is at most M
+//        [--region X0 Y0 X1 Y1]       the mean difference is at most M (within the rectangle only)
 //   differ A B --min-mean M           the pictures differ by at least M on average
 //   inside WITH BARE X0 Y0 X1 Y1      every pixel that differs between WITH and BARE lies in the
 //                                     rectangle (the overlay panel the program reported)
@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "image/image_file.h"
 #include "util/error.h"
@@ -39,10 +40,10 @@ double mean_abs_difference(const Image& a, const Image& b, Region r) {
   return count ? sum / static_cast<double>(count) : 0.0;
 }
 
-int max_abs_difference(const Image& a, const Image& b) {
+int max_abs_difference(const Image& a, const Image& b, Region r) {
   int largest = 0;
-  for (int y = 0; y < a.height; ++y)
-    for (int x = 0; x < a.width; ++x)
+  for (int y = r.y0; y < r.y1; ++y)
+    for (int x = r.x0; x < r.x1; ++x)
       for (int c = 0; c < 3; ++c) largest = std::max(largest, std::abs(byte(a, x, y, c) - byte(b, x, y, c)));
   return largest;
 }
@@ -83,10 +84,14 @@ int frame(const Image& blurred, const Image& unblurred, const Image& bare) {
   return ok ? 0 : 1;
 }
 
-int same(const Image& a, const Image& b, int max_lsb, double max_mean) {
+int same(const Image& a, const Image& b, int max_lsb, double max_mean, std::optional<Region> region) {
   same_size(a, b);
-  const int largest = max_abs_difference(a, b);
-  const double mean = mean_abs_difference(a, b, {0, 0, a.width, a.height});
+  const Region r = region ? Region{std::clamp(region->x0, 0, a.width), std::clamp(region->y0, 0, a.height),
+                                   std::clamp(region->x1, 0, a.width), std::clamp(region->y1, 0, a.height)}
+                          : Region{0, 0, a.width, a.height};
+  if (r.x1 <= r.x0 || r.y1 <= r.y0) throw blurlab::Error("the region is empty");
+  const int largest = max_abs_difference(a, b, r);
+  const double mean = mean_abs_difference(a, b, r);
   std::printf("largest difference %d, mean %.4f (allowed %d, %.4f)\n", largest, mean, max_lsb, max_mean);
   if (largest <= max_lsb && mean <= max_mean) return 0;
   std::fprintf(stderr, "FAIL: the pictures differ by up to %d (mean %.4f)\n", largest, mean);
@@ -159,6 +164,7 @@ int main(int argc, char** argv) {
   same_cmd->add_option("files", files)->expected(2)->required();
   same_cmd->add_option("--max-lsb", max_lsb)->required();
   same_cmd->add_option("--max-mean", max_mean)->required();
+  same_cmd->add_option("--region", rect, "X0 Y0 X1 Y1")->expected(4);
   CLI::App* differ_cmd = app.add_subcommand("differ", "the pictures differ");
   differ_cmd->add_option("files", files)->expected(2)->required();
   differ_cmd->add_option("--min-mean", min_mean)->required();
@@ -177,7 +183,9 @@ int main(int argc, char** argv) {
     std::vector<Image> images;
     for (const std::string& f : files) images.push_back(blurlab::load_image(f).image);
     if (*frame_cmd) return frame(images[0], images[1], images[2]);
-    if (*same_cmd) return same(images[0], images[1], max_lsb, max_mean);
+    if (*same_cmd)
+      return same(images[0], images[1], max_lsb, max_mean,
+                  rect.empty() ? std::nullopt : std::optional<Region>(Region{rect[0], rect[1], rect[2], rect[3]}));
     if (*differ_cmd) return differ(images[0], images[1], min_mean);
     if (*inside_cmd) return inside(images[0], images[1], {rect[0], rect[1], rect[2], rect[3]});
     return difference(images[0], min_black);
