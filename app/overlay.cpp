@@ -150,7 +150,7 @@ void help_panel(OverlayLayout& layout) {
       {"E", "cycle border mode"},
       {"L", "linear light (the blur in rgba16f)"},
       {"B", "unblurred scene"},
-      {"D", "difference: CPU reference (an approximation: its model, then the exact Gaussian), second variant, off"},
+      {"D", "difference: CPU reference or model, exact Gaussian, second variant, off"},
       {"C", "check against the CPU reference"},
       {"Space", "pause animation"},
       {"V", "vsync"},
