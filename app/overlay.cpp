@@ -356,12 +356,16 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
   }
   if (section("plot", 2, size, class_changed)) {
     const std::vector<float> history = m.stats.history("total");
-    if (!history.empty()) {
+    if (history.size() >= 2) {  // a line needs two frames
       const float top = *std::max_element(history.begin(), history.end());
-      ImGui::PlotLines("##total", history.data(), static_cast<int>(history.size()), 0, "blur (ms), last 64 frames", 0.0f, top * 1.2f,
-                       ImVec2(-FLT_MIN, 50.0f));
+      const std::string caption = "blur (ms), last " + std::to_string(history.size()) + " frames, top " + format_double(top, 3);
+      ImGui::PlotLines("##total", history.data(), static_cast<int>(history.size()), 0, caption.c_str(), 0.0f, top * 1.2f,
+                       ImVec2(ImGui::GetContentRegionAvail().x, 50.0f * ImGui::GetIO().FontGlobalScale));
+      actions.layout.plot_points = static_cast<int>(history.size());
+      actions.layout.plot_min = ImGui::GetItemRectMin();
+      actions.layout.plot_max = ImGui::GetItemRectMax();
     } else {
-      ImGui::TextDisabled("no GPU times yet");
+      ImGui::TextDisabled("no GPU times yet (the plot needs two frames)");
     }
   }
   if (section("device", 2, size, class_changed)) {
@@ -398,6 +402,12 @@ std::string describe(const OverlayLayout& l, glm::ivec2 window) {
                      rect(l.panel_min, l.panel_max) + " covers " + share + "% timing " + rect(l.timing_min, l.timing_max) +
                      (l.timing_visible ? " visible" : " hidden") + " rows " + std::to_string(l.timing_rows) + " check " +
                      rect(l.check_min, l.check_max) + (l.check_visible ? " visible" : " hidden");
+  if (l.plot_points > 0) {
+    char plot[80];
+    std::snprintf(plot, sizeof plot, " plot %.0f,%.0f-%.0f,%.0f points %d", l.plot_min.x, l.plot_min.y, l.plot_max.x, l.plot_max.y,
+                  l.plot_points);
+    text.insert(text.find('\n') == std::string::npos ? text.size() : text.find('\n'), plot);
+  }
   if (l.help_shown) {
     char help[64];
     std::snprintf(help, sizeof help, " help %.0f,%.0f-%.0f,%.0f", l.help_min.x, l.help_min.y, l.help_max.x, l.help_max.y);

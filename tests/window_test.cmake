@@ -3,7 +3,8 @@
 # overlay's geometry and lines come from what blurlab prints at the last frame of --frames N.
 #   MODE=screenshot: three screenshots of the same paused frame (blurred, unblurred, bare); one
 #   saved as .jpg must be a JPEG.
-#   MODE=layout: the overlay at 1920x1080, 1280x720 and 640x360 (screenshots kept in OUT).
+#   MODE=layout: the overlay at 1920x1080 (with its plot of GPU times drawn), 1280x720 and 640x360
+#   (screenshots kept in OUT).
 #   MODE=linear: linear light (L) leaves the unblurred scene as it is and changes only the blur.
 #   MODE=stale: switching to a box-only variant with the Gaussian on; a check of older settings.
 #   MODE=border: E cycles the border mode; the same picture as --border; a constant differs.
@@ -143,6 +144,15 @@ elseif(MODE STREQUAL "layout")
       endif()
     endforeach()
     check_screenshots(inside ${OUT}/overlay_${size}.png ${OUT}/bare_${size}.png ${panel})
+    # 1920x1080 opens the plot section: its line of the blur's times is drawn (it once was an
+    # empty box), in ImGui's plot colour (0.61 grey).
+    if(size STREQUAL "1920x1080")
+      if(NOT layout MATCHES "plot ([0-9]+),([0-9]+)-([0-9]+),([0-9]+) points ([0-9]+)")
+        message(FATAL_ERROR "${size}: no plot reported: ${layout}")
+      endif()
+      check_screenshots(colour ${OUT}/overlay_${size}.png ${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3} ${CMAKE_MATCH_4}
+                        --rgb 156 156 156 --min-pixels 30)
+    endif()
   endforeach()
 elseif(MODE STREQUAL "linear")
   # The unblurred scene with L on and off: at most one 8-bit step per channel (the rgba8 scene

@@ -9,6 +9,8 @@
 //   differ A B --min-mean M           the pictures differ by at least M on average
 //   inside WITH BARE X0 Y0 X1 Y1      every pixel that differs between WITH and BARE lies in the
 //                                     rectangle (the overlay panel the program reported)
+//   colour IMG X0 Y0 X1 Y1 --rgb R G B at least N pixels of the rectangle within 12 steps of the
+//          --min-pixels N             colour in every channel (a plot's line)
 //   difference IMG --min-black F      a difference view of a correct variant: no red (errors beyond
 //                                     the tolerance), and at least a fraction F of pixels black
 #include <CLI/CLI.hpp>
@@ -131,6 +133,21 @@ int inside(const Image& with, const Image& bare, Region r) {
   return 1;
 }
 
+int colour(const Image& im, Region r, const std::vector<int>& rgb, long min_pixels) {
+  long found = 0;
+  for (int y = std::max(0, r.y0); y < std::min(im.height, r.y1); ++y)
+    for (int x = std::max(0, r.x0); x < std::min(im.width, r.x1); ++x) {
+      bool near = true;
+      for (int c = 0; c < 3; ++c) near = near && std::abs(byte(im, x, y, c) - rgb[static_cast<size_t>(c)]) <= 12;
+      found += near;
+    }
+  std::printf("%ld pixels of %d,%d,%d in %d,%d-%d,%d (at least %ld wanted)\n", found, rgb[0], rgb[1], rgb[2], r.x0, r.y0, r.x1, r.y1,
+              min_pixels);
+  if (found >= min_pixels) return 0;
+  std::fprintf(stderr, "FAIL: only %ld pixels of that colour there\n", found);
+  return 1;
+}
+
 int difference(const Image& im, double min_black) {
   long black = 0, red = 0;
   int brightest = 0;
@@ -171,6 +188,13 @@ int main(int argc, char** argv) {
   CLI::App* inside_cmd = app.add_subcommand("inside", "the overlay drew inside its panel");
   std::vector<std::string> inside_args;  // WITH BARE X0 Y0 X1 Y1
   inside_cmd->add_option("args", inside_args)->expected(6)->required();
+  CLI::App* colour_cmd = app.add_subcommand("colour", "pixels of a colour in a rectangle");
+  std::vector<std::string> colour_args;  // IMG X0 Y0 X1 Y1
+  std::vector<int> rgb;
+  long min_pixels = 0;
+  colour_cmd->add_option("args", colour_args)->expected(5)->required();
+  colour_cmd->add_option("--rgb", rgb)->expected(3)->required();
+  colour_cmd->add_option("--min-pixels", min_pixels)->required();
   CLI::App* difference_cmd = app.add_subcommand("difference", "a difference view of a correct variant");
   difference_cmd->add_option("files", files)->expected(1)->required();
   difference_cmd->add_option("--min-black", min_black)->required();
@@ -180,6 +204,10 @@ int main(int argc, char** argv) {
       files.assign(inside_args.begin(), inside_args.begin() + 2);
       for (size_t i = 2; i < 6; ++i) rect.push_back(std::stoi(inside_args[i]));
     }
+    if (*colour_cmd) {
+      files.assign(colour_args.begin(), colour_args.begin() + 1);
+      for (size_t i = 1; i < 5; ++i) rect.push_back(std::stoi(colour_args[i]));
+    }
     std::vector<Image> images;
     for (const std::string& f : files) images.push_back(blurlab::load_image(f).image);
     if (*frame_cmd) return frame(images[0], images[1], images[2]);
@@ -188,6 +216,7 @@ int main(int argc, char** argv) {
                   rect.empty() ? std::nullopt : std::optional<Region>(Region{rect[0], rect[1], rect[2], rect[3]}));
     if (*differ_cmd) return differ(images[0], images[1], min_mean);
     if (*inside_cmd) return inside(images[0], images[1], {rect[0], rect[1], rect[2], rect[3]});
+    if (*colour_cmd) return colour(images[0], {rect[0], rect[1], rect[2], rect[3]}, rgb, min_pixels);
     return difference(images[0], min_black);
   } catch (const blurlab::Error& e) {
     std::fprintf(stderr, "blurlab-screenshot-check: %s\n", e.what());
