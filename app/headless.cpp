@@ -188,7 +188,7 @@ int run_headless(const cli::Options& given) {
       return 1;
     }
     outputs.commit();
-    std::cout << "\nsaved the choices to " << o.tune_file << " (use them with --tuned " << o.tune_file << ")\n";
+    std::cout << "\nsaved the choices to " << o.tune_file << "\nuse them with --tuned " << o.tune_file << "\n";
     return 0;
   }
 

@@ -130,17 +130,18 @@ SweepResult run_sweep(const std::vector<Job>& jobs, Measurer& measurer, int fram
 std::vector<std::string> tuning_table_header() { return {"variant", "knobs changed", "default ms", "tuned ms", "why", "check"}; }
 
 std::string tuning_table_legend(const TunePolicy& policy) {
-  return "knobs changed: from the variant's default to the tuned value. why: a candidate replaces the default only when "
-         "its median over " + std::to_string(policy.rounds) + " interleaved rounds beats the default's by more than their "
-         "spread (p90 - p10): won by, or the default stays (in spread: a candidate was faster, by less than the spread; none "
-         "faster: none was). check: the tuned knobs against the CPU reference; a choice that fails is not saved.";
+  return "knobs changed: each knob whose tuned value differs from the variant's default, with that value (the defaults: "
+         "blurlab --help). why: a candidate replaces the default only when its median over " + std::to_string(policy.rounds) +
+         " interleaved rounds beats the default's by more than their spread (p90 - p10): won by, or the default is kept (in "
+         "spread: a candidate was faster, by less than the spread; none faster: none was). check: the tuned knobs against the "
+         "CPU reference; a choice that fails is not saved.";
 }
 
 std::string knob_changes(const VariantInfo& variant, const BlurSettings& defaults, const BlurSettings& tuned) {
   std::string text;
   for (const Knob& k : variant.knobs)
     if (const KnobValue from = defaults.knob(k.name), to = tuned.knob(k.name); from != to)
-      text += (text.empty() ? "" : ", ") + std::string(k.name) + " " + k.text(from) + "->" + k.text(to);
+      text += (text.empty() ? "" : " ") + std::string(k.name) + "=" + k.text(to);
   return text.empty() ? "none" : text;
 }
 

@@ -70,7 +70,7 @@ void run_tuning(const std::vector<Job>& jobs, Measurer& measurer, int frames, co
 // The columns of run_tuning's table, and what they mean.
 std::vector<std::string> tuning_table_header();
 std::string tuning_table_legend(const TunePolicy& policy = {});
-// "tile 16->32, rows 4->8": the knobs whose values differ, or "none".
+// "tile=32 rows=8": the knobs whose tuned values differ from the defaults, with those values, or "none".
 std::string knob_changes(const VariantInfo& variant, const BlurSettings& defaults, const BlurSettings& tuned);
 
 }  // namespace blurlab::bench

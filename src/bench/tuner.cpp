@@ -60,7 +60,7 @@ std::optional<TuneResult> tune(const VariantInfo& variant, const BlurSettings& b
   result.best = defaults;
   result.default_ms = contenders.size() > 1 ? median(rounds[0]) : *default_ms;
   result.best_ms = result.default_ms;
-  result.verdict = contenders.size() > 1 ? "default stays: in spread" : "default stays: none faster";
+  result.verdict = contenders.size() > 1 ? "kept: in spread" : "kept: none faster";
   for (size_t c = 1; c < contenders.size(); ++c) {
     double margin = 0.0;
     if (!wins_beyond_spread(rounds[c], rounds[0], &margin)) continue;

@@ -32,8 +32,7 @@ struct TuneResult {
   double spread_ms = 0.0;     // the margin a winner had to beat (see tune())
   int timings = 0;            // how many times `time` was called
   // Short: "won by 12.3%" (its median over the rounds against the default's), or why the default
-  // stays: "default stays: in spread" (a candidate was faster, by less than the spread), "default
-  // stays: none faster".
+  // is kept: "kept: in spread" (a candidate was faster, by less than the spread), "kept: none faster".
   std::string verdict;
 };
 
