@@ -201,23 +201,35 @@ TEST(Sweep, PlanAddsTheFloorFirstAndGroupsBySizeAndFormat) {
   EXPECT_EQ(with_knobs[1].settings.knobs.at("workgroup"), (KnobValue{8, 8}));
 }
 
-TEST(Sweep, PlanTakesKnobsFromTheTunedFile) {
-  report::TuningTable table;
+// A tuning file's entry: compute-sliding's segment tuned for a box r = 16 at `size` on "GPU".
+report::TunedEntry sliding_entry(glm::ivec2 size) {
   report::TunedEntry e;
   e.renderer = "GPU";
   e.variant = "compute-sliding";
-  e.size = {64, 32};
+  e.size = size;
   e.kernel = KernelType::Box;
   e.radius = 16;
   e.knobs["segment"] = {1024, 0};
-  table.put(e);
+  return e;
+}
+
+// A sweep of compute-sliding at `sizes` (box r = 16) with a tuning file.
+SweepRequest sliding_sweep(std::vector<glm::ivec2> sizes, const report::TuningTable& table) {
   SweepRequest r;
-  r.sizes = {{64, 32}, {16, 16}};
+  r.sizes = std::move(sizes);
   r.input_formats = {gl::Format::rgba8};
   r.variants = {find_variant("compute-sliding")};
   r.settings = [](const VariantInfo&, gl::Format) { return std::vector<BlurSettings>{box16()}; };
   r.tuned = &table;
   r.renderer = "GPU";
+  return r;
+}
+
+TEST(Sweep, PlanTakesKnobsFromTheTunedFile) {
+  report::TuningTable table;
+  const report::TunedEntry e = sliding_entry({64, 32});
+  table.put(e);
+  SweepRequest r = sliding_sweep({{64, 32}, {16, 16}}, table);
   const std::vector<Job> jobs = plan(r);
   ASSERT_EQ(jobs.size(), 2u);
   EXPECT_TRUE(jobs[0].tuned);
@@ -238,22 +250,9 @@ TEST(Sweep, PlanTakesKnobsFromTheTunedFile) {
 
 TEST(Sweep, ATunedFileWithoutThisSizeSaysSo) {
   report::TuningTable table;
-  report::TunedEntry e;
-  e.renderer = "GPU";
-  e.variant = "compute-sliding";
-  e.size = {1920, 1080};
-  e.kernel = KernelType::Box;
-  e.radius = 16;
-  e.knobs["segment"] = {1024, 0};
-  table.put(e);
-  SweepRequest r;
-  r.sizes = {{1920, 1080}, {480, 270}};
-  r.input_formats = {gl::Format::rgba8};
-  r.variants = {find_variant("compute-sliding")};
-  r.settings = [](const VariantInfo&, gl::Format) { return std::vector<BlurSettings>{box16()}; };
+  table.put(sliding_entry({1920, 1080}));
+  SweepRequest r = sliding_sweep({{1920, 1080}, {480, 270}}, table);
   r.add_floor = true;  // the copy added for the ratios runs its defaults by design: not counted
-  r.tuned = &table;
-  r.renderer = "GPU";
   const auto note = untuned_note(r, plan(r), "tune.json");
   ASSERT_TRUE(note);
   EXPECT_EQ(*note, "--tuned tune.json has no entry for 1 of the 2 runs with knobs to tune (e.g. compute-sliding at 480x270 rgba8 box): "

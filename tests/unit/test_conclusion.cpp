@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "blur/registry.h"
+#include "fixtures/measurements.h"
 #include "report/conclusion.h"
 #include "util/strings.h"
 
@@ -13,16 +14,8 @@ namespace {
 
 Measurement row(const char* variant, int radius, std::vector<double> total_ms, std::optional<double> psnr = std::nullopt,
                 bool check_ok = true) {
-  Measurement m;
-  m.variant = find_variant(variant);
-  m.settings = resolve(*m.variant, BlurSettings{});
-  m.settings.kernel = make_kernel(KernelType::Gauss, radius, std::nullopt);
-  m.size = {1000, 500};
-  m.span_order = {"total"};
-  m.spans_ms["total"] = total_ms;
-  CheckResult check;
-  check.ok = check_ok;
-  m.check = check;
+  Measurement m = test_fixtures::timed(variant, radius, std::move(total_ms));
+  m.check->ok = check_ok;
   if (psnr) {
     m.approximation = ApproxChoice{m.settings.kernel.sigma, "made up"};
     m.fidelity = Fidelity{m.settings.kernel.sigma, 10.0, 1.0, *psnr};

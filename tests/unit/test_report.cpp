@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "blur/registry.h"
+#include "fixtures/measurements.h"
 #include "report/report.h"
 #include "report/tuning.h"
 #include "util/error.h"
@@ -15,20 +16,7 @@
 namespace blurlab::report {
 namespace {
 
-Measurement timed(const char* variant, int radius, std::vector<double> total_ms) {
-  Measurement m;
-  m.variant = find_variant(variant);
-  m.settings = resolve(*m.variant, BlurSettings{});
-  m.settings.kernel = make_kernel(KernelType::Gauss, radius, std::nullopt);
-  m.size = {1000, 500};
-  m.span_order = {"total"};
-  m.spans_ms["total"] = total_ms;
-  m.cpu_ms = total_ms;
-  CheckResult check;
-  check.max_error = {1, 0, 1, 0};
-  m.check = check;
-  return m;
-}
+using test_fixtures::timed;
 
 Report sample() {
   Report r;
