@@ -20,8 +20,9 @@ void CheckWorker::start(const VariantInfo& variant, const BlurSettings& resolved
     computed.result = compare_to_reference(output, computed.reference, tolerance);
     if (variant.approximation.choose) {
       const double sigma = variant.approximation.choose(resolved).sigma;
-      const ReferenceImage gaussian = reference_blur(input, kernel_weights(fidelity_kernel(sigma)), resolved.border);
+      ReferenceImage gaussian = reference_blur(input, kernel_weights(fidelity_kernel(sigma)), resolved.border);
       computed.fidelity = measure_fidelity(output, gaussian, fidelity_scale(resolved.input_format, peak), sigma);
+      computed.gaussian = std::move(gaussian);
     }
     if (second) {
       // The two outputs against each other: the same measure, with the first as the "reference".
@@ -39,7 +40,7 @@ std::optional<CheckOutcome> CheckWorker::collect(uint64_t configuration) {
   const std::unique_ptr<Job> job = std::move(job_);
   if (job->configuration != configuration) return std::nullopt;
   return CheckOutcome{CheckLine{computed.result, job->tolerance, job->label, computed.fidelity}, std::move(computed.reference),
-                      computed.second};
+                      std::move(computed.gaussian), computed.second};
 }
 
 void CheckWorker::wait() const {

@@ -21,6 +21,7 @@ namespace blurlab::app {
 struct CheckOutcome {
   CheckLine line;                     // the result, its tolerance and label, an approximation's fidelity
   ReferenceImage reference;           // what the output must match (an approximation's model)
+  std::optional<ReferenceImage> gaussian;  // an approximation: the exact Gaussian it stands in for
   std::optional<CheckResult> second;  // View::DiffVariant: the difference between the two outputs
 };
 
@@ -50,6 +51,7 @@ class CheckWorker {
     CheckResult result;
     ReferenceImage reference;
     std::optional<Fidelity> fidelity;
+    std::optional<ReferenceImage> gaussian;
     std::optional<CheckResult> second;
   };
   struct Job {

@@ -17,6 +17,7 @@
 #include "image/image_file.h"
 #include "export/export.h"
 #include "image_input.h"
+#include "report/conclusion.h"
 #include "report/page.h"
 #include "report/report.h"
 #include "report/tuning.h"
@@ -33,6 +34,15 @@ namespace {
 
 constexpr glm::ivec2 kDefaultSize{1920, 1080};
 
+// A CPU rasterizer (llvmpipe) takes 4 to 7 minutes on 2 cores for the sweep a GPU does in seconds
+// at the defaults above (30 frames, at most 3 s each, and half a second of warm-up for clocks a
+// CPU does not have). A run on one that chooses neither the image (--size, --image) nor the timing
+// (--warmup, --frames, --budget) is sized to about a minute (about 40 s of CPU time on 2 cores,
+// measured for every variant at the default kernel) and says so.
+constexpr glm::ivec2 kCpuRasterizerSize{480, 270};
+constexpr int kCpuRasterizerWarmup = 1, kCpuRasterizerFrames = 5;
+constexpr double kCpuRasterizerBudgetS = 1.0;
+
 std::string now_iso8601() {
   char buffer[32];
   const std::time_t now = std::time(nullptr);
@@ -43,6 +53,20 @@ std::string now_iso8601() {
 // "N OpenGL errors (printed above)" when a debug context saw any, else "".
 std::string gl_errors(bool debug) {
   return debug && gl::debug_error_count() > 0 ? std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above)" : "";
+}
+
+// Sizes `o` for a CPU rasterizer (above) when it chose none of that; returns what it says about it.
+std::optional<std::string> size_for_cpu_rasterizer(cli::Options& o, const gl::GlInfo& info, bench::TimingPolicy& policy) {
+  // --tune and --tuned keep the GPU's defaults: a tuning file is made and used at one size.
+  if (!info.software || !o.sizes.empty() || !o.image.empty() || o.timing_given || o.tune || !o.tuned.empty()) return std::nullopt;
+  o.sizes = {kCpuRasterizerSize};
+  o.warmup = kCpuRasterizerWarmup;
+  o.frames = o.frames > 0 ? kCpuRasterizerFrames : 0;  // --check alone times nothing
+  o.budget = kCpuRasterizerBudgetS;
+  policy = {.warmup_frames = o.warmup, .min_warmup_s = 0.0, .frames = o.frames, .budget_s = o.budget};
+  return "The renderer is a CPU rasterizer, so this run is sized to take about a minute: " + size_text(kCpuRasterizerSize) + ", " +
+         std::to_string(o.frames) + " timed frames per setting, at most " + format_double(o.budget) + " s each (a GPU's defaults: " +
+         size_text(kDefaultSize) + ", 30 frames, 3 s; --size, --frames and --budget choose).";
 }
 
 // --export: records the one blur the run measured (its row, with --tuned knobs filled in) and stages
@@ -92,9 +116,25 @@ OutputList all_outputs(const cli::Options& o) {
   return files;
 }
 
+// The progress lines of a piped sweep: one per variant at a size and input format.
+bool same_progress_item(const bench::Job& a, const bench::Job& b) {
+  return a.variant == b.variant && a.size == b.size && a.input_format == b.input_format;
+}
+
+size_t progress_items(const std::vector<bench::Job>& jobs) {
+  size_t items = 0;
+  for (size_t i = 0; i < jobs.size(); ++i) items += i == 0 || !same_progress_item(jobs[i - 1], jobs[i]);
+  return items;
+}
+
+std::string progress_item_text(const bench::Job& job) {
+  return std::string(job.variant->name) + " (" + size_text(job.size) + " " + std::string(gl::name(job.input_format)) + ")";
+}
+
 }  // namespace
 
-int run_headless(const cli::Options& o) {
+int run_headless(const cli::Options& given) {
+  cli::Options o = given;  // sized for a CPU rasterizer below, when the run chose nothing
   // Everything that can fail without a GPU fails first, the cheapest first.
   for (const auto& [file, option] : file_outputs(o)) check_output_target(file, option);
   if (o.tune) report::TuningTable::check_target(o.tune_file);
@@ -114,6 +154,9 @@ int run_headless(const cli::Options& o) {
   auto context = gl::HeadlessContext::create(debug, o.device);
   const gl::GlInfo& info = context->info();
   std::cout << gl::describe(info) << std::endl;
+  bench::TimingPolicy policy{.warmup_frames = o.warmup, .frames = o.frames, .budget_s = o.budget};
+  const std::optional<std::string> sizing = size_for_cpu_rasterizer(o, info, policy);
+  if (sizing) std::cout << wrapped(*sizing, report::kTableWidth) << "\n\n";
 
   const std::vector<glm::ivec2> sizes = image ? std::vector<glm::ivec2>{{image->width, image->height}}
                                               : (o.sizes.empty() ? std::vector<glm::ivec2>{kDefaultSize} : o.sizes);
@@ -133,21 +176,25 @@ int run_headless(const cli::Options& o) {
   for (const auto& [knob, values] : o.knob_values) request.given_knobs.push_back(knob);
   request.renderer = info.renderer;
   const std::vector<bench::Job> jobs = bench::plan(request);
+  if (const auto note = bench::untuned_note(request, jobs, o.tuned)) std::cout << wrapped(*note, report::kTableWidth) << "\n\n";
 
   gl::ProgramCache programs(std::move(sources));
   // Room for every frame of a configuration in flight (timed frames are not waited for).
   gl::TimerPool timers(gl::make_gl_query_backend(info.software), static_cast<size_t>(o.frames) * 16 + 64);
   BlurPipeline pipeline(programs, info.limits, &timers);
   Scene scene(programs);
-  bench::Measurer measurer(pipeline, timers, {.warmup_frames = o.warmup, .frames = o.frames, .budget_s = o.budget});
+  bench::Measurer measurer(pipeline, timers, policy);
   const bench::FillSource fill = [&](gl::Texture& source, bool linear) {
     if (image)
       source.upload(linear ? decode_srgb(*image) : *image);
     else
       scene.render(source, o.time, linear);
   };
-  Progress progress(jobs.size());
+  Progress progress(jobs.size(), progress_items(jobs));
+  const bench::Job* previous_job = nullptr;
   const bench::OnJob on_job = [&](const bench::Job& job) {
+    if (!previous_job || !same_progress_item(*previous_job, job)) progress.item(progress_item_text(job));
+    previous_job = &job;
     progress.step(std::string(job.variant->name) + " " + size_text(job.size) + " r=" + std::to_string(job.settings.kernel.radius));
   };
 
@@ -155,14 +202,16 @@ int run_headless(const cli::Options& o) {
     report::TuningTable choices;  // this run's; merged into the file at the end
     TextTable table(bench::tuning_table_header());
     bench::run_tuning(jobs, measurer, o.frames, fill, on_job, info.renderer, choices, table);
+    progress.clear();
     table.print(std::cout);
+    std::cout << "\n" << wrapped(bench::tuning_table_legend(), report::kTableWidth) << "\n";
     if (const std::string errors = gl_errors(debug); !errors.empty()) {
       print_error(errors + "; " + o.tune_file + " not saved");
       return 1;
     }
     check_standard_output();
     choices.merge_into(o.tune_file);
-    std::cout << "\nsaved the choices to " << o.tune_file << " (use them with --tuned " << o.tune_file << ")\n";
+    std::cout << "\nsaved the choices to " << o.tune_file << "\nuse them with --tuned " << o.tune_file << "\n";
     return 0;
   }
 
@@ -170,6 +219,8 @@ int run_headless(const cli::Options& o) {
   rep.gl = info;
   rep.date = now_iso8601();
   rep.warmup = o.warmup;
+  rep.min_warmup_s = policy.min_warmup_s;
+  rep.sizing = sizing.value_or("");
   rep.frames = o.frames;
   rep.budget_s = o.budget;
   rep.scene_time = o.time;
@@ -178,6 +229,7 @@ int run_headless(const cli::Options& o) {
   if ((o.roofline || !o.json.empty()) && o.frames > 0)
     rep.roofline = bench::measure_roofline(programs, pipeline, timers, info, measurer.policy());
   bench::SweepResult result = bench::run_sweep(jobs, measurer, o.frames, fill, on_job, !o.output.empty());
+  progress.clear();  // the table starts at the left edge, not on the bar's line
   rep.rows = std::move(result.rows);
 
   const bool all_unsupported =
@@ -200,7 +252,8 @@ int run_headless(const cli::Options& o) {
   // --output: one run only (checked by the parser). Linear light is encoded back to sRGB.
   if (!o.output.empty() && result.last_output)
     save_image(o.linear ? encode_srgb(*result.last_output) : *result.last_output, o.output, run_input.output_bits, "--output");
-  report::write_table(rep, std::cout, o.wide ? report::Columns::All : report::Columns::Fit);
+  report::write_table(rep, std::cout, o.wide ? report::Columns::All : report::Columns::Fit, /*legend=*/o.output.empty());
+  if (o.output.empty()) report::write_conclusion_text(report::conclude(rep), std::cout);
   if (!o.csv.empty()) {
     std::ostringstream text;
     report::write_csv(rep, text);

@@ -88,6 +88,10 @@ std::optional<size_t> variant_combo(const char* id, size_t current) {
       ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(stage.c_str()).x);
       ImGui::TextDisabled("%s", stage.c_str());
     }
+    if (const std::string note = ui::keyless_variants_note(all.size()); !note.empty()) {
+      ImGui::Separator();
+      ImGui::TextDisabled("%s", note.c_str());
+    }
     ImGui::EndCombo();
   }
   return picked;
@@ -130,20 +134,23 @@ int timing_table(const ui::SpanStats& stats) {
   return rows;
 }
 
-void help_panel() {
+// The keys, over the panel where the window is small: opaque, so the panel's lines do not show
+// through its text. Its rectangle and rows go into `layout` for --frames runs to print.
+void help_panel(OverlayLayout& layout) {
   ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x - 10.0f, 10.0f), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
-  ImGui::SetNextWindowBgAlpha(0.9f);
+  ImGui::SetNextWindowBgAlpha(1.0f);
+  ImGui::SetNextWindowFocus();  // above the panel
   ImGui::Begin("Keys", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
   static const char* const rows[][2] = {
       {"1-9, Shift+1-9", "variants 1-18 (the list's numbers)"},
-      {"Left/Right", "previous / next variant"},
-      {"+ / -", "radius"},
+      {"Left/Right", "previous / next variant (all of them)"},
+      {"+ / -", "radius (an approximation: sigma)"},
       {"G", "box / gauss"},
       {"F", "cycle intermediate format"},
       {"E", "cycle border mode"},
       {"L", "linear light (the blur in rgba16f)"},
       {"B", "unblurred scene"},
-      {"D", "difference: CPU reference, second variant, off"},
+      {"D", "difference: CPU reference or model, exact Gaussian, second variant, off"},
       {"C", "check against the CPU reference"},
       {"Space", "pause animation"},
       {"V", "vsync"},
@@ -158,7 +165,11 @@ void help_panel() {
     ImGui::TextUnformatted(row[0]);
     ImGui::SameLine(column);
     ImGui::TextDisabled("%s", row[1]);
+    layout.help_lines.push_back(std::string(row[0]) + ": " + row[1]);
   }
+  layout.help_shown = true;
+  layout.help_min = ImGui::GetWindowPos();
+  layout.help_max = ImVec2(layout.help_min.x + ImGui::GetWindowSize().x, layout.help_min.y + ImGui::GetWindowSize().y);
   ImGui::End();
 }
 
@@ -183,11 +194,11 @@ std::string check_text(const OverlayModel& m) {
 
 void view_lines(const OverlayModel& m, std::vector<std::string>& lines) {
   const ui::Picture picture = m.presented.picture;
-  const bool held = picture == ui::Picture::DiffReference;
+  const bool held = picture == ui::Picture::DiffReference || picture == ui::Picture::DiffGaussian;
   text_line("view: " + m.presented.label + (held ? " (animation held)" : m.state.paused ? " (paused)" : ""),
             picture == ui::Picture::Unblurred && m.unsupported ? &kAmber : nullptr, Tone::Normal, &lines);
   const DiffLine& d = m.diff;
-  if (picture == ui::Picture::DiffReference || picture == ui::Picture::DiffVariant) {
+  if (picture == ui::Picture::DiffReference || picture == ui::Picture::DiffGaussian || picture == ui::Picture::DiffVariant) {
     char line[160];
     std::snprintf(line, sizeof line, "x%.0f (%s), red %s; largest %s", d.amplify, d.scale.c_str(), d.tolerance.c_str(),
                   d.largest.value_or("being computed...").c_str());
@@ -292,6 +303,7 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
     }
   }
   if (!m.shader_error.empty()) text_line("shader error (last good program in use): " + m.shader_error, &kRed, Tone::Normal, &lines);
+  if (!m.notice.empty()) text_line(m.notice, &kAmber, Tone::Normal, &lines);
 
   // --- sections.
   if (section("settings", 1, size, class_changed)) {
@@ -344,12 +356,16 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
   }
   if (section("plot", 2, size, class_changed)) {
     const std::vector<float> history = m.stats.history("total");
-    if (!history.empty()) {
+    if (history.size() >= 2) {  // a line needs two frames
       const float top = *std::max_element(history.begin(), history.end());
-      ImGui::PlotLines("##total", history.data(), static_cast<int>(history.size()), 0, "blur (ms), last 64 frames", 0.0f, top * 1.2f,
-                       ImVec2(-FLT_MIN, 50.0f));
+      const std::string caption = "blur (ms), last " + std::to_string(history.size()) + " frames, top " + format_double(top, 3);
+      ImGui::PlotLines("##total", history.data(), static_cast<int>(history.size()), 0, caption.c_str(), 0.0f, top * 1.2f,
+                       ImVec2(ImGui::GetContentRegionAvail().x, 50.0f * ImGui::GetIO().FontGlobalScale));
+      actions.layout.plot_points = static_cast<int>(history.size());
+      actions.layout.plot_min = ImGui::GetItemRectMin();
+      actions.layout.plot_max = ImGui::GetItemRectMax();
     } else {
-      ImGui::TextDisabled("no GPU times yet");
+      ImGui::TextDisabled("no GPU times yet (the plot needs two frames)");
     }
   }
   if (section("device", 2, size, class_changed)) {
@@ -365,7 +381,7 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
   ImGui::End();
   ImGui::PopStyleVar(4);
 
-  if (s.help) help_panel();
+  if (s.help) help_panel(actions.layout);
   if (changed) {
     actions.new_state = s;
     actions.effects |= ui::kReconfigure;
@@ -386,7 +402,19 @@ std::string describe(const OverlayLayout& l, glm::ivec2 window) {
                      rect(l.panel_min, l.panel_max) + " covers " + share + "% timing " + rect(l.timing_min, l.timing_max) +
                      (l.timing_visible ? " visible" : " hidden") + " rows " + std::to_string(l.timing_rows) + " check " +
                      rect(l.check_min, l.check_max) + (l.check_visible ? " visible" : " hidden");
+  if (l.plot_points > 0) {
+    char plot[80];
+    std::snprintf(plot, sizeof plot, " plot %.0f,%.0f-%.0f,%.0f points %d", l.plot_min.x, l.plot_min.y, l.plot_max.x, l.plot_max.y,
+                  l.plot_points);
+    text.insert(text.find('\n') == std::string::npos ? text.size() : text.find('\n'), plot);
+  }
+  if (l.help_shown) {
+    char help[64];
+    std::snprintf(help, sizeof help, " help %.0f,%.0f-%.0f,%.0f", l.help_min.x, l.help_min.y, l.help_max.x, l.help_max.y);
+    text.insert(text.find('\n') == std::string::npos ? text.size() : text.find('\n'), help);
+  }
   for (const std::string& line : l.lines) text += "\noverlay line: " + line;
+  for (const std::string& line : l.help_lines) text += "\noverlay help: " + line;
   return text;
 }
 

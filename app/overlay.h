@@ -55,6 +55,7 @@ struct OverlayModel {
   const ui::SpanStats& stats;  // GPU spans of the current configuration
   double cpu_frame_ms;
   const std::string& shader_error;
+  const std::string& notice;  // why a key did nothing (R without --shader-dir), until the next key
   CheckState check_state;
   const CheckLine* check;  // CheckState::Done
   const DiffLine& diff;
@@ -70,6 +71,11 @@ struct OverlayLayout {
   bool timing_visible = false, check_visible = false;
   int timing_rows = 0;  // the blur's total and each pass
   std::vector<std::string> lines;  // the always-visible lines' text, top to bottom
+  int plot_points = 0;             // frames in the plot section's line (0: not drawn)
+  ImVec2 plot_min, plot_max;
+  bool help_shown = false;         // the keys' window (F1), opaque, over the panel
+  ImVec2 help_min, help_max;
+  std::vector<std::string> help_lines;
 };
 
 struct OverlayActions {

@@ -29,6 +29,7 @@
 #include "ui/view_state.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/strings.h"
 
 namespace blurlab::app {
 
@@ -115,6 +116,7 @@ class App {
         }
       }
       glfwPollEvents();
+      if (!keys_.empty()) notice_.clear();  // a notice answers the last key only
       for (ui::Key key : keys_) effects_ |= ui::handle_key(state_, key, all.size());
       keys_.clear();
       if (effects_ & ui::kQuit) break;
@@ -148,7 +150,7 @@ class App {
       const double dt = std::chrono::duration<double>(now - last).count();
       last = now;
       cpu_frame_ms_ = dt * 1000.0;
-      const bool frozen = state_.paused || state_.view == ui::View::DiffReference;
+      const bool frozen = state_.paused || state_.view == ui::View::DiffReference || state_.view == ui::View::DiffGaussian;
       if (!frozen) time_ += dt;
 
       render_frame();
@@ -229,6 +231,8 @@ class App {
     second_difference_.reset();
     second_.reset();
     settings_ = resolve(variant, state_.settings);
+    // The exact Gaussian is what an approximation stands in for; an exact variant's is its reference.
+    if (state_.view == ui::View::DiffGaussian && !is_approximation(variant)) state_.view = ui::View::DiffReference;
     try {
       const auto refusal = pipeline_.configure(variant, state_.settings, size_);
       unsupported_ = refusal ? std::optional(refusal->reason) : std::nullopt;
@@ -241,6 +245,12 @@ class App {
   }
 
   void reload_shaders() {
+    if (options_.shader_dir.empty()) {
+      notice_ = "R: nothing to reload: the shaders are the program's own copies (start with --shader-dir glsl to edit and "
+                "reload them)";
+      std::printf("%s\n", notice_.c_str());
+      return;
+    }
     try {
       programs_.reload();
       present_.refresh(programs_);
@@ -274,7 +284,8 @@ class App {
     presented_ = ui::presented(state_, {.blur_runs = blur, .reference_ready = static_cast<bool>(reference_), .second_runs = second},
                                variants()[state_.diff_variant]->name);
     const gl::Texture* image = presented_.picture == ui::Picture::Unblurred ? &source_ : &output_;
-    const gl::Texture* other = presented_.picture == ui::Picture::DiffReference ? &reference_
+    const gl::Texture* other = presented_.picture == ui::Picture::DiffReference || presented_.picture == ui::Picture::DiffGaussian
+                                   ? &reference_
                                : presented_.picture == ui::Picture::DiffVariant ? &second_.output()
                                                                                 : nullptr;
     // The check's own tolerance (scaled by the input's peak) once it ran, else the variant's for
@@ -305,8 +316,10 @@ class App {
     if (!outcome) return;
     last_check_ = std::move(outcome->line);
     second_difference_ = outcome->second;
-    const ReferenceImage& reference = outcome->reference;
-    if (state_.view == ui::View::DiffReference && reference.width == size_.x && reference.height == size_.y)
+    // DiffGaussian: the exact Gaussian an approximation stands in for.
+    const ReferenceImage& reference = state_.view == ui::View::DiffGaussian && outcome->gaussian ? *outcome->gaussian : outcome->reference;
+    if ((state_.view == ui::View::DiffReference || state_.view == ui::View::DiffGaussian) && reference.width == size_.x &&
+        reference.height == size_.y)
       reference_ = reference_texture(reference, output_.format());
   }
 
@@ -330,12 +343,15 @@ class App {
                                                      : "1 LSB = " + std::to_string(static_cast<int>(kDiffAmplify / 2.55f + 0.5f)) + "% grey";
     diff.tolerance = tolerance_text(diff_tolerance_);
     if (presented_.picture == ui::Picture::DiffReference && last_check_) diff.largest = last_check_->result.text();
+    if (presented_.picture == ui::Picture::DiffGaussian && last_check_ && last_check_->fidelity)
+      diff.largest = "max " + format_double(last_check_->fidelity->max_lsb, 3) + " LSB, rms " +
+                     format_double(last_check_->fidelity->rms_lsb, 3) + " (sigma " + format_double(last_check_->fidelity->sigma, 4) + ")";
     if (presented_.picture == ui::Picture::DiffVariant && second_difference_) diff.largest = second_difference_->text();
     diff.second = std::string(variants()[state_.diff_variant]->name);
     diff.second_ms = second_.total_ms();
     diff.first_ms = first_total_ms();
     diff.second_problem = second_.problem();
-    const OverlayModel model{info_, size_, state_, settings_, unsupported_, presented_, stats_, cpu_frame_ms_, shader_error_,
+    const OverlayModel model{info_, size_, state_, settings_, unsupported_, presented_, stats_, cpu_frame_ms_, shader_error_, notice_,
                              check_state, last_check_ ? &*last_check_ : nullptr, diff, time_};
     const OverlayActions actions = draw_overlay_panels(model, overlay_memory_);
     layout_ = actions.layout;
@@ -380,6 +396,7 @@ class App {
   std::vector<ui::ScriptStep> script_;
   std::optional<std::string> unsupported_;
   std::string shader_error_;
+  std::string notice_;  // why the last key did nothing
   CheckWorker checks_;
   std::optional<CheckLine> last_check_;
   std::optional<CheckResult> second_difference_;

@@ -22,10 +22,15 @@ layout(location = 0) uniform vec4 u_pass;
 #endif
 
 // Weights computed once on the CPU (src/blur/kernel.cpp), in double, rounded to float.
+#ifdef BAKED_BORDER_VALUE
+// Exported shaders (blurlab --export, src/export/export.cpp): the block's values as constants;
+// the weights only for shaders that blur with them (not an approximation's: NO_KERNEL_WEIGHTS).
 #ifdef BAKED_TAPS
-// Exported shaders (blurlab --export, src/export/export.cpp): the block's values as constants.
 const vec4 u_taps[] = vec4[](BAKED_TAPS);
 const vec4 u_linear[] = vec4[](BAKED_LINEAR);
+#else
+#define NO_KERNEL_WEIGHTS
+#endif
 const vec4 u_border_value = BAKED_BORDER_VALUE;
 #else
 layout(std140, binding = 0) uniform KernelWeights {
@@ -39,7 +44,7 @@ layout(std140, binding = 0) uniform KernelWeights {
 // The same weights as compile-time constants (constant_weight_defines() in src/blur/blur.h).
 const float CONST_TAP_ARRAY[2 * RADIUS + 1] = float[](CONST_TAPS);
 float tap_weight(int i) { return CONST_TAP_ARRAY[i + RADIUS]; }
-#else
+#elif !defined(NO_KERNEL_WEIGHTS)
 float tap_weight(int i) {
   int k = i + RADIUS;
   return u_taps[k >> 2][k & 3];
@@ -49,10 +54,12 @@ float tap_weight(int i) {
 // Hardware-linear sampling (see linear_taps() in src/blur/kernel.h): the centre tap alone, then
 // on each side ceil(r/2) bilinear fetches at +-offset, each weighted W.
 const int LINEAR_COUNT = (RADIUS + 1) / 2;
+#ifndef NO_KERNEL_WEIGHTS
 vec2 linear_tap(int k) {
   vec4 v = u_linear[k >> 1];
   return (k & 1) == 0 ? v.xy : v.zw;
 }
+#endif
 
 // The border rule (src/blur/border.h): what a tap at p reads where p lies outside the image.
 // The source hooks (source_image.glsl, source_sampler.glsl) apply it; algorithms pass them the

@@ -1,48 +1,96 @@
-# cmake -DBLURLAB=... -DRUN_RECIPE=... -DGLSLANG=... -DVARIANT=... -DKERNEL=box|gauss [-DBORDER=mode] -DDIR=... -P export_round_trip.cmake
-# 1. blurlab exports VARIANT (r = 5, an odd size so partial workgroups occur);
-# 2. blurlab-run-recipe runs the export from recipe.json and its shaders alone and compares with the
-#    CPU reference; 3. glslangValidator accepts every exported shader (vertex + fragment linked).
+# cmake -DBLURLAB=... -DRUN_RECIPE=... -DGOLDEN_TOOL=... -DCOMPARE=... -DMAKE_CHART=... -DGLSLANG=... -DVARIANT=...
+#       -DKERNEL=box|gauss [-DBORDER=mode] [-DLINEAR=1] -DDIR=... -P export_round_trip.cmake
+# 1. blurlab exports VARIANT blurring a noise image (r = 5, an odd size so partial workgroups occur);
+# 2. blurlab-run-recipe, which knows nothing of blurlab, runs the export from recipe.json and its
+#    shaders alone and writes what it made; 3. that matches the CPU reference (blurlab-golden; an
+#    approximation's CPU model) within the tolerance the recipe states (LINEAR: 1 LSB of the
+#    sRGB-encoded result, as tests/linear_test.cmake); 4. glslangValidator accepts every exported
+#    shader (vertex + fragment linked); 5. recipe.md says what the recipe has.
 # Any refusal fails: every variant must export its default knobs at this size (approximations,
 # given r = 5, blur for sigma = 5/3 and are compared with their CPU model).
 file(REMOVE_RECURSE "${DIR}")
-get_filename_component(parent "${DIR}" DIRECTORY)
-file(MAKE_DIRECTORY "${parent}")
+file(MAKE_DIRECTORY "${DIR}")
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "${ARGN}\nexited ${code}:\n${out}${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
 set(border_args)
 if(BORDER)  # a mode other than clamp; constant with a value that is not 0 (what an unmapped read returns)
-  set(border_args --border ${BORDER})
+  list(APPEND border_args --border ${BORDER})
   if(BORDER STREQUAL "constant")
     list(APPEND border_args --border-value 1,0.5,0,1)
   endif()
 endif()
+set(blur_args --kernel ${KERNEL} --radius 5 ${border_args})
+set(light_args)
+if(LINEAR)
+  set(light_args --linear)
+endif()
+run(${MAKE_CHART} --noise 61 43 ${DIR}/input.png)
 # No --check here: the round trip below is the check.
-execute_process(COMMAND "${BLURLAB}" --headless --variant ${VARIANT} --kernel ${KERNEL} --radius 5 --size 61x43 --frames 0
-                        ${border_args} --export "${DIR}" RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT code EQUAL 0)
-  message(FATAL_ERROR "export of ${VARIANT} failed (${code}): ${err}\n${out}")
+run(${BLURLAB} --headless --variant ${VARIANT} ${blur_args} ${light_args} --image ${DIR}/input.png --frames 0 --export ${DIR}/export)
+run(${RUN_RECIPE} ${DIR}/export/recipe.json ${DIR}/input.png ${DIR}/blurred.png)
+message("${run_output}")
+
+file(READ ${DIR}/export/recipe.json recipe)
+string(JSON reference GET "${recipe}" reference)
+# The blur the output must match, as the recipe states it (the copy's: the identity, r = 0).
+string(JSON kernel_type GET "${recipe}" kernel type)
+string(JSON kernel_radius GET "${recipe}" kernel radius)
+string(JSON kernel_sigma GET "${recipe}" kernel sigma)
+set(golden_args --kernel ${kernel_type} --radius ${kernel_radius})
+if(kernel_type STREQUAL "gauss" AND kernel_radius GREATER 0)
+  list(APPEND golden_args --sigma ${kernel_sigma})
 endif()
-execute_process(COMMAND "${RUN_RECIPE}" "${DIR}/recipe.json"
-                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-message("${out}${err}")
-if(NOT code EQUAL 0)
-  message(FATAL_ERROR "the exported recipe of ${VARIANT} does not blur as the reference does (${code})")
+list(APPEND golden_args ${border_args})
+if(reference STREQUAL "model")
+  list(APPEND golden_args --variant ${VARIANT})
 endif()
-file(GLOB computes "${DIR}/*.comp")
-file(GLOB vertices "${DIR}/*.vert")
+run(${GOLDEN_TOOL} ${DIR}/input.png ${DIR}/golden.png ${golden_args} ${light_args})
+string(JSON in_lsb GET "${recipe}" tolerance lsb)
+string(JSON tolerance GET "${recipe}" tolerance lsb_limit)
+if(LINEAR)
+  set(tolerance 1)
+elseif(NOT in_lsb)
+  message(FATAL_ERROR "the recipe of an rgba8 blur states its tolerance in other units than LSB:\n${recipe}")
+endif()
+run(${COMPARE} ${DIR}/blurred.png ${DIR}/golden.png --tolerance ${tolerance})
+message("${run_output}")
+
+file(GLOB computes "${DIR}/export/*.comp")
+file(GLOB vertices "${DIR}/export/*.vert")
 foreach(shader IN LISTS computes)
-  execute_process(COMMAND "${GLSLANG}" "${shader}" RESULT_VARIABLE code OUTPUT_VARIABLE out)
-  if(NOT code EQUAL 0)
-    message(FATAL_ERROR "glslangValidator rejects ${shader}:\n${out}")
-  endif()
+  run(${GLSLANG} ${shader})
 endforeach()
 foreach(vertex IN LISTS vertices)
   string(REGEX REPLACE "\\.vert$" ".frag" fragment "${vertex}")
-  execute_process(COMMAND "${GLSLANG}" -l "${vertex}" "${fragment}" RESULT_VARIABLE code OUTPUT_VARIABLE out)
-  if(NOT code EQUAL 0)
-    message(FATAL_ERROR "glslangValidator rejects ${vertex} + ${fragment}:\n${out}")
-  endif()
+  run(${GLSLANG} -l ${vertex} ${fragment})
 endforeach()
 list(LENGTH computes n_compute)
 list(LENGTH vertices n_vertex)
 if(n_compute EQUAL 0 AND n_vertex EQUAL 0)
   message(FATAL_ERROR "no shaders exported for ${VARIANT}")
+endif()
+# The weights go only where a shader blurs with them (an approximation's get none, and say so).
+file(GLOB shaders "${DIR}/export/*.comp" "${DIR}/export/*.frag")
+string(JSON role_model GET "${recipe}" reference)
+foreach(shader IN LISTS shaders)
+  file(READ ${shader} text)
+  if(role_model STREQUAL "model" AND (text MATCHES "#define BAKED_TAPS " OR NOT text MATCHES "// No kernel weights: this approximation"))
+    message(FATAL_ERROR "${shader} of an approximation carries the Gaussian's weights or says it uses them")
+  endif()
+endforeach()
+file(READ ${DIR}/export/recipe.md page)
+foreach(part "## Textures" "glTexStorage2D\\(GL_TEXTURE_2D, 1, " "## How to bind" "sampler object" "## After the last pass"
+             "## Passes, in order")
+  if(NOT page MATCHES "${part}")
+    message(FATAL_ERROR "recipe.md lacks '${part}':\n${page}")
+  endif()
+endforeach()
+if(LINEAR AND NOT page MATCHES "linear light: decode the sRGB picture[^\n]*\n[^\n]*encode it to sRGB")
+  message(FATAL_ERROR "recipe.md of a --linear export does not say the source holds linear light:\n${page}")
 endif()

@@ -6,6 +6,14 @@ if(NOT EXISTS "${BLURLAB}" OR NOT EXISTS "${RUN_RECIPE}")
   set_tests_properties(export.not_built PROPERTIES WILL_FAIL TRUE)
   return()
 endif()
+# The runner knows nothing of blurlab: no header of it (and, in tests/CMakeLists.txt, no library).
+file(STRINGS "${RUN_RECIPE_SOURCE}" own_includes REGEX "^#include \"")
+if(own_includes)
+  add_test(export.runner_standalone "${CMAKE}" -E echo "${RUN_RECIPE_SOURCE} includes ${own_includes}")
+  set_tests_properties(export.runner_standalone PROPERTIES WILL_FAIL TRUE)
+endif()
+set(tools -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DGLSLANG=${GLSLANG} -DGOLDEN_TOOL=${GOLDEN_TOOL} -DCOMPARE=${COMPARE}
+          -DMAKE_CHART=${MAKE_CHART})
 execute_process(COMMAND "${BLURLAB}" --list-variants OUTPUT_VARIABLE listing RESULT_VARIABLE code)
 string(REPLACE "\n" ";" lines "${listing}")
 set(count 0)
@@ -18,18 +26,23 @@ foreach(line IN LISTS lines)
   if(CMAKE_MATCH_3 MATCHES "gauss")
     set(kernel gauss)
   endif()
-  add_test(export.${variant} "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DGLSLANG=${GLSLANG}
-           -DVARIANT=${variant} -DKERNEL=${kernel} -DDIR=${WORK}/${variant} -P "${ROUND_TRIP}")
+  add_test(export.${variant} "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} -DDIR=${WORK}/${variant} -P "${ROUND_TRIP}")
   set_tests_properties(export.${variant} PROPERTIES TIMEOUT 300 LABELS export)
   # The other border modes where the export's handling of them differs: a shader mapping taps of
   # image loads (compute-separable) and of texelFetch (frag-separable), and the sampler wrap modes
   # (and border colour) that the recipe must name for the hardware-linear fetches.
   if(variant MATCHES "^(compute-separable|frag-separable|compute-separable-linear|frag-linear-2d)$")
     foreach(border reflect reflect101 wrap constant)
-      add_test(export.${variant}.border_${border} "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DGLSLANG=${GLSLANG}
-               -DVARIANT=${variant} -DKERNEL=${kernel} -DBORDER=${border} -DDIR=${WORK}/${variant}.${border} -P "${ROUND_TRIP}")
+      add_test(export.${variant}.border_${border} "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} -DBORDER=${border}
+               -DDIR=${WORK}/${variant}.${border} -P "${ROUND_TRIP}")
       set_tests_properties(export.${variant}.border_${border} PROPERTIES TIMEOUT 300 LABELS export)
     endforeach()
+  endif()
+  # Linear light: the recipe says the source holds it and the result must be encoded, and the runner does so.
+  if(variant MATCHES "^(compute-separable|frag-separable)$")
+    add_test(export.${variant}.linear "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} -DLINEAR=1
+             -DDIR=${WORK}/${variant}.linear -P "${ROUND_TRIP}")
+    set_tests_properties(export.${variant}.linear PROPERTIES TIMEOUT 300 LABELS export)
   endif()
   math(EXPR count "${count} + 1")
 endforeach()

@@ -3,11 +3,16 @@
 # overlay's geometry and lines come from what blurlab prints at the last frame of --frames N.
 #   MODE=screenshot: three screenshots of the same paused frame (blurred, unblurred, bare); one
 #   saved as .jpg must be a JPEG.
-#   MODE=layout: the overlay at 1920x1080, 1280x720 and 640x360 (screenshots kept in OUT).
+#   MODE=layout: the overlay at 1920x1080 (with its plot of GPU times drawn), 1280x720 and 640x360
+#   (screenshots kept in OUT).
 #   MODE=linear: linear light (L) leaves the unblurred scene as it is and changes only the blur.
 #   MODE=stale: switching to a box-only variant with the Gaussian on; a check of older settings.
 #   MODE=border: E cycles the border mode; the same picture as --border; a constant differs.
-#   MODE=difference: the difference views (to the CPU reference, to a second variant).
+#   MODE=difference: the difference views (to the CPU reference, to a second variant; an
+#   approximation's to its CPU model and to the exact Gaussian it stands in for).
+#   MODE=keys: the help window is opaque over the panel at 640x360 (the same pixels over two
+#   different pictures) and says which keys reach every variant; R without --shader-dir says why it
+#   did nothing; +/- step an approximation's sigma given with --sigma.
 #   MODE=errors: --screenshot into a missing directory, or minimized at the screenshot frame.
 #   MODE=resize: odd sizes, 1x1 and 0x0 (minimized) while running; the last screenshot must have
 #   the last size, no GL errors, and the minimized frames must have been skipped, not rendered.
@@ -139,6 +144,15 @@ elseif(MODE STREQUAL "layout")
       endif()
     endforeach()
     check_screenshots(inside ${OUT}/overlay_${size}.png ${OUT}/bare_${size}.png ${panel})
+    # 1920x1080 opens the plot section: its line of the blur's times is drawn (it once was an
+    # empty box), in ImGui's plot colour (0.61 grey).
+    if(size STREQUAL "1920x1080")
+      if(NOT layout MATCHES "plot ([0-9]+),([0-9]+)-([0-9]+),([0-9]+) points ([0-9]+)")
+        message(FATAL_ERROR "${size}: no plot reported: ${layout}")
+      endif()
+      check_screenshots(colour ${OUT}/overlay_${size}.png ${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3} ${CMAKE_MATCH_4}
+                        --rgb 156 156 156 --min-pixels 30)
+    endif()
   endforeach()
 elseif(MODE STREQUAL "linear")
   # The unblurred scene with L on and off: at most one 8-bit step per channel (the rgba8 scene
@@ -235,6 +249,44 @@ elseif(MODE STREQUAL "difference")
   expect_line("${run_output}" "x64 \\(1 LSB = 25% grey\\), red beyond 2 LSB; largest R [0-9] G [0-9] B [0-9] A [0-9] LSB")
   run_blurlab(second_bare "0:key=Space;0:key=D;0:key=D;0:key=Tab;3:wait=check" --frames 5 --size 640x360)
   check_screenshots(difference ${OUT}/second_bare.png --min-black 0.5)
+  # An approximation: D shows it against its CPU model (within its tolerance: no red; kawase's own
+  # rounding is grey at 1-2 LSB over most of the picture), then against
+  # the exact Gaussian it stands in for, with the fidelity's numbers; the two pictures differ.
+  run_blurlab(model_bare "0:key=Space;0:key=D;0:key=Tab;3:wait=check" --frames 5 --size 640x360 --variant kawase --sigma 3)
+  check_screenshots(difference ${OUT}/model_bare.png --min-black 0.05)
+  run_blurlab(gaussian "0:key=Space;0:key=D;0:key=D;3:wait=check" --frames 5 --size 640x360 --variant kawase --sigma 3)
+  expect_line("${run_output}" "view: difference to the exact Gaussian \\(animation held\\)")
+  expect_line("${run_output}" "x64 [^\n]*; largest max [0-9.]+ LSB, rms [0-9.]+ \\(sigma [0-9.]+\\)")
+  run_blurlab(gaussian_bare "0:key=Space;0:key=D;0:key=D;0:key=Tab;3:wait=check" --frames 5 --size 640x360 --variant kawase --sigma 3)
+  check_screenshots(differ ${OUT}/gaussian_bare.png ${OUT}/model_bare.png --min-mean 1)
+elseif(MODE STREQUAL "keys")
+  # The help window over the panel at 640x360, over the blurred and the unblurred scene (and the
+  # panel's lines, which say which): opaque, so its pixels do not change.
+  run_blurlab(help_blurred "0:key=Space;0:key=F1" --frames 4 --size 640x360)
+  set(printed "${run_output}")
+  run_blurlab(help_unblurred "0:key=Space;0:key=F1;0:key=B" --frames 4 --size 640x360)
+  if(NOT printed MATCHES "help (-?[0-9]+),(-?[0-9]+)-([0-9]+),([0-9]+)")
+    message(FATAL_ERROR "no help window reported:\n${printed}")
+  endif()
+  set(help ${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3} ${CMAKE_MATCH_4})
+  if(NOT printed MATCHES "panel [0-9]+,[0-9]+-([0-9]+),")
+    message(FATAL_ERROR "no panel reported:\n${printed}")
+  endif()
+  list(GET help 0 help_x0)
+  if(NOT help_x0 LESS CMAKE_MATCH_1)
+    message(FATAL_ERROR "the help window ${help} does not lie over the panel at 640x360 (the case to check):\n${printed}")
+  endif()
+  check_screenshots(differ ${OUT}/help_blurred.png ${OUT}/help_unblurred.png --min-mean 0.1)
+  check_screenshots(same ${OUT}/help_blurred.png ${OUT}/help_unblurred.png --max-lsb 0 --max-mean 0 --region ${help})
+  if(NOT printed MATCHES "\noverlay help: Left/Right: previous / next variant \\(all of them\\)\n")
+    message(FATAL_ERROR "the help does not say how to reach every variant:\n${printed}")
+  endif()
+  # R without --shader-dir: nothing to reload, and the panel says so.
+  run_blurlab(reload "0:key=R" --frames 3 --size 640x360)
+  expect_line("${run_output}" "R: nothing to reload: the shaders are the program's own copies \\(start with --shader-dir[^\n]*")
+  # +/- change an approximation's sigma given with --sigma (the radius alone changes nothing).
+  run_blurlab(plus "0:key=Plus;1:key=Plus" --frames 3 --size 640x360 --variant dual-kawase --sigma 2)
+  expect_line("${run_output}" "gauss sigma=2.667 ~sigma=[^\n]*")
 elseif(MODE STREQUAL "errors")
   # --screenshot into a missing directory: one line and exit 1 before any GL work (no GL banner).
   execute_process(COMMAND ${xvfb} ${BLURLAB} --frames 2 --screenshot ${OUT}/no/such/dir/shot.png

@@ -16,14 +16,17 @@ and, when the report has approximations of the Gaussian (blurlab --kernel gauss 
                                                          max LSB), the exact variants on the floor,
                                                          the Pareto front marked
 and prints the paths. --log draws time and radius on log scales (naive 2D is 100x slower than the
-rest; radius sweeps are often geometric, 1:64:x2). Each variant keeps one colour in every chart
-(the registry's order); a variant of the report missing from a chart is named in its legend
-with the reason (box-only variants in the Gaussian charts, unsupported settings).
+rest; radius sweeps are often geometric, 1:64:x2). Each variant keeps one colour and one marker in
+every chart, both its own however many variants there are (the registry's order); a variant of the
+report missing from a chart is named in its legend with the reason (box-only variants in the
+Gaussian charts, unsupported settings). A sweep of one radius gets the bar chart only (a line
+needs two radii). Legends sit beside or below the axes, never on their labels.
 blurlab --report runs this script itself (the program carries a copy).
 """
 import argparse
 import collections
 import json
+import math
 import os
 import sys
 import textwrap
@@ -34,14 +37,28 @@ try:
     matplotlib.use("Agg")  # no display needed
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
-    from matplotlib.ticker import FuncFormatter, NullFormatter
+    from matplotlib.colors import hsv_to_rgb, to_rgb
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 except ImportError as e:
     sys.exit(f"charts.py: matplotlib is missing for {sys.executable} ({e}); on Debian: apt-get install python3-matplotlib")
 
 STAGE_STYLE = {"fragment": "--", "compute": "-"}
-# Twenty colours for sixteen variants: tab20's ten dark hues first, then their light pairs, so
-# neighbours in the registry's order differ in hue.
-PALETTE = plt.get_cmap("tab20").colors[0::2] + plt.get_cmap("tab20").colors[1::2]
+# Thirty colours: tab10's ten, then twenty from tab20, tab20b, tab20c and ColorBrewer's sets
+# (none lighter than a luminance of 0.75), each picked as the farthest (RGB) from those before it,
+# so the nearest two of the thirty are 0.19 apart and neighbours in the registry's order differ in
+# hue. More variants get golden-ratio hues (palette()).
+PALETTE = [to_rgb(c) for c in plt.get_cmap("tab10").colors] + [
+    to_rgb(c) for c in ("#fdae6b", "#f0027f", "#393b79", "#6baed6", "#bcbddc", "#d6616b", "#7fc97f", "#1b9e77", "#c49c94",
+                        "#a6761d", "#66a61e", "#6a3d9a", "#8ca252", "#637939", "#e6ab02", "#d95f02", "#9e9ac8", "#fb9a99",
+                        "#a55194", "#fd8d3c")]
+# Markers cycle apart from the colours, so two variants never share both.
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*", "h", "p"]
+
+
+def palette(count):
+    """`count` distinct colours: PALETTE, then hues a golden ratio apart, alternately dark and light."""
+    extra = [tuple(hsv_to_rgb(((i * 0.6180339887) % 1.0, 0.8, 0.55 if i % 2 else 0.85))) for i in range(max(0, count - len(PALETTE)))]
+    return (PALETTE + extra)[:count]
 
 
 def load(path):
@@ -58,13 +75,49 @@ def total_ms(row):
     return row["spans"]["total"]["median_ms"] if row.get("supported") and "total" in row.get("spans", {}) else None
 
 
-def colours(report):
-    """variant -> colour, the same in every chart: the registry's order when the report has it."""
+def variant_order(report):
+    """Every variant of the report: the registry's order when the report has it."""
     order = list(report.get("variants", []))
     for row in report["results"]:
         if row["variant"] not in order:
             order.append(row["variant"])
-    return {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(order)}
+    return order
+
+
+def colours(report):
+    """variant -> colour, the same in every chart and each variant's own."""
+    order = variant_order(report)
+    return dict(zip(order, palette(len(order))))
+
+
+def markers(report):
+    """variant -> marker, the same in every chart."""
+    return {v: MARKERS[i % len(MARKERS)] for i, v in enumerate(variant_order(report))}
+
+
+def number(value):
+    """About three significant digits and no exponent: 0.0123, 1.23, 12.3, 8232."""
+    if value <= 0:
+        return f"{value:.0f}"
+    return f"{value:.{max(0, 2 - math.floor(math.log10(float(f'{value:.3g}'))))}f}"
+
+
+def label_log_axis(axis, lo, hi):
+    """At least two labelled ticks on a log axis from lo to hi: a range within one decade gets
+    1-2-5 ticks, a narrower one every integer multiple, all labelled as plain numbers."""
+    for subs in ((1.0,), (1.0, 2.0, 5.0), tuple(range(1, 10))):
+        locator = LogLocator(base=10, subs=subs)
+        if sum(lo <= t <= hi for t in locator.tick_values(lo, hi)) >= 2:
+            break
+    axis.set_major_locator(locator)
+    axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def legend_below(fig, handles, ncol):
+    """A figure legend below everything the figure has (the x-axis labels included): its top at the
+    figure's bottom edge; savefig's bbox_inches="tight" takes it in."""
+    return fig.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, frameon=False)
 
 
 def kernel_label(settings):
@@ -161,7 +214,7 @@ def pareto(points):
     return front
 
 
-def frontier_chart(report, size, fmt, by_sigma, metric, floor_ms, colour):
+def frontier_chart(report, size, fmt, by_sigma, metric, floor_ms, colour, marker):
     """One panel per requested sigma: time against error, exact variants on the floor."""
     key = "rms_lsb" if metric == "rms" else "max_lsb"
     sigmas = sorted(by_sigma)
@@ -177,7 +230,7 @@ def frontier_chart(report, size, fmt, by_sigma, metric, floor_ms, colour):
         for ms, fidelity, variant, row in by_sigma[sigma]:
             exact = bool(fidelity.get("exact"))
             y = floor if exact else max(fidelity[key], floor)
-            ax.scatter([ms], [y], color=colour[variant], marker="s" if exact else "o", s=22, zorder=3, label=variant)
+            ax.scatter([ms], [y], color=colour[variant], marker=marker[variant], s=24, zorder=3, label=variant)
             plotted.append((ms, y))
             if not exact:
                 text = row["settings"].get("approximation", {}).get("parameters", "")
@@ -190,13 +243,14 @@ def frontier_chart(report, size, fmt, by_sigma, metric, floor_ms, colour):
         ax.text(0.01, 0.02, "exact variants (within 1 LSB max by construction)", transform=ax.transAxes, fontsize=6,
                 color="grey")
         if floor_ms:
-            ax.axvline(floor_ms, color="black", linewidth=0.8, linestyle=":", label=f"copy {floor_ms:.3g} ms")
+            ax.axvline(floor_ms, color="black", linewidth=0.8, linestyle=":", label=f"copy {number(floor_ms)} ms")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        for axis in (ax.xaxis, ax.yaxis):
-            axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-            axis.set_minor_formatter(NullFormatter())
-        ax.set_title(f"sigma {sigma:g}", fontsize=9)
+        ax.margins(0.15)
+        ax.autoscale_view()
+        label_log_axis(ax.xaxis, *ax.get_xlim())
+        label_log_axis(ax.yaxis, *ax.get_ylim())
+        ax.set_title(f"sigma {sigma:.4g}", fontsize=9)
         ax.set_xlabel("median GPU time (ms)", fontsize=8)
         ax.set_ylabel(f"{metric} error vs the exact Gaussian (LSB)", fontsize=8)
         ax.tick_params(labelsize=7)
@@ -209,26 +263,27 @@ def frontier_chart(report, size, fmt, by_sigma, metric, floor_ms, colour):
             if l not in labels:
                 handles.append(h)
                 labels.append(l)
-    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=min(6, len(labels)), frameon=False)
     source = report.get("run", {}).get("input", "scene")
     fig.suptitle(f"{report['gl']['renderer']}: {size[0]}x{size[1]} {fmt}, input {source}", fontsize=10)
-    fig.tight_layout(rect=(0, 0.08 if len(labels) > 6 else 0.05, 1, 0.96))
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    legend_below(fig, handles, min(5, len(labels)))
     return fig
 
 
-def time_chart(report, size, fmt, kernel, by_variant, floor, notes, colour, log):
+def time_chart(report, size, fmt, kernel, by_variant, floor, notes, colour, marker, log):
     """Median GPU time against the radius, a line per variant; the copy pass as the floor."""
     fig, ax = plt.subplots(figsize=(12, 5.5))
     for variant, points in sorted(by_variant.items()):
         radii = sorted(points)
-        ax.plot(radii, [points[r] for r in radii], STAGE_STYLE.get(stage_of(report, variant), "-"), marker="o",
-                markersize=3, color=colour[variant], label=variant)
+        ax.plot(radii, [points[r] for r in radii], STAGE_STYLE.get(stage_of(report, variant), "-"), marker=marker[variant],
+                markersize=4, color=colour[variant], label=variant)
     if floor:
-        ax.axhline(floor, color="black", linewidth=1, linestyle=":", label=f"copy pass (floor) {floor:.3g} ms")
+        ax.axhline(floor, color="black", linewidth=1, linestyle=":", label=f"copy pass (floor) {number(floor)} ms")
     ax.set_xlabel("radius r (taps -r..r)" + (", log scale" if log else ""))
     ax.set_ylabel("median GPU time (ms)")
     if log:
         ax.set_yscale("log")
+        label_log_axis(ax.yaxis, *ax.get_ylim())
         radii = {r for points in by_variant.values() for r in points}
         # Radius sweeps are often geometric (1:64:x2); r = 0 needs a linear stretch near zero.
         if 0 in radii:
@@ -245,7 +300,7 @@ def time_chart(report, size, fmt, kernel, by_variant, floor, notes, colour, log)
     return fig
 
 
-def bar_chart(report, size, fmt, kernel, radius, bars, floor, notes, colour, log):
+def bar_chart(report, size, fmt, kernel, radius, bars, floor, notes, colour, marker, log):
     """One bar per variant at one radius, fastest first."""
     fig, ax = plt.subplots(figsize=(9, 0.35 * (len(bars) + len(notes)) + 1.8))
     names = [v for _, v in bars]
@@ -254,43 +309,52 @@ def bar_chart(report, size, fmt, kernel, radius, bars, floor, notes, colour, log
     for patch, name in zip(ax.patches, names):
         if stage_of(report, name) == "fragment":
             patch.set_hatch("//")
+    for y, (ms, name) in enumerate(zip(values, names)):  # the variant's marker, as in the other charts
+        ax.plot([ms], [y], linestyle="none", marker=marker[name], color=colour[name], markeredgecolor="black",
+                markeredgewidth=0.5, markersize=6)
     handles = []
     if floor:
-        ax.axvline(floor, color="black", linewidth=1, linestyle=":", label=f"copy pass (floor) {floor:.3g} ms")
+        ax.axvline(floor, color="black", linewidth=1, linestyle=":", label=f"copy pass (floor) {number(floor)} ms")
         handles, _ = ax.get_legend_handles_labels()
-    if handles or notes:  # below the bars, which fill the axes
-        ax.legend(handles=handles + note_handles(notes), fontsize=7, loc="upper left", bbox_to_anchor=(0.0, -0.12))
     for y, ms in enumerate(values):
-        ax.text(ms, y, f" {ms:.3g} ms" + (f" ({ms / floor:.1f}x copy)" if floor else ""), va="center", fontsize=7)
+        ax.text(ms, y, f"   {number(ms)} ms" + (f" ({number(ms / floor)}x copy)" if floor else ""), va="center", fontsize=7)
     if log:
         ax.set_xscale("log")
+        lo, hi = min(values + ([floor] if floor else [])), max(values)
+        ax.set_xlim(lo / 1.5, hi * 4)  # room for the last bar's text
+        label_log_axis(ax.xaxis, *ax.get_xlim())
+    else:
+        ax.set_xlim(0, max(values) * 1.35)
     ax.invert_yaxis()
     ax.set_xlabel("median GPU time (ms); hatched: fragment, plain: compute")
     ax.set_title(title(report, size, fmt, f"{kernel} r={radius}"), fontsize=10)
     fig.tight_layout()
+    if handles or notes:  # below the x-axis label: the bars fill the axes
+        legend_below(fig, handles + note_handles(notes), 1)
     return fig
 
 
 def charts(report, log=False, radius=None, metric="rms"):
     """Every chart of the report: (file name tag, figure)."""
     series, floors, rows_of = groups(report)
-    colour = colours(report)
+    colour, marker = colours(report), markers(report)
     made = []
     for (size, fmt), by_sigma in sorted(frontier_points(report).items()):
         if not any(not p[1].get("exact") for points in by_sigma.values() for p in points):
             continue  # no approximation: no frontier to draw
-        fig = frontier_chart(report, size, fmt, by_sigma, metric, floors.get((size, fmt)), colour)
+        fig = frontier_chart(report, size, fmt, by_sigma, metric, floors.get((size, fmt)), colour, marker)
         made.append((f"frontier_{size[0]}x{size[1]}_{fmt}", fig))
     for (size, fmt, kernel), by_variant in sorted(series.items()):
         tag = f"{size[0]}x{size[1]}_{fmt}_{kernel}"
         floor = floors.get((size, fmt))
         notes = missing(rows_of[(size, fmt)], kernel, by_variant)
-        made.append((f"time_vs_radius_{tag}", time_chart(report, size, fmt, kernel, by_variant, floor, notes, colour, log)))
         radii = sorted({r for points in by_variant.values() for r in points})
+        if len(radii) > 1:  # one radius makes a column of dots: the bar chart says it
+            made.append((f"time_vs_radius_{tag}", time_chart(report, size, fmt, kernel, by_variant, floor, notes, colour, marker, log)))
         at = radius if radius is not None else radii[-1]
         bars = sorted(((points[at], v) for v, points in by_variant.items() if at in points))
         if bars:
-            made.append((f"bars_{tag}_r{at}", bar_chart(report, size, fmt, kernel, at, bars, floor, notes, colour, log)))
+            made.append((f"bars_{tag}_r{at}", bar_chart(report, size, fmt, kernel, at, bars, floor, notes, colour, marker, log)))
     return made
 
 

@@ -44,6 +44,54 @@ std::vector<Job> plan(const SweepRequest& r) {
 
 namespace {
 
+bool has_knob_choices(const VariantInfo& v);
+
+}  // namespace
+
+std::optional<std::string> untuned_note(const SweepRequest& r, const std::vector<Job>& jobs, const std::string& file) {
+  if (!r.tuned) return std::nullopt;
+  size_t with_knobs = 0, missing = 0;
+  const Job* first_missing = nullptr;
+  for (const Job& job : jobs) {
+    // The floor added for the ratios runs its defaults by design (plan()).
+    const bool asked = std::find(r.variants.begin(), r.variants.end(), job.variant) != r.variants.end();
+    if (!asked || !has_knob_choices(*job.variant)) continue;
+    ++with_knobs;
+    if (!r.tuned->find(r.renderer, std::string(job.variant->name), job.size, job.input_format, job.settings.kernel.type,
+                       job.settings.kernel.radius)) {
+      ++missing;
+      if (!first_missing) first_missing = &job;
+    }
+  }
+  if (missing == 0) return std::nullopt;
+  // What the file has instead: its sizes, formats and kernels for this GPU, or the GPUs it is for.
+  std::vector<std::string> here, gpus;
+  for (const report::TunedEntry& e : r.tuned->entries()) {
+    const std::string what = size_text(e.size) + " " + std::string(gl::name(e.input_format)) + " " + std::string(name(e.kernel));
+    std::vector<std::string>& list = e.renderer == r.renderer ? here : gpus;
+    const std::string& item = e.renderer == r.renderer ? what : e.renderer;
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+  }
+  auto joined = [](const std::vector<std::string>& list) {
+    std::string text;
+    for (size_t i = 0; i < list.size(); ++i) text += (i ? ", " : "") + list[i];
+    return text;
+  };
+  const Job& j = *first_missing;
+  std::string note = "--tuned " + file + " has no entry for " + std::to_string(missing) + " of the " + std::to_string(with_knobs) +
+                     " runs with knobs to tune (e.g. " + std::string(j.variant->name) + " at " + size_text(j.size) + " " +
+                     std::string(gl::name(j.input_format)) + " " + std::string(name(j.settings.kernel.type)) +
+                     "): they run the variant's defaults. ";
+  if (!here.empty())
+    note += "For this GPU it has " + joined(here) + "; tune this size with --tune --size " + size_text(j.size) + ".";
+  else
+    note += "Its entries are for " + (gpus.empty() ? std::string("no GPU (it is empty)") : "another GPU: " + joined(gpus)) +
+            "; tune on this one with --tune.";
+  return note;
+}
+
+namespace {
+
 // Runs `body` for each job with the group's input ready: a new source image whenever the size,
 // the input format or linear light changes.
 template <typename Body>
@@ -79,12 +127,27 @@ SweepResult run_sweep(const std::vector<Job>& jobs, Measurer& measurer, int fram
   return result;
 }
 
-std::vector<std::string> tuning_table_header() {
-  return {"variant", "size", "best settings", "default ms", "best ms", "gain", "verdict", "check"};
+std::vector<std::string> tuning_table_header() { return {"variant", "knobs changed", "default ms", "tuned ms", "why", "check"}; }
+
+std::string tuning_table_legend(const TunePolicy& policy) {
+  return "knobs changed: each knob whose tuned value differs from the variant's default, with that value (the defaults: "
+         "blurlab --help). why: a candidate replaces the default only when its median over " + std::to_string(policy.rounds) +
+         " interleaved rounds beats the default's by more than their spread (p90 - p10): won by, or the default is kept (in "
+         "spread: a candidate was faster, by less than the spread; none faster: none was). check: the tuned knobs against the "
+         "CPU reference; a choice that fails is not saved.";
+}
+
+std::string knob_changes(const VariantInfo& variant, const BlurSettings& defaults, const BlurSettings& tuned) {
+  std::string text;
+  for (const Knob& k : variant.knobs)
+    if (const KnobValue from = defaults.knob(k.name), to = tuned.knob(k.name); from != to)
+      text += (text.empty() ? "" : " ") + std::string(k.name) + "=" + k.text(to);
+  return text.empty() ? "none" : text;
 }
 
 void run_tuning(const std::vector<Job>& jobs, Measurer& measurer, int frames, const FillSource& fill, const OnJob& on_job,
                 const std::string& renderer, report::TuningTable& table, TextTable& out, const TunePolicy& policy) {
+  std::string group;  // the heading of the rows so far: size, format, kernel
   for_each_job(jobs, fill, on_job, [&](const Job& job, Input& input) {
     const VariantInfo& variant = *job.variant;
     if (!has_knob_choices(variant)) return;
@@ -107,9 +170,15 @@ void run_tuning(const std::vector<Job>& jobs, Measurer& measurer, int frames, co
       e.default_ms = tuned->default_ms;
       table.put(e);
     }
-    out.add_row({std::string(variant.name), size_text(job.size), describe(variant, tuned->best), format_double(tuned->default_ms, 4),
-                 format_double(tuned->best_ms, 4), format_double(tuned->default_ms / tuned->best_ms, 3) + "x", tuned->verdict,
-                 checked.check ? (ok ? "ok" : "FAIL (not saved)") : "-"});
+    const std::string heading = "== " + size_text(job.size) + " " + std::string(gl::name(job.input_format)) + " " +
+                                std::string(name(job.settings.kernel.type)) + " r=" + std::to_string(job.settings.kernel.radius);
+    if (heading != group) {
+      if (!group.empty()) out.add_separator();
+      out.add_title(group = heading);
+    }
+    out.add_row({std::string(variant.name), knob_changes(variant, resolve(variant, job.settings), tuned->best),
+                 format_double(tuned->default_ms, 4), format_double(tuned->best_ms, 4), tuned->verdict,
+                 checked.check ? (ok ? "ok" : "FAIL, not saved") : "-"});
   });
 }
 

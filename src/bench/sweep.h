@@ -42,6 +42,11 @@ struct Job {
 // Jobs grouped by size, then input format (one source image each), in the request's order.
 std::vector<Job> plan(const SweepRequest& request);
 
+// With a --tuned `file`: one line saying how many jobs of variants with knob choices it has no
+// entry for (they run their defaults) and what it holds instead (its sizes for this GPU, or the
+// GPUs it is for); nullopt when every such job has its entry (or there is no file).
+std::optional<std::string> untuned_note(const SweepRequest& request, const std::vector<Job>& jobs, const std::string& file);
+
 // Fills a group's source texture (the scene, or an image file), decoded to linear light when
 // `linear` (BlurSettings::linear).
 using FillSource = std::function<void(gl::Texture& source, bool linear)>;
@@ -62,7 +67,10 @@ SweepResult run_sweep(const std::vector<Job>& jobs, Measurer& measurer, int fram
 void run_tuning(const std::vector<Job>& jobs, Measurer& measurer, int frames, const FillSource& fill, const OnJob& on_job,
                 const std::string& renderer, report::TuningTable& table, TextTable& out, const TunePolicy& policy = {});
 
-// The columns of run_tuning's table.
+// The columns of run_tuning's table, and what they mean.
 std::vector<std::string> tuning_table_header();
+std::string tuning_table_legend(const TunePolicy& policy = {});
+// "tile=32 rows=8": the knobs whose tuned values differ from the defaults, with those values, or "none".
+std::string knob_changes(const VariantInfo& variant, const BlurSettings& defaults, const BlurSettings& tuned);
 
 }  // namespace blurlab::bench

@@ -60,9 +60,7 @@ std::optional<TuneResult> tune(const VariantInfo& variant, const BlurSettings& b
   result.best = defaults;
   result.default_ms = contenders.size() > 1 ? median(rounds[0]) : *default_ms;
   result.best_ms = result.default_ms;
-  result.verdict = contenders.size() > 1 ? "the default stays: no candidate beat it beyond the spread of " +
-                                                std::to_string(policy.rounds) + " rounds"
-                                          : "the default stays: no candidate was faster";
+  result.verdict = contenders.size() > 1 ? "kept: in spread" : "kept: none faster";
   for (size_t c = 1; c < contenders.size(); ++c) {
     double margin = 0.0;
     if (!wins_beyond_spread(rounds[c], rounds[0], &margin)) continue;
@@ -70,8 +68,7 @@ std::optional<TuneResult> tune(const VariantInfo& variant, const BlurSettings& b
       result.best = contenders[c];
       result.best_ms = median(rounds[c]);
       result.spread_ms = margin;
-      result.verdict = "won by " + format_double(100.0 * (1.0 - result.best_ms / result.default_ms), 3) + "% over " +
-                       std::to_string(policy.rounds) + " rounds (margin " + format_double(margin, 3) + " ms)";
+      result.verdict = "won by " + format_double(100.0 * (1.0 - result.best_ms / result.default_ms), 3) + "%";
     }
   }
   return result;

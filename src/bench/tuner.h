@@ -31,7 +31,9 @@ struct TuneResult {
   double default_ms = 0.0;    // likewise
   double spread_ms = 0.0;     // the margin a winner had to beat (see tune())
   int timings = 0;            // how many times `time` was called
-  std::string verdict;        // one line: what won and by how much, or why the default stays
+  // Short: "won by 12.3%" (its median over the rounds against the default's), or why the default
+  // is kept: "kept: in spread" (a candidate was faster, by less than the spread), "kept: none faster".
+  std::string verdict;
 };
 
 // nullopt when the variant cannot run its defaults for `base`.

@@ -269,9 +269,11 @@ class BlurPasses {
 gl::Defines constant_weight_defines(const Kernel& kernel);
 
 // Workgroups needed to cover `size` with groups of `group` texels (partial groups at the edges).
-inline DispatchGrid groups_covering(glm::ivec2 size, glm::ivec2 group) {
+// `level`: `size` is level `level` of a pyramid of halvings of the W x H image, ceil(W / 2^level)
+// x ceil(H / 2^level), which ceil(W / (2^level group)) groups cover; the formula says so in W and H.
+inline DispatchGrid groups_covering(glm::ivec2 size, glm::ivec2 group, int level = 0) {
   return {{(size.x + group.x - 1) / group.x, (size.y + group.y - 1) / group.y, 1},
-          "ceil(W / " + std::to_string(group.x) + ") x ceil(H / " + std::to_string(group.y) + ") x 1"};
+          "ceil(W / " + std::to_string(group.x << level) + ") x ceil(H / " + std::to_string(group.y << level) + ") x 1"};
 }
 
 }  // namespace blurlab

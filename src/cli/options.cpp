@@ -31,6 +31,18 @@ std::vector<std::optional<gl::Format>> intermediate_axis(const Options& o, const
   return {o.formats.begin(), o.formats.end()};
 }
 
+// "unknown variant 'x' (did you mean a or b? --list-variants lists them all)", or without the
+// question when no name is near.
+std::string unknown_variant_message(const std::string& name) {
+  std::vector<std::string_view> names;
+  for (const VariantInfo* v : blurlab::variants()) names.push_back(v->name);
+  const std::vector<std::string> near = near_names(name, names);
+  if (near.empty()) return "unknown variant '" + name + "' (see --list-variants)";
+  std::string list;
+  for (size_t i = 0; i < near.size(); ++i) list += (i == 0 ? "" : i + 1 == near.size() ? " or " : ", ") + near[i];
+  return "unknown variant '" + name + "' (did you mean " + list + "? --list-variants lists them all)";
+}
+
 }  // namespace
 
 // Radii and sigmas are made unique first, so the (radius, sigma) pairs are distinct and so are
@@ -249,7 +261,7 @@ Options parse_options(int argc, const char* const* argv) {
   if (!variant_text.empty() && variant_text != "all") {
     for (const std::string& name : parse_word_list(variant_text, "--variant")) {
       const VariantInfo* v = find_variant(name);
-      if (!v) throw UsageError("unknown variant '" + name + "' (see --list-variants)");
+      if (!v) throw UsageError(unknown_variant_message(name));
       if (std::find(o.variants.begin(), o.variants.end(), v) == o.variants.end()) o.variants.push_back(v);
     }
   } else if (app.count("--variant") && variant_text.empty()) {
@@ -304,6 +316,7 @@ Options parse_options(int argc, const char* const* argv) {
   } else if (o.check) {
     o.frames = 0;
   }
+  o.timing_given = app.count("--warmup") || app.count("--frames") || app.count("--budget");
   if (app.count("--warmup") && split(warmup_text, ',').size() > 1) throw UsageError("--warmup takes one number");
   if (app.count("--frames") && split(frames_text, ',').size() > 1) throw UsageError("--frames takes one number");
   if (app.count("--time")) {

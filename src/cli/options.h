@@ -45,6 +45,7 @@ struct Options {
   int frames = 30;
   bool frames_given = false;
   double budget = 3.0;  // seconds of timed frames per configuration (0: no limit); at least 3 frames
+  bool timing_given = false;  // --warmup, --frames or --budget given
   double time = 1.0;
 
   std::string image, output, shader_dir;

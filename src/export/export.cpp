@@ -1,5 +1,7 @@
 #include "export/export.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -87,6 +89,47 @@ std::string sampler_wrap_name(BorderMode mode) {
   }
 }
 
+std::string_view image_access(Binding::Kind kind) {
+  return kind == Binding::Kind::ImageRead ? "GL_READ_ONLY" : kind == Binding::Kind::ImageWrite ? "GL_WRITE_ONLY" : "GL_READ_WRITE";
+}
+
+// The GL name of an internal format or image format.
+std::string gl_format_name(std::string_view format) {
+  std::string upper(format);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return "GL_" + upper;
+}
+
+// A texture's size in the image's W x H: the image's, its transpose, or level k of a pyramid of
+// halvings (each level ceil(size / 2) of the one before, so level k is ceil(W / 2^k)).
+std::string size_formula(glm::ivec2 size, glm::ivec2 image) {
+  if (size == image) return "W x H";
+  if (size == glm::ivec2(image.y, image.x)) return "H x W (transposed)";
+  for (int k = 1; k < 31 && (1 << (k - 1)) < std::max(image.x, image.y); ++k) {
+    const int scale = 1 << k;
+    if (size == glm::ivec2((image.x + scale - 1) / scale, (image.y + scale - 1) / scale))
+      return "ceil(W / " + std::to_string(scale) + ") x ceil(H / " + std::to_string(scale) + ") (level " + std::to_string(k) +
+             " of a pyramid)";
+  }
+  return "fixed for this image size";
+}
+
+// The glMemoryBarrier bits a reader of `destination` needs after the last pass, per way of
+// reading it: none where only rendering wrote it (GL orders framebuffer writes itself).
+json after_last_pass(const Recording& recording) {
+  bool stored = false;  // image stores into the destination (texture 1)
+  for (const RecordedPass& p : recording.passes)
+    for (const RecordedBinding& b : p.bindings)
+      if (b.texture == 1 && (b.kind == Binding::Kind::ImageWrite || b.kind == Binding::Kind::ImageReadWrite)) stored = true;
+  json after = {{"destination_written_by", stored ? "image stores" : "rendering into a framebuffer"}};
+  for (auto [use, bit] : {std::pair{"sample", GL_TEXTURE_FETCH_BARRIER_BIT}, std::pair{"read_back", GL_TEXTURE_UPDATE_BARRIER_BIT},
+                          std::pair{"image_load", GL_SHADER_IMAGE_ACCESS_BARRIER_BIT}, std::pair{"framebuffer", GL_FRAMEBUFFER_BARRIER_BIT}}) {
+    const GLbitfield bits = stored ? static_cast<GLbitfield>(bit) : 0;
+    after[use] = {{"bits", bits}, {"names", barrier_names(bits)}};
+  }
+  return after;
+}
+
 bool is_image(Binding::Kind kind) {
   return kind == Binding::Kind::ImageRead || kind == Binding::Kind::ImageWrite || kind == Binding::Kind::ImageReadWrite;
 }
@@ -131,38 +174,59 @@ std::string shader_header(const ExportRequest& r, const RecordedPass& pass, size
     << "// GPU:      " << r.gpu << "\n";
   if (r.median_ms) h << "// measured: " << format_double(*r.median_ms, 4) << " ms for the whole blur (median)\n";
   if (!r.check.empty()) h << "// check:    " << r.check << " against blurlab's CPU reference\n";
-  h << "// The kernel's weights are constants (BAKED_TAPS)" << (pass.pass_values ? ", so are this pass's values (BAKED_PASS)" : "")
-    << "; no uniform\n// needs setting. Bindings, barriers and dispatch: recipe.md.\n";
+  if (uses_kernel_weights(*r.variant))
+    h << "// The kernel's weights are constants (BAKED_TAPS)" << (pass.pass_values ? ", so are this pass's values (BAKED_PASS)" : "")
+      << "; no uniform\n// needs setting. Bindings, barriers and dispatch: recipe.md.\n";
+  else
+    h << "// No kernel weights: " << (is_blur(*r.variant) ? "this approximation blurs with its own passes" : "this pass copies")
+      << (pass.pass_values ? ", this pass's values are constants (BAKED_PASS)" : "")
+      << "; no uniform\n// needs setting. Bindings, barriers and dispatch: recipe.md.\n";
   return h.str();
 }
 
 }  // namespace
 
-gl::Defines baked_weight_defines(const Kernel& kernel, const Border& border) {
+bool uses_kernel_weights(const VariantInfo& variant) { return is_blur(variant) && !is_approximation(variant); }
+
+gl::Defines baked_weight_defines(const Kernel& kernel, const Border& border, bool with_weights) {
+  const gl::Defines border_value{{"BAKED_BORDER_VALUE", vec4_list({border.value[0], border.value[1], border.value[2], border.value[3]})}};
+  if (!with_weights) return border_value;
   const std::vector<double> weights = kernel_weights(kernel);
   std::vector<double> linear;
   for (const LinearTap& t : linear_taps(weights)) {
     linear.push_back(t.offset);
     linear.push_back(t.weight);
   }
-  return {{"BAKED_TAPS", vec4_list(weights)},
-          {"BAKED_LINEAR", vec4_list(linear)},
-          {"BAKED_BORDER_VALUE", vec4_list({border.value[0], border.value[1], border.value[2], border.value[3]})}};
+  return {{"BAKED_TAPS", vec4_list(weights)}, {"BAKED_LINEAR", vec4_list(linear)}, border_value.front()};
 }
+
+namespace {
+
+// What the source must hold and what the destination holds: the picture's values as they are, or
+// (--linear) linear light, decoded from sRGB before and encoded after.
+json light_json(const BlurSettings& s) {
+  if (!s.linear)
+    return {{"linear", false}, {"source", "the picture's values as they are (sRGB-encoded for an ordinary picture)"},
+            {"destination", "the same encoding as the source"}};
+  return {{"linear", true},
+          {"source", "linear light: decode the sRGB picture to linear (IEC 61966-2-1) before filling the source, into a "
+                     "float texture"},
+          {"destination", "linear light: encode it to sRGB to show or save it"}};
+}
+
+}  // namespace
 
 json recipe_json(const Recording& recording, const ExportRequest& r, const std::vector<std::string>& shader_files) {
   const Kernel kernel = reference_kernel(*r.variant, r.settings);  // what the output must match (copy: the identity)
   json textures = json::array();
-  for (const RecordedTexture& t : recording.textures) {
-    const char* formula = t.size == r.size                        ? "W x H"
-                          : t.size == glm::ivec2(r.size.y, r.size.x) ? "H x W (transposed)"
-                                                                     : "fixed for this image size";
+  for (const RecordedTexture& t : recording.textures)
     textures.push_back({{"name", t.name},
                         {"format", gl::name(t.format)},
+                        {"internal_format", gl_format_name(gl::name(t.format))},
+                        {"levels", 1},
                         {"width", t.size.x},
                         {"height", t.size.y},
-                        {"size_formula", formula}});
-  }
+                        {"size_formula", size_formula(t.size, r.size)}});
   json knobs = json::object();
   for (const Knob& k : r.variant->knobs) knobs[std::string(k.name)] = k.text(r.settings.knob(k.name));
   json passes = json::array();
@@ -175,11 +239,17 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
       json binding = {{"kind", binding_kind(b.kind)}, {"unit", b.unit}, {"texture", recording.textures[b.texture].name}};
       if (is_image(b.kind)) {
         binding["image_format"] = image_format(b, recording);
+        binding["gl_image_format"] = gl_format_name(image_format(b, recording));
+        binding["access"] = image_access(b.kind);
       } else {
         // texelFetch ignores the wrap mode (the shader maps the border); a linear fetch uses it.
-        binding["wrap"] = b.kind == Binding::Kind::SampledLinear ? sampler_wrap_name(r.settings.border.mode) : "GL_CLAMP_TO_EDGE";
-        if (b.kind == Binding::Kind::SampledLinear && r.settings.border.mode == BorderMode::Constant)
-          binding["border_color"] = r.settings.border.value;
+        // One level, and a filter without mipmaps.
+        const bool linear = b.kind == Binding::Kind::SampledLinear;
+        const char* filter = linear ? "GL_LINEAR" : "GL_NEAREST";
+        const std::string wrap = linear ? sampler_wrap_name(r.settings.border.mode) : "GL_CLAMP_TO_EDGE";
+        json sampler = {{"min_filter", filter}, {"mag_filter", filter}, {"wrap_s", wrap}, {"wrap_t", wrap}};
+        if (linear && r.settings.border.mode == BorderMode::Constant) sampler["border_color"] = r.settings.border.value;
+        binding["sampler"] = sampler;
       }
       bindings.push_back(binding);
     }
@@ -190,13 +260,18 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
       pass["groups"] = {p.grid.groups.x, p.grid.groups.y, p.grid.groups.z};
       pass["groups_formula"] = p.grid.formula.empty() ? "fixed for this image size" : p.grid.formula;
     } else {
-      pass["target"] = recording.textures[p.target].name;
-      pass["draw"] = "glDrawArrays(GL_TRIANGLES, 0, 3) with an empty vertex array, viewport = target size";
+      const RecordedTexture& target = recording.textures[p.target];
+      pass["target"] = target.name;
+      pass["framebuffer"] = {{"color_attachment0", target.name}, {"level", 0}};
+      pass["viewport"] = {0, 0, target.size.x, target.size.y};
+      pass["viewport_formula"] = size_formula(target.size, r.size);
+      pass["draw"] = {{"mode", "GL_TRIANGLES"}, {"first", 0}, {"count", 3},
+                      {"vertex_array", "an empty vertex array object: the vertex shader makes the triangle from gl_VertexID"}};
     }
     passes.push_back(pass);
   }
   json recipe = {{"format", "blurlab-recipe"},
-                 {"version", 1},
+                 {"version", 2},
                  {"variant", r.variant->name},
                  {"settings", describe(*r.variant, r.settings)},
                  {"kernel", {{"type", name(kernel.type)}, {"radius", kernel.radius}, {"sigma", kernel.sigma}}},
@@ -214,8 +289,10 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
                  {"command", r.command},
                  {"tolerance", {{"lsb", r.tolerance.lsb}, {"lsb_limit", r.tolerance.lsb_limit}, {"relative", r.tolerance.relative},
                                 {"absolute", r.tolerance.absolute}, {"reason", r.tolerance.reason}}},
+                 {"light", light_json(r.settings)},
                  {"textures", textures},
-                 {"passes", passes}};
+                 {"passes", passes},
+                 {"after_last_pass", after_last_pass(recording)}};
   if (r.median_ms) recipe["median_ms"] = *r.median_ms;
   if (!r.check.empty()) recipe["check"] = r.check;
   return recipe;
@@ -223,44 +300,79 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
 
 namespace {
 
-std::string recipe_markdown(const Recording& recording, const ExportRequest& r, const json& recipe) {
+std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
   std::ostringstream md;
+  auto text = [](const json& value) { return value.get<std::string>(); };
   md << "# " << r.variant->name << ": exported blur\n\n"
      << "Settings: `" << describe(*r.variant, r.settings) << "`, made for " << r.size.x << "x" << r.size.y << " on "
      << r.gpu << (r.median_ms ? " (" + format_double(*r.median_ms, 4) + " ms measured)" : "") << ".\n"
      << (r.check.empty() ? "" : "Check against blurlab's CPU reference: " + r.check + ".\n") << "\nCommand: `" << r.command
-     << "`\n\n## Textures\n\n| name | format | size |\n|---|---|---|\n";
+     << "`\n\nEverything below is also in `recipe.json`, for programs; `blurlab-run-recipe` (tests/tools/run_recipe.cpp) "
+        "runs a recipe from that file alone with plain GL.\n\n";
+
+  const json& light = recipe["light"];
+  md << "## The image\n\n- `source` holds " << text(light["source"]) << ".\n- `destination` receives the blur: "
+     << text(light["destination"]) << ".\n"
+     << "- Fill `source` before the first pass (`glTexSubImage2D`; if a shader wrote it with image stores, issue\n"
+        "  `glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT)` first).\n"
+     << "- Border: " << describe(r.settings.border) << " (the shaders map taps outside the image themselves; a linear\n"
+        "  fetch relies on the sampler's wrap mode named at its binding, on both axes).\n"
+     << "- Each shader has its constants baked in (the kernel's weights where it blurs with them, its pass's own values):\n"
+        "  no uniform, no uniform buffer to set.\n\n";
+
+  md << "## Textures\n\nEach one immutable, with one level and no mipmaps: `glGenTextures`, `glBindTexture(GL_TEXTURE_2D, t)`,\n"
+        "`glTexStorage2D(GL_TEXTURE_2D, 1, FORMAT, width, height)`.\n\n"
+        "| name | format | size (W x H: the image) |\n|---|---|---|\n";
   for (const json& t : recipe["textures"])
-    md << "| " << t["name"].get<std::string>() << " | " << t["format"].get<std::string>() << " | " << t["size_formula"].get<std::string>()
-       << " (here " << t["width"].get<int>() << "x" << t["height"].get<int>() << ") |\n";
-  md << "\n`source` holds the image to blur and `destination` receives the result; the others are the blur's own.\n"
-     << "Fill `source` before the first pass (if a shader wrote it with image stores, issue\n"
-     << "`glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT)` first).\n"
-     << "Border: " << describe(r.settings.border) << " (the shaders map taps outside the image themselves; a linear\n"
-     << "fetch relies on the sampler's wrap mode named at its binding, on both axes).\n"
-     << "Sampled textures use a sampler with the filter and wrap mode named. Image bindings\n"
-     << "use `glBindImageTexture(unit, texture, 0, GL_FALSE, 0, access, format)` with the format named (a `r32ui`-like\n"
-     << "format reads the texture's bits raw). The weights are baked into the shaders.\n\n## Passes, in order\n\n";
+    md << "| " << text(t["name"]) << " | " << text(t["internal_format"]) << " | " << text(t["size_formula"]) << " (here "
+       << t["width"].get<int>() << "x" << t["height"].get<int>() << ") |\n";
+
+  md << "\n## How to bind\n\n"
+        "- An image binding: `glBindImageTexture(unit, texture, 0, GL_FALSE, 0, access, format)` with the access and format\n"
+        "  named (a `GL_R32UI`-like format reads the texture's bits raw).\n"
+        "- A sampled binding: the texture bound to unit `unit` (`glActiveTexture(GL_TEXTURE0 + unit)`,\n"
+        "  `glBindTexture(GL_TEXTURE_2D, texture)`) and a sampler object with the state named\n"
+        "  (`glSamplerParameteri` for `GL_TEXTURE_MIN_FILTER`, `GL_TEXTURE_MAG_FILTER`, `GL_TEXTURE_WRAP_S`,\n"
+        "  `GL_TEXTURE_WRAP_T`; `glSamplerParameterfv(GL_TEXTURE_BORDER_COLOR)` where a border colour is named), bound\n"
+        "  with `glBindSampler(unit, sampler)`.\n"
+        "- A fragment pass draws into a framebuffer object with its target as `GL_COLOR_ATTACHMENT0` (level 0), the\n"
+        "  viewport its size, blending, depth and scissor tests off (GL's defaults), and an empty vertex array bound.\n\n"
+        "## Passes, in order\n\n";
   size_t index = 0;
   for (const json& p : recipe["passes"]) {
-    md << "### " << ++index << ". `" << p["name"].get<std::string>() << "` (" << p["stage"].get<std::string>() << ")\n\n";
-    for (const auto& [stage, file] : p["shaders"].items()) md << "- " << stage << " shader: `" << file.get<std::string>() << "`\n";
-    const std::string barriers = p["barriers_before_names"];
+    md << "### " << ++index << ". `" << text(p["name"]) << "` (" << text(p["stage"]) << ")\n\n";
+    for (const auto& [stage, file] : p["shaders"].items()) md << "- " << stage << " shader: `" << text(file) << "`\n";
+    const std::string barriers = p["barriers_before"] == 0 ? "" : text(p["barriers_before_names"]);
     md << "- before it: " << (barriers.empty() ? "no barrier" : "`glMemoryBarrier(" + barriers + ")`") << "\n";
     for (const json& b : p["bindings"]) {
-      md << "- unit " << b["unit"].get<int>() << ": `" << b["texture"].get<std::string>() << "` as " << b["kind"].get<std::string>();
-      if (b.contains("image_format")) md << " (" << b["image_format"].get<std::string>() << ")";
-      if (b.contains("wrap")) md << ", wrap " << b["wrap"].get<std::string>();
-      if (b.contains("border_color")) md << ", border colour " << b["border_color"].dump();
+      md << "- unit " << b["unit"].get<int>() << ": `" << text(b["texture"]) << "` as " << text(b["kind"]);
+      if (b.contains("image_format")) md << ", `" << text(b["access"]) << "`, `" << text(b["gl_image_format"]) << "`";
+      if (b.contains("sampler")) {
+        const json& sm = b["sampler"];
+        md << ", sampler " << text(sm["min_filter"]) << " (min and mag), wrap " << text(sm["wrap_s"]) << " (S and T)";
+        if (sm.contains("border_color")) md << ", border colour " << sm["border_color"].dump();
+      }
       md << "\n";
     }
     if (p.contains("groups"))
-      md << "- `glDispatchCompute(" << p["groups"][0].get<int>() << ", " << p["groups"][1].get<int>() << ", " << p["groups"][2].get<int>()
-         << ")`; for a W x H image: " << p["groups_formula"].get<std::string>() << "\n\n";
+      md << "- `glDispatchCompute(" << p["groups"][0].get<int>() << ", " << p["groups"][1].get<int>() << ", "
+         << p["groups"][2].get<int>() << ")`; for a W x H image: " << text(p["groups_formula"]) << "\n\n";
     else
-      md << "- draw into `" << p["target"].get<std::string>() << "`: " << p["draw"].get<std::string>() << "\n\n";
+      md << "- draw into `" << text(p["framebuffer"]["color_attachment0"]) << "` (its framebuffer), viewport 0, 0, "
+         << p["viewport"][2].get<int>() << ", " << p["viewport"][3].get<int>() << " (" << text(p["viewport_formula"])
+         << "): `glDrawArrays(GL_TRIANGLES, 0, 3)`\n\n";
   }
-  (void)recording;
+  const json& after = recipe["after_last_pass"];
+  md << "## After the last pass\n\n";
+  if (after["read_back"]["bits"] == 0) {
+    md << "The destination was written by rendering: GL orders its later uses itself, no barrier is needed.\n";
+  } else {
+    md << "The destination was written with image stores: before the next command reads it, issue the barrier for how it "
+          "reads:\n\n";
+    for (auto [use, how] : {std::pair{"sample", "sampled (texture(), texelFetch())"}, std::pair{"read_back", "read back or copied (glGetTexImage, glReadPixels, glCopyImageSubData)"},
+                            std::pair{"image_load", "loaded as an image (imageLoad)"}, std::pair{"framebuffer", "attached to a framebuffer"}})
+      md << "- " << how << ": `glMemoryBarrier(" << text(after[use]["names"]) << ")`\n";
+  }
   return md.str();
 }
 
@@ -270,7 +382,7 @@ void check_export_dir(const fs::path& dir) { check_output_directory(dir, "--expo
 
 std::vector<std::string> write_export(const Recording& recording, const ExportRequest& r, const gl::ShaderSources& sources,
                                       const fs::path& dir) {
-  const gl::Defines baked = baked_weight_defines(r.settings.kernel, r.settings.border);
+  const gl::Defines baked = baked_weight_defines(r.settings.kernel, r.settings.border, uses_kernel_weights(*r.variant));
   std::vector<std::pair<std::string, std::string>> files;  // name, content
   for (size_t i = 0; i < recording.passes.size(); ++i) {
     const RecordedPass& pass = recording.passes[i];
@@ -289,7 +401,7 @@ std::vector<std::string> write_export(const Recording& recording, const ExportRe
   for (const auto& [name, content] : files) names.push_back(name);
   const json recipe = recipe_json(recording, r, names);
   files.emplace_back("recipe.json", recipe.dump(2) + "\n");
-  files.emplace_back("recipe.md", recipe_markdown(recording, r, recipe));
+  files.emplace_back("recipe.md", recipe_markdown(r, recipe));
 
   for (const auto& [name, content] : files) write_file_into(dir, name, content, "--export");
   names.push_back("recipe.json");

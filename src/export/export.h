@@ -30,8 +30,12 @@ struct ExportRequest {
 };
 
 // The defines that replace the weights block (glsl/blur_common.glsl, BAKED_TAPS) with constants:
-// the kernel's taps, its hardware-linear pairs and the border constant.
-gl::Defines baked_weight_defines(const Kernel& kernel, const Border& border);
+// the kernel's taps and its hardware-linear pairs where the variant blurs with them (an exact
+// blur; an approximation's shaders use their own passes' values, and get no weights), and the
+// border constant.
+gl::Defines baked_weight_defines(const Kernel& kernel, const Border& border, bool with_weights = true);
+// Whether a variant's shaders read the kernel's weights: an exact blur's do.
+bool uses_kernel_weights(const VariantInfo& variant);
 
 // The recipe as JSON (format "blurlab-recipe", version 1; docs in docs/USAGE.md, "Exporting a blur").
 nlohmann::json recipe_json(const Recording& recording, const ExportRequest& request, const std::vector<std::string>& shader_files);

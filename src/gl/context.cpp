@@ -12,6 +12,7 @@
 
 #include "gl/debug.h"
 #include "gl/gl.h"
+#include "util/strings.h"
 #include "util/error.h"
 
 namespace blurlab::gl {
@@ -67,15 +68,17 @@ std::string describe(const GlInfo& info) {
   std::ostringstream out;
   out << "GL_RENDERER  " << info.renderer << "\n"
       << "GL_VERSION   " << info.version << " (" << info.platform << (info.debug ? ", KHR_debug on" : "") << ")\n"
-      << "GL_VENDOR    " << info.vendor << "\n"
-      << "limits       compute shared memory " << l.max_compute_shared_memory << " B, invocations "
-      << l.max_compute_invocations << ", workgroup " << l.max_compute_workgroup_size[0] << "x"
-      << l.max_compute_workgroup_size[1] << "x" << l.max_compute_workgroup_size[2] << ", texture "
-      << l.max_texture_size << ", uniform block " << l.max_uniform_block_size << " B, subgroups "
-      << (l.subgroup_size ? std::to_string(l.subgroup_size) + (l.subgroup_arithmetic ? " arithmetic" : "") +
-                                (l.subgroup_shuffle ? " shuffle" : "")
-                          : std::string("none (no GL_KHR_shader_subgroup)"))
-      << "\n";
+      << "GL_VENDOR    " << info.vendor << "\n";
+  std::ostringstream limits;
+  limits << "compute shared memory " << l.max_compute_shared_memory << " B, invocations "
+         << l.max_compute_invocations << ", workgroup " << l.max_compute_workgroup_size[0] << "x"
+         << l.max_compute_workgroup_size[1] << "x" << l.max_compute_workgroup_size[2] << ", texture "
+         << l.max_texture_size << ", uniform block " << l.max_uniform_block_size << " B, subgroups "
+         << (l.subgroup_size ? std::to_string(l.subgroup_size) + (l.subgroup_arithmetic ? " arithmetic" : "") +
+                                   (l.subgroup_shuffle ? " shuffle" : "")
+                             : std::string("none (no GL_KHR_shader_subgroup)"));
+  const std::string label = "limits       ";
+  out << label << wrapped(limits.str(), kDescribeWidth - label.size(), std::string(label.size(), ' ')) << "\n";
   return out.str();
 }
 

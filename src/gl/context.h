@@ -36,7 +36,9 @@ struct GlInfo {
 GlInfo query_gl_info(const std::string& platform, bool debug);
 bool is_software_renderer(const std::string& renderer);
 
-// The start-up banner: renderer, version and the limits that matter for blurs.
+// The start-up banner: renderer, version and the limits that matter for blurs, in lines of at
+// most kDescribeWidth characters (the headless table's width) unless a name is longer.
+inline constexpr size_t kDescribeWidth = 120;
 std::string describe(const GlInfo& info);
 
 enum class DevicePreference { Auto, Gpu, Software };

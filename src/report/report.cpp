@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "blur/registry.h"
+#include "report/conclusion.h"
 #include "util/strings.h"
 #include "util/table.h"
 
@@ -32,6 +34,14 @@ std::string fixed(double v, int digits) {
 
 // Milliseconds with about four significant digits.
 std::string ms(double v) { return fixed(v, v >= 100 ? 1 : v >= 10 ? 2 : v >= 1 ? 3 : 4); }
+
+// A ratio with three significant digits or more and no exponent: 0.0123, 1.23, 12.3, 5009.
+std::string ratio_text(double v) {
+  if (v <= 0) return fixed(v, 0);
+  char rounded[32];  // the digits follow the value rounded to three (99.96 is 100)
+  std::snprintf(rounded, sizeof rounded, "%.3g", v);
+  return fixed(v, std::max(0, 2 - static_cast<int>(std::floor(std::log10(std::strtod(rounded, nullptr))))));
+}
 
 std::string kernel_text(const Kernel& k) {
   std::string text = std::string(name(k.type)) + " r=" + std::to_string(k.radius);
@@ -60,18 +70,22 @@ bool clamp_twin(const Measurement& a, const Measurement& b) {
   return b.variant == a.variant && b.size == a.size && b.settings == clamped;
 }
 
-// The settings of a row that are not in its group heading: intermediate format and knobs (with
-// `brief`, the knobs whose value is not the variant's default, and of an approximation's choice
-// only its sigma).
-std::string settings_text(const RowRecord& row, bool brief = false) {
+// The settings of a row that are not in its group heading: an approximation's sigma and choice,
+// intermediate format and knobs. With `only_changed` (the narrow table), the sigma alone, and the
+// intermediate format and knobs only where they are not the defaults.
+std::string settings_text(const RowRecord& row, bool only_changed = false) {
   std::string text;
   auto add = [&](const std::string& part) { text += (text.empty() ? "" : " ") + part; };
   if (row.approximation)
-    add("~sigma=" + format_double(row.approximation->sigma, 4) + (brief ? "" : " " + row.approximation->parameters));
-  if (row.variant->uses_intermediate) add("int=" + std::string(gl::name(row.settings.intermediate_format())));
+    add(only_changed ? "~sigma " + format_double(row.approximation->sigma, 3)
+                     : "~sigma=" + format_double(row.approximation->sigma, 4) + " " + row.approximation->parameters);
+  const gl::Format intermediate = row.settings.intermediate_format();
+  const gl::Format default_intermediate = row.variant->default_intermediate.value_or(row.settings.input_format);
+  if (row.variant->uses_intermediate && (!only_changed || intermediate != default_intermediate))
+    add("int=" + std::string(gl::name(intermediate)));
   for (const Knob& k : row.variant->knobs) {
     const auto it = row.settings.knobs.find(k.name);
-    if (it != row.settings.knobs.end() && (!brief || it->second != k.default_value()))
+    if (it != row.settings.knobs.end() && (!only_changed || it->second != k.default_value()))
       add(std::string(k.name) + "=" + k.text(it->second));
   }
   if (row.tuned) add("(tuned)");
@@ -85,14 +99,14 @@ std::string check_text(const RowRecord& row) {
          std::to_string(row.check->worst_y);
 }
 
-// The fidelity column: an approximation's error against the exact Gaussian it stands in for
-// (`brief`: max / RMS only).
-std::string fidelity_text(const RowRecord& row, bool brief = false) {
+// The fidelity column: an approximation's error against the exact Gaussian it stands in for (the
+// narrow table: its PSNR alone).
+std::string fidelity_text(const RowRecord& row, bool all = true) {
   if (row.exact_gaussian) return "exact";
   if (!row.fidelity) return "-";
-  if (brief) return fixed(row.fidelity->max_lsb, 1) + " / " + fixed(row.fidelity->rms_lsb, 2);
-  return "max " + fixed(row.fidelity->max_lsb, 1) + " rms " + fixed(row.fidelity->rms_lsb, 2) + " " +
-         fixed(row.fidelity->psnr_db, 1) + " dB";
+  const std::string psnr = std::isfinite(row.fidelity->psnr_db) ? fixed(row.fidelity->psnr_db, 1) + " dB" : "equal";
+  if (!all) return psnr;
+  return "max " + fixed(row.fidelity->max_lsb, 1) + " rms " + fixed(row.fidelity->rms_lsb, 2) + " " + psnr;
 }
 
 // "62% mem": a fraction of a bound and what limits it (mem: memory, tex: texture fetches, fma:
@@ -286,6 +300,12 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   }
 }
 
+std::string group_heading(glm::ivec2 size, const VariantInfo& variant, const BlurSettings& settings) {
+  std::string heading = size_text(size) + " " + std::string(gl::name(settings.input_format));
+  if (settings.linear) heading += " linear light";
+  return heading + " " + (is_blur(variant) ? kernel_text(settings.kernel) + ", border " + describe(settings.border) : "copy pass (the floor)");
+}
+
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string quoted = "\"";
@@ -310,12 +330,7 @@ auto kernel_key(const RowRecord& row) {
                                : std::tuple(-1, 0, 0, 0.0, 0, Rgba{});
 }
 
-std::string group_heading(const RowRecord& row) {
-  std::string heading = size_text(row.size) + " " + std::string(gl::name(row.settings.input_format));
-  if (row.settings.linear) heading += " linear light";
-  return heading + " " +
-         (is_blur(*row.variant) ? kernel_text(row.settings.kernel) + ", border " + describe(row.settings.border) : "copy pass (the floor)");
-}
+std::string group_heading(const RowRecord& row) { return report::group_heading(row.size, *row.variant, row.settings); }
 
 std::optional<double> total_of(const RowRecord& row) {
   const Stats* t = span_stats(row, "total");
@@ -331,8 +346,8 @@ std::string largest_error_text(const CheckResult& check) {
   return buffer;
 }
 
-// The check in one short cell: the verdict and the largest error (--wide adds the tolerance's
-// multiple and where).
+// The check in one short cell: the verdict and the largest error (--wide has the tolerance's
+// multiple and each channel).
 std::string short_check_text(const RowRecord& row) {
   if (!row.check) return "-";
   return (row.check->ok ? "ok " : "FAIL ") + largest_error_text(*row.check);
@@ -369,10 +384,10 @@ TableView table_view(const Report& r, Columns columns) {
     view.header.insert(view.header.end(), {"total ms", "spread", "min", "x copy", "vs naive", "GB/s"});
   else if (timed)
     view.header.insert(view.header.end(), {"total ms", "spread", "x copy"});
-  // The narrow table leaves the speed-up and GB/s to --wide when the bounds take their place (a
-  // memory-bound row's bound is its GB/s over the copy's).
-  const bool speed = timed && (all || !roof);
-  if (speed && !all) view.header.insert(view.header.end(), {"vs naive", "GB/s"});
+  // The narrow table leaves GB/s to --wide when the bounds take its place (a memory-bound row's
+  // bound is its GB/s over the copy's).
+  const bool gbps = timed && (all || !roof);
+  if (gbps && !all) view.header.push_back("GB/s");
   if (borders) view.header.insert(std::find(view.header.begin(), view.header.end(), "x copy") + 1, "x clamp");
   if (roof) view.header.insert(view.header.end(), {"bound", "own"});
   if (timed && all) view.header.insert(view.header.end(), {"passes (median ms)", "cpu ms", "n"});
@@ -398,11 +413,12 @@ TableView table_view(const Report& r, Columns columns) {
       if (!all) {
         auto at = std::find(view.footnotes.begin(), view.footnotes.end(), row.unsupported->reason);
         if (at == view.footnotes.end()) at = view.footnotes.insert(at, row.unsupported->reason);
-        why = "unsupported [" + std::to_string(at - view.footnotes.begin() + 1) + "]";
+        why = "n/a [" + std::to_string(at - view.footnotes.begin() + 1) + "]";
       }
       cells.resize(view.header.size() - 1, "-");
       cells.push_back(why);
       view.groups.back().rows.push_back(cells);
+      view.groups.back().ran.push_back(false);
       continue;
     }
     if (timed) {
@@ -411,12 +427,10 @@ TableView table_view(const Report& r, Columns columns) {
       cells.push_back(t.count ? ms(t.median) : "-");
       cells.push_back(t.count && t.median > 0 ? "+-" + fixed(50.0 * t.spread / t.median, 0) + "%" : "-");
       if (all) cells.push_back(t.count ? ms(t.min) : "-");
-      cells.push_back(d.x_copy ? fixed(*d.x_copy, 2) : "-");
+      cells.push_back(d.x_copy ? ratio_text(*d.x_copy) : "-");
       if (borders) cells.push_back(d.x_clamp ? fixed(*d.x_clamp, 2) : "-");
-      if (speed) {
-        cells.push_back(d.speedup ? fixed(*d.speedup, 1) + "x" : "-");
-        cells.push_back(d.gbps ? fixed(*d.gbps, 1) : "-");
-      }
+      if (all) cells.push_back(d.speedup ? fixed(*d.speedup, 1) + "x" : "-");
+      if (gbps) cells.push_back(d.gbps ? ratio_text(*d.gbps) : "-");
       if (roof) {
         cells.push_back(row.bound ? percent_of_bound(row.bound->fraction, row.bound->limit) : "-");
         cells.push_back(row.own_bound ? percent_of_bound(row.own_bound->fraction, row.own_bound->limit) : "-");
@@ -428,20 +442,20 @@ TableView table_view(const Report& r, Columns columns) {
         cells.insert(cells.end(), {passes.empty() ? "-" : passes, row.cpu ? ms(row.cpu->median) : "-", std::to_string(t.count)});
       }
     }
-    if (fidelity) cells.push_back(fidelity_text(row, !all));
+    if (fidelity) cells.push_back(fidelity_text(row, all));
     if (all)
       cells.insert(cells.end(), {row.check ? row.check->text() : "-", check_text(row)});
     else
       cells.push_back(short_check_text(row));
     view.groups.back().rows.push_back(cells);
+    view.groups.back().ran.push_back(true);
   }
   std::string legend;
   if (timed)
-    legend = std::string("total ms: median GPU time of the blur over n frames (timestamp queries); spread: (p90 - p10) / 2 of the ") +
-             "median; x copy: total / the copy pass of the same size and format;" +
-             (speed ? " vs naive: the naive variant of the same stage, same kernel (when it is in the sweep) / total; GB/s: minimum "
-                      "traffic (each texel read once, written once) / total."
-                    : "");
+    legend = "total ms: median GPU time of the blur over n frames (timestamp queries); spread: (p90 - p10) / 2 of the median; "
+             "x copy: total / the copy pass of the same size and format; " +
+             std::string(all ? "vs naive: the naive variant of the same stage, same kernel (when it is in the sweep) / total; " : "") +
+             std::string(gbps ? "GB/s: minimum traffic (each texel read once, written once) / total." : "");
   if (borders)
     legend += " x clamp: total / the same variant and settings with clamp-to-edge borders in this run (what the border mode "
               "costs).";
@@ -455,23 +469,25 @@ TableView table_view(const Report& r, Columns columns) {
     legend += " cpu ms: wall time of the timed frames, run back to back, over their number, GPU finished (a sanity check).";
   if (!all)
     legend += std::string(timed ? " " : "") +
-              "settings: knobs that differ from the variant's defaults. check: the largest error against the CPU reference "
-              "(LSB of rgba8, else absolute). --wide: every knob, " +
-              (fidelity ? "what an approximation chose, " : "") + "the stage, " +
-              (timed ? "the minimum, " + std::string(speed ? "" : "vs naive, GB/s, ") + "each pass, cpu ms, frames, " : "") +
-              "the error per channel" + (fidelity ? ", PSNR." : ".");
+              "settings: knobs and intermediate format where they differ from the variant's defaults. check: the largest "
+              "error against the CPU reference (LSB of rgba8, else absolute); n/a [k]: the variant does not run these "
+              "settings, reason k below the table. --wide: every knob, the stage, " +
+              (timed ? "the minimum, the speed-up over the naive variant, " + std::string(gbps ? "" : "GB/s, ") + "each pass, cpu ms, frames, " : "") +
+              "an approximation's choice, the error per channel" +
+              (fidelity ? ", max and RMS fidelity" : "") + ".";
   if (fidelity)
     legend += std::string(legend.empty() ? "" : " ") +
               "fidelity: error against the exact Gaussian the row stands in for (an approximation: of the sigma it declares, "
-              "~sigma), in LSB of the input's range (1/255), max" + (all ? " and RMS" : " / RMS") +
-              " over every texel and channel" + (all ? ", and PSNR" : "") +
+              "~sigma), " +
+              std::string(all ? "in LSB of the input's range (1/255), max and RMS over every texel and channel, and PSNR"
+                              : "as PSNR over every texel and channel") +
               "; exact: an exact variant, within 1 LSB of the exact Gaussian by construction (its check). The check of an "
               "approximation is against the CPU model of its own algorithm.";
   if (!legend.empty()) view.legend = wrapped(legend, kTableWidth) + "\n";
   return view;
 }
 
-void write_table(const Report& r, std::ostream& out, Columns columns) {
+void write_table(const Report& r, std::ostream& out, Columns columns, bool legend) {
   const TableView view = table_view(r, columns);
   if (!view.preamble.empty()) out << wrapped(view.preamble, kTableWidth) << "\n\n";
   TextTable table(view.header);
@@ -484,7 +500,7 @@ void write_table(const Report& r, std::ostream& out, Columns columns) {
   table.print(out);
   for (size_t i = 0; i < view.footnotes.size(); ++i)
     out << "[" << i + 1 << "] " << wrapped(view.footnotes[i], kTableWidth - 4, "    ") << "\n";
-  if (!view.legend.empty()) out << "\n" << view.legend;
+  if (legend && !view.legend.empty()) out << "\n" << view.legend;
 }
 
 void write_csv(const Report& r, std::ostream& out) {
@@ -600,16 +616,26 @@ void md_table(std::ostream& out, const std::vector<std::string>& header, const s
   for (const auto& row : rows) line(row);
 }
 
+// The settings each variant does not run, once per variant (the result tables leave them out):
+// variant -> (reason -> the kernels refused for it).
+using Refusals = std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::vector<std::string>>>>>;
+
+template <typename List>
+auto& entry(List& list, const std::string& key) {
+  auto it = std::find_if(list.begin(), list.end(), [&](const auto& e) { return e.first == key; });
+  if (it == list.end()) it = list.insert(list.end(), {key, {}});
+  return it->second;
+}
+
 void correctness_summary(const Report& r, std::ostream& out) {
   size_t checked = 0;
   std::vector<const Measurement*> failed;
-  std::vector<std::pair<std::string, std::vector<std::string>>> refused;  // reason -> variants
+  Refusals refused;
   for (const Measurement& m : r.rows) {
     if (m.unsupported) {
-      auto it = std::find_if(refused.begin(), refused.end(), [&](const auto& e) { return e.first == m.unsupported->reason; });
-      if (it == refused.end()) it = refused.insert(refused.end(), {m.unsupported->reason, {}});
-      const std::string name(m.variant->name);
-      if (std::find(it->second.begin(), it->second.end(), name) == it->second.end()) it->second.push_back(name);
+      std::vector<std::string>& where = entry(entry(refused, std::string(m.variant->name)), m.unsupported->reason);
+      const std::string setting = size_text(m.size) + " " + kernel_text(m.settings.kernel);
+      if (std::find(where.begin(), where.end(), setting) == where.end()) where.push_back(setting);
       continue;
     }
     if (!m.check) continue;
@@ -626,11 +652,15 @@ void correctness_summary(const Report& r, std::ostream& out) {
     out << "- " << m->variant->name << " " << describe(*m->variant, m->settings) << ": " << m->check->text() << " ("
         << format_double(m->check->worst_fraction, 3) << "x the tolerance at " << m->check->worst_x << "," << m->check->worst_y
         << "; " << m->tolerance.reason << ")\n";
-  if (!refused.empty()) out << "\nSettings a variant does not run (never counted as checked):\n";
-  for (const auto& [reason, names] : refused) {
-    std::string list;
-    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-    out << "- " << list << ": " << reason << "\n";
+  if (!refused.empty()) out << "\nSettings a variant does not run (never counted as checked, and left out of the results below):\n";
+  for (const auto& [variant, reasons] : refused) {
+    out << "- " << variant << ": ";
+    for (size_t i = 0; i < reasons.size(); ++i) {
+      std::string where;
+      for (const std::string& setting : reasons[i].second) where += (where.empty() ? "" : ", ") + setting;
+      out << (i ? "; " : "") << reasons[i].first << " (" << where << ")";
+    }
+    out << "\n";
   }
 }
 
@@ -639,6 +669,8 @@ void correctness_summary(const Report& r, std::ostream& out) {
 void write_markdown(const Report& r, const Page& page, std::ostream& out) {
   out << "# blurlab report\n\n";
   out << "Made " << r.date << " by:\n\n```sh\n" << r.command << "\n```\n\n";
+  write_conclusion_markdown(conclude(r), out);
+  out << "\n";
   out << "## GPU and driver\n\n";
   const gl::GlLimits& l = r.gl.limits;
   md_table(out, {"", ""},
@@ -653,11 +685,13 @@ void write_markdown(const Report& r, const Page& page, std::ostream& out) {
   out << "\n## Settings\n\n";
   out << "- input: " << (r.image.empty() ? "the animated scene at t = " + format_double(r.scene_time) + " s" : "`" + r.image + "`") << "\n";
   if (r.frames > 0)
-    out << "- timing: " << r.warmup << " warm-up frames (and at least 0.5 s of them), then up to " << r.frames
+    out << "- timing: " << r.warmup << " warm-up frames"
+        << (r.min_warmup_s > 0 ? " (and at least " + format_double(r.min_warmup_s) + " s of them)" : "") << ", then up to " << r.frames
         << " timed frames per configuration" << (r.budget_s > 0 ? ", at most " + format_double(r.budget_s) + " s each" : "")
         << "; medians over the timed frames\n";
   else
     out << "- no timing (--frames 0): correctness only\n";
+  if (!r.sizing.empty()) out << "- " << r.sizing << "\n";
   out << "- every output compared with the CPU reference (double precision), with the tolerance its check states\n";
 
   out << "\n## Correctness\n\n";
@@ -667,8 +701,12 @@ void write_markdown(const Report& r, const Page& page, std::ostream& out) {
   const TableView view = table_view(r, Columns::All);
   if (!view.preamble.empty()) out << "\n" << view.preamble << "\n";
   for (const TableView::Group& group : view.groups) {
+    std::vector<std::vector<std::string>> ran;
+    for (size_t i = 0; i < group.rows.size(); ++i)
+      if (group.ran[i]) ran.push_back(group.rows[i]);
+    if (ran.empty()) continue;
     out << "\n### " << group.heading << "\n\n";
-    md_table(out, view.header, group.rows);
+    md_table(out, view.header, ran);
   }
   if (!view.legend.empty()) {
     out << "\n";

@@ -94,7 +94,9 @@ struct Report {
   std::optional<Roofline> roofline;
   std::string date;
   int warmup = 0, frames = 0;
+  double min_warmup_s = 0.0;  // warm-up time, at least (bench::TimingPolicy)
   double budget_s = 0.0, scene_time = 0.0;
+  std::string sizing;  // why the run's size and timing are not the defaults, if so
   std::string image;  // input file, empty: the scene
   std::string command;  // the command line that made the report
   std::vector<Measurement> rows;
@@ -144,6 +146,7 @@ struct TableView {
   struct Group {
     std::string heading;  // "1920x1080 rgba8 gauss r=16 sigma=5.333"
     std::vector<std::vector<std::string>> rows;
+    std::vector<bool> ran;  // per row: false where the variant does not run the settings
   };
   std::string preamble;  // the roofline measured in the run, if any
   std::vector<std::string> header;
@@ -153,7 +156,8 @@ struct TableView {
 };
 TableView table_view(const Report& report, Columns columns);
 
-void write_table(const Report& report, std::ostream& out, Columns columns = Columns::Fit);
+// `legend`: what the columns mean, below the table (a sweep's; one blur to a file has none).
+void write_table(const Report& report, std::ostream& out, Columns columns = Columns::Fit, bool legend = true);
 void write_csv(const Report& report, std::ostream& out);
 void write_json(const Report& report, std::ostream& out);
 
@@ -166,6 +170,9 @@ struct Page {
   std::vector<std::string> files;  // other files beside the page (report.json, report.csv)
 };
 void write_markdown(const Report& report, const Page& page, std::ostream& out);
+
+// The heading of a table group: "1920x1080 rgba8 gauss r=16 sigma=5.333, border clamp".
+std::string group_heading(glm::ivec2 size, const VariantInfo& variant, const BlurSettings& settings);
 
 // A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break; quotes doubled.
 std::string csv_field(const std::string& text);

@@ -1,8 +1,11 @@
 #include "ui/view_state.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
+#include "blur/kernel.h"
+#include "blur/registry.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -13,6 +16,7 @@ std::string_view name(View view) {
     case View::Blurred: return "blurred";
     case View::Unblurred: return "unblurred scene";
     case View::DiffReference: return "difference to the CPU reference";
+    case View::DiffGaussian: return "difference to the exact Gaussian";
     case View::DiffVariant: return "difference to a second variant";
   }
   return "?";
@@ -64,6 +68,32 @@ void set_radius(ViewState& state, int radius) {
   if (state.sigma_follows_radius) k.sigma = k.radius > 0 ? k.radius / 3.0 : 1.0 / 3.0;
 }
 
+std::string keyless_variants_note(size_t count) {
+  size_t keyed = 0;
+  while (keyed < count && !variant_key(keyed).empty()) ++keyed;
+  if (keyed == count) return "";
+  return "no key past " + std::to_string(keyed) + ": " + std::to_string(keyed + 1) + "-" + std::to_string(count) +
+         " by Left/Right or this list";
+}
+
+bool step_sigma(ViewState& state, int steps) {
+  Kernel& k = state.settings.kernel;
+  const double sigma = std::clamp(k.sigma + steps / 3.0, 1.0 / 3.0, kMaxRadius / 3.0);
+  if (std::abs(sigma - k.sigma) < 1e-9) return false;
+  k = make_kernel(KernelType::Gauss, std::nullopt, sigma);
+  state.sigma_follows_radius = false;
+  return true;
+}
+
+namespace {
+
+bool current_is_approximation(const ViewState& s) {
+  const auto all = variants();
+  return s.variant < all.size() && is_approximation(*all[s.variant]);
+}
+
+}  // namespace
+
 uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
   // Digit1..Digit9, then ShiftDigit1..ShiftDigit9: variants 0..17 in the registry's order.
   const auto digit = static_cast<int>(key) - static_cast<int>(Key::Digit1);
@@ -80,10 +110,12 @@ uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
       s.variant = (s.variant + 1) % variant_count;
       return kReconfigure;
     case Key::Plus:
+      if (current_is_approximation(s) && s.settings.kernel.type == KernelType::Gauss) return step_sigma(s, +1) ? kReconfigure : kNone;
       if (s.settings.kernel.radius >= kMaxRadius) return kNone;
       set_radius(s, s.settings.kernel.radius + 1);
       return kReconfigure;
     case Key::Minus:
+      if (current_is_approximation(s) && s.settings.kernel.type == KernelType::Gauss) return step_sigma(s, -1) ? kReconfigure : kNone;
       if (s.settings.kernel.radius <= 0) return kNone;
       set_radius(s, s.settings.kernel.radius - 1);
       return kReconfigure;
@@ -113,9 +145,13 @@ uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
     case Key::S:
       return kScreenshot;
     case Key::D:
-      // blurred -> difference to the CPU reference -> difference to a second variant -> blurred
-      s.view = s.view == View::DiffReference ? View::DiffVariant : s.view == View::DiffVariant ? View::Blurred : View::DiffReference;
-      return s.view == View::DiffReference ? (kCheck | kReconfigure) : kReconfigure;
+      // blurred -> difference to the CPU reference -> (an approximation: to the exact Gaussian) ->
+      // difference to a second variant -> blurred
+      s.view = s.view == View::DiffReference ? (current_is_approximation(s) ? View::DiffGaussian : View::DiffVariant)
+               : s.view == View::DiffGaussian ? View::DiffVariant
+               : s.view == View::DiffVariant  ? View::Blurred
+                                              : View::DiffReference;
+      return s.view == View::DiffReference || s.view == View::DiffGaussian ? (kCheck | kReconfigure) : kReconfigure;
     case Key::B:
       s.view = s.view == View::Unblurred ? View::Blurred : View::Unblurred;
       return kNone;
@@ -151,6 +187,9 @@ Presented presented(const ViewState& s, const Availability& a, std::string_view 
     case View::DiffReference:
       if (a.reference_ready) return {Picture::DiffReference, "difference to the CPU reference"};
       return {Picture::Blurred, "blurred; the CPU reference for the difference is being computed"};
+    case View::DiffGaussian:
+      if (a.reference_ready) return {Picture::DiffGaussian, "difference to the exact Gaussian"};
+      return {Picture::Blurred, "blurred; the exact Gaussian for the difference is being computed"};
     case View::DiffVariant:
       if (a.second_runs) return {Picture::DiffVariant, "difference to " + std::string(second)};
       return {Picture::Blurred, "blurred; no difference: " + std::string(second) + " does not run"};

@@ -12,7 +12,9 @@
 
 namespace blurlab::ui {
 
-enum class View { Blurred, Unblurred, DiffReference, DiffVariant };
+// DiffGaussian: an approximation against the exact Gaussian it stands in for (DiffReference shows
+// it against the CPU model of its own algorithm, what its check compares with).
+enum class View { Blurred, Unblurred, DiffReference, DiffGaussian, DiffVariant };
 std::string_view name(View view);
 
 struct ViewState {
@@ -43,6 +45,9 @@ std::optional<Key> parse_key(std::string_view name);
 std::string key_names();
 // The key that selects variant `index` (0-based): "1".."9", "Shift+1".."Shift+9", or "" beyond.
 std::string variant_key(size_t index);
+// The variant list's last line when some of `count` variants have no key ("no key past 18: 19-25
+// by Left/Right or this list"), else "".
+std::string keyless_variants_note(size_t count);
 
 // What the app must do after a key: a set of bits.
 enum Effect : uint32_t {
@@ -61,10 +66,10 @@ uint32_t handle_key(ViewState& state, Key key, size_t variant_count);
 // What the window shows, decided once per frame from the state and from what can run. The
 // presenter draws `picture` and the overlay prints `label`, so the line always describes the
 // picture (e.g. the unblurred scene when the variant cannot run the settings).
-enum class Picture { Blurred, Unblurred, DiffReference, DiffVariant };
+enum class Picture { Blurred, Unblurred, DiffReference, DiffGaussian, DiffVariant };
 struct Availability {
   bool blur_runs = false;        // the variant runs these settings
-  bool reference_ready = false;  // the CPU reference of this configuration is on the GPU
+  bool reference_ready = false;  // the CPU reference (or, in View::DiffGaussian, the exact Gaussian) is on the GPU
   bool second_runs = false;      // the second variant of View::DiffVariant runs
 };
 struct Presented {
@@ -85,6 +90,10 @@ std::optional<std::string> second_variant_stall(std::string_view second, double 
 
 // The radius after +/- (clamped to 0..kMaxRadius); sigma follows as r/3 until set by hand.
 void set_radius(ViewState& state, int radius);
+// An approximation's +/-: it blurs a sigma, not a radius, so the sigma steps by a third (what a
+// radius step does to a sigma that follows it), the radius following as for a requested sigma.
+// False at the end of the range.
+bool step_sigma(ViewState& state, int steps);
 
 // Scripted input for tests and soak runs: "FRAME:ACTION;..." where ACTION is key=NAME,
 // resize=WxH (0x0 minimizes) or wait=check (the frame waits for a check under way to finish, so

@@ -1,5 +1,6 @@
 #include "util/strings.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -95,6 +96,43 @@ std::string wrapped(std::string_view text, size_t width, std::string_view indent
     line += (line.empty() || line == indent ? "" : " ") + word;
   }
   return out + line;
+}
+
+namespace {
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t substituted = diagonal + (a[i - 1] != b[j - 1]);
+      diagonal = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substituted});
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::vector<std::string> near_names(std::string_view word, const std::vector<std::string_view>& names, size_t most) {
+  const size_t limit = std::max<size_t>(2, word.size() / 3);
+  std::vector<std::pair<size_t, std::string_view>> typos, parts;  // (rank, name): edits, or the name's length
+  for (std::string_view name : names) {
+    if (const size_t d = edit_distance(word, name); d <= limit)
+      typos.emplace_back(d, name);
+    else if (word.size() >= 3 && name.find(word) != std::string_view::npos)
+      parts.emplace_back(name.size(), name);
+  }
+  const bool by_parts = typos.empty();
+  auto& found = by_parts ? parts : typos;
+  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (const auto& [rank, name] : found)
+    if (out.size() < most && (by_parts || rank <= found.front().first + 1)) out.emplace_back(name);
+  return out;
 }
 
 }  // namespace blurlab

@@ -23,5 +23,9 @@ std::string size_text(glm::ivec2 size);
 // Text broken at spaces into lines of at most `width` characters (a longer word stays whole);
 // lines after the first start with `indent`.
 std::string wrapped(std::string_view text, size_t width, std::string_view indent = "");
+// The names a mistyped `word` may have meant, at most `most`: those within a third of its length
+// in edits (at least 2; Levenshtein) and at most one edit farther than the nearest, nearest first;
+// if none, those that contain it (3 letters or more), shortest first.
+std::vector<std::string> near_names(std::string_view word, const std::vector<std::string_view>& names, size_t most = 3);
 
 }  // namespace blurlab

@@ -204,7 +204,7 @@ class DualKawase final : public Blur {
       levels.push_back(&passes.intermediate(l - 1, std::nullopt, size));
       passes.dispatch("d" + std::to_string(l), l == 1 ? *first_down_ : *down_,
                       {Binding::sampled_linear(*levels[static_cast<size_t>(l - 1)]), Binding::write(*levels[static_cast<size_t>(l)])},
-                      groups_covering(size, wg));
+                      groups_covering(size, wg, l));
     }
     for (int l = choice_.levels; l > 0; l -= chain_) {
       const int target_level = l - chain_;
@@ -212,7 +212,7 @@ class DualKawase final : public Blur {
       passes.dispatch(chain_ == 1 ? "u" + std::to_string(target_level) : "u" + std::to_string(l - 1) + "-0",
                       target_level == 0 ? *last_up_ : *up_,
                       {Binding::sampled(*levels[static_cast<size_t>(l)]), Binding::write(target)},
-                      groups_covering({target.width(), target.height()}, {kUpTile, kUpTile}));
+                      groups_covering({target.width(), target.height()}, {kUpTile, kUpTile}, target_level));
     }
   }
 

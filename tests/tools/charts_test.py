@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Checks docs/tools/charts.py on a made-up report (tests/CMakeLists.txt runs it as report.charts):
-each variant has one colour in every chart, --log puts the radius on a log scale too, and a chart
-names the variants of the report it does not show (box-only variants in the Gaussian chart).
+"""Checks docs/tools/charts.py on made-up reports (tests/CMakeLists.txt runs it as report.charts):
+each variant has one colour and one marker in every chart, its own among 25, 30 and 45 variants;
+--log puts the radius on a log scale too, and a log axis has at least two labelled ticks however
+narrow its range; a chart names the variants of the report it does not show (box-only variants in
+the Gaussian charts); no legend overlaps an x-axis label or tick label (read from matplotlib's
+drawn extents); a sweep of one radius gets a bar chart and no time-vs-radius chart.
 
   python3 tests/tools/charts_test.py docs/tools/charts.py
 """
@@ -11,6 +14,7 @@ import sys
 spec = importlib.util.spec_from_file_location("charts", sys.argv[1])
 charts = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(charts)
+charts.plt.rcParams["figure.max_open_warning"] = 0  # the checks keep every chart open
 
 VARIANTS = ["copy", "frag-naive", "frag-separable", "compute-separable", "compute-sliding"]
 
@@ -57,7 +61,7 @@ for tag, fig in made:
         if label in VARIANTS:
             rgb = tuple(round(c, 4) for c in charts.matplotlib.colors.to_rgb(colour))
             check(colours.setdefault(label, rgb) == rgb, f"{label} is {rgb} in {tag}, {colours[label]} elsewhere")
-    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    legend = [t.get_text() for lg in [ax.get_legend()] + fig.legends if lg for t in lg.get_texts()]
     if tag.startswith("time_vs_radius"):
         check(ax.get_xscale() == "log", f"{tag}: --log leaves the radius axis {ax.get_xscale()}")
         check(ax.get_yscale() == "log", f"{tag}: --log leaves the time axis {ax.get_yscale()}")
@@ -72,6 +76,98 @@ check(len(set(colours.values())) == len(colours), f"two variants share a colour:
 with_zero = charts.charts(report([0, 1, 2, 4]), log=True)
 check(with_zero[0][1].axes[0].get_xscale() == "symlog", "r = 0 with --log: the radius axis is not symlog")
 check(charts.charts(report([1, 2]), log=False)[0][1].axes[0].get_xscale() == "linear", "without --log the radius axis is not linear")
+
+
+
+# --- colours and markers: each variant its own, however many -----------------------------------
+def many(count):
+    names = [f"variant-{i}" for i in range(count)]
+    return {"gl": {"renderer": "test"}, "variants": names, "results": []}
+
+
+for count in (25, 30, 45):
+    names = many(count)["variants"]
+    colour, marker = charts.colours(many(count)), charts.markers(many(count))
+    rgb = [tuple(charts.matplotlib.colors.to_rgb(colour[v])) for v in names]
+    pairs = {(c, marker[v]) for c, v in zip(rgb, names)}
+    check(len(set(rgb)) == count, f"{count} variants: {count - len(set(rgb))} share a colour")
+    check(len(pairs) == count, f"{count} variants: {count - len(pairs)} share a colour and a marker")
+    nearest = min(sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5 for i, a in enumerate(rgb) for b in rgb[:i])
+    # Thirty are picked to stay apart; beyond them golden-ratio hues need only differ.
+    check(nearest >= (0.18 if count <= 30 else 0.01), f"{count} variants: two colours are {nearest:.3f} apart")
+    neighbours = [marker[a] == marker[b] for a, b in zip(names, names[1:])]
+    check(not any(neighbours), f"{count} variants: neighbours share a marker")
+
+
+# --- legends clear of the x-axis labels, in every chart ------------------------------------------
+def frontier_report():
+    results = [row("copy", "compute", "floor", "box", 0, 0.1)]
+    for sigma, r in ((2.0, 6), (5.0, 15)):
+        for variant, ms, rms in (("compute-separable", 1.0, None), ("frag-separable", 1.2, None), ("compute-sliding", 0.9, None),
+                                 ("dual-kawase", 0.3, 1.5), ("kawase", 0.2, 4.0), ("box-iterated", 0.5, 0.7),
+                                 ("recursive-gaussian", 0.6, 0.4), ("recursive-gaussian-blocks", 0.45, 0.4)) + tuple(
+                                     (f"exact-{i}", 1.0 + 0.1 * i, None) for i in range(16)):
+            x = row(variant, "compute", "blur" if rms is None else "approximation", "gauss", r, ms * sigma)
+            x["settings"]["sigma"] = sigma
+            x["fidelity"] = {"exact": True} if rms is None else {"rms_lsb": rms, "max_lsb": 4 * rms}
+            if rms is not None:
+                x["settings"]["approximation"] = {"parameters": "passes=4 offsets=0.5,1.5"}
+            results.append(x)
+    names = [f"variant-{i}" for i in range(20)] + sorted({r["variant"] for r in results})
+    return {"gl": {"renderer": "test"}, "variants": names, "results": results}
+
+
+def extent(artist, renderer):
+    return artist.get_window_extent(renderer)
+
+
+def overlaps(a, b):
+    return a.width > 0 and b.width > 0 and a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+legends_checked = 0
+for tag, fig in charts.charts(report([1, 2, 4, 8]), log=True) + charts.charts(frontier_report(), log=True):
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legends = [lg for lg in fig.legends + [ax.get_legend() for ax in fig.axes] if lg]
+    labels = [ax.xaxis.label for ax in fig.axes] + [t for ax in fig.axes for t in ax.get_xticklabels() if t.get_text()]
+    for lg in legends:
+        legends_checked += 1
+        for label in labels:
+            check(not overlaps(extent(lg, renderer), extent(label, renderer)),
+                  f"{tag}: the legend overlaps the x-axis text '{label.get_text()}'")
+check(legends_checked >= 5, f"only {legends_checked} legends checked")
+check(any(tag.startswith("frontier") for tag, _ in charts.charts(frontier_report(), log=True)), "no frontier chart drawn")
+
+
+# --- one radius: no column of dots -----------------------------------------------------------------
+single = [tag for tag, _ in charts.charts(report([5]), log=True)]
+check(single == ["bars_64x48_rgba8_box_r5", "bars_64x48_rgba8_gauss_r5"], f"charts of one radius: {single}")
+
+
+# --- log axes: at least two labelled ticks in view ------------------------------------------------
+def labelled_ticks(ax, axis):
+    ax.figure.canvas.draw()
+    lo, hi = sorted(ax.get_ylim() if axis == "y" else ax.get_xlim())
+    ticks = ax.get_yticklabels() if axis == "y" else ax.get_xticklabels()
+    return [t.get_text() for t in ticks if t.get_text() and lo <= t.get_position()[1 if axis == "y" else 0] <= hi]
+
+
+def narrow(ms_of_radius):
+    results = [row("copy", "compute", "floor", "box", 0, 0.3)]
+    for r in (1, 2, 4):
+        results.append(row("compute-separable", "compute", "blur", "box", r, ms_of_radius(r)))
+        results.append(row("frag-separable", "fragment", "blur", "box", r, 1.1 * ms_of_radius(r)))
+    return {"gl": {"renderer": "test"}, "variants": VARIANTS, "results": results}
+
+
+for name, times in (("within a decade", lambda r: 0.3 + 0.1 * r), ("within 20%", lambda r: 0.50 + 0.01 * r),
+                    ("across decades", lambda r: 0.01 * 10 ** r)):
+    for tag, fig in charts.charts(narrow(times), log=True):
+        ax = fig.axes[0]
+        axis = "y" if tag.startswith("time_vs_radius") else "x"
+        shown = labelled_ticks(ax, axis)
+        check(len(shown) >= 2, f"{name}: {tag} labels {shown} on its log {axis} axis")
 
 for message in failures:
     print("FAIL:", message)

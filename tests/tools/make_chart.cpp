@@ -5,9 +5,12 @@
 // blurlab-make-chart --edge OUT.png: 64x16, dark on the left half and bright on the right: black
 // and white in the top rows (where a blur of sRGB code values and one in linear light differ
 // most), 64 and 192 below (values that decoding changes, unlike 0 and 1; tests/linear_test.cmake).
+// blurlab-make-chart --noise W H OUT.png: seeded noise of any size, every channel independent (the
+// hardest input for a blur's indexing; tests/export_round_trip.cmake at odd sizes).
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
+#include <cstdlib>
 #include <string_view>
 
 #include "image/image_file.h"
@@ -51,8 +54,22 @@ int main(int argc, char** argv) {
       }
     return save(edge, argv[2]);
   }
+  if (argc == 5 && std::string_view(argv[1]) == "--noise") {
+    const int width = std::atoi(argv[2]), height = std::atoi(argv[3]);
+    if (width <= 0 || height <= 0 || width > 4096 || height > 4096) {
+      std::fprintf(stderr, "blurlab-make-chart: --noise W H takes sizes in 1..4096\n");
+      return 2;
+    }
+    blurlab::Image noise(width, height);
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x) {
+        const uint32_t h = hash(static_cast<uint32_t>(y * width + x) ^ 0x9e3779b9U);
+        put(noise, x, y, h & 0xff, (h >> 8) & 0xff, (h >> 16) & 0xff, (h >> 24) & 0xff);
+      }
+    return save(noise, argv[4]);
+  }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: blurlab-make-chart OUT.png | --edge OUT.png\n");
+    std::fprintf(stderr, "usage: blurlab-make-chart OUT.png | --edge OUT.png | --noise W H OUT.png\n");
     return 2;
   }
   blurlab::Image im(kWidth, kHeight);

@@ -5,10 +5,12 @@
 //                                     shown) is not uniform; without the overlay it differs from the
 //                                     unblurred scene; the overlay changes the top-left corner only
 //   same A B --max-lsb N --max-mean M the pictures agree: no channel differs by more than N, and
-//                                     the mean difference is at most M
+//        [--region X0 Y0 X1 Y1]       the mean difference is at most M (within the rectangle only)
 //   differ A B --min-mean M           the pictures differ by at least M on average
 //   inside WITH BARE X0 Y0 X1 Y1      every pixel that differs between WITH and BARE lies in the
 //                                     rectangle (the overlay panel the program reported)
+//   colour IMG X0 Y0 X1 Y1 --rgb R G B at least N pixels of the rectangle within 12 steps of the
+//          --min-pixels N             colour in every channel (a plot's line)
 //   difference IMG --min-black F      a difference view of a correct variant: no red (errors beyond
 //                                     the tolerance), and at least a fraction F of pixels black
 #include <CLI/CLI.hpp>
@@ -16,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "image/image_file.h"
 #include "util/error.h"
@@ -39,10 +42,10 @@ double mean_abs_difference(const Image& a, const Image& b, Region r) {
   return count ? sum / static_cast<double>(count) : 0.0;
 }
 
-int max_abs_difference(const Image& a, const Image& b) {
+int max_abs_difference(const Image& a, const Image& b, Region r) {
   int largest = 0;
-  for (int y = 0; y < a.height; ++y)
-    for (int x = 0; x < a.width; ++x)
+  for (int y = r.y0; y < r.y1; ++y)
+    for (int x = r.x0; x < r.x1; ++x)
       for (int c = 0; c < 3; ++c) largest = std::max(largest, std::abs(byte(a, x, y, c) - byte(b, x, y, c)));
   return largest;
 }
@@ -83,10 +86,14 @@ int frame(const Image& blurred, const Image& unblurred, const Image& bare) {
   return ok ? 0 : 1;
 }
 
-int same(const Image& a, const Image& b, int max_lsb, double max_mean) {
+int same(const Image& a, const Image& b, int max_lsb, double max_mean, std::optional<Region> region) {
   same_size(a, b);
-  const int largest = max_abs_difference(a, b);
-  const double mean = mean_abs_difference(a, b, {0, 0, a.width, a.height});
+  const Region r = region ? Region{std::clamp(region->x0, 0, a.width), std::clamp(region->y0, 0, a.height),
+                                   std::clamp(region->x1, 0, a.width), std::clamp(region->y1, 0, a.height)}
+                          : Region{0, 0, a.width, a.height};
+  if (r.x1 <= r.x0 || r.y1 <= r.y0) throw blurlab::Error("the region is empty");
+  const int largest = max_abs_difference(a, b, r);
+  const double mean = mean_abs_difference(a, b, r);
   std::printf("largest difference %d, mean %.4f (allowed %d, %.4f)\n", largest, mean, max_lsb, max_mean);
   if (largest <= max_lsb && mean <= max_mean) return 0;
   std::fprintf(stderr, "FAIL: the pictures differ by up to %d (mean %.4f)\n", largest, mean);
@@ -126,6 +133,21 @@ int inside(const Image& with, const Image& bare, Region r) {
   return 1;
 }
 
+int colour(const Image& im, Region r, const std::vector<int>& rgb, long min_pixels) {
+  long found = 0;
+  for (int y = std::max(0, r.y0); y < std::min(im.height, r.y1); ++y)
+    for (int x = std::max(0, r.x0); x < std::min(im.width, r.x1); ++x) {
+      bool near = true;
+      for (int c = 0; c < 3; ++c) near = near && std::abs(byte(im, x, y, c) - rgb[static_cast<size_t>(c)]) <= 12;
+      found += near;
+    }
+  std::printf("%ld pixels of %d,%d,%d in %d,%d-%d,%d (at least %ld wanted)\n", found, rgb[0], rgb[1], rgb[2], r.x0, r.y0, r.x1, r.y1,
+              min_pixels);
+  if (found >= min_pixels) return 0;
+  std::fprintf(stderr, "FAIL: only %ld pixels of that colour there\n", found);
+  return 1;
+}
+
 int difference(const Image& im, double min_black) {
   long black = 0, red = 0;
   int brightest = 0;
@@ -159,12 +181,20 @@ int main(int argc, char** argv) {
   same_cmd->add_option("files", files)->expected(2)->required();
   same_cmd->add_option("--max-lsb", max_lsb)->required();
   same_cmd->add_option("--max-mean", max_mean)->required();
+  same_cmd->add_option("--region", rect, "X0 Y0 X1 Y1")->expected(4);
   CLI::App* differ_cmd = app.add_subcommand("differ", "the pictures differ");
   differ_cmd->add_option("files", files)->expected(2)->required();
   differ_cmd->add_option("--min-mean", min_mean)->required();
   CLI::App* inside_cmd = app.add_subcommand("inside", "the overlay drew inside its panel");
   std::vector<std::string> inside_args;  // WITH BARE X0 Y0 X1 Y1
   inside_cmd->add_option("args", inside_args)->expected(6)->required();
+  CLI::App* colour_cmd = app.add_subcommand("colour", "pixels of a colour in a rectangle");
+  std::vector<std::string> colour_args;  // IMG X0 Y0 X1 Y1
+  std::vector<int> rgb;
+  long min_pixels = 0;
+  colour_cmd->add_option("args", colour_args)->expected(5)->required();
+  colour_cmd->add_option("--rgb", rgb)->expected(3)->required();
+  colour_cmd->add_option("--min-pixels", min_pixels)->required();
   CLI::App* difference_cmd = app.add_subcommand("difference", "a difference view of a correct variant");
   difference_cmd->add_option("files", files)->expected(1)->required();
   difference_cmd->add_option("--min-black", min_black)->required();
@@ -174,12 +204,19 @@ int main(int argc, char** argv) {
       files.assign(inside_args.begin(), inside_args.begin() + 2);
       for (size_t i = 2; i < 6; ++i) rect.push_back(std::stoi(inside_args[i]));
     }
+    if (*colour_cmd) {
+      files.assign(colour_args.begin(), colour_args.begin() + 1);
+      for (size_t i = 1; i < 5; ++i) rect.push_back(std::stoi(colour_args[i]));
+    }
     std::vector<Image> images;
     for (const std::string& f : files) images.push_back(blurlab::load_image(f).image);
     if (*frame_cmd) return frame(images[0], images[1], images[2]);
-    if (*same_cmd) return same(images[0], images[1], max_lsb, max_mean);
+    if (*same_cmd)
+      return same(images[0], images[1], max_lsb, max_mean,
+                  rect.empty() ? std::nullopt : std::optional<Region>(Region{rect[0], rect[1], rect[2], rect[3]}));
     if (*differ_cmd) return differ(images[0], images[1], min_mean);
     if (*inside_cmd) return inside(images[0], images[1], {rect[0], rect[1], rect[2], rect[3]});
+    if (*colour_cmd) return colour(images[0], {rect[0], rect[1], rect[2], rect[3]}, rgb, min_pixels);
     return difference(images[0], min_black);
   } catch (const blurlab::Error& e) {
     std::fprintf(stderr, "blurlab-screenshot-check: %s\n", e.what());

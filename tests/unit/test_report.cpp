@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "blur/registry.h"
+#include "fixtures/measurements.h"
 #include "report/report.h"
 #include "report/tuning.h"
 #include "util/error.h"
@@ -15,20 +16,7 @@
 namespace blurlab::report {
 namespace {
 
-Measurement timed(const char* variant, int radius, std::vector<double> total_ms) {
-  Measurement m;
-  m.variant = find_variant(variant);
-  m.settings = resolve(*m.variant, BlurSettings{});
-  m.settings.kernel = make_kernel(KernelType::Gauss, radius, std::nullopt);
-  m.size = {1000, 500};
-  m.span_order = {"total"};
-  m.spans_ms["total"] = total_ms;
-  m.cpu_ms = total_ms;
-  CheckResult check;
-  check.max_error = {1, 0, 1, 0};
-  m.check = check;
-  return m;
-}
+using test_fixtures::timed;
 
 Report sample() {
   Report r;
@@ -145,7 +133,7 @@ TEST(Report, TableGroupsAndSaysWhyARowIsMissing) {
   EXPECT_NE(text.find("== 1000x500 rgba8 copy pass (the floor)"), std::string::npos);
   EXPECT_NE(text.find("== 1000x500 rgba8 gauss r=16"), std::string::npos);
   EXPECT_NE(text.find("unsupported: needs \"more\" shared memory"), std::string::npos);
-  EXPECT_NE(fit.str().find("unsupported [1]"), std::string::npos);
+  EXPECT_NE(fit.str().find("n/a [1]"), std::string::npos);
   EXPECT_NE(fit.str().find("[1] needs \"more\" shared memory, 48 KiB"), std::string::npos) << fit.str();
   EXPECT_NE(text.find("workgroup=16x16"), std::string::npos) << "knobs by name";
   // Fastest first within the group.
@@ -179,10 +167,11 @@ TEST(Report, ApproximationsCarryTheirChoiceAndFidelity) {
   const std::vector<std::string> lines = split(csv.str(), '\n');
   EXPECT_NE(lines[6].find(",5.3,\"5 passes, offsets 0,1,2,2,3\",12.5,1.25,46.2"), std::string::npos) << lines[6];
   EXPECT_NE(lines[4].find(",exact,exact,"), std::string::npos) << lines[4];
-  // The narrow table: the sigma and max / RMS; --wide: the choice and the PSNR too.
+  // The narrow table: the sigma and the PSNR; --wide: the choice and max and RMS too.
   const std::string text = table.str(), all = wide.str();
-  EXPECT_NE(text.find("~sigma=5.3 int=rgba8"), std::string::npos) << text;
-  EXPECT_NE(text.find("12.5 / 1.25"), std::string::npos) << text;
+  EXPECT_NE(text.find("~sigma 5.3"), std::string::npos) << text;
+  EXPECT_NE(text.find("46.2 dB"), std::string::npos) << text;
+  EXPECT_EQ(text.find("rms 1.25"), std::string::npos) << text;
   EXPECT_NE(all.find("~sigma=5.3 5 passes, offsets 0,1,2,2,3"), std::string::npos) << all;
   EXPECT_NE(all.find("max 12.5 rms 1.25 46.2 dB"), std::string::npos) << all;
   // Its bound is its memory traffic: an approximation's arithmetic is its own choice.
@@ -256,6 +245,12 @@ Report wide_sample() {
                                 43264, 32768};
   refused.spans_ms.clear();
   r.rows.push_back(refused);
+  // An approximation with its choice and fidelity (the fidelity column), and the roofline.
+  Measurement blocks = timed("recursive-gaussian-blocks", 16, {998.6, 1500.0, 400.0});
+  blocks.approximation = ApproxChoice{5.33333, "poles 0.7821, 0.7803+-0.1941i and a long parameter list"};
+  blocks.fidelity = Fidelity{5.33333, 1.6, 0.29, 58.8};
+  r.rows.push_back(blocks);
+  r.roofline = Roofline{{1024, 1024}, 12.5, "workgroup 16x16", 10.0, 1e10};
   return r;
 }
 
@@ -272,24 +267,38 @@ TEST(Report, TableFitsTheTerminalUnlessWide) {
   EXPECT_LE(longest_line(fit.str()), kTableWidth) << fit.str();
   EXPECT_GT(longest_line(all.str()), kTableWidth);
   // Unsupported rows point to their reason below the table, once per reason, wrapped.
-  EXPECT_NE(fit.str().find("unsupported [1]"), std::string::npos);
-  EXPECT_NE(fit.str().find("unsupported [2]"), std::string::npos);
+  EXPECT_NE(fit.str().find("n/a [1]"), std::string::npos);
+  EXPECT_NE(fit.str().find("n/a [2]"), std::string::npos);
   EXPECT_NE(fit.str().find("[2] the (8+2r)^2 tile"), std::string::npos);
-  EXPECT_NE(fit.str().find("FAIL 3 LSB"), std::string::npos) << fit.str();
-  EXPECT_NE(all.str().find("FAIL 3x at 0,0"), std::string::npos) << all.str();
+  EXPECT_NE(fit.str().find("FAIL 3 LSB\n"), std::string::npos) << fit.str();
+  // GB/s in significant digits: 4 MB in 123.456 ms (--wide's: the bounds take its place here).
+  EXPECT_NE(all.str().find(" 0.0324 "), std::string::npos) << all.str();
+  EXPECT_NE(all.str().find("FAIL 3x at "), std::string::npos) << "--wide has the tolerance's multiple";
+  // An approximation: its sigma and PSNR; its choice and max and RMS error are --wide's.
+  EXPECT_NE(fit.str().find("~sigma 5.33 "), std::string::npos) << fit.str();
+  EXPECT_NE(fit.str().find(" 58.8 dB "), std::string::npos) << fit.str();
+  EXPECT_EQ(fit.str().find("poles"), std::string::npos);
+  EXPECT_EQ(fit.str().find("rms 0.29"), std::string::npos);
+  EXPECT_NE(all.str().find("~sigma=5.333 poles 0.7821"), std::string::npos);
+  EXPECT_NE(all.str().find("max 1.6 rms 0.29 58.8 dB"), std::string::npos);
   // Knobs at their defaults are left to --wide; a changed one and "tuned" stay.
   EXPECT_NE(fit.str().find("block-x=8 (tuned)"), std::string::npos) << fit.str();
   EXPECT_EQ(fit.str().find("workgroup=16x16"), std::string::npos);
   EXPECT_NE(all.str().find("workgroup=16x16"), std::string::npos);
-  const std::string fit_header = split(fit.str(), '\n')[0], all_header = split(all.str(), '\n')[0];
-  for (const char* column : {"stage", "passes (median ms)", "cpu ms", "max error"}) {
+  auto header = [](const std::string& table) {
+    for (const std::string& line : split(table, '\n'))
+      if (line.rfind("variant ", 0) == 0) return line;
+    return std::string();
+  };
+  const std::string fit_header = header(fit.str()), all_header = header(all.str());
+  for (const char* column : {"stage", "passes (median ms)", "cpu ms", "max error", "vs naive"}) {
     EXPECT_EQ(fit_header.find(column), std::string::npos) << column;
     EXPECT_NE(all_header.find(column), std::string::npos) << column;
   }
 }
 
 // With the roofline the narrow table shows both bounds (the problem's and the variant's own) in
-// place of the speed-up and GB/s, and approximations their sigma and max / RMS: still 120 columns
+// place of the speed-up and GB/s, and approximations their sigma and PSNR: still 120 columns
 // with the longest names, a changed knob, an intermediate format and a failed check.
 TEST(Report, TableWithBoundsAndApproximationsFits) {
   Report r = wide_sample();
@@ -313,7 +322,7 @@ TEST(Report, TableWithBoundsAndApproximationsFits) {
     EXPECT_EQ(header(fit.str()).find(column), std::string::npos) << column;
     EXPECT_NE(header(all.str()).find(column), std::string::npos) << column;
   }
-  EXPECT_NE(fit.str().find("123.4 / 12.34"), std::string::npos) << fit.str();
+  EXPECT_NE(fit.str().find(" 26.3 dB "), std::string::npos) << fit.str();
   // The settings wrap onto a line of their own rather than widen the table.
   EXPECT_NE(fit.str().find("\n                           workgroup=256x1\n"), std::string::npos) << fit.str();
 }
@@ -329,7 +338,7 @@ TEST(Report, MarkdownPageHasEverythingAndOnlyTheChartsItHas) {
   write_markdown(r, {.charts = {}, .charts_note = "The charts could not be made here: no matplotlib.", .files = {}}, without);
   const std::string page = with.str();
   for (const char* part : {"# blurlab report", "```sh\nblurlab --headless --report out\n```", "| renderer | Test GPU |",
-                           "| vendor | Test vendor |", "## Settings", "## Correctness", "**1 of 6 runs exceed their tolerance:**",
+                           "| vendor | Test vendor |", "## Settings", "## Correctness", "**1 of 7 runs exceed their tolerance:**",
                            "compute-inline-persistent", "## Results", "### 1000x500 rgba8 gauss r=16",
                            "| variant | stage | settings | total ms |", "![time_vs_radius_1000x500_rgba8_gauss.png](time_vs_radius_1000x500_rgba8_gauss.png)",
                            "- [report.json](report.json)", "needs \"more\" shared memory, 48 KiB"})
@@ -338,12 +347,48 @@ TEST(Report, MarkdownPageHasEverythingAndOnlyTheChartsItHas) {
   EXPECT_NE(without.str().find("The charts could not be made here: no matplotlib."), std::string::npos);
 }
 
-TEST(Report, MarkdownCellsKeepTheirPipes) {
+TEST(Report, MarkdownRefusalsWithPipesStayWhole) {
   Report r = sample();
   r.rows[4].unsupported = Refusal{Limit::Knobs, "a | b"};
   std::ostringstream out;
   write_markdown(r, {}, out);
-  EXPECT_NE(out.str().find("unsupported: a \\| b"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("unsupported: a"), std::string::npos) << "refused rows are listed once, not in the tables";
+  EXPECT_NE(out.str().find("- compute-naive: a | b (1000x500 gauss r=16 sigma=5.333)"), std::string::npos) << out.str();
+}
+
+// A variant refused in every group is listed once, not once per group, and its rows are left out
+// of the result tables.
+TEST(Report, MarkdownListsRefusedSettingsOncePerVariant) {
+  Report r = sample();
+  for (int radius : {4, 8}) {
+    Measurement other = r.rows[4];
+    other.settings.kernel = make_kernel(KernelType::Gauss, radius, std::nullopt);
+    r.rows.push_back(other);
+    r.rows.push_back(timed("compute-separable", radius, {1.0}));
+  }
+  std::ostringstream out;
+  write_markdown(r, {}, out);
+  const std::string page = out.str();
+  size_t mentions = 0;
+  for (size_t at = page.find("compute-naive"); at != std::string::npos; at = page.find("compute-naive", at + 1)) ++mentions;
+  EXPECT_EQ(mentions, 1u) << page;
+  EXPECT_NE(page.find("- compute-naive: needs \"more\" shared memory, 48 KiB (1000x500 gauss r=16 sigma=5.333, 1000x500 gauss r=4 "
+                      "sigma=1.333, 1000x500 gauss r=8 sigma=2.667)"),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("### 1000x500 rgba8 gauss r=4"), std::string::npos);
+}
+
+TEST(Strings, NearNames) {
+  const std::vector<std::string_view> names{"compute-separable", "compute-separable-lds", "frag-separable", "kawase", "dual-kawase"};
+  EXPECT_EQ(near_names("compute-seperable", names), std::vector<std::string>{"compute-separable"});  // one edit
+  EXPECT_EQ(near_names("kawsae", names), std::vector<std::string>{"kawase"});                     // two edits
+  EXPECT_EQ(near_names("kawase-dual", names), std::vector<std::string>{});  // too far, and not a part of a name
+  EXPECT_EQ(near_names("separable", names),
+            (std::vector<std::string>{"frag-separable", "compute-separable", "compute-separable-lds"}));  // parts, shortest first
+  EXPECT_EQ(near_names("separable", names, 1), std::vector<std::string>{"frag-separable"});
+  EXPECT_EQ(near_names("fast", names), std::vector<std::string>{});
+  EXPECT_EQ(near_names("ka", names), std::vector<std::string>{}) << "two letters are part of too much";
 }
 
 TEST(Strings, Wrapped) {

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "blur/kernel.h"
+#include "blur/registry.h"
 #include "ui/soak.h"
 #include "ui/span_stats.h"
 #include "ui/view_state.h"
@@ -118,6 +122,62 @@ TEST(Keys, ViewsCycle) {
   EXPECT_EQ(s.view, View::Unblurred);
   handle_key(s, Key::B, 5);
   EXPECT_EQ(s.view, View::Blurred);
+}
+
+// An approximation blurs the sigma alone: +/- step it (it was set by hand with --sigma, and the
+// radius alone changed nothing); an exact variant keeps a sigma set by hand.
+TEST(Keys, PlusAndMinusStepAnApproximationsSigma) {
+  const auto all = variants();
+  const auto approximation = std::find_if(all.begin(), all.end(), [](const VariantInfo* v) { return is_approximation(*v); });
+  ASSERT_NE(approximation, all.end());
+  ViewState s;
+  s.variant = static_cast<size_t>(approximation - all.begin());
+  s.settings.kernel = make_kernel(KernelType::Gauss, std::nullopt, 2.0);
+  s.sigma_follows_radius = false;  // --sigma 2
+  EXPECT_EQ(handle_key(s, Key::Plus, all.size()), kReconfigure);
+  EXPECT_NEAR(s.settings.kernel.sigma, 2.0 + 1.0 / 3.0, 1e-12);
+  EXPECT_EQ(s.settings.kernel.radius, radius_for_sigma(s.settings.kernel.sigma));
+  EXPECT_EQ(handle_key(s, Key::Minus, all.size()), kReconfigure);
+  EXPECT_EQ(handle_key(s, Key::Minus, all.size()), kReconfigure);
+  EXPECT_NEAR(s.settings.kernel.sigma, 2.0 - 1.0 / 3.0, 1e-12);
+  s.settings.kernel = make_kernel(KernelType::Gauss, std::nullopt, 1.0 / 3.0);
+  EXPECT_EQ(handle_key(s, Key::Minus, all.size()), kNone) << "the smallest sigma";
+  s.settings.kernel = make_kernel(KernelType::Gauss, std::nullopt, kMaxRadius / 3.0);
+  EXPECT_EQ(handle_key(s, Key::Plus, all.size()), kNone) << "the largest";
+  // From a sigma that follows the radius, a step is the radius's step.
+  ViewState follows;
+  follows.variant = s.variant;
+  set_radius(follows, 9);
+  handle_key(follows, Key::Plus, all.size());
+  EXPECT_NEAR(follows.settings.kernel.sigma, 10.0 / 3.0, 1e-12);
+  EXPECT_EQ(follows.settings.kernel.radius, 10);
+}
+
+// D adds the difference to the exact Gaussian for an approximation, between its CPU model and the
+// second variant.
+TEST(Keys, AnApproximationsDifferenceViewsIncludeTheExactGaussian) {
+  const auto all = variants();
+  const auto approximation = std::find_if(all.begin(), all.end(), [](const VariantInfo* v) { return is_approximation(*v); });
+  ViewState s;
+  s.variant = static_cast<size_t>(approximation - all.begin());
+  EXPECT_TRUE(handle_key(s, Key::D, all.size()) & kCheck);
+  EXPECT_EQ(s.view, View::DiffReference);
+  EXPECT_TRUE(handle_key(s, Key::D, all.size()) & kCheck) << "the exact Gaussian comes with the check";
+  EXPECT_EQ(s.view, View::DiffGaussian);
+  EXPECT_EQ(presented(s, {.blur_runs = true, .reference_ready = true}, "b").picture, Picture::DiffGaussian);
+  EXPECT_EQ(presented(s, {.blur_runs = true, .reference_ready = true}, "b").label, "difference to the exact Gaussian");
+  EXPECT_EQ(presented(s, {.blur_runs = true, .reference_ready = false}, "b").picture, Picture::Blurred);
+  handle_key(s, Key::D, all.size());
+  EXPECT_EQ(s.view, View::DiffVariant);
+  handle_key(s, Key::D, all.size());
+  EXPECT_EQ(s.view, View::Blurred);
+}
+
+TEST(Keys, TheListSaysWhichVariantsHaveNoKey) {
+  EXPECT_EQ(keyless_variants_note(18), "");
+  EXPECT_EQ(keyless_variants_note(25), "no key past 18: 19-25 by Left/Right or this list");
+  EXPECT_EQ(variant_key(17), "Shift+9");
+  EXPECT_EQ(variant_key(18), "");
 }
 
 TEST(Keys, LinearLightMovesScenesAndIntermediatesToHalfFloat) {

@@ -1,0 +1,97 @@
+# What a user meets first, run as they run it (stdout and stderr piped, as run.sh and CI do):
+#   MODE=default: the default headless run (every variant, the default kernel) with --report: on a
+#   CPU rasterizer sized down and saying so; a progress line per variant on stderr; every line of
+#   stdout within 120 columns; the report page opening with its conclusion.
+#   MODE=tune: --tune's table within 120 columns, saying which knob changed and why; --tuned with a
+#   file of another size says so.
+#   MODE=one_blur: --image --output prints its row without the sweep's legend and conclusion.
+#   MODE=terminal: in a pseudo-terminal (script(1)) the progress bar is erased before the table.
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+
+function(expect_width text what)
+  string(REPLACE "\n" ";" lines "${text}")
+  foreach(line IN LISTS lines)
+    string(LENGTH "${line}" length)
+    if(length GREATER 120)
+      message(FATAL_ERROR "${what}: a line of ${length} columns:\n${line}\n\n${text}")
+    endif()
+  endforeach()
+endfunction()
+
+if(MODE STREQUAL "default")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env BLURLAB_PYTHON=${PYTHON} ${BLURLAB} --headless --report ${OUT}/page
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "the default run exited ${code}\n${out}\n${err}")
+  endif()
+  expect_width("${out}" "the default run")
+  execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing)
+  string(REGEX MATCHALL "(^|\n)[a-z0-9-]+ " names "${listing}")
+  list(LENGTH names count)
+  string(REGEX MATCHALL "\\[ *[0-9]+/${count}\\] [a-z0-9-]+ \\([0-9]+x[0-9]+ rgba8\\)\n" progress "${err}")
+  list(LENGTH progress lines)
+  # From the first variant that starts 2 s into the run (Progress::kQuietSeconds) to the last, one
+  # line each and nothing else.
+  list(GET progress 0 first)
+  string(REGEX REPLACE "^\\[ *([0-9]+)/.*" "\\1" first "${first}")
+  math(EXPR expected "${count} - ${first} + 1")
+  string(REPLACE ";" "" progress_text "${progress}")
+  if(lines LESS 1 OR NOT lines EQUAL expected OR NOT err STREQUAL progress_text OR NOT err MATCHES "\\[${count}/${count}\\] [^\n]*\n$")
+    message(FATAL_ERROR "${lines} progress lines on stderr for ${count} variants:\n${err}")
+  endif()
+  file(READ ${OUT}/page/report.json json)
+  string(JSON renderer GET "${json}" gl renderer)
+  string(JSON width GET "${json}" results 0 size width)
+  if(renderer MATCHES "llvmpipe|softpipe|swrast")
+    if(NOT width EQUAL 480 OR NOT out MATCHES "CPU rasterizer, so this run is sized to take about a minute: 480x270")
+      message(FATAL_ERROR "a CPU rasterizer's default run is ${width} wide:\n${out}")
+    endif()
+  endif()
+  file(READ ${OUT}/page/report.md page)
+  string(FIND "${page}" "## Conclusion" conclusion)
+  string(FIND "${page}" "## GPU and driver" gpu)
+  if(conclusion LESS 0 OR conclusion GREATER gpu OR NOT page MATCHES "\\| [0-9x]+ rgba8 gauss r=16 sigma=5.333, border clamp \\| [a-z-]+, ")
+    message(FATAL_ERROR "the page does not open with its conclusion:\n${page}")
+  endif()
+  if(NOT out MATCHES "\nConclusion [^\n]*\n- [0-9x]+ rgba8 gauss r=16 sigma=5.333, border clamp: fastest exact [a-z-]+, ")
+    message(FATAL_ERROR "the terminal has no conclusion:\n${out}")
+  endif()
+elseif(MODE STREQUAL "tune")
+  # The variants with the longest knob changes to print (two knobs of sizes), and an approximation.
+  execute_process(COMMAND ${BLURLAB} --headless --tune --tune-file ${OUT}/tune.json --size 48x32 --frames 3 --warmup 1
+                          --variant compute-separable-regblock,compute-inline-persistent,box-iterated
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0 OR NOT out MATCHES "\nvariant +knobs changed +default ms +tuned ms +why +check\n"
+     OR NOT out MATCHES "\n== 48x32 rgba8 gauss r=16\n" OR NOT out MATCHES "(won by [0-9.]+%|kept: (in spread|none faster))")
+    message(FATAL_ERROR "--tune exited ${code}\n${out}\n${err}")
+  endif()
+  expect_width("${out}" "--tune")
+  execute_process(COMMAND ${BLURLAB} --headless --tuned ${OUT}/tune.json --size 40x30 --frames 2 --warmup 1
+                          --variant compute-separable-regblock
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0 OR NOT out MATCHES "--tuned [^\n]*tune.json has[ \n]no[ \n]entry[ \n]for[ \n]1[ \n]of[ \n]the[ \n]1[ \n]runs")
+    message(FATAL_ERROR "--tuned of another size exited ${code}\n${out}\n${err}")
+  endif()
+  expect_width("${out}" "--tuned")
+elseif(MODE STREQUAL "one_blur")
+  execute_process(COMMAND ${BLURLAB} --headless --variant compute-separable --image ${ASSETS}/chart.png --output ${OUT}/out.png
+                          --sigma 2
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0 OR NOT out MATCHES "\ncompute-separable " OR out MATCHES "total ms: median|Conclusion" OR NOT err STREQUAL "")
+    message(FATAL_ERROR "one blur exited ${code}\n${out}\n${err}")
+  endif()
+  expect_width("${out}" "one blur")
+elseif(MODE STREQUAL "terminal")
+  execute_process(COMMAND script -qec "'${BLURLAB}' --headless --size 32x24 --variant copy,compute-separable --frames 2 --warmup 1"
+                          /dev/null
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  # The bar is drawn ("\r[###...] 1/2 ...") and erased: the header starts its line, or follows the
+  # erasing carriage return, never the bar's text.
+  if(NOT code EQUAL 0 OR NOT out MATCHES "\r\\[[#.]+\\] 1/2 " OR NOT out MATCHES "(\n|\r)variant +settings "
+     OR out MATCHES "[^\r\n]variant +settings ")
+    message(FATAL_ERROR "in a terminal: exit ${code}\n${out}\n${err}")
+  endif()
+else()
+  message(FATAL_ERROR "unknown MODE ${MODE}")
+endif()
