@@ -6,7 +6,9 @@
 //   the variant's knobs     each knob's define (src/blur/knob.h), e.g. WG_X and WG_Y for the
 //                           workgroup, SEGMENT, UNROLL, CACHE_BITS; only the variant's own
 //   SRC_FORMAT, DST_FORMAT  image format qualifiers of image units 0 and 1 (compute)
-//   SRC_RAW_FORMAT, ...     the same units bound raw (raw_images.glsl)
+//   SRC_RAW_FORMAT, ...     the same units bound raw (SOURCE_RAW, TARGET_RAW: source_image.glsl,
+//                           target_image.glsl)
+//   SRC_BYTES, DST_BYTES    their texels' sizes in bytes (4 rgba8, 8 rgba16f, 16 rgba32f)
 
 const int MAX_RADIUS = 128;
 const int TAP_VEC4S = (2 * MAX_RADIUS + 1 + 3) / 4;

@@ -5,7 +5,8 @@
 //
 // A workgroup owns a tile: LINES lines by a segment of CHUNKS x CHUNK outputs along them. It loads
 // the segment and its apron (REACH + ORDER texels before it, REACH after) through the border rule
-// into shared memory once, LOADS texels per invocation in flight, with neighbouring invocations on
+// into shared memory once (as their bits where it can), LOADS texels per invocation in flight, with
+// neighbouring invocations on
 // neighbouring texels (columns: LINES = 8 columns of 4 bytes fill a 32-byte sector). Then each
 // invocation walks one chunk of one line: it computes the cascade's state just before the chunk
 // directly from the tile (no walk from the segment's start), then runs the cascade's recursion
@@ -44,7 +45,7 @@
 //   BW_WEIGHTS            ORDER 3: K, D1 K and D2 K at offsets -REACH - 2 .. REACH, one after another
 //   BW_DIVISOR            W, the kernel's sum
 //   BW_SOURCE             the tile's texels: 0 rgba8 bits, 1 fixed point (EXACT, a float source),
-//                         2 fp16 bits, 3 fp32 bits
+//                         2 fp16 bits, 3 fp32 bits; all but 1 with SOURCE_RAW (source_image.glsl)
 //   BW_FIXED              BW_SOURCE 1: the fixed-point scale F
 //   BW_DST                the destination: 0 rgba8, 1 rgba16f, 2 rgba32f
 //   BW_UNIT               EXACT into a float destination: 1 / (W x the source's scale), a float
@@ -57,7 +58,7 @@ const int SEGMENT_LEN = CHUNKS * CHUNK;
 const int EXTENT = SEGMENT_LEN + 2 * REACH + ORDER;  // tile positions per line
 const int TAP_OFFSET[BW_TAPS] = int[](BW_TAP_OFFSETS);
 const int TAP_COEF[BW_TAPS] = int[](BW_TAP_COEFS);
-const int LOADS = 8;  // texels each invocation loads before storing them in the tile (in flight)
+const int LOADS = 16;  // texels each invocation loads before storing them in the tile (in flight)
 
 layout(local_size_x = BW_INVOCATIONS) in;  // LINES x CHUNKS, as a literal (GLSL 4.30)
 
@@ -73,20 +74,23 @@ const int WORDS = 2;
 const int PLANE = LINES * EXTENT;
 shared uint s_tile[WORDS * PLANE];
 
+#ifdef SOURCE_RAW
+// rgba8, fp16 and fp32 texels are held as their bits (BW_SOURCE 0, 2, 3; the source bound raw).
+#define LOADED uvec4
+LOADED load_texel(ivec2 p) { return source_bits(p); }
+void put_texel(int index, uvec4 bits) {
+  for (int w = 0; w < WORDS; ++w) s_tile[w * PLANE + index] = bits[w];
+}
+#else
+// Fixed point (BW_SOURCE 1): v in [0, 1], round(v F) at most 2^15, two channels a word.
+#define LOADED vec4
+LOADED load_texel(ivec2 p) { return source_texel(p); }
 void put_texel(int index, vec4 v) {
-#if BW_SOURCE == 0
-  s_tile[index] = packUnorm4x8(v);  // exact: v is a texel k / 255
-#elif BW_SOURCE == 1
-  uvec4 f = uvec4(roundEven(v * BW_FIXED));  // v in [0, 1]: at most 2^15
+  uvec4 f = uvec4(roundEven(v * BW_FIXED));
   s_tile[index] = f.x | f.y << 16;
   s_tile[PLANE + index] = f.z | f.w << 16;
-#elif BW_SOURCE == 2
-  s_tile[index] = packHalf2x16(v.xy);  // exact: v is an fp16 texel
-  s_tile[PLANE + index] = packHalf2x16(v.zw);
-#else
-  for (int w = 0; w < 4; ++w) s_tile[w * PLANE + index] = floatBitsToUint(v[w]);
-#endif
 }
+#endif
 
 // FIELD: a texel, or a sum of texels, as the sums take it. ACC: the cascade's state.
 #if BW_SOURCE == 0
@@ -248,10 +252,10 @@ void box_walk() {
   // The tile, LOADS texels in flight per invocation; lines past the image read valid texels
   // (the border rule), unused.
   for (int base = 0; base < PLANE; base += N * LOADS) {
-    vec4 v[LOADS];
+    LOADED v[LOADS];
     for (int u = 0; u < LOADS; ++u) {
       int f = base + u * N + lane;
-      v[u] = source_texel(position(g_line0 + f % LINES, g_origin + f / LINES));
+      v[u] = load_texel(position(g_line0 + f % LINES, g_origin + f / LINES));
     }
     for (int u = 0; u < LOADS; ++u)
       if (base + u * N + lane < PLANE) put_texel(base + u * N + lane, v[u]);

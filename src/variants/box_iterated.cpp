@@ -20,6 +20,7 @@
 #include "blur/model.h"
 #include "util/strings.h"
 #include "variants/box_walk.h"
+#include "variants/sliding.h"
 
 namespace blurlab {
 namespace {
@@ -182,13 +183,11 @@ double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
   return std::max(box_walk::loop_iterations(p.rows, cascade(s)), box_walk::loop_iterations(p.columns, cascade(s)));
 }
 
-// Two passes, each reading its source and writing its destination once; per output and pass, one
-// texel enters and one leaves each box's sum in each channel.
+// Two passes of three boxes' running sums each.
 WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
-  const gl::Format io = s.input_format, mid = s.intermediate_format();
-  const double pixels = static_cast<double>(size.x) * size.y;
-  return {.bytes = box_walk::pass_bytes(size, io, mid) + box_walk::pass_bytes(size, mid, io),
-          .fmas = 2 * kBoxes * 2 * 4 * pixels};
+  WorkBound b = sliding::two_pass_bound(s, size);
+  b.fmas *= kBoxes;
+  return b;
 }
 
 }  // namespace

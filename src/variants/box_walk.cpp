@@ -108,6 +108,7 @@ Knob chunk_knob(std::vector<int> candidates) {
 Tile tile(const BlurSettings& s, glm::ivec2 size, int axis, const Cascade& cascade, gl::Format src, gl::Format dst) {
   Tile t;
   t.axis = axis;
+  t.raw_source = src == gl::Format::rgba8 || !exact(s);  // fixed point converts the texels
   const int n = std::max(s.workgroup().x, 1);
   t.lines = axis == 0 ? 1 : 8;
   t.chunks = std::max(n / t.lines, 1);
@@ -161,6 +162,7 @@ gl::Defines defines(const BlurSettings& s, const Tile& t, const Cascade& cascade
                 {"BW_UNIT", float_literal(1.0 / (scale * w))},
                 {"BW_STEP_UNIT", float_literal(255.0 / (scale * w))},
                 {"BW_STAGE_OUT", t.axis == 0 ? "1" : "0"}};
+  if (source != 1) d.push_back({"SOURCE_RAW", "1"});  // the tile holds the texels' bits
   if (cascade.order() == 3)
     d.push_back({"BW_WEIGHTS", join(cascade.state_weights(), [&](long long v) { return weight_literal(v, integer); })});
   return d;
@@ -171,7 +173,8 @@ void dispatch(BlurPasses& passes, std::string_view name, const gl::Program& prog
   const std::string seg = std::to_string(t.segment()), lines = std::to_string(t.lines);
   const std::string formula = t.axis == 0 ? "ceil(W / " + seg + ") x ceil(H / " + lines + ") x 1"
                                           : "ceil(H / " + seg + ") x ceil(W / " + lines + ") x 1";
-  passes.dispatch(name, program, {Binding::read(src), Binding::write(dst)}, {{t.segments, t.groups, 1}, formula});
+  passes.dispatch(name, program, {t.raw_source ? Binding::read_raw(src) : Binding::read(src), Binding::write(dst)},
+                  {{t.segments, t.groups, 1}, formula});
 }
 
 std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits, const Tile& t,
@@ -218,10 +221,6 @@ double float_terms(const Cascade& cascade, int chunk) {
   // D1 y by one, y itself.
   const double walk = (cascade.taps().size() * taps + d2) / w * steps3 + d1 / w * steps2 + l;
   return start + walk + sliding::kScaleTerms;
-}
-
-double pass_bytes(glm::ivec2 size, gl::Format src, gl::Format dst) {
-  return static_cast<double>(size.x) * size.y * (gl::info(src).bytes_per_texel + gl::info(dst).bytes_per_texel);
 }
 
 }  // namespace blurlab::box_walk

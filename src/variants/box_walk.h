@@ -41,6 +41,7 @@ struct Tile {
   int segments = 1;        // along a line
   int groups = 1;          // across lines
   long long shared_bytes = 0;
+  bool raw_source = true;  // the tile holds the source's bits (the source bound raw)
   int segment() const { return chunks * chunk; }
 };
 
@@ -74,8 +75,5 @@ double loop_iterations(const Tile& t, const Cascade& cascade);
 // start's dot products carried through the chunk's running sums, each step's roundings, the
 // scale.
 double float_terms(const Cascade& cascade, int chunk);
-
-// The least the pass must move: the source once, the destination once.
-double pass_bytes(glm::ivec2 size, gl::Format src, gl::Format dst);
 
 }  // namespace blurlab::box_walk

@@ -82,6 +82,7 @@ extern const VariantInfo compute_box_prefix{
     .loop_iterations = loop_iterations,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeBoxPrefix); },
+    .own_bound = sliding::one_pass_box_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

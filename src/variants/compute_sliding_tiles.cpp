@@ -6,6 +6,7 @@
 // long walks decide the time. rgba8: integer sums, the average rounded exactly in the shader (the
 // intermediate holds the rows' averages, as compute-sliding's does; 1 LSB).
 #include "variants/box_walk.h"
+#include "variants/sliding.h"
 
 namespace blurlab {
 namespace {
@@ -60,14 +61,6 @@ double terms(const BlurSettings& s, glm::ivec2 size) {
   return box_walk::float_terms(cascade(s), p.rows.chunk) + box_walk::float_terms(cascade(s), p.columns.chunk);
 }
 
-// Two passes, each reading its source and writing its destination once; per output and pass one
-// texel enters and one leaves each channel's sum.
-WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
-  const gl::Format io = s.input_format, mid = s.intermediate_format();
-  const double pixels = static_cast<double>(size.x) * size.y;
-  return {.bytes = box_walk::pass_bytes(size, io, mid) + box_walk::pass_bytes(size, mid, io), .fmas = 2 * 2 * 4 * pixels};
-}
-
 }  // namespace
 
 namespace variant {
@@ -82,7 +75,7 @@ extern const VariantInfo compute_sliding_tiles{
     .loop_iterations = loop_iterations,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSlidingTiles); },
-    .own_bound = own_bound,
+    .own_bound = sliding::two_pass_bound,
 };
 }  // namespace variant
 }  // namespace blurlab
