@@ -147,13 +147,16 @@ TEST(Settings, BoxBlockedRefusesWithTheNumbers) {
   EXPECT_EQ(reason(128, {}), "");
   EXPECT_EQ(reason(128, {}, gl::Format::rgba16f), "");
   EXPECT_NE(reason(1, {{"columns", {3, 0}}}).find("columns 3 is not a power of two"), std::string::npos);
-  EXPECT_NE(reason(128, {{"workgroup", {32, 1}}}).find("a span of 32 x 8 = 256 columns leaves no tile beside the 2r = 256"),
+  EXPECT_NE(reason(128, {{"workgroup", {32, 1}}, {"columns", {8, 0}}}).find("a span of 32 x 8 = 256 columns leaves no tile beside the 2r = 256"),
             std::string::npos);
+  // columns 0 (the default) widens the span to at least 4r: 32 x 16 = 512 at r = 128.
+  EXPECT_EQ(reason(128, {{"workgroup", {32, 1}}}), "");
+  EXPECT_NE(reason(128, {{"workgroup", {8, 1}}}).find("a span of 8 x 32 = 256 columns"), std::string::npos) << "32 columns at most";
   EXPECT_NE(reason(1, {{"workgroup", {16, 4}}}).find("workgroup must be Nx1"), std::string::npos);
   EXPECT_NE(reason(1, {{"scan", {1, 0}}}).find("needs GL_KHR_shader_subgroup_arithmetic"), std::string::npos);
   // 2 rows x 1056 padded columns x (2 x 4 + 16) bytes + 2 x 128 totals of 16 bytes = 54784 bytes; at
   // r <= 7 the prefix sums are packed (8 bytes): 2 x 1056 x 16 + 2 x 128 x 8 = 35840 bytes.
-  const KnobValues two_rows{{"batch", {2, 0}}, {"workgroup", {128, 1}}};
+  const KnobValues two_rows{{"batch", {2, 0}}, {"workgroup", {128, 1}}, {"columns", {8, 0}}};
   EXPECT_NE(reason(8, two_rows).find("needs 54 KiB of shared memory (2 rows of 1024 columns"), std::string::npos) << reason(8, two_rows);
   EXPECT_NE(reason(7, two_rows).find("needs 35 KiB of shared memory (2 rows of 1024 columns"), std::string::npos) << reason(7, two_rows);
 }
