@@ -4,6 +4,7 @@
 // requested sigma (src/variants/box_iterated.cpp).
 #include "blur_common.glsl"
 #include "source_image.glsl"
+#define TARGET_RAW
 #include "target_image.glsl"
 #include "box_walk.glsl"
 

@@ -1,7 +1,8 @@
 // box_walk.glsl: a cascade of box blurs along lines (rows, AXIS 0, or columns, AXIS 1) in one pass,
 // from tiles in shared memory; shared by compute-sliding-tiles (one box per axis) and
 // box-iterated (three). Include it after blur_common.glsl, source_image.glsl and
-// target_image.glsl; main() calls box_walk(). The host side is src/variants/box_walk.h.
+// target_image.glsl with TARGET_RAW (outputs are stored as their bits); main() calls box_walk().
+// The host side is src/variants/box_walk.h.
 //
 // A workgroup owns a tile: LINES lines by a segment of CHUNKS x CHUNK outputs along them. It loads
 // the segment and its apron (REACH + ORDER texels before it, REACH after) through the border rule
@@ -137,16 +138,28 @@ vec4 widen_signed(vec4 f) { return f; }
 #define COEF(c) float(c)
 #endif
 
-// The value an output of sum y stores.
-vec4 output_value(ACC y) {
-#if EXACT && BW_SOURCE == 0 && BW_DST == 0
-  return vec4((y + uint(BW_DIVISOR / 2)) / uint(BW_DIVISOR)) * (1.0 / 255.0);  // the step, exactly
-#elif EXACT && BW_DST == 0
-  return floor(vec4(y) * BW_STEP_UNIT + 0.5) * (1.0 / 255.0);  // a whole step, which stores exactly
-#elif EXACT
-  return vec4(y) * BW_UNIT;
+// The bits an output of sum y stores (the destination is bound raw, TARGET_RAW).
+uvec4 output_bits(ACC y) {
+#if EXACT && BW_DST == 0
+#if BW_SOURCE == 0
+  uvec4 q = (y + uint(BW_DIVISOR / 2)) / uint(BW_DIVISOR);  // the nearest step, exactly (W is odd: no ties)
 #else
-  return y * (1.0 / float(BW_DIVISOR));
+  uvec4 q = uvec4(floor(vec4(y) * BW_STEP_UNIT + 0.5));
+#endif
+  return uvec4(q.x | q.y << 8 | q.z << 16 | q.w << 24, 0u, 0u, 0u);
+#else
+#if EXACT
+  vec4 v = vec4(y) * BW_UNIT;
+#else
+  vec4 v = y * (1.0 / float(BW_DIVISOR));
+#endif
+#if BW_DST == 0
+  return uvec4(packUnorm4x8(v), 0u, 0u, 0u);
+#elif BW_DST == 1
+  return uvec4(packHalf2x16(v.xy), packHalf2x16(v.zw), 0u, 0u);
+#else
+  return floatBitsToUint(v);
+#endif
 #endif
 }
 
@@ -173,36 +186,16 @@ const int OUT_WORDS = 4;
 #endif
 const int OUT_PLANE = LINES * SEGMENT_LEN;
 shared uint s_out[OUT_WORDS * OUT_PLANE];  // [w * OUT_PLANE + line * SEGMENT_LEN + k]
-void put_output(int index, vec4 v) {
-#if BW_DST == 0
-  s_out[index] = packUnorm4x8(v);  // exact: a whole step
-#elif BW_DST == 1
-  s_out[index] = packHalf2x16(v.xy);
-  s_out[OUT_PLANE + index] = packHalf2x16(v.zw);
-#else
-  for (int w = 0; w < 4; ++w) s_out[w * OUT_PLANE + index] = floatBitsToUint(v[w]);
-#endif
-}
-vec4 get_output(int index) {
-#if BW_DST == 0
-  return unpackUnorm4x8(s_out[index]);
-#elif BW_DST == 1
-  return vec4(unpackHalf2x16(s_out[index]), unpackHalf2x16(s_out[OUT_PLANE + index]));
-#else
-  vec4 v;
-  for (int w = 0; w < 4; ++w) v[w] = uintBitsToFloat(s_out[w * OUT_PLANE + index]);
-  return v;
-#endif
-}
 #endif
 
 int g_segment_start;  // the first output of the tile along the line
 int g_line0;          // the tile's first line
 void emit(int i, ACC y) {
+  uvec4 bits = output_bits(y);
 #if BW_STAGE_OUT
-  put_output(g_line * SEGMENT_LEN + i - g_segment_start, output_value(y));
+  for (int w = 0; w < OUT_WORDS; ++w) s_out[w * OUT_PLANE + g_line * SEGMENT_LEN + i - g_segment_start] = bits[w];
 #else
-  store_target(position(g_line0 + g_line, i), output_value(y));
+  store_target_bits(position(g_line0 + g_line, i), bits);
 #endif
 }
 
@@ -273,7 +266,11 @@ void box_walk() {
   barrier();
   for (int f = lane; f < OUT_PLANE; f += N) {
     int line = g_line0 + f / SEGMENT_LEN, p = g_segment_start + f % SEGMENT_LEN;
-    if (line < lines && p < len) store_target(position(line, p), get_output(f));
+    if (line < lines && p < len) {
+      uvec4 bits = uvec4(0u);
+      for (int w = 0; w < OUT_WORDS; ++w) bits[w] = s_out[w * OUT_PLANE + f];
+      store_target_bits(position(line, p), bits);
+    }
   }
 #endif
 }

@@ -4,6 +4,7 @@
 // window sum (box_walk.glsl; src/variants/compute_sliding_tiles.cpp).
 #include "blur_common.glsl"
 #include "source_image.glsl"
+#define TARGET_RAW
 #include "target_image.glsl"
 #include "box_walk.glsl"
 

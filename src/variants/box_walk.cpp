@@ -173,7 +173,7 @@ void dispatch(BlurPasses& passes, std::string_view name, const gl::Program& prog
   const std::string seg = std::to_string(t.segment()), lines = std::to_string(t.lines);
   const std::string formula = t.axis == 0 ? "ceil(W / " + seg + ") x ceil(H / " + lines + ") x 1"
                                           : "ceil(H / " + seg + ") x ceil(W / " + lines + ") x 1";
-  passes.dispatch(name, program, {t.raw_source ? Binding::read_raw(src) : Binding::read(src), Binding::write(dst)},
+  passes.dispatch(name, program, {t.raw_source ? Binding::read_raw(src) : Binding::read(src), Binding::write_raw(dst)},
                   {{t.segments, t.groups, 1}, formula});
 }
 
