@@ -46,13 +46,8 @@ constexpr int kMaxBlock = 63;
 // (BLOCK texels apart) read distinct banks of the rows' staging.
 int block_length(const BlurSettings& s, int length) { return ((length + s.workgroup().x - 1) / s.workgroup().x) | 1; }
 int blocks_for(int length, int block) { return (length + block - 1) / block; }
-// Texels of a row staged through shared memory at a time: 16 KiB, in whole batches of the
-// workgroup's loads (8 a lane), no more than the row needs.
-int round_texels(int length, int blocks, gl::Format widest) {
-  const int batch = blocks * 8, words = gl::info(widest).bytes_per_texel / 4;
-  const int fit = std::max(1, 16384 / (4 * words) / batch) * batch;
-  return std::min(fit, (length + batch - 1) / batch * batch);
-}
+// Texels of a row staged through shared memory at a time: 16 KiB, no more than the row.
+int round_texels(int length, gl::Format widest) { return std::min(4096 / (gl::info(widest).bytes_per_texel / 4), length); }
 gl::Format wider(gl::Format a, gl::Format b) { return gl::info(a).bytes_per_texel >= gl::info(b).bytes_per_texel ? a : b; }
 int scan_steps(int blocks) {
   int steps = 0;
@@ -105,7 +100,7 @@ class RecursiveGaussianBlocks final : public Blur {
                          {"SCAN_STEPS", std::to_string(scan_steps(w.blocks))},
                          {"RG_CARRY", carry},
                          {"CAUSAL_BYTES", std::to_string(gl::info(mid).bytes_per_texel)},
-                         {"ROUND", std::to_string(round_texels(setup.size().x, w.blocks, wider(io, mid)))}});
+                         {"ROUND", std::to_string(round_texels(setup.size().x, wider(io, mid)))}});
       return d;
     };
     rows_ = &setup.compute("recursive_gaussian_blocks.comp", io, mid, defines(0));
@@ -281,7 +276,7 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const g
       return line + " of " + text(length) + " texels in blocks of " + text(w.block) + " needs " + text(w.blocks) + " blocks (x " +
              text(w.lines) + " lines) in a workgroup, more than the device's " + text(limits.max_compute_invocations) +
              " invocations; use a narrower --workgroup";
-    const long long staging = axis == 0 ? 4LL * round_texels(size.x, w.blocks, wider(io, mid)) * (gl::info(wider(io, mid)).bytes_per_texel / 4) : 0;
+    const long long staging = axis == 0 ? 4LL * round_texels(size.x, wider(io, mid)) * (gl::info(wider(io, mid)).bytes_per_texel / 4) : 0;
     if (auto reason = sliding::shared_memory_reason(48LL * invocations + staging,
                                                     text(invocations) + " block states of 3 vec4" + (staging ? " and a row's staging" : ""), limits))
       return reason;
@@ -293,7 +288,7 @@ std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const g
 // both ways), two scans.
 double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
   const Shape rows = shape(s, size, 0), columns = shape(s, size, 1);
-  const double rounds = std::ceil(static_cast<double>(size.x) / round_texels(size.x, rows.blocks, wider(s.input_format, s.intermediate_format())));
+  const double rounds = std::ceil(static_cast<double>(size.x) / round_texels(size.x, wider(s.input_format, s.intermediate_format())));
   return 6.0 * std::max(rows.block, columns.block) + 2.0 * scan_steps(std::max(rows.blocks, columns.blocks)) + 4.0 * rounds;
 }
 
