@@ -50,7 +50,7 @@ void export_blur(const cli::Options& o, const report::Report& rep, BlurPipeline&
                  const bench::FillSource& fill) {
   const auto row = std::find_if(rep.rows.begin(), rep.rows.end(), [&](const report::Measurement& m) { return m.variant == o.variants.front(); });
   if (row == rep.rows.end() || row->unsupported) throw Error("--export: no run of " + std::string(o.variants.front()->name) + " to export");
-  if (auto why = pipeline.configure(*row->variant, row->settings, row->size)) throw Error("--export: " + *why);
+  if (auto why = pipeline.configure(*row->variant, row->settings, row->size)) throw Error("--export: " + why->reason);
   gl::Texture source(row->size.x, row->size.y, row->settings.input_format, "export source");
   gl::Texture destination(row->size.x, row->size.y, row->settings.input_format, "export destination");
   fill(source, row->settings.linear);
@@ -161,7 +161,7 @@ int run_headless(const cli::Options& o) {
       std::all_of(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.unsupported.has_value(); });
   if (!rep.rows.empty() && all_unsupported && (o.variants.size() == 1 || !o.output.empty()))
     throw UsageError(std::string(rep.rows.front().variant->name) + " cannot run " +
-                     describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + *rep.rows.front().unsupported);
+                     describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + rep.rows.front().unsupported->reason);
 
   // --output: one run only (checked by the parser). Linear light is encoded back to sRGB.
   if (!o.output.empty() && result.last_output)

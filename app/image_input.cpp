@@ -8,6 +8,16 @@
 #include "util/error.h"
 
 namespace blurlab::app {
+namespace {
+
+// A texel of the run's largest input format: the source and destination textures' share of its memory.
+int texture_bytes_per_texel(const std::vector<gl::Format>& formats) {
+  int bytes = 0;
+  for (gl::Format f : formats) bytes = std::max(bytes, gl::info(f).bytes_per_texel);
+  return bytes;
+}
+
+}  // namespace
 
 RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::ostream& out) {
   const MemoryBound memory = memory_bound();
@@ -22,7 +32,7 @@ RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::
     LoadedImage loaded = load_image(o.image, [&](const ImageFileInfo& file) {
       // rgba8 would keep 8 of a 16-bit file's bits; rgba16f keeps 11 significant bits.
       if (file.bits_per_channel == 16 && !o.input_formats_given) input.input_formats = {gl::Format::rgba16f};
-      const RunMemoryPlan plan{true, file.file_bytes, file.decoder_bytes_per_texel, input.input_formats, kernels};
+      const RunMemoryPlan plan{true, file.file_bytes, file.decoder_bytes_per_texel, texture_bytes_per_texel(input.input_formats), kernels};
       if (const auto problem = run_memory_problem(file.width, file.height, plan, memory))
         throw Error("cannot load the image '" + o.image + "': " + *problem);
     });
@@ -35,7 +45,7 @@ RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::
     input.image = std::move(loaded.image);
   } else {
     for (glm::ivec2 size : o.sizes.empty() ? std::vector<glm::ivec2>{default_size} : o.sizes)
-      if (const auto problem = run_memory_problem(size.x, size.y, {false, 0, 0, input.input_formats, kernels}, memory))
+      if (const auto problem = run_memory_problem(size.x, size.y, {false, 0, 0, texture_bytes_per_texel(input.input_formats), kernels}, memory))
         throw UsageError("--size " + *problem);
   }
   if (!o.output.empty() && input.input_formats.front() != gl::Format::rgba8)

@@ -7,13 +7,12 @@
 // A workgroup owns a tile: LINES lines by a segment of CHUNKS x CHUNK outputs along them. It loads
 // the segment and its apron (REACH + ORDER texels before it, REACH after) through the border rule
 // into shared memory once (as their bits where it can), LOADS texels per invocation in flight, with
-// neighbouring invocations on
-// neighbouring texels (columns: LINES = 8 columns of 4 bytes fill a 32-byte sector). Then each
-// invocation walks one chunk of one line: it computes the cascade's state just before the chunk
-// directly from the tile (no walk from the segment's start), then runs the cascade's recursion
-// over the chunk, two loads per box from shared memory per output. Columns store their outputs
-// directly (the 8 lines of a tile are neighbours); rows pass them through shared memory first,
-// so that neighbouring invocations store neighbouring texels.
+// neighbouring invocations on neighbouring texels (columns: LINES neighbouring columns fill a
+// 32-byte sector). Then each invocation walks one chunk of one line: it computes the cascade's
+// state just before the chunk directly from the tile (no walk from the segment's start), then runs
+// the cascade's recursion over the chunk, two loads per box from shared memory per output. Columns
+// store their outputs directly (the LINES lines of a tile are neighbours); rows pass them through
+// shared memory first, so that neighbouring invocations store neighbouring texels.
 //
 // The cascade of ORDER boxes of radii r_k is the kernel K = B_1 * ... * B_ORDER of reach
 // REACH = sum r_k and sum W = prod (2 r_k + 1). Its ORDER-th difference is sparse:

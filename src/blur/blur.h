@@ -15,6 +15,7 @@
 #include "blur/border.h"
 #include "blur/kernel.h"
 #include "blur/knob.h"
+#include "blur/refusal.h"
 #include "gl/context.h"
 #include "gl/format.h"
 #include "gl/shader.h"
@@ -107,6 +108,12 @@ struct WorkBound {
   double fmas = 0.0;
 };
 
+// Shared memory a workgroup declares: its bytes, and what they hold ("tile 48x48 fp32").
+struct SharedMemory {
+  long long bytes = 0;
+  std::string layout;
+};
+
 struct VariantInfo {
   std::string_view name;     // stable kebab-case, used on the command line
   Stage stage;
@@ -131,8 +138,17 @@ struct VariantInfo {
   // Loop iterations of the longest-running invocation, checked against the device's
   // GlLimits::max_loop_iterations; nullptr: few enough for any device.
   double (*loop_iterations)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
-  // Variant-specific limits (shared memory, shapes): a reason when unsupported.
-  std::optional<std::string> (*check)(const BlurSettings& resolved, glm::ivec2 size, const gl::GlLimits& limits) = nullptr;
+  // The limits a variant declares as data; the pipeline compares them with the device's and
+  // refuses with both numbers (unsupported_reason):
+  // shared memory one workgroup declares (nullptr: none);
+  SharedMemory (*shared_memory)(const BlurSettings& resolved) = nullptr;
+  // a GL extension the settings need, e.g. "GL_KHR_shader_subgroup_arithmetic" (nullptr or empty: none);
+  std::string_view (*extension)(const BlurSettings& resolved) = nullptr;
+  // a second pass dispatches the workgroup knob transposed (H x W), which must fit the device too.
+  bool transposed_workgroup = false;
+  // The variant's own rules: knob values that do not go together (Limit::Knobs) and kernels that
+  // reach past what its structure covers (Limit::Reach, with the numbers); nullptr: none.
+  std::optional<Refusal> (*check)(const BlurSettings& resolved, glm::ivec2 size, const gl::GlLimits& limits) = nullptr;
   std::unique_ptr<Blur> (*create)() = nullptr;
   ApproximationInfo approximation;  // Role::Approximation only
   // The variant's own bound (WorkBound) for these resolved settings and image size.
@@ -157,9 +173,13 @@ Kernel reference_kernel(const VariantInfo& variant, const BlurSettings& resolved
 // format holds (blur/border.h: texel_value) and zeroes it for the other modes; resets the border
 // of a variant that is not a blur (the copy pass reads no border).
 BlurSettings resolve(const VariantInfo& variant, BlurSettings settings);
-// Why the variant cannot run these (resolved) settings on this device, or nullopt.
-std::optional<std::string> unsupported_reason(const VariantInfo& variant, const BlurSettings& resolved,
-                                              glm::ivec2 size, const gl::GlLimits& limits);
+// Why the variant cannot run these (resolved) settings on this device (blur/refusal.h), or nullopt.
+std::optional<Refusal> unsupported_reason(const VariantInfo& variant, const BlurSettings& resolved, glm::ivec2 size,
+                                          const gl::GlLimits& limits);
+// Whether the device has a GL extension a variant may declare (VariantInfo::extension).
+bool device_has_extension(const gl::GlLimits& limits, std::string_view extension);
+// "48 KiB", "12.5 KiB".
+std::string kib_text(double bytes);
 // "gauss r=16 sigma=5.333 border=clamp in=rgba8 int=rgba8 workgroup=16x16", only what applies to
 // the variant.
 std::string describe(const VariantInfo& variant, const BlurSettings& resolved);

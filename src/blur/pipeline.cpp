@@ -11,120 +11,6 @@
 
 namespace blurlab {
 
-std::string_view name(Stage stage) { return stage == Stage::Fragment ? "fragment" : "compute"; }
-
-bool is_blur(const VariantInfo& variant) { return variant.role != Role::Floor; }
-bool is_approximation(const VariantInfo& variant) { return variant.role == Role::Approximation; }
-
-const Knob* find_knob(const VariantInfo& variant, std::string_view name) {
-  for (const Knob& k : variant.knobs)
-    if (k.name == name) return &k;
-  return nullptr;
-}
-
-KnobValue BlurSettings::knob(std::string_view name) const {
-  const auto it = knobs.find(name);
-  if (it == knobs.end()) throw Error("no knob '" + std::string(name) + "' in these settings (not resolved for this variant?)");
-  return it->second;
-}
-
-double direct_2d_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
-  const double taps = 2.0 * s.kernel.radius + 1.0;
-  return taps * taps + taps;
-}
-
-Kernel reference_kernel(const VariantInfo& variant, const BlurSettings& s) {
-  return is_blur(variant) ? s.kernel : Kernel{KernelType::Box, 0, 0.0};
-}
-
-BlurSettings resolve(const VariantInfo& variant, BlurSettings s) {
-  KnobValues resolved;
-  for (const Knob& k : variant.knobs) {
-    const auto given = s.knobs.find(k.name);
-    resolved[std::string(k.name)] = given != s.knobs.end() ? given->second : k.default_value();
-  }
-  s.knobs = std::move(resolved);
-  if (!variant.uses_intermediate) s.intermediate.reset();
-  else if (!s.intermediate) s.intermediate = variant.default_intermediate;
-  if (!is_blur(variant)) s.border = Border{};
-  s.border.value = s.border.mode == BorderMode::Constant ? texel_value(s.border.value, s.input_format) : Rgba{};
-  return s;
-}
-
-std::optional<std::string> unsupported_reason(const VariantInfo& variant, const BlurSettings& s, glm::ivec2 size,
-                                              const gl::GlLimits& limits) {
-  if (is_blur(variant) && variant.kernels == KernelSupport::BoxOnly && s.kernel.type != KernelType::Box)
-    return "box kernel only (a running sum cannot weight taps)";
-  if (is_blur(variant) && variant.kernels == KernelSupport::GaussOnly && s.kernel.type != KernelType::Gauss)
-    return "gauss kernel only (an approximation of the Gaussian of the requested sigma)";
-  if (s.linear && s.input_format != gl::Format::rgba16f)
-    return "linear light is blurred in rgba16f, not " + std::string(gl::name(s.input_format));
-  if (variant.uses_intermediate && gl::info(s.input_format).is_float && !gl::info(s.intermediate_format()).is_float)
-    return "an rgba8 intermediate cannot hold linear-light values above 1; use rgba16f or rgba32f";
-  for (const auto& [mode, why] : variant.refused_borders)
-    if (s.border.mode == mode) return "border " + std::string(name(mode)) + ": " + std::string(why);
-  if (s.border.mode == BorderMode::Constant && s.input_format == gl::Format::rgba8)
-    for (float v : s.border.value)
-      if (v > 1.0f) return "border value " + value_text(s.border.value) + ": an rgba8 texel holds 0..1, not " + format_double(v);
-  if (size.x > limits.max_texture_size || size.y > limits.max_texture_size)
-    return "size above GL_MAX_TEXTURE_SIZE " + std::to_string(limits.max_texture_size);
-  // Knob values are checked where they are read (command line, tuning file); again here, so no
-  // path can hand a shader a value outside its knob's range.
-  for (const Knob& k : variant.knobs) {
-    const auto it = s.knobs.find(k.name);
-    if (it == s.knobs.end()) return "knob " + std::string(k.name) + " has no value";
-    if (auto why = k.invalid(it->second)) return std::string(k.name) + " " + k.text(it->second) + " " + *why;
-  }
-  if (find_knob(variant, "workgroup")) {
-    const glm::ivec2 wg = s.workgroup();
-    if (wg.x * wg.y > limits.max_compute_invocations || wg.x > limits.max_compute_workgroup_size[0] ||
-        wg.y > limits.max_compute_workgroup_size[1])
-      return "workgroup " + std::to_string(wg.x) + "x" + std::to_string(wg.y) + " exceeds the device's " +
-             std::to_string(limits.max_compute_invocations) + " invocations (at most " +
-             std::to_string(limits.max_compute_workgroup_size[0]) + "x" + std::to_string(limits.max_compute_workgroup_size[1]) + ")";
-  }
-  if (variant.loop_iterations && limits.max_loop_iterations > 0) {
-    const double iterations = variant.loop_iterations(s, size);
-    if (iterations > static_cast<double>(limits.max_loop_iterations))
-      return "needs " + format_double(iterations, 6) + " loop iterations per invocation; this driver stops shader loops after " +
-             std::to_string(limits.max_loop_iterations) + " (llvmpipe's loop limiter) and would blur wrongly";
-  }
-  if (variant.check) return variant.check(s, size, limits);
-  return std::nullopt;
-}
-
-std::string describe(const VariantInfo& variant, const BlurSettings& s) {
-  std::ostringstream out;
-  if (is_approximation(variant) && s.kernel.type == KernelType::Gauss && variant.approximation.choose) {
-    // The radius does not apply: an approximation derives its passes from sigma alone.
-    const ApproxChoice choice = variant.approximation.choose(s);
-    out << "gauss sigma=" << format_double(s.kernel.sigma, 4) << " ~sigma=" << format_double(choice.sigma, 4) << " ("
-        << choice.parameters << ") border=" << describe(s.border);
-  } else if (is_blur(variant)) {
-    out << name(s.kernel.type) << " r=" << s.kernel.radius;
-    if (s.kernel.type == KernelType::Gauss) out << " sigma=" << format_double(s.kernel.sigma, 4);
-    out << " border=" << describe(s.border);
-  } else {
-    out << "no blur";
-  }
-  out << " in=" << gl::name(s.input_format);
-  if (s.linear) out << " linear";
-  if (variant.uses_intermediate) out << " int=" << gl::name(s.intermediate_format());
-  for (const Knob& k : variant.knobs)
-    if (const auto it = s.knobs.find(k.name); it != s.knobs.end()) out << " " << k.name << "=" << k.text(it->second);
-  return out.str();
-}
-
-gl::Defines constant_weight_defines(const Kernel& kernel) {
-  std::string list;
-  for (double w : kernel_weights(kernel)) {
-    char literal[32];
-    std::snprintf(literal, sizeof literal, "%.9g", static_cast<double>(static_cast<float>(w)));  // 9 digits: the float exactly
-    list += (list.empty() ? "" : ", ") + std::string(literal);
-  }
-  return {{"CONST_TAPS", list}};
-}
-
 namespace {
 
 gl::Defines common_defines(const VariantInfo& variant, const BlurSettings& s) {
@@ -350,7 +236,7 @@ void BlurPipeline::set_linear_wrap(const Border& border) {
 
 BlurPipeline::~BlurPipeline() = default;
 
-std::optional<std::string> BlurPipeline::configure(const VariantInfo& variant, const BlurSettings& settings,
+std::optional<Refusal> BlurPipeline::configure(const VariantInfo& variant, const BlurSettings& settings,
                                                    glm::ivec2 size) {
   const BlurSettings resolved = resolve(variant, settings);
   if (auto reason = unsupported_reason(variant, resolved, size, limits_)) {

@@ -30,7 +30,7 @@ class BlurPipeline {
 
   // Selects variant, settings and image size. Returns why the variant cannot run them (and then
   // run() must not be called), or nullopt. Compiles programs: may throw gl::ShaderError.
-  std::optional<std::string> configure(const VariantInfo& variant, const BlurSettings& settings, glm::ivec2 size);
+  std::optional<Refusal> configure(const VariantInfo& variant, const BlurSettings& settings, glm::ivec2 size);
   // Re-runs prepare() after the program cache reloaded its shaders.
   void refresh_programs();
 

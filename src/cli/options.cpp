@@ -182,7 +182,9 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--border-value", border_value_text,
                  "The constant border's RGBA, each 0..65504 (default 0,0,0,0); rounded to what a texel of the input format holds")
       ->type_name("R,G,B,A");
-  // One option per knob name the variants declare (blur/knob.h); their help says which have it.
+  // One option per knob name the variants declare (blur/knob.h), in a group of their own that --help
+  // lists after the others, each with the variants that have it: a new knob needs no edit here or in
+  // the docs.
   for (const Knob& k : all_knobs()) {
     std::string owners;
     bool every_compute = true;
@@ -194,7 +196,8 @@ Options parse_options(int argc, const char* const* argv) {
     const std::string range = k.type == KnobType::Choice ? "" : " (" + std::to_string(k.min) + ".." + std::to_string(k.max) + ")";
     app.add_option("--" + std::string(k.name), knob_texts[std::string(k.name)], std::string(k.help) + range + "; " + owners)
         ->type_name(k.form() + "|LIST")
-        ->check(knob_validator(k));
+        ->check(knob_validator(k))
+        ->group("Knobs");
   }
   app.add_option("--warmup", warmup_text, "Untimed frames before timing, and at least 0.5 s of them (default 5)")->type_name("N");
   app.add_option("--frames", frames_text, "Timed frames; medians are over these (default 30; 0 with --check)")->type_name("N");

@@ -33,7 +33,7 @@ struct ExportRequest {
 // the kernel's taps, its hardware-linear pairs and the border constant.
 gl::Defines baked_weight_defines(const Kernel& kernel, const Border& border);
 
-// The recipe as JSON (format "blurlab-recipe", version 1; docs in README "Exporting a blur").
+// The recipe as JSON (format "blurlab-recipe", version 1; docs in docs/USAGE.md, "Exporting a blur").
 nlohmann::json recipe_json(const Recording& recording, const ExportRequest& request, const std::vector<std::string>& shader_files);
 
 // Writes the shaders, recipe.json and recipe.md into `dir` (created if missing; files written

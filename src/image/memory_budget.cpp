@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <utility>
+#include <vector>
 
 #include "util/error.h"
 #include "util/files.h"
@@ -72,8 +73,7 @@ std::optional<uint64_t> process_limit() {
 }  // namespace
 
 MemoryEstimate estimate_run_memory(int width, int height, const RunMemoryPlan& plan) {
-  int input_bytes = 4;
-  for (gl::Format f : plan.input_formats) input_bytes = std::max(input_bytes, gl::info(f).bytes_per_texel);
+  const int input_bytes = plan.texture_bytes_per_texel;
   const uint64_t kernels = std::max<size_t>(plan.kernels, 1);
   std::vector<std::pair<std::string, uint64_t>> parts;
   if (plan.image_file) parts.push_back({"image 16", 16});

@@ -5,9 +5,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
-
-#include "gl/format.h"
 
 namespace blurlab {
 
@@ -17,7 +14,9 @@ struct RunMemoryPlan {
   bool image_file = false;           // the image from --image, kept as float RGBA for the run
   uint64_t file_bytes = 0;           // its file, read whole while it is decoded
   int decoder_bytes_per_texel = 0;   // the decoder's own buffers while it runs
-  std::vector<gl::Format> input_formats{gl::Format::rgba8};  // the source and destination textures
+  // A texel of the source and destination textures (the largest input format of the sweep): 4 for
+  // rgba8, 8 for rgba16f. A number, so the image layer needs nothing of the GL layer.
+  int texture_bytes_per_texel = 4;
   size_t kernels = 1;                // kernels (x border modes) of the sweep: one double-precision reference each
 };
 

@@ -215,7 +215,13 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   j["settings"] = settings;
   j["supported"] = !row.unsupported;
   if (row.unsupported) {
-    j["reason"] = *row.unsupported;
+    j["reason"] = row.unsupported->reason;
+    j["limit"] = name(row.unsupported->limit);
+    if (row.unsupported->needed > 0.0 || row.unsupported->available > 0.0) {
+      j["needed"] = row.unsupported->needed;
+      j["available"] = row.unsupported->available;
+    }
+    if (!row.unsupported->extension.empty()) j["extension"] = row.unsupported->extension;
     return;
   }
   json spans = json::object();
@@ -349,10 +355,10 @@ TableView table_view(const Report& r, Columns columns) {
     cells.push_back(settings_text(row, !all));
     if (row.unsupported) {
       // The narrow table numbers each reason once, below the table.
-      std::string why = "unsupported: " + *row.unsupported;
+      std::string why = "unsupported: " + row.unsupported->reason;
       if (!all) {
-        auto at = std::find(view.footnotes.begin(), view.footnotes.end(), *row.unsupported);
-        if (at == view.footnotes.end()) at = view.footnotes.insert(at, *row.unsupported);
+        auto at = std::find(view.footnotes.begin(), view.footnotes.end(), row.unsupported->reason);
+        if (at == view.footnotes.end()) at = view.footnotes.insert(at, row.unsupported->reason);
         why = "unsupported [" + std::to_string(at - view.footnotes.begin() + 1) + "]";
       }
       cells.resize(view.header.size() - 1, "-");
@@ -459,7 +465,7 @@ void write_csv(const Report& r, std::ostream& out) {
       if (span != "total") passes += (passes.empty() ? "" : ";") + span + ":" + format_double(stats.median, 6);
     const Derived& d = row.derived;
     f.insert(f.end(), {row.tuned ? "yes" : "", std::to_string(row.size.x), std::to_string(row.size.y), row.unsupported ? "no" : "yes",
-                       row.unsupported.value_or(""), std::to_string(t.count), t.count ? format_double(t.median, 6) : "",
+                       row.unsupported ? row.unsupported->reason : "", std::to_string(t.count), t.count ? format_double(t.median, 6) : "",
                        t.count ? format_double(t.min, 6) : "", t.count ? format_double(t.max, 6) : "",
                        t.count ? format_double(t.spread, 6) : "", passes, row.cpu ? format_double(row.cpu->median, 6) : "",
                        opt(d.copy_ms), opt(d.x_copy), opt(d.speedup), opt(d.x_clamp), opt(d.gbps), row.bound ? row.bound->limit : "",
@@ -546,8 +552,8 @@ void correctness_summary(const Report& r, std::ostream& out) {
   std::vector<std::pair<std::string, std::vector<std::string>>> refused;  // reason -> variants
   for (const Measurement& m : r.rows) {
     if (m.unsupported) {
-      auto it = std::find_if(refused.begin(), refused.end(), [&](const auto& e) { return e.first == *m.unsupported; });
-      if (it == refused.end()) it = refused.insert(refused.end(), {*m.unsupported, {}});
+      auto it = std::find_if(refused.begin(), refused.end(), [&](const auto& e) { return e.first == m.unsupported->reason; });
+      if (it == refused.end()) it = refused.insert(refused.end(), {m.unsupported->reason, {}});
       const std::string name(m.variant->name);
       if (std::find(it->second.begin(), it->second.end(), name) == it->second.end()) it->second.push_back(name);
       continue;

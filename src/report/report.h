@@ -29,7 +29,7 @@ struct Measurement {
   const VariantInfo* variant = nullptr;
   BlurSettings settings;  // resolved
   glm::ivec2 size{0, 0};
-  std::optional<std::string> unsupported;
+  std::optional<Refusal> unsupported;
   std::vector<std::string> span_order;                  // "total" first, then the passes
   std::map<std::string, std::vector<double>> spans_ms;  // per timed frame
   std::vector<double> cpu_ms;                           // wall time per frame, GPU finished
@@ -101,7 +101,7 @@ struct RowRecord {
   BlurSettings settings;
   std::vector<std::pair<std::string, std::string>> knobs;  // the variant's knobs: name, value text
   bool tuned = false;
-  std::optional<std::string> unsupported;
+  std::optional<Refusal> unsupported;
   std::vector<std::pair<std::string, Stats>> spans;  // "total" first, then the passes
   std::optional<Stats> cpu;
   Derived derived;

@@ -24,7 +24,7 @@ struct KeyName {
   const char* name;
   Key key;
 };
-// The README's names first (what key_names() lists), then other spellings.
+// docs/USAGE.md's names first (what key_names() lists), then other spellings.
 constexpr KeyName kKeyNames[] = {
     {"Left", Key::Left}, {"Right", Key::Right}, {"+", Key::Plus}, {"-", Key::Minus}, {"G", Key::G}, {"F", Key::F},
     {"E", Key::E}, {"Space", Key::Space}, {"V", Key::V}, {"S", Key::S}, {"D", Key::D}, {"B", Key::B}, {"Tab", Key::Tab},

@@ -36,7 +36,7 @@ enum class Key {
   ShiftDigit1, ShiftDigit2, ShiftDigit3, ShiftDigit4, ShiftDigit5, ShiftDigit6, ShiftDigit7, ShiftDigit8, ShiftDigit9,
   Left, Right, Plus, Minus, G, F, E, Space, V, S, D, B, Tab, R, L, C, Escape, Help,
 };
-// The names --script takes: those of the README's key table ("1", "Shift+1", "+", "?", "Esc",
+// The names --script takes: those of docs/USAGE.md's key table ("1", "Shift+1", "+", "?", "Esc",
 // ...) and spelled-out ones ("Plus", "Escape", ...).
 std::optional<Key> parse_key(std::string_view name);
 // Every name parse_key takes, for error messages.

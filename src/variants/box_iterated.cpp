@@ -172,11 +172,11 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   return bound.tolerance("three boxes per axis in integers, fixed point from the float intermediate, 2 passes");
 }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& limits) {
-  const Passes p = passes_for(s, size);
-  if (auto reason = box_walk::check(s, size, limits, p.rows, cascade(s))) return reason;
-  return box_walk::check(s, size, limits, p.columns, cascade(s));
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
+  return box_walk::check(s, cascade(s));
 }
+
+SharedMemory shared_memory(const BlurSettings& s) { return box_walk::shared_memory(s, cascade(s)); }
 
 double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
   const Passes p = passes_for(s, size);
@@ -202,6 +202,7 @@ extern const VariantInfo box_iterated{
     .uses_intermediate = true,
     .knobs = {knobs::workgroup({{32, 1}, {64, 1}, {128, 1}}), kChunk},
     .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new BoxIterated); },
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},

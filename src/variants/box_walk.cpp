@@ -110,7 +110,7 @@ Tile tile(const BlurSettings& s, glm::ivec2 size, int axis, const Cascade& casca
   t.axis = axis;
   t.raw_source = src == gl::Format::rgba8 || !exact(s);  // fixed point converts the texels
   const int n = std::max(s.workgroup().x, 1);
-  t.lines = axis == 0 ? 1 : 8;
+  t.lines = axis == 0 ? 1 : 32 / gl::info(src).bytes_per_texel;  // columns: a 32-byte sector of each row
   t.chunks = std::max(n / t.lines, 1);
   const int len = axis == 0 ? size.x : size.y, lines = axis == 0 ? size.y : size.x;
   const long long words = texel_words(src, exact(s)), staged = axis == 0 ? out_words(dst) : 0;
@@ -119,10 +119,9 @@ Tile tile(const BlurSettings& s, glm::ivec2 size, int axis, const Cascade& casca
   const long long per_output = 4 * t.lines * t.chunks * (words + staged), fixed = 4 * words * t.lines * apron;
   t.chunk = s.knob("chunk").x;
   if (t.chunk <= 0) {
-    const long long fit = std::max(1LL, (kTileBudget - fixed) / per_output);
+    const long long fit = std::max(1LL, ((kTileBudget - fixed) / per_output - 1) | 1);  // odd
     const long long segments = std::max(1LL, (len + t.chunks * fit - 1) / (t.chunks * fit));
-    t.chunk = static_cast<int>((len + segments * t.chunks - 1) / (segments * t.chunks));
-    t.chunk |= 1;
+    t.chunk = static_cast<int>(std::min(fit, ((len + segments * t.chunks - 1) / (segments * t.chunks)) | 1));
   }
   t.extent = t.segment() + static_cast<int>(apron);
   t.segments = (len + t.segment() - 1) / t.segment();
@@ -177,19 +176,25 @@ void dispatch(BlurPasses& passes, std::string_view name, const gl::Program& prog
                   {{t.segments, t.groups, 1}, formula});
 }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits, const Tile& t,
-                                 const Cascade& cascade) {
+std::optional<Refusal> check(const BlurSettings& s, const Cascade& cascade) {
   const glm::ivec2 wg = s.workgroup();
   if (wg.y != 1 || wg.x % 8 != 0)
-    return "workgroup must be Nx1 with N a multiple of 8 (columns: tiles of 8 columns by N/8 chunks; rows: N chunks)";
+    return Refusal{Limit::Knobs, "workgroup must be Nx1 with N a multiple of 8 (columns: tiles of 2, 4 or 8 columns by N / columns chunks; rows: N chunks)"};
   // EXACT: an rgba8 source sums to at most 255 W, a fixed-point one to F W; both below 2^32.
-  if (exact(s) && 255.5 * static_cast<double>(cascade.sum()) >= 4294967296.0)
-    return "the boxes' sum W = " + std::to_string(cascade.sum()) + " times 255 passes the 32-bit integer sums";
-  const std::string axis = t.axis == 0 ? "rows" : "columns";
-  return sliding::shared_memory_reason(t.shared_bytes,
-                                       axis + " tile of " + std::to_string(t.lines) + " x " + std::to_string(t.extent) + " texels (chunk " +
-                                           std::to_string(t.chunk) + ")",
-                                       limits);
+  const double needed = 255.5 * static_cast<double>(cascade.sum());
+  if (exact(s) && needed >= 4294967296.0)
+    return Refusal{Limit::Reach, "the boxes' sum W = " + std::to_string(cascade.sum()) + " times 255 passes the 32-bit integer sums", needed,
+                   4294967296.0};
+  return std::nullopt;
+}
+
+SharedMemory shared_memory(const BlurSettings& s, const Cascade& cascade) {
+  const gl::Format io = s.input_format, mid = s.intermediate_format();
+  constexpr int kLongLine = 1 << 20;  // long enough for the longest chunk
+  const Tile rows = tile(s, {kLongLine, 1}, 0, cascade, io, mid), columns = tile(s, {1, kLongLine}, 1, cascade, mid, io);
+  const Tile& t = rows.shared_bytes >= columns.shared_bytes ? rows : columns;
+  return {t.shared_bytes, std::string(t.axis == 0 ? "rows" : "columns") + " tile of " + std::to_string(t.lines) + " x " +
+                              std::to_string(t.extent) + " texels (chunk " + std::to_string(t.chunk) + ")"};
 }
 
 double loop_iterations(const Tile& t, const Cascade& cascade) {

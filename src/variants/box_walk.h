@@ -32,8 +32,9 @@ struct Cascade {
 // Texels one invocation walks after computing its own start; 0 chooses it (tile()).
 Knob chunk_knob(std::vector<int> candidates);
 
-// One pass's tile: `lines` lines (8 neighbouring columns, or 1 row) by `chunks` chunks of `chunk`
-// outputs; one invocation per chunk, the workgroup knob's N = lines x chunks.
+// One pass's tile: `lines` lines (the neighbouring columns of a 32-byte sector: 8 of rgba8, 4 of
+// rgba16f, 2 of rgba32f; or 1 row) by `chunks` chunks of `chunk` outputs; one invocation per chunk,
+// the workgroup knob's N = lines x chunks.
 struct Tile {
   int axis = 0;
   int lines = 1, chunks = 1, chunk = 1;
@@ -46,11 +47,14 @@ struct Tile {
 };
 
 // The tile of the pass along `axis` from a `src` texture into a `dst` one of an image of `size`.
-// An explicit chunk knob is taken as it is; 0 takes the longest chunk whose tile fits
-// kTileBudget, then evens the segments out over the line (odd, so that a warp's chunks read
-// distinct banks).
+// An explicit chunk knob is taken as it is; 0 takes the longest odd chunk whose tile fits
+// kTileBudget (odd, so that a warp's chunks read distinct banks), then evens the segments out over
+// the line with chunks no longer than that.
 constexpr long long kTileBudget = 24 * 1024;
 Tile tile(const BlurSettings& s, glm::ivec2 size, int axis, const Cascade& cascade, gl::Format src, gl::Format dst);
+// The larger of the two passes' tiles at their longest chunks (a tile for a shorter line is no
+// larger): what a workgroup declares (VariantInfo::shared_memory).
+SharedMemory shared_memory(const BlurSettings& s, const Cascade& cascade);
 
 // The shader's defines (besides the knobs'): the cascade, the tile and how texels are held.
 // EXACT integer sums for rgba8 input.
@@ -63,10 +67,8 @@ double fixed_scale(const Cascade& cascade);
 void dispatch(BlurPasses& passes, std::string_view name, const gl::Program& program, const Tile& t, const gl::Texture& src,
               const gl::Texture& dst);
 
-// Why the pass cannot run: the workgroup's shape, integer sums past 32 bits, the tile's shared
-// memory; nullopt when it can.
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& limits, const Tile& t,
-                                 const Cascade& cascade);
+// Why the passes cannot run: the workgroup's shape, integer sums past 32 bits; nullopt when they can.
+std::optional<Refusal> check(const BlurSettings& s, const Cascade& cascade);
 
 // Loop iterations of one invocation: the tile's loads, the start, the walk.
 double loop_iterations(const Tile& t, const Cascade& cascade);

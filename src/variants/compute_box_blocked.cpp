@@ -80,22 +80,27 @@ class ComputeBoxBlocked final : public Blur {
   const gl::Program* program_ = nullptr;
 };
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::GlLimits& limits) {
-  const int n = s.workgroup().x, k = columns(s), batch = s.integer(kBatch);
-  if (s.workgroup().y != 1) return "workgroup must be Nx1 (a row of invocations, each owning " + std::to_string(k) + " columns)";
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2, const gl::GlLimits& limits) {
+  const int n = s.workgroup().x, k = columns(s);
+  if (s.workgroup().y != 1)
+    return Refusal{Limit::Knobs, "workgroup must be Nx1 (a row of invocations, each owning " + std::to_string(k) + " columns)"};
   if ((k & (k - 1)) != 0)
-    return "columns " + std::to_string(k) + " is not a power of two (the shared-memory padding is conflict-free for those)";
+    return Refusal{Limit::Knobs, "columns " + std::to_string(k) + " is not a power of two (the shared-memory padding is conflict-free for those)"};
   if (tile_width(s) < 1)
-    return "a span of " + std::to_string(n) + " x " + std::to_string(k) + " = " + std::to_string(span(s)) +
-           " columns leaves no tile beside the 2r = " + std::to_string(2 * s.kernel.radius) +
-           " apron columns; use a larger --workgroup or --columns";
-  if (auto reason = sliding::subgroup_scan_reason(s, n, limits)) return reason;
-  // Two transpose rows of texels, four planes of P (two when packed; 4 bytes a value), the row totals.
+    return Refusal{Limit::Reach,
+                   "a span of " + std::to_string(n) + " x " + std::to_string(k) + " = " + std::to_string(span(s)) +
+                       " columns leaves no tile beside the 2r = " + std::to_string(2 * s.kernel.radius) +
+                       " apron columns; use a larger --workgroup or --columns",
+                   2.0 * s.kernel.radius + 1, static_cast<double>(span(s))};
+  return sliding::subgroup_scan_refusal(s, n, limits);
+}
+
+// Two transpose rows of texels, four planes of P (two when packed; 4 bytes a value), the row totals.
+SharedMemory shared_memory(const BlurSettings& s) {
+  const long long n = s.workgroup().x, batch = s.integer(kBatch);
   const long long padded = span(s) + span(s) / 32, texel = exact(s) ? 4 : 8, prefix = packed(s) ? 8 : 16;
-  const long long bytes = batch * padded * (2 * texel + prefix) + prefix * batch * n;
-  return sliding::shared_memory_reason(bytes,
-                                       std::to_string(batch) + (batch == 1 ? " row" : " rows") + " of " + std::to_string(span(s)) + " columns: texels in, prefix sums out",
-                                       limits);
+  return {batch * padded * (2 * texel + prefix) + prefix * batch * n,
+          std::to_string(batch) + (batch == 1 ? " row" : " rows") + " of " + std::to_string(span(s)) + " columns: texels in, prefix sums out"};
 }
 
 // Loop iterations of one invocation: the warm-up (a group of 4 rows per iteration), then per batch
@@ -128,6 +133,8 @@ extern const VariantInfo compute_box_blocked{
     .knobs = {knobs::workgroup({{32, 1}, {64, 1}, {128, 1}, {256, 1}}), kColumns, kRows, kBatch, kScan},
     .accumulated_terms = terms,
     .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
+    .extension = sliding::scan_extension,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeBoxBlocked); },
     .own_bound = sliding::one_pass_box_bound,

@@ -39,17 +39,23 @@ class ComputeBoxPrefix final : public Blur {
   const gl::Program* program_ = nullptr;
 };
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::GlLimits& limits) {
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2, const gl::GlLimits& limits) {
   const glm::ivec2 wg = s.workgroup();
   const int n = wg.x, batch = s.integer(kBatch);
-  if (wg.y != 1) return "workgroup must be Nx1 (one invocation per column of the tile and its apron)";
+  if (wg.y != 1) return Refusal{Limit::Knobs, "workgroup must be Nx1 (one invocation per column of the tile and its apron)"};
+  if (n % batch != 0)
+    return Refusal{Limit::Knobs, "batch " + std::to_string(batch) + " must divide the workgroup's " + std::to_string(n) + " columns"};
   if (tile_width(s) < 1)
-    return "a workgroup of " + std::to_string(n) + " columns leaves no tile beside the 2r = " + std::to_string(2 * s.kernel.radius) +
-           " apron columns; use --workgroup above " + std::to_string(2 * s.kernel.radius);
-  if (n % batch != 0) return "batch " + std::to_string(batch) + " must divide the workgroup's " + std::to_string(n) + " columns";
-  if (auto reason = sliding::subgroup_scan_reason(s, n / batch, limits)) return reason;
-  const long long bytes = (static_cast<long long>(batch) * n + n) * sum_bytes(s);
-  return sliding::shared_memory_reason(bytes, std::to_string(batch) + " rows of " + std::to_string(n) + " sums of 16 bytes", limits);
+    return Refusal{Limit::Reach,
+                   "a workgroup of " + std::to_string(n) + " columns leaves no tile beside the 2r = " + std::to_string(2 * s.kernel.radius) +
+                       " apron columns; use --workgroup above " + std::to_string(2 * s.kernel.radius),
+                   2.0 * s.kernel.radius + 1, static_cast<double>(n)};
+  return sliding::subgroup_scan_refusal(s, n / batch, limits);
+}
+
+SharedMemory shared_memory(const BlurSettings& s) {
+  const long long n = s.workgroup().x, batch = s.integer(kBatch);
+  return {(batch * n + n) * sum_bytes(s), std::to_string(batch) + " rows of " + std::to_string(n) + " sums of 16 bytes"};
 }
 
 // Loop iterations of one invocation: the warm-up, then per batch the loads, the chunk, the scan
@@ -80,6 +86,8 @@ extern const VariantInfo compute_box_prefix{
     .knobs = {knobs::workgroup({{256, 1}, {512, 1}, {1024, 1}}), kSegment, kBatch, kScan},
     .accumulated_terms = terms,
     .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
+    .extension = sliding::scan_extension,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeBoxPrefix); },
     .own_bound = sliding::one_pass_box_bound,

@@ -9,10 +9,10 @@ namespace {
 // keep the vertical apron small relative to the tile: 8x128 fits r = 64 in 32 KiB at fp32.
 int tile_texels(const BlurSettings& s) { return s.workgroup().x * (s.workgroup().y + 2 * s.kernel.radius); }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
-  return lds::check_budget(s, limits, tile_texels,
-                           "tile " + std::to_string(s.workgroup().x) + "x" +
-                               std::to_string(s.workgroup().y + 2 * s.kernel.radius) + " " + lds::cache_name(s));
+SharedMemory shared_memory(const BlurSettings& s) {
+  return lds::shared_memory(s, tile_texels,
+                            "tile " + std::to_string(s.workgroup().x) + "x" + std::to_string(s.workgroup().y + 2 * s.kernel.radius) +
+                                " " + lds::cache_name(s));
 }
 
 }  // namespace
@@ -23,7 +23,7 @@ extern const VariantInfo compute_inline_lds{
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch: horizontal sums of the tile's rows + apron into shared memory, then vertical",
     .knobs = {knobs::workgroup({{8, 128}, {16, 64}, {32, 32}, {16, 16}}), lds::cache_knob({32, 16})},
-    .check = check,
+    .shared_memory = shared_memory,
     .create = [] { return std::unique_ptr<Blur>(new lds::OneDispatch("compute_inline_lds.comp", "hv", tile_texels)); },
 };
 }  // namespace variant

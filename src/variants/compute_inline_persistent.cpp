@@ -21,12 +21,11 @@ int strip_texels(const BlurSettings& s) {
 // prologue of 2r rows: longer segments waste less, shorter ones make more workgroups).
 glm::ivec2 strip_cover(const BlurSettings& s) { return {s.workgroup().x, s.integer(kSegment)}; }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
+SharedMemory shared_memory(const BlurSettings& s) {
   const int w = s.workgroup().x, step = s.workgroup().y, apron = 2 * s.kernel.radius;
-  return lds::check_budget(s, limits, strip_texels,
-                           std::to_string(step) + " input rows of " + std::to_string(w + apron) + " + a ring of " +
-                               std::to_string(apron + step) + " rows of " + std::to_string(w) + ", " +
-                               lds::cache_name(s));
+  return lds::shared_memory(s, strip_texels,
+                            std::to_string(step) + " input rows of " + std::to_string(w + apron) + " + a ring of " +
+                                std::to_string(apron + step) + " rows of " + std::to_string(w) + ", " + lds::cache_name(s));
 }
 
 }  // namespace
@@ -38,7 +37,7 @@ extern const VariantInfo compute_inline_persistent{
     .summary = "compute shader, one dispatch: each workgroup walks down a column strip with a ring of blurred rows "
                "in shared memory",
     .knobs = {knobs::workgroup({{16, 8}, {8, 8}, {32, 8}, {8, 4}, {64, 4}}), kSegment, lds::cache_knob({32, 16})},
-    .check = check,
+    .shared_memory = shared_memory,
     .create = [] {
       return std::unique_ptr<Blur>(
           new lds::OneDispatch("compute_inline_persistent.comp", "hv", strip_texels, strip_cover));

@@ -59,15 +59,19 @@ gl::Defines kernel_path(const BlurSettings& s) {
   return {{"RB_BOX", s.kernel.type == KernelType::Box ? "1" : "0"}};
 }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
-  const Tile t0 = tile(s);
-  if (t0.width % t0.kx != 0)
-    return "the workgroup width " + std::to_string(t0.width) + " must be a multiple of block-x " + std::to_string(t0.kx) +
-           " (rows are cut into blocks of that many columns)";
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const Tile t = tile(s);
-  return lds::check_budget(s, limits, cache_texels,
-                           "cache " + std::to_string(t.stride) + "x" + std::to_string(t.rows) + " " + lds::cache_name(s) +
-                               " for a " + std::to_string(t.width) + "x" + std::to_string(t.height) + " tile");
+  if (t.width % t.kx != 0)
+    return Refusal{Limit::Knobs, "the workgroup width " + std::to_string(t.width) + " must be a multiple of block-x " +
+                                     std::to_string(t.kx) + " (rows are cut into blocks of that many columns)"};
+  return std::nullopt;
+}
+
+SharedMemory shared_memory(const BlurSettings& s) {
+  const Tile t = tile(s);
+  return lds::shared_memory(s, cache_texels,
+                            "cache " + std::to_string(t.stride) + "x" + std::to_string(t.rows) + " " + lds::cache_name(s) + " for a " +
+                                std::to_string(t.width) + "x" + std::to_string(t.height) + " tile");
 }
 
 // The horizontal stage's rounds of segments (and their stores), then the vertical segment.
@@ -95,6 +99,7 @@ extern const VariantInfo compute_inline_regblock{
     .knobs = {knobs::workgroup({{16, 16}, {16, 8}, {32, 8}, {64, 4}}), kBlockX, kBlockY, lds::cache_knob({16, 32})},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
     .check = check,
     .create = [] {
       return std::unique_ptr<Blur>(new lds::OneDispatch("compute_inline_regblock.comp", "hv", cache_texels, tile_cover,

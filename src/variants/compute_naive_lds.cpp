@@ -12,11 +12,11 @@ int tile_texels(const BlurSettings& s) {
   return (wg.x + apron) * (wg.y + apron);
 }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
+SharedMemory shared_memory(const BlurSettings& s) {
   const int apron = 2 * s.kernel.radius;
-  return lds::check_budget(s, limits, tile_texels,
-                           "tile " + std::to_string(s.workgroup().x + apron) + "x" + std::to_string(s.workgroup().y + apron) +
-                               " " + lds::cache_name(s));
+  return lds::shared_memory(s, tile_texels,
+                            "tile " + std::to_string(s.workgroup().x + apron) + "x" + std::to_string(s.workgroup().y + apron) + " " +
+                                lds::cache_name(s));
 }
 
 }  // namespace
@@ -29,7 +29,7 @@ extern const VariantInfo compute_naive_lds{
     .knobs = {knobs::workgroup({{8, 8}, {16, 16}, {32, 8}}), lds::cache_knob({32, 16})},
     .accumulated_terms = direct_2d_terms,
     .loop_iterations = direct_2d_terms,  // the (2r+1)^2 taps dominate the tile load
-    .check = check,
+    .shared_memory = shared_memory,
     .create = [] { return std::unique_ptr<Blur>(new lds::OneDispatch("compute_naive_lds.comp", "2d", tile_texels)); },
 };
 }  // namespace variant

@@ -32,10 +32,9 @@ class ComputeScan final : public Blur {
 };
 
 // Shared memory of the vertical pass: two sums of 16 bytes (uvec4 or vec4) per invocation.
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2, const gl::GlLimits& limits) {
+SharedMemory shared_memory(const BlurSettings& s) {
   const glm::ivec2 wg = s.workgroup();
-  return sliding::shared_memory_reason(2LL * wg.x * wg.y * 16, "2 x " + std::to_string(wg.x) + "x" + std::to_string(wg.y) + " sums of 16 bytes",
-                                       limits);
+  return {2LL * wg.x * wg.y * 16, "2 x " + std::to_string(wg.x) + "x" + std::to_string(wg.y) + " sums of 16 bytes"};
 }
 
 // Float input. Pass 1: a row slide over a segment. Pass 2, per output: the window before the
@@ -66,7 +65,7 @@ extern const VariantInfo compute_scan{
     .knobs = {knobs::workgroup({{16, 16}, {32, 8}, {8, 32}, {32, 4}}), sliding::unroll_knob({4, 1, 8}),
               knobs::segment({64, 16, 256, 1024, 16384})},
     .accumulated_terms = terms,
-    .check = check,
+    .shared_memory = shared_memory,
     .create = [] { return std::unique_ptr<Blur>(new ComputeScan); },
     .own_bound = own_bound,
 };

@@ -10,15 +10,11 @@ namespace {
 // (G + 2r) x K texels: the cache glsl/compute_separable_lds.comp declares.
 int line_texels(const BlurSettings& s) { return (s.workgroup().x + 2 * s.kernel.radius) * s.workgroup().y; }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
+SharedMemory shared_memory(const BlurSettings& s) {
   const glm::ivec2 wg = s.workgroup();
-  if (wg.y > limits.max_compute_workgroup_size[0] || wg.x > limits.max_compute_workgroup_size[1])
-    return "the vertical pass runs the transposed workgroup " + std::to_string(wg.y) + "x" + std::to_string(wg.x) +
-           ", above the device's " + std::to_string(limits.max_compute_workgroup_size[0]) + "x" +
-           std::to_string(limits.max_compute_workgroup_size[1]);
-  return lds::check_budget(s, limits, line_texels,
-                           std::to_string(wg.y) + " line(s) of " + std::to_string(wg.x + 2 * s.kernel.radius) + " " +
-                               lds::cache_name(s));
+  return lds::shared_memory(s, line_texels,
+                            std::to_string(wg.y) + " line(s) of " + std::to_string(wg.x + 2 * s.kernel.radius) + " " +
+                                lds::cache_name(s));
 }
 
 }  // namespace
@@ -30,7 +26,8 @@ extern const VariantInfo compute_separable_lds{
     .summary = "compute shader, horizontal then vertical dispatch, line segments + apron cached in shared memory",
     .uses_intermediate = true,
     .knobs = {knobs::workgroup({{128, 1}, {32, 1}, {64, 1}, {256, 1}, {64, 4}}), lds::cache_knob({32, 16})},
-    .check = check,
+    .shared_memory = shared_memory,
+    .transposed_workgroup = true,
     .create = [] {
       return make_two_pass({.stage = Stage::Compute,
                             .shader = "compute_separable_lds.comp",

@@ -25,6 +25,7 @@ const Knob kTiles{.name = "tiles",
                   .min = 1,
                   .max = 64,
                   .candidates = {{2}, {1}, {4}, {8}}};
+const Knob kWeights = knobs::weights({1, 0});
 
 // A workgroup's tile: LINES rows of SPAN = (N / LINES) K outputs, staged with their 2r apron
 // columns in shared memory rows of odd stride (glsl/compute_separable_regblock.comp).
@@ -49,7 +50,7 @@ class ComputeSeparableRegblock final : public Blur {
     const BlurSettings& s = setup.settings();
     gl::Defines defines = lds::defines(s, stage_texels);
     defines.push_back({"RB_BOX", s.kernel.type == KernelType::Box ? "1" : "0"});
-    if (s.knob("weights").x == 1)
+    if (s.integer(kWeights) == 1)
       for (auto& define : constant_weight_defines(s.kernel)) defines.push_back(std::move(define));
     const gl::Format io = s.input_format, mid = s.intermediate_format();
     rows_ = &setup.compute("compute_separable_regblock.comp", io, mid, defines);
@@ -70,14 +71,19 @@ class ComputeSeparableRegblock final : public Blur {
   const gl::Program* columns_ = nullptr;
 };
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const Tile t = tile(s);
   if (t.invocations % t.lines != 0 || t.invocations < t.lines)
-    return "the workgroup's " + std::to_string(t.invocations) + " invocations must be a multiple of lines " + std::to_string(t.lines) +
-           " (each row of the tile takes the same number of blocks)";
-  return lds::check_budget(s, limits, stage_texels,
-                           "staged rows " + std::to_string(t.lines) + "x" + std::to_string(t.stride) + " " + lds::cache_name(s) +
-                               " for a " + std::to_string(t.span) + "x" + std::to_string(t.lines) + " tile");
+    return Refusal{Limit::Knobs, "the workgroup's " + std::to_string(t.invocations) + " invocations must be a multiple of lines " +
+                                     std::to_string(t.lines) + " (each row of the tile takes the same number of blocks)"};
+  return std::nullopt;
+}
+
+SharedMemory shared_memory(const BlurSettings& s) {
+  const Tile t = tile(s);
+  return lds::shared_memory(s, stage_texels,
+                            "staged rows " + std::to_string(t.lines) + "x" + std::to_string(t.stride) + " " + lds::cache_name(s) +
+                                " for a " + std::to_string(t.span) + "x" + std::to_string(t.lines) + " tile");
 }
 
 // Per tile: the staging loops, then one line segment of K outputs and its stores.
@@ -104,9 +110,10 @@ extern const VariantInfo compute_separable_regblock{
     // Defaults: lines, cache and weights among the fastest of about 230 settings timed on the H200
     // (smaller blocks and fewer lines than one would guess); 64 invocations, K = 6 and two tiles the
     // best compromise of the tiles sweep on an H100 over both sizes and radii (docs/PERFORMANCE.md, issue 16).
-    .knobs = {knobs::workgroup({{64, 1}, {128, 1}, {256, 1}}), kLines, kBlock, kTiles, lds::cache_knob({16, 32}), knobs::weights({1, 0})},
+    .knobs = {knobs::workgroup({{64, 1}, {128, 1}, {256, 1}}), kLines, kBlock, kTiles, lds::cache_knob({16, 32}), kWeights},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSeparableRegblock); },
 };

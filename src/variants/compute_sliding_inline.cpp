@@ -26,13 +26,9 @@ class ComputeSlidingInline final : public Blur {
   const gl::Program* program_ = nullptr;
 };
 
-// Mesa's llvmpipe silently ends the loops of a shader invocation once their iterations add up
-// to 65535 (gallivm's loop limiter), so the rest of a long walk is never stored. An invocation
-// here loops, per batch of WG_X/2 rows, over a row's warm-up (2r+1 texels, UNROLL at a time),
-// its slide over the strip (UNROLL texels at a time; these inner loops are unrolled) and the
-// batch's rows. Walks that long (tall images with long segments at large r) also leave a GPU
-// with few workgroups, so they are refused on every device.
-constexpr long long kMaxLoopIterations = 65535;
+// An invocation loops, per batch of WG_X/2 rows, over a row's warm-up (2r+1 texels, UNROLL at a
+// time), its slide over the strip (UNROLL texels at a time; these inner loops are unrolled) and
+// the batch's rows (llvmpipe stops an invocation after 65535 iterations: loop_iterations).
 struct Walk {
   long long per_batch, batch, warmup;
   long long iterations(long long rows) const { return (warmup + rows + batch - 1) / batch * per_batch; }
@@ -42,24 +38,21 @@ Walk walk(const BlurSettings& s) {
   return {(warmup + n - 1) / n + (strip + n - 1) / n + strip / 2 + 1, strip / 2, warmup};
 }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& limits) {
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const int strip = s.workgroup().x;
   if (s.workgroup().y != 1 || strip < 2 || strip % 2 != 0)
-    return "workgroup must be Nx1 with N even (a strip of N columns, batches of N/2 rows)";
-  // Shared memory: one row of strip sums (padded by one) per invocation, 16 bytes each (uvec4 or vec4).
-  if (auto reason = sliding::shared_memory_reason(static_cast<long long>(strip) * (strip + 1) * 16,
-                                                  std::to_string(strip) + " rows x " + std::to_string(strip + 1) + " sums of 16 bytes",
-                                                  limits))
-    return reason;
-  const Walk w = walk(s);
-  const long long rows = std::min(sliding::segment(s), size.y), iterations = w.iterations(rows);
-  if (iterations > kMaxLoopIterations) {
-    const long long longest = kMaxLoopIterations / w.per_batch * w.batch - w.warmup;
-    return "a workgroup walking " + std::to_string(rows) + " rows loops " + std::to_string(iterations) +
-           " times per invocation; llvmpipe stops shaders at 65535: " +
-           (longest >= 1 ? "use --segment <= " + std::to_string(longest) : "use a larger --unroll or workgroup");
-  }
+    return Refusal{Limit::Knobs, "workgroup must be Nx1 with N even (a strip of N columns, batches of N/2 rows)"};
   return std::nullopt;
+}
+
+// One row of strip sums (padded by one) per invocation, 16 bytes each (uvec4 or vec4).
+SharedMemory shared_memory(const BlurSettings& s) {
+  const long long strip = s.workgroup().x;
+  return {strip * (strip + 1) * 16, std::to_string(strip) + " rows x " + std::to_string(strip + 1) + " sums of 16 bytes"};
+}
+
+double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
+  return static_cast<double>(walk(s).iterations(std::min(sliding::segment(s), size.y)));
 }
 
 // Float input: each row's horizontal slide over the strip, then the column's slide over a
@@ -85,6 +78,8 @@ extern const VariantInfo compute_sliding_inline{
     .kernels = KernelSupport::BoxOnly,
     .knobs = {knobs::workgroup({{32, 1}, {16, 1}}), sliding::unroll_knob({4, 1, 8}), knobs::segment({256, 64, 1024, 16384})},
     .accumulated_terms = terms,
+    .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSlidingInline); },
     .own_bound = own_bound,

@@ -44,11 +44,11 @@ class ComputeSlidingTiles final : public Blur {
   const gl::Program* columns_ = nullptr;
 };
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& limits) {
-  const Passes p = passes_for(s, size);
-  if (auto reason = box_walk::check(s, size, limits, p.rows, cascade(s))) return reason;
-  return box_walk::check(s, size, limits, p.columns, cascade(s));
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
+  return box_walk::check(s, cascade(s));
 }
+
+SharedMemory shared_memory(const BlurSettings& s) { return box_walk::shared_memory(s, cascade(s)); }
 
 double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
   const Passes p = passes_for(s, size);
@@ -73,6 +73,7 @@ extern const VariantInfo compute_sliding_tiles{
     .knobs = {knobs::workgroup({{32, 1}, {64, 1}, {128, 1}}), kChunk},
     .accumulated_terms = terms,
     .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSlidingTiles); },
     .own_bound = sliding::two_pass_bound,

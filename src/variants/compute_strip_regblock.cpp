@@ -27,6 +27,7 @@ const Knob kBlock{.name = "block",
                   .max = 32,
                   .candidates = {{8}, {4}, {16}}};
 const Knob kSegment = knobs::segment({1024, 512, 256, 4096});
+const Knob kWeights = knobs::weights({0, 1});
 // The horizontal stage's reads: through an image (imageLoad; the shader converts rgba8 to
 // floats), a texture (texelFetch; the texture unit converts), or staged (the step's rows loaded
 // into shared memory first, coalesced and converted once; more shared memory, one more barrier
@@ -63,7 +64,7 @@ class ComputeStripRegblock final : public Blur {
     const BlurSettings& s = setup.settings();
     gl::Defines defines = lds::defines(s, ring_texels);
     defines.push_back({"RB_BOX", s.kernel.type == KernelType::Box ? "1" : "0"});
-    if (s.knob("weights").x == 1)
+    if (s.integer(kWeights) == 1)
       for (auto& define : constant_weight_defines(s.kernel)) defines.push_back(std::move(define));
     program_ = &setup.compute("compute_strip_regblock.comp", s.input_format, s.input_format, defines);
   }
@@ -77,19 +78,26 @@ class ComputeStripRegblock final : public Blur {
   const gl::Program* program_ = nullptr;
 };
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& limits) {
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const Walk w = walk(s);
   if (w.strip % w.block != 0)
-    return "strip " + std::to_string(w.strip) + " must be a multiple of block " + std::to_string(w.block) + " (rows are cut into blocks)";
+    return Refusal{Limit::Knobs,
+                   "strip " + std::to_string(w.strip) + " must be a multiple of block " + std::to_string(w.block) + " (rows are cut into blocks)"};
   if (w.invocations < w.strip || (w.invocations * w.block) % w.strip != 0)
-    return "the workgroup's " + std::to_string(w.invocations) + " invocations must be a multiple of strip " + std::to_string(w.strip) +
-           " (each step blurs " + std::to_string(w.invocations) + " blocks of each row and column)";
-  return lds::check_budget(s, limits, ring_texels,
-                           "ring " + std::to_string(w.strip | 1) + "x" + std::to_string(w.ring) +
-                               (s.integer(kFetch) == 2 ? " + staging " + std::to_string(w.step) + "x" +
-                                                             std::to_string((w.strip + 2 * s.kernel.radius) | 1)
-                                                       : "") +
-                               " " + lds::cache_name(s));
+    return Refusal{Limit::Knobs, "the workgroup's " + std::to_string(w.invocations) + " invocations must be a multiple of strip " +
+                                     std::to_string(w.strip) + " (each step blurs " + std::to_string(w.invocations) +
+                                     " blocks of each row and column)"};
+  return std::nullopt;
+}
+
+SharedMemory shared_memory(const BlurSettings& s) {
+  const Walk w = walk(s);
+  return lds::shared_memory(s, ring_texels,
+                            "ring " + std::to_string(w.strip | 1) + "x" + std::to_string(w.ring) +
+                                (s.integer(kFetch) == 2 ? " + staging " + std::to_string(w.step) + "x" +
+                                                              std::to_string((w.strip + 2 * s.kernel.radius) | 1)
+                                                        : "") +
+                                " " + lds::cache_name(s));
 }
 
 // One block of K outputs (regblock_common.glsl), every iteration of every loop as written.
@@ -120,9 +128,10 @@ extern const VariantInfo compute_strip_regblock{
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch: a walk down column strips, rows blurred once into a ring, register blocked both ways",
     // Defaults: the fastest of 54 settings on the H200 at r = 16 (docs/PERFORMANCE.md, issue 16).
-    .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32}), kFetch, knobs::weights({0, 1})},
+    .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32}), kFetch, kWeights},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeStripRegblock); },
 };

@@ -207,11 +207,13 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   return bound.tolerance(std::to_string(choice.levels) + " levels down and up");
 }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const Choice c = choice_for(s.kernel.sigma);
   if (c.sigma < s.kernel.sigma / 1.5)
-    return "sigma " + format_double(s.kernel.sigma, 4) + " is beyond " + std::to_string(kMaxLevels) + " levels (sigma " +
-           format_double(c.sigma, 4) + ")";
+    return Refusal{Limit::Reach,
+                   "sigma " + format_double(s.kernel.sigma, 4) + " is beyond " + std::to_string(kMaxLevels) + " levels (sigma " +
+                       format_double(c.sigma, 4) + ")",
+                   s.kernel.sigma, 1.5 * c.sigma};
   return std::nullopt;
 }
 

@@ -133,11 +133,13 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   return bound.tolerance(std::to_string(offsets.size()) + " Kawase passes");
 }
 
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const size_t passes = offsets_for(s.kernel.sigma).size();
   if (passes > kMaxPasses)
-    return "sigma " + format_double(s.kernel.sigma, 4) + " needs " + std::to_string(passes) + " passes at full resolution, more than " +
-           std::to_string(kMaxPasses) + " (dual-kawase blurs wide at a fraction of the cost)";
+    return Refusal{Limit::Reach,
+                   "sigma " + format_double(s.kernel.sigma, 4) + " needs " + std::to_string(passes) + " passes at full resolution, more than " +
+                       std::to_string(kMaxPasses) + " (dual-kawase blurs wide at a fraction of the cost)",
+                   static_cast<double>(passes), static_cast<double>(kMaxPasses)};
   return std::nullopt;
 }
 

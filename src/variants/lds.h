@@ -4,8 +4,6 @@
 // shared array holds (a function of the settings); the same number is check()'s formula and the
 // shader's LDS_TEXELS define, which the shader checks against its own layout with #error.
 // A texel is a vec4 (16 bytes) with cache fp32, or a uvec2 of packHalf2x16 (8 bytes) with fp16.
-#include <cstdio>
-#include <optional>
 #include <string>
 
 #include "blur/blur.h"
@@ -29,30 +27,10 @@ inline int cache_bits(const BlurSettings& s) { return s.knob("cache").x; }
 inline int texel_bytes(int cache_bits) { return cache_bits == 16 ? 8 : 16; }
 inline int bytes(const BlurSettings& s, Texels texels) { return texels(s) * texel_bytes(cache_bits(s)); }
 
-inline std::string kib(int bytes) {
-  char text[32];
-  if (bytes % 1024 == 0)
-    std::snprintf(text, sizeof text, "%d KiB", bytes / 1024);
-  else
-    std::snprintf(text, sizeof text, "%.1f KiB", bytes / 1024.0);
-  return text;
-}
-
-// nullopt when the settings fit the device's shared memory; else one line with the numbers:
-// what they need (`layout` says of what, e.g. "tile 48x48 fp32"), what the device has, and the
-// largest radius that fits with these knobs (or that none does).
-inline std::optional<std::string> check_budget(const BlurSettings& s, const gl::GlLimits& limits, Texels texels,
-                                               const std::string& layout) {
-  const int need = bytes(s, texels);
-  const int have = limits.max_compute_shared_memory;
-  if (need <= have) return std::nullopt;
-  int fits = -1;
-  for (BlurSettings smaller = s; smaller.kernel.radius > 0 && fits < 0;) {
-    --smaller.kernel.radius;
-    if (bytes(smaller, texels) <= have) fits = smaller.kernel.radius;
-  }
-  return "needs " + kib(need) + " of shared memory (" + layout + "), the device has " + kib(have) +
-         (fits >= 0 ? "; these knobs fit r <= " + std::to_string(fits) : "; these knobs fit no radius");
+// The shared memory of `texels` cache texels (VariantInfo::shared_memory); `layout` says of what,
+// e.g. "tile 48x48 fp32".
+inline SharedMemory shared_memory(const BlurSettings& s, Texels texels, const std::string& layout) {
+  return {static_cast<long long>(bytes(s, texels)), layout};
 }
 
 inline const char* cache_name(const BlurSettings& s) { return cache_bits(s) == 16 ? "fp16" : "fp32"; }

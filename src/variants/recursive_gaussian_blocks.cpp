@@ -261,27 +261,28 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   return bound.tolerance("recursive filter in blocks, 2 passes");
 }
 
-// A line's blocks in one workgroup; the scan's states and the rows' staging in shared memory.
-std::optional<std::string> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& limits) {
+// A block lives in registers: at most kMaxBlock texels.
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& /*limits*/) {
   const auto text = [](long long v) { return std::to_string(v); };
-  const gl::Format io = s.input_format, mid = s.intermediate_format();
   for (int axis = 0; axis < 2; ++axis) {
     const Shape w = shape(s, size, axis);
-    const int length = axis == 0 ? size.x : size.y, invocations = w.lines * w.blocks;
-    const std::string line = axis == 0 ? "a row" : "a column";
     if (w.block > kMaxBlock)
-      return line + " of " + text(length) + " texels in " + text(s.workgroup().x) + " blocks (the workgroup's width) needs " +
-             text(w.block) + " texels per invocation, more than the " + text(kMaxBlock) + " held in registers; use a wider --workgroup";
-    if (invocations > limits.max_compute_invocations || w.blocks > limits.max_compute_workgroup_size[axis == 0 ? 0 : 1])
-      return line + " of " + text(length) + " texels in blocks of " + text(w.block) + " needs " + text(w.blocks) + " blocks (x " +
-             text(w.lines) + " lines) in a workgroup, more than the device's " + text(limits.max_compute_invocations) +
-             " invocations; use a narrower --workgroup";
-    const long long staging = axis == 0 ? 4LL * round_texels(size.x, wider(io, mid)) * (gl::info(wider(io, mid)).bytes_per_texel / 4) : 0;
-    if (auto reason = sliding::shared_memory_reason(48LL * invocations + staging,
-                                                    text(invocations) + " block states of 3 vec4" + (staging ? " and a row's staging" : ""), limits))
-      return reason;
+      return Refusal{Limit::Reach,
+                     std::string(axis == 0 ? "a row" : "a column") + " of " + text(axis == 0 ? size.x : size.y) + " texels in " +
+                         text(s.workgroup().x) + " blocks (the workgroup's width) needs " + text(w.block) +
+                         " texels per invocation, more than the " + text(kMaxBlock) + " held in registers; use a wider --workgroup",
+                     static_cast<double>(w.block), static_cast<double>(kMaxBlock)};
   }
   return std::nullopt;
+}
+
+// The scan's block states, three vec4 per block (at most W x H blocks: the columns'); a rows
+// workgroup's W blocks and its staging round of at most 16 KiB.
+SharedMemory shared_memory(const BlurSettings& s) {
+  const glm::ivec2 wg = s.workgroup();
+  const long long columns = 48LL * wg.x * wg.y, rows = 48LL * wg.x + 16384;
+  return {std::max(columns, rows), columns >= rows ? std::to_string(wg.y) + "x" + std::to_string(wg.x) + " block states of 3 vec4"
+                                                   : std::to_string(wg.x) + " block states of 3 vec4 and 16 KiB of a row's texels"};
 }
 
 // Per invocation: the rows' staging rounds, four passes over the block (zero state and refilter,
@@ -317,6 +318,8 @@ extern const VariantInfo recursive_gaussian_blocks{
     .knobs = {knobs::workgroup({{128, 4}, {256, 4}, {64, 8}, {256, 2}, {512, 1}})},
     .refused_borders = recursive::refused_borders(),
     .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
+    .transposed_workgroup = true,  // the columns' pass: lines x blocks
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new RecursiveGaussianBlocks); },
     .approximation = {.choose = recursive::choose, .model = model_blur, .tolerance = tolerance},

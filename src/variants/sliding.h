@@ -43,14 +43,15 @@ inline Knob scan_knob() {
           .choices = {{"shared", 0}, {"subgroup", 1}},
           .candidates = {{0}, {1}}};
 }
-// check(): why scan=subgroup cannot run, or nullopt; `invocations` take part in a row's scan.
-inline std::optional<std::string> subgroup_scan_reason(const BlurSettings& s, int invocations, const gl::GlLimits& limits) {
-  if (s.knob("scan").x != 1) return std::nullopt;
-  if (!limits.subgroup_arithmetic) return "scan=subgroup needs GL_KHR_shader_subgroup_arithmetic in compute shaders, which this driver lacks";
-  if (invocations % limits.subgroup_size != 0)
-    return "scan=subgroup needs the " + std::to_string(invocations) + " invocations of a row to fill whole subgroups of " +
-           std::to_string(limits.subgroup_size);
-  return std::nullopt;
+// VariantInfo::extension of a variant with the scan knob: scan=subgroup needs subgroup arithmetic.
+inline std::string_view scan_extension(const BlurSettings& s) {
+  return s.knob("scan").x == 1 ? "GL_KHR_shader_subgroup_arithmetic" : "";
+}
+// check(): scan=subgroup on a device that has it needs the `invocations` of a row to fill whole subgroups.
+inline std::optional<Refusal> subgroup_scan_refusal(const BlurSettings& s, int invocations, const gl::GlLimits& limits) {
+  if (s.knob("scan").x != 1 || !limits.subgroup_arithmetic || invocations % limits.subgroup_size == 0) return std::nullopt;
+  return Refusal{Limit::Knobs, "scan=subgroup needs the " + std::to_string(invocations) + " invocations of a row to fill whole subgroups of " +
+                                   std::to_string(limits.subgroup_size)};
 }
 
 // The defines of one running-sum pass that reads a texture of `src` format, for an image of
@@ -127,13 +128,6 @@ inline RowsThenColumns rows_then_columns(BlurSetup& setup, const std::string& fi
   h.push_back({"AXIS", "0"});
   v.push_back({"AXIS", "1"});
   return {&setup.compute(file, io, mid, h), &setup.compute(file, mid, io, v)};
-}
-
-// check(): why `bytes` of shared memory (holding `what`) do not fit the device, or nullopt.
-inline std::optional<std::string> shared_memory_reason(long long bytes, const std::string& what, const gl::GlLimits& limits) {
-  if (bytes <= limits.max_compute_shared_memory) return std::nullopt;
-  return "needs " + std::to_string((bytes + 1023) / 1024) + " KiB of shared memory (" + what + "), the device has " +
-         std::to_string(limits.max_compute_shared_memory / 1024) + " KiB";
 }
 
 // Float input: the fp32 roundings one output of a running sum can accumulate, in units of

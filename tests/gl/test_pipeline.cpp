@@ -123,9 +123,10 @@ TEST_F(Pipeline, RefusesAnRgba8IntermediateForHdrInput) {
   BlurSettings s;
   s.input_format = gl::Format::rgba16f;
   s.intermediate = gl::Format::rgba8;
-  const auto reason = pipeline.configure(*find_variant("compute-separable"), s, {16, 16});
-  ASSERT_TRUE(reason);
-  EXPECT_NE(reason->find("rgba8 intermediate"), std::string::npos);
+  const auto refusal = pipeline.configure(*find_variant("compute-separable"), s, {16, 16});
+  ASSERT_TRUE(refusal);
+  EXPECT_EQ(refusal->limit, Limit::Format);
+  EXPECT_NE(refusal->reason.find("rgba8 intermediate"), std::string::npos);
 }
 
 TEST_F(Pipeline, RefusesWorkgroupsBeyondTheDevice) {
@@ -133,9 +134,12 @@ TEST_F(Pipeline, RefusesWorkgroupsBeyondTheDevice) {
   BlurPipeline pipeline(programs, gl_info().limits);
   BlurSettings s;
   s.knobs["workgroup"] = {64, 64};
-  const auto reason = pipeline.configure(*find_variant("compute-naive"), s, {16, 16});
-  ASSERT_TRUE(reason);
-  EXPECT_NE(reason->find("exceeds the device"), std::string::npos) << *reason;
+  const auto refusal = pipeline.configure(*find_variant("compute-naive"), s, {16, 16});
+  ASSERT_TRUE(refusal);
+  EXPECT_EQ(refusal->limit, Limit::Invocations);
+  EXPECT_EQ(refusal->needed, 64 * 64);
+  EXPECT_EQ(refusal->available, gl_info().limits.max_compute_invocations);
+  EXPECT_NE(refusal->reason.find("exceeds the device"), std::string::npos) << refusal->reason;
 }
 
 TEST_F(Pipeline, SceneIsAPureFunctionOfTime) {

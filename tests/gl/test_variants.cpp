@@ -1,24 +1,32 @@
-// Every registered variant against the CPU reference: radii, both kernels, every intermediate
-// format, both input formats, every knob candidate, sizes that do not fit any workgroup, and
-// every border mode.
+// Every registered variant against the CPU reference. Four kinds of case per variant (CTest names
+// in tests/gl_grid_tests.cmake; `ctest -R 'gl\.compute-sliding\.'` runs one variant's):
+//  - gl.<variant>.r<R>, R in 0, 1, 2, 7, 16, 33, 64, 128: the default knobs at 517x389 (odd: partial
+//    workgroups, tiles and segments), 131x97, 3x2 and 1x1 (taps far past the image), both input
+//    formats, both kernels, every intermediate format;
+//  - gl.<variant>.knobs: every knob candidate (the other knobs at their defaults, or changed as little
+//    as this device needs) at 517x389 and two radii; each must be checked at least once;
+//  - gl.<variant>.walks: the default knobs at 2111x307 and 307x2111, so every walk (segments, strips,
+//    tiles, blocks of a line) has several parts per line in both directions;
+//  - gl.<variant>.border_<mode>: the border modes other than clamp (BorderGrid below).
 //
-// One test per (variant, radius), named Grid/VariantGrid.MatchesReference/<variant>_r<R> (dashes
-// become underscores), and one per (variant, border mode other than clamp), named
-// Borders/BorderGrid.MatchesReference/<variant>_border_<mode>; CTest names them gl.<variant>.r<R>
-// and gl.<variant>.border_<mode> (tests/gl_grid_tests.cmake), so `ctest -R compute-sliding` runs
-// one variant's cases.
-//
-// A refusal is a failure unless the case expects it: a box-only variant must refuse the
-// Gaussian (and only it), an approximation of the Gaussian the box, a float input must refuse an
-// rgba8 intermediate, a variant must refuse the border modes it declares
-// (VariantInfo::refused_borders) with the reason, and otherwise only declared device limits
-// (shared memory, loop counts) may refuse, never the variant's default knobs at the reference
-// radii: a variant that stops running fails here.
+// A refusal is a failure unless the case expects it, by its kind and its numbers (blur/refusal.h):
+//  - the kernel a variant does not blur (Limit::Kernel), an rgba8 intermediate for float input
+//    (Limit::Format) and the border modes it declares (Limit::Border) must be refused, for that
+//    reason and no other;
+//  - the default knobs at radii up to kReferenceRadius must run, and above it refuse exactly where
+//    kExpectedRefusals below says (a variant's reach; llvmpipe's limits);
+//  - otherwise (knob candidates, other devices) only the device's limits may refuse, and only with
+//    numbers that hold: what the variant declares it needs (shared memory, loop iterations)
+//    against what this device has; and a candidate's reach (its structure covers so far) with a
+//    need past what is available.
+// Knob values that do not go together (Limit::Knobs) or are out of range (Limit::Setting) always fail:
+// a candidate must run with the other knobs at their defaults.
 //
 // An approximation is checked against the CPU model of its own algorithm (with the tolerance it
 // states), for the Gaussian of sigma = r / 3 each radius asks for.
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -51,6 +59,40 @@ Image test_image(glm::ivec2 size, gl::Format format, unsigned seed) {
 // Radii up to this one must run with the default knobs at every size: the reference radii.
 constexpr int kReferenceRadius = 16;
 
+// The refusals the grid expects with the default knobs, from the smallest radius on (an
+// approximation: sigma = r / 3): the variant's own reach on every device, and the device's limits
+// on the reference device, llvmpipe (32 KiB of shared memory, loops stopped after 65535
+// iterations). Elsewhere a device limit is accepted when its numbers hold. From `from` on the
+// variant must refuse for that limit, and below it must not: a variant whose limits change
+// updates this list.
+struct ExpectedRefusal {
+  std::string_view variant;
+  Limit limit;
+  int from;
+};
+const std::vector<ExpectedRefusal> kExpectedRefusals = {
+    {"compute-box-prefix", Limit::Reach, 128},  // its 256-column workgroup leaves no tile beside a 256-column apron
+    {"frag-naive", Limit::LoopIterations, 128},  // (2r+1)^2 taps
+    {"compute-naive", Limit::LoopIterations, 128},
+    {"compute-naive-lds", Limit::SharedMemory, 33},  // the (8 + 2r)^2 tile
+    {"compute-strip-regblock", Limit::SharedMemory, 33},  // the ring of 2r + 64 rows
+    {"compute-inline-persistent", Limit::SharedMemory, 64},
+    {"compute-inline-regblock", Limit::SharedMemory, 64},
+    {"compute-inline-lds", Limit::SharedMemory, 128},
+};
+
+bool reference_device() {
+  const gl::GlLimits& limits = gl_info().limits;
+  return limits.max_compute_shared_memory == 32768 && limits.max_loop_iterations == 65535;
+}
+
+// The refusal the grid expects of a variant's default knobs at a radius, if any.
+const ExpectedRefusal* expected_refusal(const VariantInfo& v, int radius) {
+  for (const ExpectedRefusal& e : kExpectedRefusals)
+    if (e.variant == v.name && radius >= e.from && (e.limit == Limit::Reach || reference_device())) return &e;
+  return nullptr;
+}
+
 // What a run expects of the pipeline.
 enum class Expect { Run, RefuseKernel, RefuseFormat, RefuseBorder, RunOrDeclaredLimit };
 
@@ -59,18 +101,8 @@ struct SettingRun {
   bool defaults;  // the variant's default knobs
 };
 
-// Which knob candidates a run list takes: none, or every `of`-th one from the `part`-th (all:
-// part 0 of 1), counting the candidates of all knobs in turn.
-struct KnobShare {
-  int part = 0, of = 0;
-};
-constexpr KnobShare kAllKnobs{0, 1};
-
-// Every setting a variant must be right for at one (size, input, kernel, border): each
-// intermediate format it can use, and the knob candidates of `knobs`, each with the other knobs
-// at their defaults.
-std::vector<SettingRun> runs_for(const VariantInfo& v, const Kernel& kernel, const Border& border, gl::Format input,
-                                 KnobShare knobs = {}) {
+// Every intermediate format a variant can use (or its one setting), at its default knobs.
+std::vector<SettingRun> default_runs(const VariantInfo& v, const Kernel& kernel, const Border& border, gl::Format input) {
   BlurSettings base;
   base.kernel = kernel;
   base.border = border;
@@ -85,16 +117,33 @@ std::vector<SettingRun> runs_for(const VariantInfo& v, const Kernel& kernel, con
   } else {
     runs.push_back({base, true});
   }
-  int candidate = 0;
-  if (knobs.of > 0)
-    for (const Knob& k : v.knobs)
-      for (size_t i = 1; i < k.candidates.size(); ++i)
-        if (candidate++ % knobs.of == knobs.part) {
-          BlurSettings s = base;
-          s.knobs[std::string(k.name)] = k.candidates[i];
-          runs.push_back({s, false});
-        }
   return runs;
+}
+
+// One knob candidate of a variant: the knob and the index of the value in its candidates.
+struct Candidate {
+  const Knob* knob;
+  size_t index;
+  std::string text() const { return std::string(knob->name) + "=" + knob->text(knob->candidates[index]); }
+};
+
+// The candidates other than the defaults, every `of`-th from the `part`-th (all: part 0 of 1).
+std::vector<Candidate> candidates(const VariantInfo& v, int part = 0, int of = 1) {
+  std::vector<Candidate> list;
+  int n = 0;
+  for (const Knob& k : v.knobs)
+    for (size_t i = 1; i < k.candidates.size(); ++i)
+      if (n++ % of == part) list.push_back({&k, i});
+  return list;
+}
+
+SettingRun candidate_run(const Candidate& c, const Kernel& kernel, const Border& border, gl::Format input) {
+  BlurSettings s;
+  s.kernel = kernel;
+  s.border = border;
+  s.input_format = input;
+  s.knobs[std::string(c.knob->name)] = c.knob->candidates[c.index];
+  return {s, false};
 }
 
 bool refuses_border(const VariantInfo& v, BorderMode mode) {
@@ -112,77 +161,60 @@ Expect expectation(const VariantInfo& v, const SettingRun& run) {
   return Expect::RunOrDeclaredLimit;
 }
 
-// 2D variants cost (2r+1)^2 taps (or (r+1)^2 bilinear fetches) per pixel, which a CPU rasterizer
-// pays in full: past ~300 loop iterations per invocation they run at 131x97 only.
-bool reduced_size(const VariantInfo& v, const BlurSettings& s) {
-  return v.loop_iterations && v.loop_iterations(resolve(v, s), {517, 389}) > 300.0;
+// Why `refusal` is not one of the device's limits as this variant declares them, or "" when it is:
+// the numbers must be what the variant declares it needs and what this device has.
+std::string not_a_device_limit(const VariantInfo& v, const BlurSettings& s, glm::ivec2 size, const Refusal& r) {
+  const gl::GlLimits& limits = gl_info().limits;
+  const auto numbers = [&](double needed, double available) -> std::string {
+    if (r.needed != needed || r.available != available)
+      return "its numbers " + format_double(r.needed) + " / " + format_double(r.available) + " are not the declared " +
+             format_double(needed) + " / " + format_double(available);
+    if (!(r.needed > r.available)) return "it needs no more than is available";
+    return "";
+  };
+  switch (r.limit) {
+    case Limit::SharedMemory:
+      if (!v.shared_memory) return "the variant declares no shared memory";
+      return numbers(static_cast<double>(v.shared_memory(s).bytes), limits.max_compute_shared_memory);
+    case Limit::LoopIterations:
+      if (!v.loop_iterations || limits.max_loop_iterations == 0) return "no loop limit applies";
+      return numbers(v.loop_iterations(s, size), static_cast<double>(limits.max_loop_iterations));
+    case Limit::Invocations:
+      if (r.available != limits.max_compute_invocations && r.available != limits.max_compute_workgroup_size[0] &&
+          r.available != limits.max_compute_workgroup_size[1])
+        return "its available " + format_double(r.available) + " is none of the device's workgroup limits";
+      return r.needed > r.available ? "" : "it needs no more than is available";
+    case Limit::TextureSize:
+      return numbers(std::max(size.x, size.y), limits.max_texture_size);
+    case Limit::Extension:
+      if (!v.extension || v.extension(s) != r.extension) return "the variant does not declare " + r.extension;
+      return device_has_extension(limits, r.extension) ? "the device has " + r.extension : "";
+    default:
+      return "limit '" + std::string(name(r.limit)) + "' is not the device's";
+  }
 }
 
-// Blurs a source with settings and checks each output against the CPU reference, with the
-// targets poisoned, counting what ran and what was refused.
-class Checker {
- public:
-  explicit Checker(const VariantInfo& variant) : variant_(variant), programs_(gl::ShaderSources::embedded()), pipeline_(programs_, gl_info().limits) {}
-
-  // Every run of `runs` on `source` (its texels read back in `uploaded`), all of one kernel and border.
-  void check(const gl::Texture& source, gl::Texture& destination, const Image& uploaded, const std::vector<SettingRun>& runs) {
-    const glm::ivec2 size{source.width(), source.height()};
-    const gl::Format input = source.format();
-    std::optional<ReferenceImage> reference;
-    std::optional<gl::Format> reference_intermediate;  // an approximation's model's
-    for (const SettingRun& run : runs) {
-      // Naive 2D at large r runs at 131x97 only; everything else at every size.
-      if (reduced_size(variant_, run.settings) && size.x * size.y > 131 * 97) continue;
-      const BlurSettings resolved = resolve(variant_, run.settings);
-      const std::string what = std::string(variant_.name) + " " + describe(variant_, resolved) + " " + size_text(size);
-      const Expect expect = expectation(variant_, run);
-      const auto reason = pipeline_.configure(variant_, run.settings, size);
-      if (expect == Expect::RefuseKernel || expect == Expect::RefuseFormat || expect == Expect::RefuseBorder) {
-        ++refused;
-        ASSERT_TRUE(reason) << what << " must be refused";
-        const char* why = expect == Expect::RefuseKernel ? "kernel only"
-                          : expect == Expect::RefuseFormat ? "rgba8 intermediate"
-                                                           : "border ";
-        EXPECT_NE(reason->find(why), std::string::npos) << what << " refused for another reason: " << *reason;
-        continue;
-      }
-      if (reason) {
-        ++refused;
-        EXPECT_EQ(expect, Expect::RunOrDeclaredLimit) << what << " refused: " << *reason;
-        continue;
-      }
-      // One reference per (kernel, border): the runs share both. An approximation's is the output of
-      // its CPU model, which also depends on the intermediate format (not on knobs: they change
-      // how, not what; the models do not read them).
-      const std::optional<gl::Format> intermediate =
-          is_approximation(variant_) ? std::optional(resolved.intermediate_format()) : std::nullopt;
-      if (!reference || intermediate != reference_intermediate) {
-        reference = expected_output(variant_, resolved, uploaded);
-        reference_intermediate = intermediate;
-      }
-      pipeline_.run(source, destination);  // allocates intermediates, then poison everything
-      pipeline_.poison_intermediates(kPoisonFloat);
-      gl::fill(destination, gl::info(input).is_float ? kPoisonFloat : kPoisonUnorm);
-      pipeline_.run(source, destination);
-      const Tolerance tolerance = tolerance_for(variant_, resolved, size, peak_magnitude(uploaded));
-      const CheckResult result = compare_to_reference(destination.download(), *reference, tolerance);
-      EXPECT_TRUE(result.ok) << what << ": " << result.text() << ", " << result.worst_fraction << "x tolerance at ("
-                             << result.worst_x << "," << result.worst_y << ") channel " << result.worst_channel << " ["
-                             << tolerance.reason << "]";
-      ++checked;
-    }
+// Why a refusal in a run that may meet declared limits is not one, or "".
+std::string undeclared(const VariantInfo& v, const SettingRun& run, glm::ivec2 size, const Refusal& r) {
+  const BlurSettings s = resolve(v, run.settings);
+  if (run.defaults) {
+    const ExpectedRefusal* expected = expected_refusal(v, s.kernel.radius);
+    if (expected && expected->limit != r.limit)
+      return "kExpectedRefusals says " + std::string(name(expected->limit)) + " here, not " + std::string(name(r.limit));
+    if (!expected && (r.limit == Limit::Reach || reference_device()))
+      return "kExpectedRefusals expects no refusal of the default knobs at r = " + std::to_string(s.kernel.radius);
   }
+  if (r.limit == Limit::Reach) return r.needed > r.available ? "" : "a reach that needs no more than is available";
+  return not_a_device_limit(v, s, size, r);
+}
 
-  int checked = 0, refused = 0;
-
- private:
-  static constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
-  static constexpr float kPoisonFloat[4] = {kNan, kNan, kNan, kNan};
-  static constexpr float kPoisonUnorm[4] = {1.0f, 0.0f, 1.0f, 0.5f};
-  const VariantInfo& variant_;
-  gl::ProgramCache programs_;
-  BlurPipeline pipeline_;
-};
+// A variant's taps per output, as far as the grid is concerned: the fp32 roundings one output
+// accumulates (VariantInfo::accumulated_terms) count its taps. Direct 2D sums past about 300 taps
+// (r >= 8; bilinear fetches r >= 16) cost a CPU rasterizer too much for the large images: those run
+// at 131x97 and smaller only.
+bool reduced_size(const VariantInfo& v, const BlurSettings& s) {
+  return v.accumulated_terms && v.accumulated_terms(resolve(v, s), {1, 1}) > 300.0;
+}
 
 // The source of one (size, input format): the test image uploaded, and read back as the GPU sees it.
 struct Source {
@@ -192,10 +224,101 @@ struct Source {
   }
   gl::Texture texture, destination;
   Image uploaded;
+  const int serial = ++count;  // tells the sources apart for the references computed from them
+  static inline int count = 0;
+};
+
+// Blurs a source with settings and checks each output against the CPU reference, with the
+// targets poisoned, counting what ran and what was refused.
+class Checker {
+ public:
+  explicit Checker(const VariantInfo& variant) : variant_(variant), programs_(gl::ShaderSources::embedded()), pipeline_(programs_, gl_info().limits) {}
+
+  // One run on `source`; true when it ran and was checked.
+  bool check(Source& source, const SettingRun& run) {
+    const glm::ivec2 size{source.texture.width(), source.texture.height()};
+    const gl::Format input = source.texture.format();
+    const BlurSettings resolved = resolve(variant_, run.settings);
+    const std::string what = std::string(variant_.name) + " " + describe(variant_, resolved) + " " + size_text(size);
+    const Expect expect = expectation(variant_, run);
+    const auto refusal = pipeline_.configure(variant_, run.settings, size);
+    if (expect == Expect::RefuseKernel || expect == Expect::RefuseFormat || expect == Expect::RefuseBorder) {
+      ++refused;
+      EXPECT_TRUE(refusal) << what << " must be refused";
+      const Limit limit = expect == Expect::RefuseKernel ? Limit::Kernel : expect == Expect::RefuseFormat ? Limit::Format : Limit::Border;
+      if (refusal) {
+        EXPECT_EQ(refusal->limit, limit) << what << " refused for another reason: " << refusal->reason;
+      }
+      return false;
+    }
+    if (refusal) {
+      ++refused;
+      if (expect == Expect::Run) {
+        ADD_FAILURE() << what << " must run, refused: " << refusal->reason;
+      } else if (const std::string why = undeclared(variant_, run, size, *refusal); !why.empty()) {
+        ADD_FAILURE() << what << " refused (" << name(refusal->limit) << "): " << refusal->reason << " -- not a declared limit: " << why;
+      }
+      return false;
+    }
+    if (const ExpectedRefusal* e = run.defaults ? expected_refusal(variant_, resolved.kernel.radius) : nullptr; e && !stale_reported_) {
+      ADD_FAILURE() << what << " ran, but kExpectedRefusals says it refuses for " << name(e->limit) << " from r = " << e->from
+                    << ": update the list";
+      stale_reported_ = true;
+    }
+    // An approximation's expected output is its CPU model's, which also depends on the
+    // intermediate format (not on knobs: they change how, not what; the models do not read them).
+    const Key key{source.serial, resolved.kernel, resolved.border,
+                  is_approximation(variant_) ? std::optional(resolved.intermediate_format()) : std::nullopt};
+    if (!reference_ || reference_key_ != key) {
+      reference_ = expected_output(variant_, resolved, source.uploaded);
+      reference_key_ = key;
+    }
+    pipeline_.run(source.texture, source.destination);  // allocates intermediates, then poison everything
+    pipeline_.poison_intermediates(kPoisonFloat);
+    gl::fill(source.destination, gl::info(input).is_float ? kPoisonFloat : kPoisonUnorm);
+    pipeline_.run(source.texture, source.destination);
+    const Tolerance tolerance = tolerance_for(variant_, resolved, size, peak_magnitude(source.uploaded));
+    const CheckResult result = compare_to_reference(source.destination.download(), *reference_, tolerance);
+    EXPECT_TRUE(result.ok) << what << ": " << result.text() << ", " << result.worst_fraction << "x tolerance at (" << result.worst_x
+                           << "," << result.worst_y << ") channel " << result.worst_channel << " [" << tolerance.reason << "]";
+    ++checked;
+    return true;
+  }
+
+  void check(Source& source, const std::vector<SettingRun>& runs) {
+    for (const SettingRun& run : runs) check(source, run);
+  }
+
+  int checked = 0, refused = 0;
+
+ private:
+  static constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
+  static constexpr float kPoisonFloat[4] = {kNan, kNan, kNan, kNan};
+  static constexpr float kPoisonUnorm[4] = {1.0f, 0.0f, 1.0f, 0.5f};
+  const VariantInfo& variant_;
+  bool stale_reported_ = false;
+  gl::ProgramCache programs_;
+  BlurPipeline pipeline_;
+  // One reference per source, kernel and border (and an approximation's intermediate format).
+  using Key = std::tuple<int, Kernel, Border, std::optional<gl::Format>>;
+  std::optional<ReferenceImage> reference_;
+  std::optional<Key> reference_key_;
 };
 
 // Knobs change how, not what: their candidates run with a kernel the variant supports.
 KernelType knob_kernel(const VariantInfo& v) { return v.kernels == KernelSupport::BoxOnly ? KernelType::Box : KernelType::Gauss; }
+
+std::vector<KernelType> kernels_of(const VariantInfo& v) {
+  if (v.kernels == KernelSupport::BoxOnly) return {KernelType::Box};
+  if (v.kernels == KernelSupport::GaussOnly) return {KernelType::Gauss};
+  return {KernelType::Box, KernelType::Gauss};
+}
+
+std::string test_name(const VariantInfo& v, const std::string& suffix) {
+  std::string name(v.name);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name + "_" + suffix;
+}
 
 struct GridCase {
   const VariantInfo* variant;
@@ -204,23 +327,20 @@ struct GridCase {
 
 class VariantGrid : public GlTestWithParam<GridCase> {};
 
-// Clamp-to-edge borders (the default) over the whole grid; BorderGrid below covers the other modes.
+// Clamp-to-edge borders (the default) with the default knobs; the cases below cover knobs, walks
+// and the other border modes.
 TEST_P(VariantGrid, MatchesReference) {
   const VariantInfo& variant = *GetParam().variant;
   const int radius = GetParam().radius;
   Checker checker(variant);
-  // r = 128, the largest radius, on the smaller sizes only (it is mostly about refusals and
-  // limits: shared memory, loop counts).
-  std::vector<glm::ivec2> sizes{{517, 389}, {131, 97}, {1, 1}, {3, 2}};
-  if (radius == kMaxRadius) sizes.erase(sizes.begin());
-  for (glm::ivec2 size : sizes)
+  for (glm::ivec2 size : {glm::ivec2(517, 389), glm::ivec2(131, 97), glm::ivec2(1, 1), glm::ivec2(3, 2)})
     for (gl::Format input : {gl::Format::rgba8, gl::Format::rgba16f}) {
       Source source(size, input, static_cast<unsigned>(size.x * 31 + size.y + radius));
       for (KernelType type : {KernelType::Box, KernelType::Gauss}) {
-        // Knob candidates run once per size, at rgba8.
-        const bool with_knobs = (size.x == 517 || radius == kMaxRadius) && input == gl::Format::rgba8 && type == knob_kernel(variant);
-        const auto runs = runs_for(variant, make_kernel(type, radius, std::nullopt), Border{}, input, with_knobs ? kAllKnobs : KnobShare{});
-        checker.check(source.texture, source.destination, source.uploaded, runs);
+        std::vector<SettingRun> runs = default_runs(variant, make_kernel(type, radius, std::nullopt), Border{}, input);
+        if (size.x * size.y > 131 * 97)
+          std::erase_if(runs, [&](const SettingRun& run) { return reduced_size(variant, run.settings); });
+        checker.check(source, runs);
         if (HasFatalFailure()) return;
       }
     }
@@ -234,17 +354,115 @@ TEST_P(VariantGrid, MatchesReference) {
 std::vector<GridCase> grid() {
   std::vector<GridCase> cases;
   for (const VariantInfo* v : variants())
-    for (int r : {0, 1, 2, 7, 16, 33, 64, kMaxRadius}) cases.push_back({v, r});
+    for (int r : {0, 1, 2, 7, 16, 33, 64, kMaxRadius})
+      if (is_blur(*v) || r == 0) cases.push_back({v, r});  // the copy pass has no radius
   return cases;
 }
 
-std::string grid_name(const ::testing::TestParamInfo<GridCase>& p) {
-  std::string name(p.param.variant->name);
-  std::replace(name.begin(), name.end(), '-', '_');
-  return name + "_r" + std::to_string(p.param.radius);
+INSTANTIATE_TEST_SUITE_P(Grid, VariantGrid, ::testing::ValuesIn(grid()),
+                         [](const auto& p) { return test_name(*p.param.variant, "r" + std::to_string(p.param.radius)); });
+
+// Every knob candidate at an odd size that takes several workgroups, tiles and segments, at a small
+// radius and one past 64-wide tiles. A candidate runs with the other knobs at their defaults where
+// the device can run that; otherwise (a candidate tuned for a GPU's larger shared memory) with the
+// fewest other knobs changed to candidates of theirs that it can. Each candidate must be checked at
+// least once; only a device that lacks an extension a candidate needs (declared, and checked) may
+// refuse it everywhere.
+class KnobGrid : public GlTestWithParam<const VariantInfo*> {};
+
+// The knobs a candidate runs with on this device at `kernel`, or nullopt when no combination with up
+// to two other knobs changed is supported.
+std::optional<KnobValues> runnable_knobs(const VariantInfo& v, const Candidate& c, const Kernel& kernel, glm::ivec2 size) {
+  std::vector<Candidate> others;
+  for (const Candidate& o : candidates(v))
+    if (o.knob != c.knob) others.push_back(o);
+  const auto supported = [&](const std::vector<const Candidate*>& changed) -> std::optional<KnobValues> {
+    BlurSettings s = candidate_run(c, kernel, Border{}, gl::Format::rgba8).settings;
+    for (const Candidate* o : changed) {
+      if (s.knobs.count(std::string(o->knob->name))) return std::nullopt;  // one value per knob
+      s.knobs[std::string(o->knob->name)] = o->knob->candidates[o->index];
+    }
+    if (unsupported_reason(v, resolve(v, s), size, gl_info().limits)) return std::nullopt;
+    return s.knobs;
+  };
+  if (auto knobs = supported({})) return knobs;
+  for (const Candidate& a : others)
+    if (auto knobs = supported({&a})) return knobs;
+  for (size_t i = 0; i < others.size(); ++i)
+    for (size_t j = i + 1; j < others.size(); ++j)
+      if (auto knobs = supported({&others[i], &others[j]})) return knobs;
+  return std::nullopt;
 }
 
-INSTANTIATE_TEST_SUITE_P(Grid, VariantGrid, ::testing::ValuesIn(grid()), grid_name);
+TEST_P(KnobGrid, EveryCandidateMatchesReference) {
+  const VariantInfo& variant = *GetParam();
+  Checker checker(variant);
+  const glm::ivec2 size{517, 389};
+  Source source(size, gl::Format::rgba8, 7);
+  constexpr int kSmall = 3, kLarge = 40;
+  for (const Candidate& c : candidates(variant)) {
+    const KernelType type = knob_kernel(variant);
+    const std::optional<KnobValues> knobs = runnable_knobs(variant, c, make_kernel(type, kSmall, std::nullopt), size);
+    if (!knobs) {
+      const SettingRun alone = candidate_run(c, make_kernel(type, kSmall, std::nullopt), Border{}, gl::Format::rgba8);
+      const auto refusal = unsupported_reason(variant, resolve(variant, alone.settings), size, gl_info().limits);
+      const bool missing_extension =
+          refusal && refusal->limit == Limit::Extension && not_a_device_limit(variant, resolve(variant, alone.settings), size, *refusal).empty();
+      if (!missing_extension)
+        ADD_FAILURE() << variant.name << " " << c.text() << " runs in no setting with up to two other knobs changed: "
+                      << (refusal ? refusal->reason : "?");
+      continue;
+    }
+    int checked = 0;
+    for (int radius : {kSmall, kLarge}) {
+      SettingRun run = candidate_run(c, make_kernel(type, radius, std::nullopt), Border{}, gl::Format::rgba8);
+      run.settings.knobs = *knobs;
+      if (reduced_size(variant, run.settings)) continue;
+      if (checker.check(source, run)) ++checked;
+      if (HasFatalFailure()) return;
+    }
+    EXPECT_GT(checked, 0) << variant.name << " " << c.text() << " was never run and checked";
+  }
+  RecordProperty("checked", checker.checked);
+  RecordProperty("refused", checker.refused);
+}
+
+std::vector<const VariantInfo*> with_knob_candidates() {
+  std::vector<const VariantInfo*> list;
+  for (const VariantInfo* v : variants())
+    if (!candidates(*v).empty()) list.push_back(v);
+  return list;
+}
+
+INSTANTIATE_TEST_SUITE_P(Knobs, KnobGrid, ::testing::ValuesIn(with_knob_candidates()),
+                         [](const auto& p) { return test_name(*p.param, "knobs"); });
+
+// Images longer than any walk's default part in each direction: segments down columns, strips
+// and tiles along rows, the blocks of a line, each several times per line, so a part that skips
+// its start-up (the warm-up of a running sum, the prologue of a ring) shows.
+class WalkGrid : public GlTestWithParam<const VariantInfo*> {};
+
+TEST_P(WalkGrid, LongLinesMatchReference) {
+  const VariantInfo& variant = *GetParam();
+  Checker checker(variant);
+  for (glm::ivec2 size : {glm::ivec2(2111, 307), glm::ivec2(307, 2111)}) {
+    Source source(size, gl::Format::rgba8, static_cast<unsigned>(size.x));
+    for (int radius : {7, 40})
+      for (KernelType type : kernels_of(variant)) {
+        SettingRun run{BlurSettings{}, true};
+        run.settings.kernel = make_kernel(type, radius, std::nullopt);
+        if (reduced_size(variant, run.settings)) continue;
+        checker.check(source, run);
+        if (HasFatalFailure()) return;
+      }
+  }
+  EXPECT_GT(checker.checked, 0) << "nothing of " << variant.name << " ran on long lines";
+  RecordProperty("checked", checker.checked);
+}
+
+std::vector<const VariantInfo*> all_variants() { return {variants().begin(), variants().end()}; }
+
+INSTANTIATE_TEST_SUITE_P(Walks, WalkGrid, ::testing::ValuesIn(all_variants()), [](const auto& p) { return test_name(*p.param, "walks"); });
 
 // The border modes other than clamp, for every blur, on a smaller grid than clamp's: each mode is
 // a program of its own and compiling dominates the time here, so all runs take r = 9 (an apron of
@@ -272,21 +490,20 @@ TEST_P(BorderGrid, MatchesReference) {
                                                      : Rgba{3.5f, 0.2f, 0.55f, 1.0f}};
   };
   constexpr int kRadius = 9;
-  const KnobShare knob_share{static_cast<int>(mode) - 1, static_cast<int>(kBorderModes.size()) - 1};  // the modes after clamp
+  const int part = static_cast<int>(mode) - 1, of = static_cast<int>(kBorderModes.size()) - 1;  // the modes after clamp
   for (glm::ivec2 size : {glm::ivec2(131, 97), glm::ivec2(3, 2), glm::ivec2(1, 1)})
     for (gl::Format input : {gl::Format::rgba8, gl::Format::rgba16f}) {
       const bool large = size.x > 3;
       if (large && input != gl::Format::rgba8) continue;
       Source source(size, input, static_cast<unsigned>(size.x * 31 + size.y + static_cast<int>(mode)));
       for (KernelType type : {KernelType::Box, KernelType::Gauss}) {
-        const bool knobs = large && type == knob_kernel(variant);
-        std::vector<SettingRun> runs =
-            runs_for(variant, make_kernel(type, kRadius, std::nullopt), border(input), input, knobs ? knob_share : KnobShare{});
+        const Kernel kernel = make_kernel(type, kRadius, std::nullopt);
+        std::vector<SettingRun> runs = default_runs(variant, kernel, border(input), input);
         if (!large && input == gl::Format::rgba8)  // its intermediate formats ran at 131x97
-          runs.erase(std::remove_if(runs.begin(), runs.end(),
-                                    [&](const SettingRun& run) { return run.settings.intermediate && run.settings.intermediate != input; }),
-                     runs.end());
-        checker.check(source.texture, source.destination, source.uploaded, runs);
+          std::erase_if(runs, [&](const SettingRun& run) { return run.settings.intermediate && run.settings.intermediate != input; });
+        if (large && type == knob_kernel(variant))
+          for (const Candidate& c : candidates(variant, part, of)) runs.push_back(candidate_run(c, kernel, border(input), input));
+        checker.check(source, runs);
         if (HasFatalFailure()) return;
       }
     }
@@ -306,13 +523,8 @@ std::vector<BorderCase> border_grid() {
   return cases;
 }
 
-std::string border_grid_name(const ::testing::TestParamInfo<BorderCase>& p) {
-  std::string variant(p.param.variant->name);
-  std::replace(variant.begin(), variant.end(), '-', '_');
-  return variant + "_border_" + std::string(name(p.param.mode));
-}
-
-INSTANTIATE_TEST_SUITE_P(Borders, BorderGrid, ::testing::ValuesIn(border_grid()), border_grid_name);
+INSTANTIATE_TEST_SUITE_P(Borders, BorderGrid, ::testing::ValuesIn(border_grid()),
+                         [](const auto& p) { return test_name(*p.param.variant, "border_" + std::string(name(p.param.mode))); });
 
 // recursive-gaussian-blocks splits each line into blocks (the workgroup's width) and carries their
 // states by a scan: lines of one texel (1xN, Nx1), lines shorter than the blocks, lines that are not
@@ -326,10 +538,11 @@ TEST(RecursiveGaussianBlocks, LinesOfEveryShape) {
       for (double sigma : {2.0, 40.0}) {
         // Every workgroup at 300x37: 300 and 37 texels in 128, 256, 64 and 512 blocks (odd lengths),
         // 4, 8, 2 and 1 columns side by side.
-        const bool knobs = size.y == 37 && input == gl::Format::rgba8;
-        std::vector<SettingRun> runs =
-            runs_for(variant, make_kernel(KernelType::Gauss, std::nullopt, sigma), Border{}, input, knobs ? kAllKnobs : KnobShare{});
-        checker.check(source.texture, source.destination, source.uploaded, runs);
+        const Kernel kernel = make_kernel(KernelType::Gauss, std::nullopt, sigma);
+        std::vector<SettingRun> runs = default_runs(variant, kernel, Border{}, input);
+        if (size.y == 37 && input == gl::Format::rgba8)
+          for (const Candidate& c : candidates(variant)) runs.push_back(candidate_run(c, kernel, Border{}, input));
+        checker.check(source, runs);
         if (HasFatalFailure()) return;
       }
     }
@@ -360,7 +573,7 @@ TEST(BoxWalks, SeveralSegmentsPerLine) {
       s.kernel = c.type == KernelType::Box ? make_kernel(KernelType::Box, 8, std::nullopt) : make_kernel(KernelType::Gauss, std::nullopt, 8.0);
       s.input_format = gl::Format::rgba8;
       s.knobs[c.knob] = KnobValue{c.value, 0};
-      checker.check(source.texture, source.destination, source.uploaded, {SettingRun{s, false}});
+      checker.check(source, SettingRun{s, false});
       if (HasFatalFailure()) return;
     }
     EXPECT_EQ(checker.checked, 2) << c.variant;

@@ -111,9 +111,10 @@ TEST(Border, ResolveRoundsTheConstantAndRefusesWhatRgba8CannotHold) {
 
   const gl::GlLimits limits = some_device();
   s.border = {BorderMode::Constant, {0.0f, 1.5f, 0.0f, 1.0f}};
-  const auto reason = unsupported_reason(separable, resolve(separable, s), {16, 16}, limits);
-  ASSERT_TRUE(reason);
-  EXPECT_NE(reason->find("rgba8 texel holds 0..1, not 1.5"), std::string::npos) << *reason;
+  const auto refusal = unsupported_reason(separable, resolve(separable, s), {16, 16}, limits);
+  ASSERT_TRUE(refusal);
+  EXPECT_EQ(refusal->limit, Limit::Setting);
+  EXPECT_NE(refusal->reason.find("rgba8 texel holds 0..1, not 1.5"), std::string::npos) << refusal->reason;
   s.input_format = gl::Format::rgba16f;
   s.intermediate = gl::Format::rgba16f;
   EXPECT_FALSE(unsupported_reason(separable, resolve(separable, s), {16, 16}, limits)) << "rgba16f holds 1.5";
@@ -128,12 +129,13 @@ TEST(Border, VariantsRefuseTheModesTheyDeclare) {
   for (BorderMode mode : kBorderModes) {
     BlurSettings s;
     s.border.mode = mode;
-    const auto reason = unsupported_reason(v, resolve(v, s), {16, 16}, limits);
+    const auto refusal = unsupported_reason(v, resolve(v, s), {16, 16}, limits);
     if (mode == BorderMode::Reflect101) {
-      ASSERT_TRUE(reason);
-      EXPECT_EQ(*reason, "border reflect101: the sampler cannot mirror about a texel centre");
+      ASSERT_TRUE(refusal);
+      EXPECT_EQ(refusal->limit, Limit::Border);
+      EXPECT_EQ(refusal->reason, "border reflect101: the sampler cannot mirror about a texel centre");
     } else {
-      EXPECT_FALSE(reason) << name(mode) << ": " << *reason;
+      EXPECT_FALSE(refusal) << name(mode) << ": " << refusal->reason;
     }
   }
 }

@@ -127,38 +127,52 @@ TEST(Settings, OutOfRangeKnobsAreRefusedBeforeAnyShaderSeesThem) {
   BlurSettings s;
   s.kernel.type = KernelType::Box;
   s.knobs["segment"] = {0, 0};
-  const auto reason = unsupported_reason(sliding, resolve(sliding, s), {64, 64}, limits);
-  ASSERT_TRUE(reason);
-  EXPECT_NE(reason->find("segment 0 is out of range"), std::string::npos) << *reason;
+  const auto refusal = unsupported_reason(sliding, resolve(sliding, s), {64, 64}, limits);
+  ASSERT_TRUE(refusal);
+  EXPECT_EQ(refusal->limit, Limit::Setting);
+  EXPECT_NE(refusal->reason.find("segment 0 is out of range"), std::string::npos) << refusal->reason;
 }
 
-// compute-box-blocked's own limits: each refusal names the numbers; its defaults run at the largest
-// radius on llvmpipe's 32 KiB, in both input formats.
+// compute-box-blocked's own limits: each refusal is typed and names the numbers; its defaults run at
+// the largest radius on llvmpipe's 32 KiB, in both input formats.
 TEST(Settings, BoxBlockedRefusesWithTheNumbers) {
   const gl::GlLimits limits = llvmpipe_limits();
   const VariantInfo& blocked = *find_variant("compute-box-blocked");
-  auto reason = [&](int radius, KnobValues knobs, gl::Format input = gl::Format::rgba8) {
+  auto refusal = [&](int radius, KnobValues knobs, gl::Format input = gl::Format::rgba8) {
     BlurSettings s;
     s.kernel = make_kernel(KernelType::Box, radius, std::nullopt);
     s.input_format = input;
     s.knobs = std::move(knobs);
-    return unsupported_reason(blocked, resolve(blocked, s), {517, 389}, limits).value_or("");
+    return unsupported_reason(blocked, resolve(blocked, s), {517, 389}, limits).value_or(Refusal{Limit::Setting, "runs"});
   };
-  EXPECT_EQ(reason(128, {}), "");
-  EXPECT_EQ(reason(128, {}, gl::Format::rgba16f), "");
-  EXPECT_NE(reason(1, {{"columns", {3, 0}}}).find("columns 3 is not a power of two"), std::string::npos);
-  EXPECT_NE(reason(128, {{"workgroup", {32, 1}}, {"columns", {8, 0}}}).find("a span of 32 x 8 = 256 columns leaves no tile beside the 2r = 256"),
-            std::string::npos);
-  // columns 0 (the default) widens the span to at least 4r: 32 x 16 = 512 at r = 128.
-  EXPECT_EQ(reason(128, {{"workgroup", {32, 1}}}), "");
-  EXPECT_NE(reason(128, {{"workgroup", {8, 1}}}).find("a span of 8 x 32 = 256 columns"), std::string::npos) << "32 columns at most";
-  EXPECT_NE(reason(1, {{"workgroup", {16, 4}}}).find("workgroup must be Nx1"), std::string::npos);
-  EXPECT_NE(reason(1, {{"scan", {1, 0}}}).find("needs GL_KHR_shader_subgroup_arithmetic"), std::string::npos);
+  EXPECT_EQ(refusal(128, {}).reason, "runs");
+  EXPECT_EQ(refusal(128, {}, gl::Format::rgba16f).reason, "runs");
+  const Refusal columns = refusal(1, {{"columns", {3, 0}}});
+  EXPECT_EQ(columns.limit, Limit::Knobs);
+  EXPECT_NE(columns.reason.find("columns 3 is not a power of two"), std::string::npos) << columns.reason;
+  const Refusal span = refusal(128, {{"workgroup", {32, 1}}, {"columns", {8, 0}}});
+  EXPECT_EQ(span.limit, Limit::Reach);
+  EXPECT_EQ(span.needed, 257);
+  EXPECT_EQ(span.available, 256);
+  EXPECT_NE(span.reason.find("a span of 32 x 8 = 256 columns leaves no tile beside the 2r = 256"), std::string::npos) << span.reason;
+  // columns 0 (the default) widens the span to at least 4r: 32 x 16 = 512 at r = 128, but 32 columns at most.
+  EXPECT_EQ(refusal(128, {{"workgroup", {32, 1}}}).reason, "runs");
+  EXPECT_NE(refusal(128, {{"workgroup", {8, 1}}}).reason.find("a span of 8 x 32 = 256 columns"), std::string::npos);
+  EXPECT_EQ(refusal(1, {{"workgroup", {16, 4}}}).limit, Limit::Knobs);
+  const Refusal subgroup = refusal(1, {{"scan", {1, 0}}});
+  EXPECT_EQ(subgroup.limit, Limit::Extension);
+  EXPECT_EQ(subgroup.extension, "GL_KHR_shader_subgroup_arithmetic");
   // 2 rows x 1056 padded columns x (2 x 4 + 16) bytes + 2 x 128 totals of 16 bytes = 54784 bytes; at
   // r <= 7 the prefix sums are packed (8 bytes): 2 x 1056 x 16 + 2 x 128 x 8 = 35840 bytes.
   const KnobValues two_rows{{"batch", {2, 0}}, {"workgroup", {128, 1}}, {"columns", {8, 0}}};
-  EXPECT_NE(reason(8, two_rows).find("needs 54 KiB of shared memory (2 rows of 1024 columns"), std::string::npos) << reason(8, two_rows);
-  EXPECT_NE(reason(7, two_rows).find("needs 35 KiB of shared memory (2 rows of 1024 columns"), std::string::npos) << reason(7, two_rows);
+  const Refusal r8 = refusal(8, two_rows), r7 = refusal(7, two_rows);
+  EXPECT_EQ(r8.limit, Limit::SharedMemory);
+  EXPECT_EQ(r8.needed, 54784);
+  EXPECT_EQ(r8.available, 32768);
+  EXPECT_NE(r8.reason.find("needs 53.5 KiB of shared memory (2 rows of 1024 columns"), std::string::npos) << r8.reason;
+  EXPECT_EQ(r7.needed, 35840);
+  EXPECT_NE(r7.reason.find("needs 35 KiB of shared memory (2 rows of 1024 columns"), std::string::npos) << r7.reason;
+  EXPECT_NE(r7.reason.find("these knobs fit no radius"), std::string::npos) << r7.reason;  // packed below r = 8, still 35 KiB
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ TEST(MemoryBudget, BytesPerTexelOfARun) {
   // image 16 + rgba8 textures 8 + intermediate 16 + read-backs 32 + reference 32 + its row pass 32.
   EXPECT_EQ(estimate_run_memory(100, 100, plan).bytes_per_texel, 136u);
   EXPECT_EQ(estimate_run_memory(100, 100, plan).bytes, kFixedRunBytes + 136u * 10000);
-  plan.input_formats = {gl::Format::rgba8, gl::Format::rgba16f};  // the larger textures count
+  plan.texture_bytes_per_texel = 8;  // rgba16f textures
   EXPECT_EQ(estimate_run_memory(1, 1, plan).bytes_per_texel, 144u);
   plan.kernels = 3;  // each kernel's reference is kept
   EXPECT_EQ(estimate_run_memory(1, 1, plan).bytes_per_texel, 208u);

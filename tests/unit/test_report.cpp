@@ -39,7 +39,7 @@ Report sample() {
   r.rows.push_back(timed("frag-separable", 16, {2.0, 2.2, 1.8}));
   r.rows.push_back(timed("compute-separable", 16, {1.0, 1.0, 1.0}));
   Measurement refused = timed("compute-naive", 16, {});
-  refused.unsupported = "needs \"more\" shared memory, 48 KiB";
+  refused.unsupported = Refusal{Limit::SharedMemory, "needs \"more\" shared memory, 48 KiB", 49152, 32768};
   refused.spans_ms.clear();
   refused.check.reset();
   r.rows.push_back(refused);
@@ -246,8 +246,10 @@ Report wide_sample() {
   persistent.check->worst_fraction = 3.0;
   r.rows.push_back(persistent);
   Measurement refused = timed("compute-naive-lds", 16, {});
-  refused.unsupported = "the (8+2r)^2 tile of 8x8 workgroups needs 43264 bytes of shared memory at fp32, more than the 32768 the "
-                        "device has; fp16 halves it, a smaller workgroup or radius shrinks it, and the long reason wraps";
+  refused.unsupported = Refusal{Limit::SharedMemory,
+                                "the (8+2r)^2 tile of 8x8 workgroups needs 43264 bytes of shared memory at fp32, more than the 32768 the "
+                                "device has; fp16 halves it, a smaller workgroup or radius shrinks it, and the long reason wraps",
+                                43264, 32768};
   refused.spans_ms.clear();
   r.rows.push_back(refused);
   return r;
@@ -303,7 +305,7 @@ TEST(Report, MarkdownPageHasEverythingAndOnlyTheChartsItHas) {
 
 TEST(Report, MarkdownCellsKeepTheirPipes) {
   Report r = sample();
-  r.rows[4].unsupported = "a | b";
+  r.rows[4].unsupported = Refusal{Limit::Knobs, "a | b"};
   std::ostringstream out;
   write_markdown(r, {}, out);
   EXPECT_NE(out.str().find("unsupported: a \\| b"), std::string::npos) << out.str();

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Breaks blurlab on purpose, one way at a time, and shows that the test suite goes red for each: a
+# test must be able to fail. Each mutation is one edit of one file (a perl substitution that must
+# change it) and the tests that must catch it. The script works in a scratch clone of HEAD (commit
+# first), so the tree is never touched; it builds once, then rebuilds and runs only each
+# mutation's tests.
+#
+#   tests/mutation/run.sh                 every mutation (about 20 minutes on 2 cores)
+#   tests/mutation/run.sh NAME...         some of them (names: tests/mutation/run.sh --list)
+#   KEEP=1 tests/mutation/run.sh ...      keep the scratch clone and its build, and say where
+#
+# It ends with a table: "caught" (the tests failed, as they must), "SURVIVED" (the tests passed
+# with the break in place: a hole in the suite) or "STALE" (the edit no longer applies: update it).
+# Exit code 0 only when every mutation was caught.
+set -uo pipefail
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+
+# name | file | perl substitution (applied with -0pi: the whole file is one string) | ctest regex
+mutations=(
+  "refuse-everything|src/blur/variant.cpp|s/(std::optional<Refusal> unsupported_reason\([^{]*\{)/\$1\n  return Refusal{Limit::Setting, \"mutation\"};/|^gl\.compute-separable\.r1\$"
+  "refuse-non-default-knobs|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  for (const Knob* k : {&kColumns, &kBatch, &kScan, &kSegment})\n    if (s.knob(k->name) != k->default_value()) return Refusal{Limit::Knobs, \"mutation\"};/|^gl\.compute-box-blocked\.knobs\$"
+  "refuse-large-radii|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  if (s.kernel.radius > 16) return Refusal{Limit::Reach, \"mutation\", double(s.kernel.radius), 16.0};/|^gl\.compute-box-blocked\.r33\$"
+  "refuse-large-radii-as-shared-memory|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  if (s.kernel.radius > 16) return Refusal{Limit::SharedMemory, \"mutation\", 1e9, double(limits.max_compute_shared_memory)};/|^gl\.compute-box-blocked\.r33\$"
+  "declare-too-much-shared-memory|src/variants/compute_box_blocked.cpp|s/(return \{batch \* padded \* \(2 \* texel \+ prefix\) \+ prefix \* batch \* n)/\$1 + (s.kernel.radius > 16 ? 1000000 : 0)/|^gl\.compute-box-blocked\.r33\$"
+  "fidelity-at-1.2-sigma|src/bench/measure.cpp|s/fidelity_reference\(m\.approximation->sigma,/fidelity_reference(m.approximation->sigma * 1.2,/|^gl\.ReportedNumbers\.Fidelity"
+  "times-doubled|src/gl/timer_pool.cpp|s/static_cast<double>\(t1 - t0\) \* 1e-6/static_cast<double>(t1 - t0) * 2e-6/|^gl\.ReportedNumbers\.Times"
+  "cpu-time-as-gpu-time|src/bench/measure.cpp|s/(m\.spans_ms = t\.spans_ms;)/\$1\n    for (auto& [span, times] : m.spans_ms)\n      for (double& ms : times) ms = t.cpu_ms_per_frame;/|^gl\.ReportedNumbers\.Times"
+  "check-loosened-by-2-lsb|src/blur/check.cpp|s/allowed = tolerance\.lsb_limit;/allowed = tolerance.lsb_limit + 2;/|^unit\.Check\."
+  "strip-segments-skip-their-prologue|glsl/compute_strip_regblock.comp|s/for \(int first = start - RADIUS;/for (int first = start > 0 ? start + RADIUS : start - RADIUS;/g|^gl\.compute-strip-regblock\.walks\$"
+  "zeros|glsl/target_image.glsl|s/imageStore\(u_dst, p, v\)/imageStore(u_dst, p, vec4(0.0))/|^gl\.compute-separable\.r7\$"
+  "off-by-one-tap|glsl/separable_1d.glsl|s/i <= RADIUS; \+\+i/i < RADIUS; ++i/|^gl\.compute-separable\.r7\$"
+  "weights-times-1.01|src/blur/pipeline.cpp|s/block\.taps\[i\] = static_cast<float>\(weights\[i\]\);/block.taps[i] = static_cast<float>(weights[i] * 1.01);/|^gl\.compute-separable\.r7\$"
+  "kawase-one-pass-fewer|src/variants/kawase.cpp|s/const size_t n = offsets_\.size\(\);/const size_t n = offsets_.size() > 1 ? offsets_.size() - 1 : 1;/|^gl\.kawase\.r16\$"
+  "timer-frames-dropped|src/gl/timer_pool.cpp|s/(    if \(!ready\) break;[^\n]*\n)/\$1    if (frame.number % 2) {\n      release(frame);\n      in_flight_.pop_front();\n      continue;\n    }\n/|^unit\.TimerPool\."
+  "png-writer-drops-a-row|src/image/png_codec.cpp|s/&image\.texels\[static_cast<size_t>\(y\) \* image\.width \* 4\]/&image.texels[static_cast<size_t>(y == 1 ? 0 : y) * image.width * 4]/|^unit\.Image\.Png"
+  "print-kernel-weights-off|app/main.cpp|s/(std::printf\(\"%s%\.17g\", i \? \" \" : \"\", weights\[i\])\)/\$1 * 1.0001)/|^cli\.print_kernel\$"
+)
+
+if [ "${1:-}" = "--list" ]; then
+  for m in "${mutations[@]}"; do echo "${m%%|*}"; done
+  exit 0
+fi
+
+scratch=$(mktemp -d /tmp/blurlab-mutation.XXXXXX)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$scratch"' EXIT
+git clone -q "$root" "$scratch/src"
+cd "$scratch/src" || exit 1
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+jobs=${BUILD_JOBS:-$(nproc)}
+echo "mutation: building $(git rev-parse --short HEAD) in $scratch"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null && cmake --build build -j"$jobs" >/dev/null ||
+  { echo "mutation: the unmutated tree does not build" >&2; exit 1; }
+
+selected=("$@")
+results=()
+status=0
+for m in "${mutations[@]}"; do
+  IFS='|' read -r name file edit tests <<<"$m"
+  if [ ${#selected[@]} -gt 0 ] && [[ ! " ${selected[*]} " == *" $name "* ]]; then continue; fi
+  git checkout -q -- .
+  perl -0pi -e "$edit" "$file"
+  if git diff --quiet; then
+    results+=("STALE     $name ($file: the edit no longer applies)")
+    status=1
+    continue
+  fi
+  start=$SECONDS
+  if ! cmake --build build -j"$jobs" >"$scratch/$name.build.log" 2>&1; then
+    results+=("caught    $name (does not build: $scratch/$name.build.log)")
+    continue
+  fi
+  if (cd build && ctest -R "$tests" -j"$jobs" >"$scratch/$name.log" 2>&1); then
+    if grep -q "No tests were found" "$scratch/$name.log"; then
+      results+=("STALE     $name (no test matches $tests)")
+    else
+      results+=("SURVIVED  $name: $tests passed with the break in place")
+    fi
+    status=1
+  else
+    failed=$(grep -cE "^\s*[0-9]+ - " "$scratch/$name.log")
+    results+=("caught    $name: $failed of the tests $tests failed ($((SECONDS - start)) s)")
+  fi
+  echo "${results[-1]}"
+done
+git checkout -q -- .
+echo
+printf '%s\n' "${results[@]}"
+[ -n "${KEEP:-}" ] && echo "scratch clone and logs kept in $scratch"
+exit $status
