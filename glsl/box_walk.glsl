@@ -47,7 +47,6 @@
 //   BW_SOURCE             the tile's texels: 0 rgba8 bits, 1 fixed point (EXACT, a float source),
 //                         2 fp16 bits, 3 fp32 bits; all but 1 with SOURCE_RAW (source_image.glsl)
 //   BW_FIXED              BW_SOURCE 1: the fixed-point scale F
-//   BW_DST                the destination: 0 rgba8, 1 rgba16f, 2 rgba32f
 //   BW_UNIT               EXACT into a float destination: 1 / (W x the source's scale), a float
 //   BW_STEP_UNIT          EXACT from fixed point into rgba8: 255 / (W F), a float
 //   BW_STAGE_OUT          1: outputs pass through shared memory (rows)
@@ -139,7 +138,7 @@ vec4 widen_signed(vec4 f) { return f; }
 
 // The bits an output of sum y stores (the destination is bound raw, TARGET_RAW).
 uvec4 output_bits(ACC y) {
-#if EXACT && BW_DST == 0
+#if EXACT && DST_BYTES == 4
 #if BW_SOURCE == 0
   uvec4 q = (y + uint(BW_DIVISOR / 2)) / uint(BW_DIVISOR);  // the nearest step, exactly (W is odd: no ties)
 #else
@@ -148,16 +147,9 @@ uvec4 output_bits(ACC y) {
   return uvec4(q.x | q.y << 8 | q.z << 16 | q.w << 24, 0u, 0u, 0u);
 #else
 #if EXACT
-  vec4 v = vec4(y) * BW_UNIT;
+  return texel_bits(vec4(y) * BW_UNIT, DST_BYTES);
 #else
-  vec4 v = y * (1.0 / float(BW_DIVISOR));
-#endif
-#if BW_DST == 0
-  return uvec4(packUnorm4x8(v), 0u, 0u, 0u);
-#elif BW_DST == 1
-  return uvec4(packHalf2x16(v.xy), packHalf2x16(v.zw), 0u, 0u);
-#else
-  return floatBitsToUint(v);
+  return texel_bits(y * (1.0 / float(BW_DIVISOR)), DST_BYTES);
 #endif
 #endif
 }
@@ -176,13 +168,7 @@ FIELD taps(int i) {
 }
 
 #if BW_STAGE_OUT
-#if BW_DST == 0
-const int OUT_WORDS = 1;
-#elif BW_DST == 1
-const int OUT_WORDS = 2;
-#else
-const int OUT_WORDS = 4;
-#endif
+const int OUT_WORDS = DST_BYTES / 4;
 const int OUT_PLANE = LINES * SEGMENT_LEN;
 shared uint s_out[OUT_WORDS * OUT_PLANE];  // [w * OUT_PLANE + line * SEGMENT_LEN + k]
 #endif
@@ -198,6 +184,16 @@ void emit(int i, ACC y) {
 #endif
 }
 
+#if BW_ORDER == 3
+// The start's weights: K, D1 K, D2 K at offsets -REACH - 2 .. REACH (global: a constant table).
+const int SPAN = 2 * REACH + ORDER;
+#if EXACT
+const uint WEIGHT[3 * SPAN] = uint[](BW_WEIGHTS);  // modulo 2^32
+#else
+const float WEIGHT[3 * SPAN] = float[](BW_WEIGHTS);
+#endif
+#endif
+
 // Walks outputs c0 .. c0 + count - 1 of this invocation's line.
 void walk(int c0, int count) {
 #if BW_ORDER == 1
@@ -210,12 +206,6 @@ void walk(int c0, int count) {
   }
 #else
   // (y, D1 y, D2 y) at c0 - 1: weights at offsets -REACH - 2 .. REACH, i.e. texels c0 - REACH - 3 ..
-  const int SPAN = 2 * REACH + ORDER;
-#if EXACT
-  const uint WEIGHT[3 * SPAN] = uint[](BW_WEIGHTS);  // modulo 2^32
-#else
-  const float WEIGHT[3 * SPAN] = float[](BW_WEIGHTS);
-#endif
   ACC y = ACC(0), d1 = ACC(0), d2 = ACC(0);
   int first = tile_index(c0 - REACH - 3);
   for (int q = 0; q < SPAN; ++q) {

@@ -47,37 +47,20 @@ const float P = RG_P, G1 = RG_G1, C1 = RG_C1, C2 = RG_C2, G2 = RG_G2;
 const float M[9] = float[](RG_M);
 const float CARRY[] = float[](RG_CARRY);  // 9 zeros when SCAN_STEPS is 0
 
-// A texel as bits in `bytes / 4` words (rgba8: 1, rgba16f: 2, rgba32f: 4), and back.
+// A texel as bits in `bytes / 4` words (rgba8: 1, rgba16f: 2, rgba32f: 4; texel_bits()).
 const int SRC_WORDS = SRC_BYTES / 4, CAUSAL_WORDS = CAUSAL_BYTES / 4, DST_WORDS = DST_BYTES / 4;
 const int WORDS = max(max(SRC_WORDS, CAUSAL_WORDS), DST_WORDS);  // a register slot's words
-vec4 decode(uint w[4], int bytes) {
-  if (bytes == 4) return unpackUnorm4x8(w[0]);
-  if (bytes == 8) return vec4(unpackHalf2x16(w[0]), unpackHalf2x16(w[1]));
-  return uintBitsToFloat(uvec4(w[0], w[1], w[2], w[3]));
-}
-void encode(vec4 v, int bytes, out uint w[4]) {
-  w = uint[4](0u, 0u, 0u, 0u);
-  if (bytes == 4) {
-    w[0] = packUnorm4x8(v);
-  } else if (bytes == 8) {
-    w[0] = packHalf2x16(v.xy);
-    w[1] = packHalf2x16(v.zw);
-  } else {
-    uvec4 u = floatBitsToUint(v);
-    w = uint[4](u.x, u.y, u.z, u.w);
-  }
-}
 
 // The block: texel k's words at block[k * WORDS + w].
 uint block[BLOCK * WORDS];
-vec4 get(int k, int bytes) {
-  uint w[4] = uint[4](0u, 0u, 0u, 0u);
+uvec4 bits(int k) {
+  uvec4 w = uvec4(0u);
   for (int i = 0; i < WORDS; ++i) w[i] = block[k * WORDS + i];
-  return decode(w, bytes);
+  return w;
 }
+vec4 get(int k, int bytes) { return bits_texel(bits(k), bytes); }
 void set(int k, vec4 v, int bytes) {
-  uint w[4];
-  encode(v, bytes, w);
+  uvec4 w = texel_bits(v, bytes);
   for (int i = 0; i < WORDS; ++i) block[k * WORDS + i] = w[i];
 }
 
@@ -236,9 +219,7 @@ void main() {
       filter_step(get(k, CAUSAL_BYTES), a, b1, b2);
       set(k, b1, DST_BYTES);
 #if AXIS == 1
-      uint w[4] = uint[4](0u, 0u, 0u, 0u);
-      for (int i = 0; i < DST_WORDS; ++i) w[i] = block[k * WORDS + i];
-      store_target_bits(origin + (first + k) * dir, uvec4(w[0], w[1], w[2], w[3]));
+      store_target_bits(origin + (first + k) * dir, bits(k));
 #endif
     }
 
@@ -256,9 +237,9 @@ void main() {
     barrier();
     if (l < lines)
       for (int i = lane; i < ROUND && r0 + i < len; i += BLOCKS) {
-        uint w[4] = uint[4](0u, 0u, 0u, 0u);
+        uvec4 w = uvec4(0u);
         for (int j = 0; j < DST_WORDS; ++j) w[j] = s_stage[j * ROUND + i];
-        store_target_bits(origin + (r0 + i) * dir, uvec4(w[0], w[1], w[2], w[3]));
+        store_target_bits(origin + (r0 + i) * dir, w);
       }
   }
 #endif

@@ -20,17 +20,8 @@ ivec2 source_size() { return imageSize(u_src); }
 
 #ifdef SOURCE_RAW
 #if BORDER == BORDER_CONSTANT
-// The constant as a texel's bits (it is a texel of the source's format, so rgba8 packs exactly).
-uvec4 border_bits() {
-  vec4 v = border_value();
-#if SRC_BYTES == 4
-  return uvec4(packUnorm4x8(v), 0u, 0u, 0u);
-#elif SRC_BYTES == 8
-  return uvec4(packHalf2x16(v.xy), packHalf2x16(v.zw), 0u, 0u);
-#else
-  return floatBitsToUint(v);
-#endif
-}
+// The constant as a texel's bits (it is a texel of the source's format: its bits are exact).
+uvec4 border_bits() { return texel_bits(border_value(), SRC_BYTES); }
 #endif
 uvec4 source_bits(ivec2 p) {
 #if BORDER == BORDER_CONSTANT

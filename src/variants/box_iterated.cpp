@@ -68,38 +68,7 @@ box_walk::Cascade cascade(const BlurSettings& s) {
 }
 bool exact(const BlurSettings& s) { return s.input_format == gl::Format::rgba8; }
 
-const Knob kChunk = box_walk::chunk_knob({0, 31, 63, 127, 255});
-
-struct Passes {
-  box_walk::Tile rows, columns;
-};
-Passes passes_for(const BlurSettings& s, glm::ivec2 size) {
-  const gl::Format io = s.input_format, mid = s.intermediate_format();
-  return {box_walk::tile(s, size, 0, cascade(s), io, mid), box_walk::tile(s, size, 1, cascade(s), mid, io)};
-}
-
-// Two programs: the rows' three boxes from the source into the intermediate, the columns' back.
-class BoxIterated final : public Blur {
- public:
-  void prepare(BlurSetup& setup) override {
-    const BlurSettings& s = setup.settings();
-    const gl::Format io = s.input_format, mid = s.intermediate_format();
-    tiles_ = passes_for(s, setup.size());
-    rows_ = &setup.compute("box_iterated.comp", io, mid, box_walk::defines(s, tiles_.rows, cascade(s), io, mid));
-    columns_ = &setup.compute("box_iterated.comp", mid, io, box_walk::defines(s, tiles_.columns, cascade(s), mid, io));
-  }
-
-  void run(BlurPasses& passes) override {
-    const gl::Texture& rows = passes.intermediate(0);
-    box_walk::dispatch(passes, "h", *rows_, tiles_.rows, passes.source(), rows);
-    box_walk::dispatch(passes, "v", *columns_, tiles_.columns, rows, passes.destination());
-  }
-
- private:
-  Passes tiles_;
-  const gl::Program* rows_ = nullptr;
-  const gl::Program* columns_ = nullptr;
-};
+const Knob kChunk = box_walk::chunk_knob({0, 31, 63, 95});
 
 // One pass of the model along `axis`: the sums of K over each line of `in` extended by the border
 // rule. `scale` > 0 (EXACT): the texels as the shader's integers, round(v scale) (ties to even, as
@@ -148,7 +117,7 @@ ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
 
 Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   const box_walk::Cascade c = cascade(s);
-  const Passes p = passes_for(s, size);
+  const box_walk::Passes p = box_walk::passes(s, size, c);
   const gl::Format mid = s.intermediate_format();
   ModelErrorBound bound(s.input_format, input_peak);
   if (!exact(s)) {
@@ -175,13 +144,8 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   return box_walk::check(s, cascade(s));
 }
-
 SharedMemory shared_memory(const BlurSettings& s) { return box_walk::shared_memory(s, cascade(s)); }
-
-double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
-  const Passes p = passes_for(s, size);
-  return std::max(box_walk::loop_iterations(p.rows, cascade(s)), box_walk::loop_iterations(p.columns, cascade(s)));
-}
+double loop_iterations(const BlurSettings& s, glm::ivec2 size) { return box_walk::loop_iterations(s, size, cascade(s)); }
 
 // Two passes of three boxes' running sums each.
 WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
@@ -204,7 +168,7 @@ extern const VariantInfo box_iterated{
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,
     .check = check,
-    .create = [] { return std::unique_ptr<Blur>(new BoxIterated); },
+    .create = [] { return std::unique_ptr<Blur>(new box_walk::TwoPasses("box_iterated.comp", cascade)); },
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},
     .own_bound = own_bound,
 };

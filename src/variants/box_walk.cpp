@@ -157,7 +157,6 @@ gl::Defines defines(const BlurSettings& s, const Tile& t, const Cascade& cascade
                 {"BW_DIVISOR", std::to_string(cascade.sum())},
                 {"BW_SOURCE", std::to_string(source)},
                 {"BW_FIXED", float_literal(f)},
-                {"BW_DST", std::to_string(dst == gl::Format::rgba8 ? 0 : dst == gl::Format::rgba16f ? 1 : 2)},
                 {"BW_UNIT", float_literal(1.0 / (scale * w))},
                 {"BW_STEP_UNIT", float_literal(255.0 / (scale * w))},
                 {"BW_STAGE_OUT", t.axis == 0 ? "1" : "0"}};
@@ -188,21 +187,45 @@ std::optional<Refusal> check(const BlurSettings& s, const Cascade& cascade) {
   return std::nullopt;
 }
 
-SharedMemory shared_memory(const BlurSettings& s, const Cascade& cascade) {
+Passes passes(const BlurSettings& s, glm::ivec2 size, const Cascade& cascade) {
   const gl::Format io = s.input_format, mid = s.intermediate_format();
+  return {tile(s, size, 0, cascade, io, mid), tile(s, size, 1, cascade, mid, io)};
+}
+
+void TwoPasses::prepare(BlurSetup& setup) {
+  const BlurSettings& s = setup.settings();
+  const gl::Format io = s.input_format, mid = s.intermediate_format();
+  const Cascade cascade = cascade_(s);
+  tiles_ = passes(s, setup.size(), cascade);
+  rows_ = &setup.compute(file_, io, mid, defines(s, tiles_.rows, cascade, io, mid));
+  columns_ = &setup.compute(file_, mid, io, defines(s, tiles_.columns, cascade, mid, io));
+}
+
+void TwoPasses::run(BlurPasses& passes) {
+  const gl::Texture& rows = passes.intermediate(0);
+  dispatch(passes, "h", *rows_, tiles_.rows, passes.source(), rows);
+  dispatch(passes, "v", *columns_, tiles_.columns, rows, passes.destination());
+}
+
+SharedMemory shared_memory(const BlurSettings& s, const Cascade& cascade) {
   constexpr int kLongLine = 1 << 20;  // long enough for the longest chunk
-  const Tile rows = tile(s, {kLongLine, 1}, 0, cascade, io, mid), columns = tile(s, {1, kLongLine}, 1, cascade, mid, io);
-  const Tile& t = rows.shared_bytes >= columns.shared_bytes ? rows : columns;
+  const Passes p = passes(s, {kLongLine, kLongLine}, cascade);
+  const Tile& t = p.rows.shared_bytes >= p.columns.shared_bytes ? p.rows : p.columns;
   return {t.shared_bytes, std::string(t.axis == 0 ? "rows" : "columns") + " tile of " + std::to_string(t.lines) + " x " +
                               std::to_string(t.extent) + " texels (chunk " + std::to_string(t.chunk) + ")"};
 }
 
-double loop_iterations(const Tile& t, const Cascade& cascade) {
-  const double n = static_cast<double>(t.lines) * t.chunks;
-  const double loads = std::ceil(t.lines * static_cast<double>(t.extent) / n);
-  const double start = cascade.order() == 1 ? 2.0 * cascade.reach() + 1 : 2.0 * cascade.reach() + 3;
-  const double staged = t.axis == 0 ? std::ceil(static_cast<double>(t.lines) * t.segment() / n) : 0.0;
-  return loads + start + t.chunk * (1.0 + static_cast<double>(cascade.taps().size())) + staged;
+double loop_iterations(const BlurSettings& s, glm::ivec2 size, const Cascade& cascade) {
+  double most = 0.0;
+  const Passes p = passes(s, size, cascade);
+  for (const Tile& t : {p.rows, p.columns}) {
+    const double n = static_cast<double>(t.lines) * t.chunks;
+    const double loads = std::ceil(t.lines * static_cast<double>(t.extent) / n);
+    const double start = cascade.order() == 1 ? 2.0 * cascade.reach() + 1 : 2.0 * cascade.reach() + 3;
+    const double staged = t.axis == 0 ? std::ceil(static_cast<double>(t.lines) * t.segment() / n) : 0.0;
+    most = std::max(most, loads + start + t.chunk * (1.0 + static_cast<double>(cascade.taps().size())) + staged);
+  }
+  return most;
 }
 
 double float_terms(const Cascade& cascade, int chunk) {

@@ -52,6 +52,28 @@ struct Tile {
 // the line with chunks no longer than that.
 constexpr long long kTileBudget = 24 * 1024;
 Tile tile(const BlurSettings& s, glm::ivec2 size, int axis, const Cascade& cascade, gl::Format src, gl::Format dst);
+// The two passes of a variant: the rows from the source into the intermediate, the columns back.
+struct Passes {
+  Tile rows, columns;
+};
+Passes passes(const BlurSettings& s, glm::ivec2 size, const Cascade& cascade);
+
+// A variant's blur: `file` (a shader that includes box_walk.glsl) run by the two passes of the
+// cascade its settings ask for.
+class TwoPasses final : public Blur {
+ public:
+  TwoPasses(std::string file, Cascade (*cascade)(const BlurSettings&)) : file_(std::move(file)), cascade_(cascade) {}
+  void prepare(BlurSetup& setup) override;
+  void run(BlurPasses& passes) override;
+
+ private:
+  std::string file_;
+  Cascade (*cascade_)(const BlurSettings&);
+  Passes tiles_;
+  const gl::Program* rows_ = nullptr;
+  const gl::Program* columns_ = nullptr;
+};
+
 // The larger of the two passes' tiles at their longest chunks (a tile for a shorter line is no
 // larger): what a workgroup declares (VariantInfo::shared_memory).
 SharedMemory shared_memory(const BlurSettings& s, const Cascade& cascade);
@@ -70,8 +92,9 @@ void dispatch(BlurPasses& passes, std::string_view name, const gl::Program& prog
 // Why the passes cannot run: the workgroup's shape, integer sums past 32 bits; nullopt when they can.
 std::optional<Refusal> check(const BlurSettings& s, const Cascade& cascade);
 
-// Loop iterations of one invocation: the tile's loads, the start, the walk.
-double loop_iterations(const Tile& t, const Cascade& cascade);
+// Loop iterations of the longest-running invocation of either pass: the tile's loads, the start,
+// the walk.
+double loop_iterations(const BlurSettings& s, glm::ivec2 size, const Cascade& cascade);
 
 // Float input: fp32 roundings of one pass's output, in units of 2^-24 of the values' size: the
 // start's dot products carried through the chunk's running sums, each step's roundings, the

@@ -117,6 +117,7 @@ double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
 // the span's N * K window column sums, i.e. N * K / (2r+1) output units each; a window is the
 // difference of two; and the weights.
 double terms(const BlurSettings& s, glm::ivec2 size) {
+  if (exact(s)) return sliding::kScaleTerms;  // rgba8: integer sums, exact; only the scale rounds
   const double r = s.kernel.radius, n = s.workgroup().x, k = columns(s);
   return sliding::slide_terms(s.kernel.radius, sliding::segment_steps(rows(s, size), size.y)) +
          2.0 * (k + n) * span(s) / (2.0 * r + 1.0) + sliding::kScaleTerms;

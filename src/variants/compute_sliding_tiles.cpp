@@ -11,53 +11,20 @@
 namespace blurlab {
 namespace {
 
-const Knob kChunk = box_walk::chunk_knob({0, 31, 63, 127, 255});
+const Knob kChunk = box_walk::chunk_knob({0, 31, 63, 95});
 
 box_walk::Cascade cascade(const BlurSettings& s) { return {{s.kernel.radius}}; }
-
-struct Passes {
-  box_walk::Tile rows, columns;
-};
-Passes passes_for(const BlurSettings& s, glm::ivec2 size) {
-  const gl::Format io = s.input_format, mid = s.intermediate_format();
-  return {box_walk::tile(s, size, 0, cascade(s), io, mid), box_walk::tile(s, size, 1, cascade(s), mid, io)};
-}
-
-class ComputeSlidingTiles final : public Blur {
- public:
-  void prepare(BlurSetup& setup) override {
-    const BlurSettings& s = setup.settings();
-    const gl::Format io = s.input_format, mid = s.intermediate_format();
-    tiles_ = passes_for(s, setup.size());
-    rows_ = &setup.compute("compute_sliding_tiles.comp", io, mid, box_walk::defines(s, tiles_.rows, cascade(s), io, mid));
-    columns_ = &setup.compute("compute_sliding_tiles.comp", mid, io, box_walk::defines(s, tiles_.columns, cascade(s), mid, io));
-  }
-  void run(BlurPasses& passes) override {
-    const gl::Texture& rows = passes.intermediate(0);
-    box_walk::dispatch(passes, "h", *rows_, tiles_.rows, passes.source(), rows);
-    box_walk::dispatch(passes, "v", *columns_, tiles_.columns, rows, passes.destination());
-  }
-
- private:
-  Passes tiles_;
-  const gl::Program* rows_ = nullptr;
-  const gl::Program* columns_ = nullptr;
-};
 
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   return box_walk::check(s, cascade(s));
 }
-
 SharedMemory shared_memory(const BlurSettings& s) { return box_walk::shared_memory(s, cascade(s)); }
-
-double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
-  const Passes p = passes_for(s, size);
-  return std::max(box_walk::loop_iterations(p.rows, cascade(s)), box_walk::loop_iterations(p.columns, cascade(s)));
-}
+double loop_iterations(const BlurSettings& s, glm::ivec2 size) { return box_walk::loop_iterations(s, size, cascade(s)); }
 
 // Float input: each pass's window sum and running sum over its chunk, and the weight.
 double terms(const BlurSettings& s, glm::ivec2 size) {
-  const Passes p = passes_for(s, size);
+  if (s.input_format == gl::Format::rgba8) return 2.0 * sliding::kScaleTerms;  // integer sums, exact
+  const box_walk::Passes p = box_walk::passes(s, size, cascade(s));
   return box_walk::float_terms(cascade(s), p.rows.chunk) + box_walk::float_terms(cascade(s), p.columns.chunk);
 }
 
@@ -75,7 +42,7 @@ extern const VariantInfo compute_sliding_tiles{
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,
     .check = check,
-    .create = [] { return std::unique_ptr<Blur>(new ComputeSlidingTiles); },
+    .create = [] { return std::unique_ptr<Blur>(new box_walk::TwoPasses("compute_sliding_tiles.comp", cascade)); },
     .own_bound = sliding::two_pass_bound,
 };
 }  // namespace variant

@@ -46,8 +46,12 @@ constexpr int kMaxBlock = 63;
 // (BLOCK texels apart) read distinct banks of the rows' staging.
 int block_length(const BlurSettings& s, int length) { return ((length + s.workgroup().x - 1) / s.workgroup().x) | 1; }
 int blocks_for(int length, int block) { return (length + block - 1) / block; }
-// Texels of a row staged through shared memory at a time: 16 KiB, no more than the row.
-int round_texels(int length, gl::Format widest) { return std::min(4096 / (gl::info(widest).bytes_per_texel / 4), length); }
+// A rows workgroup's staging of its row through shared memory: what 32 KiB leave beside the W
+// blocks' scan states, between 4 and 16 KiB; the texels of a round, no more than the row.
+long long staging_bytes(const BlurSettings& s) { return std::clamp(32768LL - 48LL * s.workgroup().x, 4096LL, 16384LL); }
+int round_texels(const BlurSettings& s, int length, gl::Format widest) {
+  return static_cast<int>(std::min<long long>(staging_bytes(s) / gl::info(widest).bytes_per_texel, length));
+}
 gl::Format wider(gl::Format a, gl::Format b) { return gl::info(a).bytes_per_texel >= gl::info(b).bytes_per_texel ? a : b; }
 int scan_steps(int blocks) {
   int steps = 0;
@@ -100,7 +104,7 @@ class RecursiveGaussianBlocks final : public Blur {
                          {"SCAN_STEPS", std::to_string(scan_steps(w.blocks))},
                          {"RG_CARRY", carry},
                          {"CAUSAL_BYTES", std::to_string(gl::info(mid).bytes_per_texel)},
-                         {"ROUND", std::to_string(round_texels(setup.size().x, wider(io, mid)))}});
+                         {"ROUND", std::to_string(round_texels(s, setup.size().x, wider(io, mid)))}});
       return d;
     };
     rows_ = &setup.compute("recursive_gaussian_blocks.comp", io, mid, defines(0));
@@ -277,19 +281,20 @@ std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 size, const gl::G
 }
 
 // The scan's block states, three vec4 per block (at most W x H blocks: the columns'); a rows
-// workgroup's W blocks and its staging round of at most 16 KiB.
+// workgroup's W blocks and its staging.
 SharedMemory shared_memory(const BlurSettings& s) {
   const glm::ivec2 wg = s.workgroup();
-  const long long columns = 48LL * wg.x * wg.y, rows = 48LL * wg.x + 16384;
+  const long long columns = 48LL * wg.x * wg.y, rows = 48LL * wg.x + staging_bytes(s);
   return {std::max(columns, rows), columns >= rows ? std::to_string(wg.y) + "x" + std::to_string(wg.x) + " block states of 3 vec4"
-                                                   : std::to_string(wg.x) + " block states of 3 vec4 and 16 KiB of a row's texels"};
+                                                   : std::to_string(wg.x) + " block states of 3 vec4 and " + kib_text(static_cast<double>(staging_bytes(s))) +
+                                                         " of a row's texels"};
 }
 
 // Per invocation: the rows' staging rounds, four passes over the block (zero state and refilter,
 // both ways), two scans.
 double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
   const Shape rows = shape(s, size, 0), columns = shape(s, size, 1);
-  const double rounds = std::ceil(static_cast<double>(size.x) / round_texels(size.x, wider(s.input_format, s.intermediate_format())));
+  const double rounds = std::ceil(static_cast<double>(size.x) / round_texels(s, size.x, wider(s.input_format, s.intermediate_format())));
   return 6.0 * std::max(rows.block, columns.block) + 2.0 * scan_steps(std::max(rows.blocks, columns.blocks)) + 4.0 * rounds;
 }
 
@@ -315,7 +320,7 @@ extern const VariantInfo recursive_gaussian_blocks{
     // As recursive-gaussian: the rows' output feeds a recursion, 8 bits would cost more than a step.
     .default_intermediate = gl::Format::rgba16f,
     // WxH = blocks per line x neighbouring columns per columns workgroup.
-    .knobs = {knobs::workgroup({{128, 4}, {256, 4}, {64, 8}, {256, 2}, {512, 1}})},
+    .knobs = {knobs::workgroup({{128, 4}, {256, 2}, {64, 8}, {512, 1}})},
     .refused_borders = recursive::refused_borders(),
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,

@@ -537,7 +537,7 @@ TEST(RecursiveGaussianBlocks, LinesOfEveryShape) {
       Source source(size, input, static_cast<unsigned>(size.x * 31 + size.y));
       for (double sigma : {2.0, 40.0}) {
         // Every workgroup at 300x37: 300 and 37 texels in 128, 256, 64 and 512 blocks (odd lengths),
-        // 4, 8, 2 and 1 columns side by side.
+        // 4, 2, 8 and 1 columns side by side.
         const Kernel kernel = make_kernel(KernelType::Gauss, std::nullopt, sigma);
         std::vector<SettingRun> runs = default_runs(variant, kernel, Border{}, input);
         if (size.y == 37 && input == gl::Format::rgba8)
