@@ -6,12 +6,27 @@
 //   the variant's knobs     each knob's define (src/blur/knob.h), e.g. WG_X and WG_Y for the
 //                           workgroup, SEGMENT, UNROLL, CACHE_BITS; only the variant's own
 //   SRC_FORMAT, DST_FORMAT  image format qualifiers of image units 0 and 1 (compute)
-//   SRC_RAW_FORMAT, ...     the same units bound raw (raw_images.glsl)
+//   SRC_RAW_FORMAT, ...     the same units bound raw (SOURCE_RAW, TARGET_RAW: source_image.glsl,
+//                           target_image.glsl)
+//   SRC_BYTES, DST_BYTES    their texels' sizes in bytes (4 rgba8, 8 rgba16f, 16 rgba32f)
 
 const int MAX_RADIUS = 128;
 const int TAP_VEC4S = (2 * MAX_RADIUS + 1 + 3) / 4;
 const int MAX_LINEAR_TAPS = (MAX_RADIUS + 1) / 2;
 const int LINEAR_VEC4S = (MAX_LINEAR_TAPS + 1) / 2;
+
+// A texel's value as the bits of a texel of `bytes` bytes (4 rgba8, 8 rgba16f: two halves a word,
+// 16 rgba32f), as shaders that move texels raw (SOURCE_RAW, TARGET_RAW) hold them, and back.
+uvec4 texel_bits(vec4 v, int bytes) {
+  if (bytes == 4) return uvec4(packUnorm4x8(v), 0u, 0u, 0u);
+  if (bytes == 8) return uvec4(packHalf2x16(v.xy), packHalf2x16(v.zw), 0u, 0u);
+  return floatBitsToUint(v);
+}
+vec4 bits_texel(uvec4 bits, int bytes) {
+  if (bytes == 4) return unpackUnorm4x8(bits.x);
+  if (bytes == 8) return vec4(unpackHalf2x16(bits.x), unpackHalf2x16(bits.y));
+  return uintBitsToFloat(bits);
+}
 
 // Values of one pass that change from dispatch to dispatch of a program (BlurPasses::dispatch's
 // `pass`), e.g. a Kawase pass's offset; only the variants that set them read them.

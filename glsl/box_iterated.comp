@@ -1,13 +1,11 @@
 #version 430 core
-// box-iterated: one box pass of radius SLIDE_RADIUS along AXIS (0 = rows, 1 = columns) by running
-// sums, one invocation per line segment (sliding_common.glsl); the variant runs three per axis,
-// their radii chosen for the requested sigma (src/variants/box_iterated.cpp).
+// box-iterated: the three boxes of one axis (AXIS 0 = rows, 1 = columns) in one pass of running
+// sums over tiles staged in shared memory (box_walk.glsl); their radii are chosen for the
+// requested sigma (src/variants/box_iterated.cpp).
 #include "blur_common.glsl"
 #include "source_image.glsl"
+#define TARGET_RAW
 #include "target_image.glsl"
+#include "box_walk.glsl"
 
-layout(local_size_x = WG_X, local_size_y = WG_Y) in;
-
-#include "sliding_common.glsl"
-
-void main() { line_pass(); }
+void main() { box_walk(); }

@@ -6,7 +6,7 @@
 // compute-box-blocked: the box blur in one dispatch at a cost that does not grow with r, with
 // the row sums register-blocked. A workgroup of N = WG_X invocations owns a span of N * K span
 // columns (K = COLUMNS; the tile of N * K - 2r output columns and the r-column apron on both
-// sides) for SEGMENT rows.
+// sides) for SEGMENT rows (COLUMNS and SEGMENT: the columns and rows knobs, or the host's choice for 0).
 //  - Loads and stores are strided by N (span column lane + N * k), so a warp's accesses are
 //    consecutive texels, moved as bits (no format conversion).
 //  - Vertical: each span column's running window sum V (2r+1 rows) takes, per row, the entering
@@ -26,7 +26,10 @@
 // two uints of two 16-bit fields like V. The output is the exact
 // average, rounded to nearest (the area (2r+1)^2 is odd: no ties). rgba16f input: fp32 sums.
 #include "blur_common.glsl"
-#include "raw_images.glsl"
+#define SOURCE_RAW
+#define TARGET_RAW
+#include "source_image.glsl"
+#include "target_image.glsl"
 
 layout(local_size_x = WG_X) in;
 
@@ -39,15 +42,13 @@ const int TILE_W = SPAN - 2 * RADIUS;  // the host checks it is at least 1
 const int PADDED = SPAN + SPAN / 32;
 int bank_free(int column) { return column + (column >> 5); }
 
-// Texels move as their bits (raw_images.glsl): rgba8 as one uint, rgba16f as two.
+// Texels move as their bits (SOURCE_RAW, TARGET_RAW): rgba8 as one uint, rgba16f as two; the border
+// rule is the source hook's (source_bits()).
 #if EXACT
 #define TEXEL uint
 #define COLUMN uvec2  // V: (r | b << 16, g | a << 16)
 #define SCALAR uint
 TEXEL texel_bits(uvec4 raw) { return raw.x; }
-#if BORDER == BORDER_CONSTANT
-TEXEL border_bits() { return packUnorm4x8(border_value()); }  // exact: the value is a texel's
-#endif
 COLUMN column_of(TEXEL t) { return uvec2(t & 0x00FF00FFu, (t >> 8) & 0x00FF00FFu); }
 uvec4 channels_of(uvec2 fields) { return uvec4(fields.x & 0xFFFFu, fields.y & 0xFFFFu, fields.x >> 16, fields.y >> 16); }
 #if PACKED
@@ -68,7 +69,7 @@ void store_output(ivec2 p, SUM sums) {
   uvec4 window = sums;
 #endif
   uvec4 q = (window + AREA / 2u) / AREA;
-  imageStore(u_dst_raw, p, uvec4(q.r | q.g << 8 | q.b << 16 | q.a << 24));
+  store_target_bits(p, uvec4(q.r | q.g << 8 | q.b << 16 | q.a << 24));
 }
 #else
 #define TEXEL uvec2
@@ -76,28 +77,16 @@ void store_output(ivec2 p, SUM sums) {
 #define SUM vec4
 #define SCALAR float
 TEXEL texel_bits(uvec4 raw) { return raw.xy; }
-#if BORDER == BORDER_CONSTANT
-TEXEL border_bits() {
-  vec4 v = border_value();
-  return uvec2(packHalf2x16(v.xy), packHalf2x16(v.zw));
-}
-#endif
 COLUMN column_of(TEXEL t) { return vec4(unpackHalf2x16(t.x), unpackHalf2x16(t.y)); }
 SUM sum_of(COLUMN v) { return v; }
 void store_output(ivec2 p, SUM window) {
   float w = tap_weight(0);
   vec4 v = window * (w * w);
-  imageStore(u_dst_raw, p, uvec4(packHalf2x16(v.xy), packHalf2x16(v.zw), 0u, 0u));
+  store_target_bits(p, uvec4(packHalf2x16(v.xy), packHalf2x16(v.zw), 0u, 0u));
 }
 #endif
 
-TEXEL load_texel(ivec2 p, ivec2 size) {
-#if BORDER == BORDER_CONSTANT
-  return border_outside(p, size) ? border_bits() : texel_bits(imageLoad(u_src_raw, p));
-#else
-  return texel_bits(imageLoad(u_src_raw, border_texel(p, size)));
-#endif
-}
+TEXEL load_texel(ivec2 p) { return texel_bits(source_bits(p)); }
 
 shared TEXEL s_enter[BATCH * PADDED];  // [batch row][span column], transposed through here
 shared TEXEL s_leave[BATCH * PADDED];
@@ -137,17 +126,17 @@ SUM get_prefix(int row, int column) {
 }
 
 // The entering and leaving texels of rows y .. y + BATCH - 1 at this invocation's load columns.
-void load_rows(int y, int x0, int lane, ivec2 size, out TEXEL enter[BATCH * K], out TEXEL leave[BATCH * K]) {
+void load_rows(int y, int x0, int lane, out TEXEL enter[BATCH * K], out TEXEL leave[BATCH * K]) {
   for (int b = 0; b < BATCH; ++b)
     for (int k = 0; k < K; ++k) {
       int x = x0 + lane + N * k;
-      enter[b * K + k] = load_texel(ivec2(x, y + b + RADIUS), size);
-      leave[b * K + k] = load_texel(ivec2(x, y + b - RADIUS - 1), size);
+      enter[b * K + k] = load_texel(ivec2(x, y + b + RADIUS));
+      leave[b * K + k] = load_texel(ivec2(x, y + b - RADIUS - 1));
     }
 }
 
 void main() {
-  ivec2 size = imageSize(u_src_raw);
+  ivec2 size = source_size();
   int lane = int(gl_LocalInvocationID.x);
   int x0 = int(gl_WorkGroupID.x) * TILE_W - RADIUS;  // the image column of span column 0
   int y0 = int(gl_WorkGroupID.y) * SEGMENT, y1 = min(y0 + SEGMENT, size.y);
@@ -168,7 +157,7 @@ void main() {
   for (int base = 0; base < 2 * RADIUS + 1; base += 4) {
     TEXEL t[4 * K];
     for (int u = 0; u < 4; ++u)
-      for (int k = 0; k < K; ++k) t[u * K + k] = load_texel(ivec2(x0 + lane + N * k, y0 - RADIUS - 1 + base + u), size);
+      for (int k = 0; k < K; ++k) t[u * K + k] = load_texel(ivec2(x0 + lane + N * k, y0 - RADIUS - 1 + base + u));
     for (int u = 0; u < 4; ++u)
       if (base + u < 2 * RADIUS + 1)
         for (int k = 0; k < K; ++k) warm[k] += column_of(t[u * K + k]);
@@ -182,7 +171,7 @@ void main() {
   barrier();
 
   TEXEL enter[BATCH * K], leave[BATCH * K];
-  load_rows(y0, x0, lane, size, enter, leave);
+  load_rows(y0, x0, lane, enter, leave);
   // Uniform bounds: every invocation reaches every barrier.
   for (int y = y0; y < y1; y += BATCH) {
     for (int b = 0; b < BATCH; ++b)
@@ -191,7 +180,7 @@ void main() {
         s_enter[i] = enter[b * K + k];
         s_leave[i] = leave[b * K + k];
       }
-    if (y + BATCH < y1) load_rows(y + BATCH, x0, lane, size, enter, leave);  // in flight until the next batch
+    if (y + BATCH < y1) load_rows(y + BATCH, x0, lane, enter, leave);  // in flight until the next batch
     memoryBarrierShared();
     barrier();
 

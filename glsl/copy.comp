@@ -6,26 +6,22 @@
 // than interleaving them). RAW = 1 moves the texels' bits through uint images (no conversion).
 #include "blur_common.glsl"
 #if RAW
-#include "raw_images.glsl"
+#define SOURCE_RAW
+#define TARGET_RAW
 #define TEXEL uvec4
-#define LOAD(p) imageLoad(u_src_raw, p)
-#define STORE(p, v) imageStore(u_dst_raw, p, v)
+#define STORE(p, v) store_target_bits(p, v)
 #else
-#include "source_image.glsl"
-#include "target_image.glsl"
 #define TEXEL vec4
-#define LOAD(p) imageLoad(u_src, p)  // inside the image: no border rule to apply
 #define STORE(p, v) store_target(p, v)
 #endif
+#include "source_image.glsl"
+#include "target_image.glsl"
+#define LOAD(p) imageLoad(u_src, p)  // inside the image: no border rule to apply
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
 void main() {
-#if RAW
-  ivec2 size = imageSize(u_src_raw);
-#else
   ivec2 size = source_size();
-#endif
   int y = int(gl_GlobalInvocationID.y);
   int x0 = int(gl_WorkGroupID.x) * (WG_X * TEXELS) + int(gl_LocalInvocationID.x);
   if (y >= size.y) return;  // partial workgroup; no barrier follows

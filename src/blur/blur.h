@@ -226,8 +226,9 @@ class BlurSetup {
   virtual glm::ivec2 size() const = 0;
   // A compute program from glsl/<file>. Defines every shader gets: RADIUS, BORDER (the border
   // mode, e.g. BORDER_WRAP), the defines of the variant's knobs (Knob::define), and SRC_FORMAT / DST_FORMAT, the image format qualifiers of
-  // image units 0 and 1 (they must match the bound textures), and SRC_RAW_FORMAT /
-  // DST_RAW_FORMAT, those of the same units bound raw (Binding::read_raw, write_raw).
+  // image units 0 and 1 (they must match the bound textures), SRC_RAW_FORMAT /
+  // DST_RAW_FORMAT, those of the same units bound raw (Binding::read_raw, write_raw), and
+  // SRC_BYTES / DST_BYTES, their texels' sizes.
   virtual const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra = {}) = 0;
   // A fragment program: glsl/fullscreen.vert + glsl/<file>, same defines.
   virtual const gl::Program& fragment(const std::string& file, const gl::Defines& extra = {}) = 0;

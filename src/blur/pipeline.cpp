@@ -37,6 +37,8 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     defines.push_back({"DST_FORMAT", std::string(gl::name(dst))});
     defines.push_back({"SRC_RAW_FORMAT", std::string(gl::info(src).raw_name)});
     defines.push_back({"DST_RAW_FORMAT", std::string(gl::info(dst).raw_name)});
+    defines.push_back({"SRC_BYTES", std::to_string(gl::info(src).bytes_per_texel)});
+    defines.push_back({"DST_BYTES", std::to_string(gl::info(dst).bytes_per_texel)});
     defines.insert(defines.end(), extra.begin(), extra.end());
     return hold({{GL_COMPUTE_SHADER, file}}, std::move(defines));
   }

@@ -1,17 +1,17 @@
-// box-iterated: "three boxes make a Gaussian", measured. Three box blurs along the rows, then
-// three along the columns, each a running sum (glsl/sliding_common.glsl, as compute-sliding), so
-// the cost does not grow with sigma. The radii come from the requested sigma as in Wells (1986)
-// and Kovesi ("Fast almost-Gaussian filtering", 2010): boxes of two neighbouring odd widths whose
-// variances add up closest to sigma^2.
+// box-iterated: "three boxes make a Gaussian", measured. Three box blurs along the rows, then three
+// along the columns, each axis's three fused in one pass of running sums (glsl/box_walk.glsl, as
+// compute-sliding-tiles runs one box), so the cost does not grow with sigma and each axis moves
+// its texels once. The radii come from the requested sigma as in Wells (1986) and Kovesi ("Fast
+// almost-Gaussian filtering", 2010): boxes of two neighbouring odd widths whose variances add up
+// closest to sigma^2.
 //
-// Rounding points (the CPU model below rounds at the same ones): each pass sums its window and
-// stores the average in the intermediate format, the last one in the output. For rgba8 input the
-// sums are integers (EXACT, as compute-sliding): rgba8 texels as k = 255 v, float intermediates as
-// fixed point round(v 2^23); each average S / w (w = 2r + 1, odd) is then never within 1/(2w) of a
-// step boundary, and the shader rounds it to the nearest step itself (STORE_STEPS): GL may convert
-// a float to unorm8 as either neighbouring step (the H200 did, from boxes of radius 4 up, whose
-// averages come within 1/18 step of a boundary), a whole step it converts exactly. So the GPU and
-// the model round every rgba8 store alike. For float input the sums are fp32 running sums.
+// What each pass computes (the CPU model below computes the same): the kernel K of the three boxes
+// (their convolution, integers summing to W = prod (2 r_k + 1)) applied once to the line extended
+// by the border rule, like any kernel, and rounded once, where the pass stores. For rgba8 input the
+// sums are integers and exact: rgba8 texels as k = 255 v, a float intermediate as fixed point
+// round(v F) (F a power of two, F W < 2^32); into rgba8 the shader rounds y / W to the nearest
+// step itself, in integers (W is odd: no ties), so the GPU and the model store the same steps. For
+// float input the sums are fp32.
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -19,14 +19,13 @@
 #include "blur/check.h"
 #include "blur/model.h"
 #include "util/strings.h"
+#include "variants/box_walk.h"
 #include "variants/sliding.h"
 
 namespace blurlab {
 namespace {
 
 constexpr int kBoxes = 3;  // per axis
-// 32-bit sums of fixed-point texels (2^23 per unit, below) hold 2^32 / 2^23 = 512 of them.
-constexpr int kMaxBoxRadius = 255;
 
 struct Boxes {
   std::array<int, kBoxes> radii{};  // ascending
@@ -63,140 +62,96 @@ ApproxChoice choose(const BlurSettings& s) {
   return {b.sigma, text};
 }
 
-// The pass number `k` (0..5): rows first, radii ascending.
-int pass_axis(int k) { return k < kBoxes ? 0 : 1; }
-int pass_radius(const Boxes& b, int k) { return b.radii[static_cast<size_t>(k % kBoxes)]; }
+box_walk::Cascade cascade(const BlurSettings& s) {
+  const Boxes b = boxes_for(s.kernel.sigma);
+  return {{b.radii.begin(), b.radii.end()}};
+}
+bool exact(const BlurSettings& s) { return s.input_format == gl::Format::rgba8; }
 
-// EXACT integer sums read texels as integers: rgba8 as k = 255 v, float formats as fixed point
-// round(v 2^23) (values in [0, 1]; exact for every half of 2^-13 and more, and for a float within
-// 2^-24; at most 257 x 2^23 < 2^32).
-double integer_scale(gl::Format f) { return f == gl::Format::rgba8 ? 255.0 : 8388608.0; }
+const Knob kChunk = box_walk::chunk_knob({0, 31, 63, 95});
 
-// At most four programs (rows from the source, rows between intermediates, columns between
-// intermediates, columns into the destination); the box's radius and weight are values of the
-// pass (u_pass), so one program serves every radius.
-class BoxIterated final : public Blur {
- public:
-  void prepare(BlurSetup& setup) override {
-    const BlurSettings& s = setup.settings();
-    const gl::Format io = s.input_format, mid = s.intermediate_format();
-    const bool exact = io == gl::Format::rgba8;
-    for (int k = 0; k < 2 * kBoxes; ++k) {
-      const gl::Format src = k == 0 ? io : mid, dst = k == 2 * kBoxes - 1 ? io : mid;
-      const double scale = exact ? integer_scale(src) : 1.0;
-      char in_scale[32], unit[48];
-      std::snprintf(in_scale, sizeof in_scale, "%.1f", scale);
-      std::snprintf(unit, sizeof unit, "(1.0 / %.1f)", scale);
-      gl::Defines defines{{"AXIS", std::to_string(pass_axis(k))},
-                          {"SLIDE_RADIUS", "int(u_pass.x)"},
-                          {"SLIDE_BOX_WEIGHT", "u_pass.y"},
-                          {"EXACT", exact ? "1" : "0"},
-                          {"IN_SCALE", in_scale},
-                          {"OUT_WEIGHTS", "1"},
-                          {"OUT_UNIT", exact ? unit : "1.0"}};
-      // Rounded in the shader, to the step the model predicts (above): stores into rgba8.
-      if (exact && dst == gl::Format::rgba8) defines.emplace_back("STORE_STEPS", "255.0");
-      programs_[static_cast<size_t>(k)] = &setup.compute("box_iterated.comp", src, dst, defines);
-    }
-    boxes_ = boxes_for(s.kernel.sigma);
-  }
-
-  void run(BlurPasses& passes) override {
-    static constexpr const char* kSpans[] = {"h1", "h2", "h3", "v1", "v2", "v3"};
-    const gl::Texture* src = &passes.source();
-    for (int k = 0; k < 2 * kBoxes; ++k) {
-      const gl::Texture& dst = k == 2 * kBoxes - 1 ? passes.destination() : passes.intermediate(k % 2);
-      const int r = pass_radius(boxes_, k);
-      // The weight as the float nearest 1/(2r + 1), like the weights block's.
-      const glm::vec4 pass(static_cast<float>(r), static_cast<float>(1.0 / (2 * r + 1)), 0.0f, 0.0f);
-      sliding::dispatch_line_pass(passes, kSpans[k], *programs_[static_cast<size_t>(k)], pass_axis(k), *src, dst, pass);
-      src = &dst;
-    }
-  }
-
- private:
-  std::array<const gl::Program*, 2 * kBoxes> programs_{};
-  Boxes boxes_;
-};
-
-// One box pass along `axis` of the model, as the GPU runs it: EXACT sums of integers (scale > 0)
-// or sums of the values. Each pass applies the border to the image it reads (the source, then an
-// intermediate), as the shader's source_texel() does: past the ends the line's texels by the index
-// rule, or the constant, converted like a texel.
-ReferenceImage box_pass(const ReferenceImage& in, int axis, int r, double scale, const Border& border) {
+// One pass of the model along `axis`: the sums of K over each line of `in` extended by the border
+// rule. `scale` > 0 (EXACT): the texels as the shader's integers, round(v scale) (ties to even, as
+// roundEven), summed exactly (below 2^32, exact in double); otherwise the values.
+ReferenceImage cascade_sums(const ReferenceImage& in, int axis, const box_walk::Cascade& c, double scale, const Border& border) {
   ReferenceImage out = model::blank(in.width, in.height);
-  const int lines = axis == 0 ? in.height : in.width, length = axis == 0 ? in.width : in.height;
-  const double w = 2.0 * r + 1.0;
+  const std::vector<long long> k = c.kernel();
+  const int r = c.reach(), lines = axis == 0 ? in.height : in.width, length = axis == 0 ? in.width : in.height;
   model::parallel_rows(lines, [&](int l0, int l1) {
-    std::vector<double> line(static_cast<size_t>(length));
+    std::vector<double> line(static_cast<size_t>(length) + 2 * static_cast<size_t>(r));  // the extended line
     for (int l = l0; l < l1; ++l)
-      for (int c = 0; c < 4; ++c) {
-        for (int i = 0; i < length; ++i) {
-          const double v = axis == 0 ? in.at(i, l, c) : in.at(l, i, c);
-          line[static_cast<size_t>(i)] = scale > 0.0 ? std::nearbyint(v * scale) : v;
+      for (int ch = 0; ch < 4; ++ch) {
+        for (int i = -r; i < length + r; ++i) {
+          const double v = axis == 0 ? model::texel(in, i, l, ch, border) : model::texel(in, l, i, ch, border);
+          line[static_cast<size_t>(i + r)] = scale > 0.0 ? std::nearbyint(v * scale) : v;
         }
-        const double constant = scale > 0.0 ? std::nearbyint(border.value[static_cast<size_t>(c)] * scale)
-                                            : border.value[static_cast<size_t>(c)];
-        auto at = [&](int i) {
-          if (i >= 0 && i < length) return line[static_cast<size_t>(i)];
-          if (border.mode == BorderMode::Constant) return constant;
-          return line[static_cast<size_t>(border_index(border.mode, i, length))];
-        };
-        // A running sum, as the GPU's: exact for EXACT integers (below 2^32, exact in double).
-        double sum = 0.0;
-        for (int j = -r; j <= r; ++j) sum += at(j);
         for (int i = 0; i < length; ++i) {
-          if (i > 0) sum += at(i + r) - at(i - r - 1);
-          const double v = scale > 0.0 ? sum / scale / w : sum / w;
-          (axis == 0 ? out.texels[(static_cast<size_t>(l) * in.width + i) * 4 + c]
-                     : out.texels[(static_cast<size_t>(i) * in.width + l) * 4 + c]) = v;
+          double sum = 0.0;
+          for (int j = 0; j <= 2 * r; ++j) sum += static_cast<double>(k[static_cast<size_t>(j)]) * line[static_cast<size_t>(i + j)];
+          (axis == 0 ? out.texels[(static_cast<size_t>(l) * in.width + i) * 4 + ch]
+                     : out.texels[(static_cast<size_t>(i) * in.width + l) * 4 + ch]) = sum;
         }
       }
   });
   return out;
 }
 
+// EXACT: the units the shader reads a texture of `format` in.
+double integer_scale(gl::Format f, const box_walk::Cascade& c) { return f == gl::Format::rgba8 ? 255.0 : box_walk::fixed_scale(c); }
+
 ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
-  const Boxes b = boxes_for(s.kernel.sigma);
-  const bool exact = s.input_format == gl::Format::rgba8;
-  ReferenceImage image = model::from_image(input);
-  gl::Format held = s.input_format;  // the format the current image is stored in
-  for (int k = 0; k < 2 * kBoxes; ++k) {
-    image = box_pass(image, pass_axis(k), pass_radius(b, k), exact ? integer_scale(held) : 0.0, s.border);
-    if (k == 2 * kBoxes - 1) break;  // the output: the check rounds it
-    held = s.intermediate_format();
-    model::store(image, held);
+  const box_walk::Cascade c = cascade(s);
+  const double w = static_cast<double>(c.sum());
+  const gl::Format mid = s.intermediate_format();
+  ReferenceImage rows = cascade_sums(model::from_image(input), 0, c, exact(s) ? 255.0 : 0.0, s.border);
+  for (double& y : rows.texels) {
+    if (!exact(s)) y = model::stored(y / w, mid);
+    else if (mid == gl::Format::rgba8) y = std::floor((y + w / 2) / w) / 255.0;  // the nearest step, as the shader rounds
+    else y = model::stored(y / (255.0 * w), mid);
   }
-  return image;
+  const double scale = exact(s) ? integer_scale(mid, c) : 0.0;
+  ReferenceImage out = cascade_sums(rows, 1, c, scale, s.border);
+  for (double& y : out.texels) y /= (scale > 0.0 ? scale : 1.0) * w;  // the output: the check rounds it as the shader does
+  return out;
 }
 
-// EXACT: the sums are exact; fp32 rounds the conversion of a sum above 2^24 to float, the weight
-// (1/w), the unit and their products, and GLSL's round() may break a tie of a fixed-point
-// conversion either way (2^-24 of a texel): 8 roundings per pass, generously.
-constexpr double kExactPassTerms = 8.0;
-
 Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
-  const Boxes b = boxes_for(s.kernel.sigma);
-  const bool exact = s.input_format == gl::Format::rgba8;
+  const box_walk::Cascade c = cascade(s);
+  const box_walk::Passes p = box_walk::passes(s, size, c);
+  const gl::Format mid = s.intermediate_format();
   ModelErrorBound bound(s.input_format, input_peak);
-  for (int k = 0; k < 2 * kBoxes; ++k) {
-    const int r = pass_radius(b, k), length = pass_axis(k) == 0 ? size.x : size.y;
-    bound.fp32(exact ? kExactPassTerms
-                     : sliding::slide_terms(r, sliding::segment_steps(sliding::segment(s), length)) + sliding::kScaleTerms);
-    // A box average of integers S / w with w odd lies at least 1/(2w) steps from a boundary.
-    if (k < 2 * kBoxes - 1) bound.store(s.intermediate_format(), exact ? 0.5 / (2 * r + 1) : 0.0);
+  if (!exact(s)) {
+    bound.fp32(box_walk::float_terms(c, p.rows.chunk));
+    bound.store(mid);
+    bound.fp32(box_walk::float_terms(c, p.columns.chunk));
+    return bound.tolerance("three boxes per axis in fp32, 2 passes");
   }
-  return bound.tolerance(std::to_string(2 * kBoxes) + " box passes");
+  if (mid == gl::Format::rgba8) {
+    // Integer sums, and the rows' averages rounded in integers: the model's exact steps.
+    bound.store(gl::Format::rgba8, 0.5 / static_cast<double>(c.sum()));
+    return bound.tolerance("three boxes per axis in integers, 2 passes");
+  }
+  // The rows' average: the integer sum converted to fp32 and scaled (3 roundings), stored in the
+  // float intermediate; the columns read it as fixed point, round(v F), which moves a value that
+  // differs from the model's by up to one unit 1/F more (2^24 / F roundings of 2^-24 each); their
+  // integer sum is scaled to steps in fp32 (3 roundings).
+  bound.fp32(3.0);
+  bound.store(mid);
+  bound.fp32(16777216.0 / box_walk::fixed_scale(c) + 3.0);
+  return bound.tolerance("three boxes per axis in integers, fixed point from the float intermediate, 2 passes");
 }
 
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
-  const Boxes b = boxes_for(s.kernel.sigma);
-  if (b.radii.back() > kMaxBoxRadius)
-    return Refusal{Limit::Reach,
-                   "sigma " + format_double(s.kernel.sigma, 4) + " needs boxes of radius " + std::to_string(b.radii.back()) + ", above " +
-                       std::to_string(kMaxBoxRadius) + " (32-bit integer sums hold 511 texels of 2^23 fixed point)",
-                   static_cast<double>(b.radii.back()), static_cast<double>(kMaxBoxRadius)};
-  return std::nullopt;
+  return box_walk::check(s, cascade(s));
+}
+SharedMemory shared_memory(const BlurSettings& s) { return box_walk::shared_memory(s, cascade(s)); }
+double loop_iterations(const BlurSettings& s, glm::ivec2 size) { return box_walk::loop_iterations(s, size, cascade(s)); }
+
+// Two passes of three boxes' running sums each.
+WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
+  WorkBound b = sliding::two_pass_bound(s, size);
+  b.fmas *= kBoxes;
+  return b;
 }
 
 }  // namespace
@@ -205,15 +160,17 @@ namespace variant {
 extern const VariantInfo box_iterated{
     .name = "box-iterated",
     .stage = Stage::Compute,
-    .summary = "approximate Gaussian: three running-sum boxes per axis, radii chosen for sigma (Wells, Kovesi)",
+    .summary = "approximate Gaussian: three running-sum boxes per axis fused in one pass, radii chosen for sigma (Wells, Kovesi)",
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
-    .knobs = {knobs::workgroup({{64, 1}, {32, 1}, {256, 1}}), sliding::unroll_knob({4, 1, 2, 8, 16, 32}),
-              knobs::segment({128, 64, 256, 1024, 16384})},
+    .knobs = {knobs::workgroup({{32, 1}, {64, 1}, {128, 1}}), kChunk},
+    .loop_iterations = loop_iterations,
+    .shared_memory = shared_memory,
     .check = check,
-    .create = [] { return std::unique_ptr<Blur>(new BoxIterated); },
+    .create = [] { return std::unique_ptr<Blur>(new box_walk::TwoPasses("box_iterated.comp", cascade)); },
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},
+    .own_bound = own_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

@@ -12,18 +12,41 @@ namespace blurlab {
 namespace {
 
 const Knob kColumns{.name = "columns",
-                    .help = "Box blocked: consecutive columns each invocation sums in registers (fewer scan steps, more registers)",
-                    .define = "COLUMNS",
-                    .min = 1,
+                    .help = "Box blocked: consecutive columns each invocation sums in registers (fewer scan steps, more registers; "
+                            "0: the fewest of 4, 8, 16, 32 whose span is at least 4r, so the apron is at most half the loads)",
+                    .define = "COLUMNS_KNOB",
+                    .min = 0,
                     .max = 32,
-                    .candidates = {{8}, {4}, {16}}};
+                    .candidates = {{0}, {4}, {8}, {16}}};
 const Knob kBatch = sliding::batch_knob({1, 2, 4});
 const Knob kScan = sliding::scan_knob();
-// 32 and 16: the H200's fastest at r <= 16 (docs/PERFORMANCE.md, issue 16); longer walks pay less warm-up at large r.
-const Knob kSegment = knobs::segment({128, 64, 256, 512, 32, 16});
+// The H200's fastest walks were as short as the warm-up allows (docs/PERFORMANCE.md, issue 16); a
+// small image needs them shorter still to give the GPU enough workgroups (issue 27).
+const Knob kRows{.name = "rows",
+                 .help = "Box blocked: rows a workgroup walks down after its 2r + 1 warm-up rows (0: the longest power of two "
+                         "from 16 up to 4r + 2 that still makes 1024 workgroups)",
+                 .define = "ROWS_KNOB",
+                 .min = 0,
+                 .max = 16384,
+                 .candidates = {{0}, {32}, {128}, {16}}};
+constexpr int kWorkgroupsWanted = 1024;  // 132 SMs of an H100 hold about 8 one-warp walks each
 
-int span(const BlurSettings& s) { return s.workgroup().x * s.integer(kColumns); }
+int columns(const BlurSettings& s) {
+  if (s.integer(kColumns) > 0) return s.integer(kColumns);
+  int k = 4;
+  while (k < 32 && s.workgroup().x * k < 4 * s.kernel.radius) k *= 2;
+  return k;
+}
+int span(const BlurSettings& s) { return s.workgroup().x * columns(s); }
 int tile_width(const BlurSettings& s) { return span(s) - 2 * s.kernel.radius; }
+// Rows per walk: the knob, or the longest power of two in [16, 4r + 2] with enough workgroups.
+int rows(const BlurSettings& s, glm::ivec2 size) {
+  if (s.integer(kRows) > 0) return s.integer(kRows);
+  const long long tiles = (size.x + std::max(tile_width(s), 1) - 1) / std::max(tile_width(s), 1);
+  int walk = 16;
+  while (walk * 2 <= 4 * s.kernel.radius + 2 && tiles * ((size.y + walk * 2 - 1) / (walk * 2)) >= kWorkgroupsWanted) walk *= 2;
+  return walk;
+}
 bool exact(const BlurSettings& s) { return s.input_format == gl::Format::rgba8; }
 // rgba8 windows of at most 65535 per channel ((2r+1)^2 x 255 < 2^16: r <= 7) keep the row's prefix
 // sums packed, two channels per uint, as the column sums are.
@@ -37,12 +60,15 @@ class ComputeBoxBlocked final : public Blur {
   void prepare(BlurSetup& setup) override {
     const BlurSettings& s = setup.settings();
     program_ = &setup.compute("compute_box_blocked.comp", s.input_format, s.input_format,
-                              {{"EXACT", exact(s) ? "1" : "0"}, {"PACKED", packed(s) ? "1" : "0"}});
+                              {{"EXACT", exact(s) ? "1" : "0"},
+                               {"PACKED", packed(s) ? "1" : "0"},
+                               {"COLUMNS", std::to_string(columns(s))},
+                               {"SEGMENT", std::to_string(rows(s, setup.size()))}});
   }
   void run(BlurPasses& passes) override {
     const BlurSettings& s = passes.settings();
     const glm::ivec2 size = passes.size();
-    const int tile = tile_width(s), segment = s.integer(kSegment);
+    const int tile = tile_width(s), segment = rows(s, size);
     const gl::Texture &src = passes.source(), &dst = passes.destination();
     passes.dispatch("blur", *program_,
                     {Binding::read_raw(src), Binding::write_raw(dst)},
@@ -55,15 +81,14 @@ class ComputeBoxBlocked final : public Blur {
 };
 
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2, const gl::GlLimits& limits) {
-  const int n = s.workgroup().x, columns = s.integer(kColumns);
+  const int n = s.workgroup().x, k = columns(s);
   if (s.workgroup().y != 1)
-    return Refusal{Limit::Knobs, "workgroup must be Nx1 (a row of invocations, each owning " + std::to_string(columns) + " columns)"};
-  if ((columns & (columns - 1)) != 0)
-    return Refusal{Limit::Knobs,
-                   "columns " + std::to_string(columns) + " is not a power of two (the shared-memory padding is conflict-free for those)"};
+    return Refusal{Limit::Knobs, "workgroup must be Nx1 (a row of invocations, each owning " + std::to_string(k) + " columns)"};
+  if ((k & (k - 1)) != 0)
+    return Refusal{Limit::Knobs, "columns " + std::to_string(k) + " is not a power of two (the shared-memory padding is conflict-free for those)"};
   if (tile_width(s) < 1)
     return Refusal{Limit::Reach,
-                   "a span of " + std::to_string(n) + " x " + std::to_string(columns) + " = " + std::to_string(span(s)) +
+                   "a span of " + std::to_string(n) + " x " + std::to_string(k) + " = " + std::to_string(span(s)) +
                        " columns leaves no tile beside the 2r = " + std::to_string(2 * s.kernel.radius) +
                        " apron columns; use a larger --workgroup or --columns",
                    2.0 * s.kernel.radius + 1, static_cast<double>(span(s))};
@@ -81,10 +106,10 @@ SharedMemory shared_memory(const BlurSettings& s) {
 // Loop iterations of one invocation: the warm-up (a group of 4 rows per iteration), then per batch
 // the loads, the columns, the scan of the totals before it (serial in shared memory) and the outputs.
 double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
-  const double n = s.workgroup().x, columns = s.integer(kColumns), batch = s.integer(kBatch);
-  const double rows = std::min(s.integer(kSegment), size.y);
-  const double per_batch = batch * (4 * columns + n + 2 * std::ceil(tile_width(s) / n));
-  return (2.0 * s.kernel.radius + 1) / 4 * columns + std::ceil(rows / batch) * per_batch;
+  const double n = s.workgroup().x, k = columns(s), batch = s.integer(kBatch);
+  const double walk = std::min(rows(s, size), size.y);
+  const double per_batch = batch * (4 * k + n + 2 * std::ceil(tile_width(s) / n));
+  return (2.0 * s.kernel.radius + 1) / 4 * k + std::ceil(walk / batch) * per_batch;
 }
 
 // Float input: the vertical running sum (a warm-up and a slide over the segment); then each prefix
@@ -92,9 +117,10 @@ double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
 // the span's N * K window column sums, i.e. N * K / (2r+1) output units each; a window is the
 // difference of two; and the weights.
 double terms(const BlurSettings& s, glm::ivec2 size) {
-  const double r = s.kernel.radius, n = s.workgroup().x, columns = s.integer(kColumns);
-  return sliding::slide_terms(s.kernel.radius, sliding::segment_steps(s.integer(kSegment), size.y)) +
-         2.0 * (columns + n) * span(s) / (2.0 * r + 1.0) + sliding::kScaleTerms;
+  if (exact(s)) return sliding::kScaleTerms;  // rgba8: integer sums, exact; only the scale rounds
+  const double r = s.kernel.radius, n = s.workgroup().x, k = columns(s);
+  return sliding::slide_terms(s.kernel.radius, sliding::segment_steps(rows(s, size), size.y)) +
+         2.0 * (k + n) * span(s) / (2.0 * r + 1.0) + sliding::kScaleTerms;
 }
 
 }  // namespace
@@ -105,13 +131,14 @@ extern const VariantInfo compute_box_blocked{
     .stage = Stage::Compute,
     .summary = "box only, one dispatch, cost independent of r: column running sums, row prefix sums over K columns per invocation in registers",
     .kernels = KernelSupport::BoxOnly,
-    .knobs = {knobs::workgroup({{64, 1}, {128, 1}, {32, 1}, {256, 1}}), kColumns, kSegment, kBatch, kScan},
+    .knobs = {knobs::workgroup({{32, 1}, {64, 1}, {128, 1}, {256, 1}}), kColumns, kRows, kBatch, kScan},
     .accumulated_terms = terms,
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,
     .extension = sliding::scan_extension,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeBoxBlocked); },
+    .own_bound = sliding::one_pass_box_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

@@ -70,6 +70,7 @@ double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
 // prefix value is a sum of at most BATCH + N/BATCH roundings of values up to N window sums,
 // i.e. N / (2r+1) output units each; a window is the difference of two; and the weights.
 double terms(const BlurSettings& s, glm::ivec2 size) {
+  if (exact(s)) return sliding::kScaleTerms;  // rgba8: integer sums, exact; only the scale rounds
   const double r = s.kernel.radius, n = s.workgroup().x, batch = s.integer(kBatch);
   return sliding::slide_terms(s.kernel.radius, sliding::segment_steps(s.integer(kSegment), size.y)) +
          2.0 * (batch + n / batch) * n / (2.0 * r + 1.0) + sliding::kScaleTerms;
@@ -93,6 +94,7 @@ extern const VariantInfo compute_box_prefix{
     .extension = sliding::scan_extension,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeBoxPrefix); },
+    .own_bound = sliding::one_pass_box_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

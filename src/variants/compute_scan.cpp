@@ -52,6 +52,8 @@ double terms(const BlurSettings& s, glm::ivec2 size) {
   return sliding::slide_terms(r, sliding::segment_steps(segment, size.x)) + vertical + sliding::kScaleTerms;
 }
 
+WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) { return sliding::rows_then_columns_bound(s, size, kIntermediate); }
+
 }  // namespace
 
 namespace variant {
@@ -65,6 +67,7 @@ extern const VariantInfo compute_scan{
     .accumulated_terms = terms,
     .shared_memory = shared_memory,
     .create = [] { return std::unique_ptr<Blur>(new ComputeScan); },
+    .own_bound = own_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

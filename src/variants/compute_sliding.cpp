@@ -42,6 +42,7 @@ extern const VariantInfo compute_sliding{
               knobs::segment({128, 64, 256, 1024, 16384})},
     .accumulated_terms = terms,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSliding); },
+    .own_bound = sliding::two_pass_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

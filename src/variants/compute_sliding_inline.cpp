@@ -63,6 +63,11 @@ double terms(const BlurSettings& s, glm::ivec2 size) {
          sliding::kScaleTerms;
 }
 
+// One pass: the source read once, the output written once; both axes' running sums.
+WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
+  return {.bytes = sliding::pass_bytes(size, s.input_format, s.input_format), .fmas = 2.0 * sliding::kSlideAdds * size.x * size.y};
+}
+
 }  // namespace
 
 namespace variant {
@@ -77,6 +82,7 @@ extern const VariantInfo compute_sliding_inline{
     .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new ComputeSlidingInline); },
+    .own_bound = own_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

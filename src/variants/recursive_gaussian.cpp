@@ -124,6 +124,16 @@ double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
   return 2.0 * (std::ceil(length / lookahead) * (2.0 * lookahead + 1.0));
 }
 
+// Two passes, each reading its source once and writing its destination once, and per axis the
+// causal output written to the scratch texture and read back (both in the intermediate's format);
+// per texel and axis the filter's 5 FMAs a channel, both ways.
+WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
+  WorkBound b = sliding::two_pass_bound(s, size);
+  b.bytes += 2.0 * 2.0 * gl::info(s.intermediate_format()).bytes_per_texel * size.x * size.y;
+  b.fmas = 2.0 * 2.0 * 5.0 * 4.0 * size.x * size.y;
+  return b;
+}
+
 }  // namespace
 
 namespace variant {
@@ -142,6 +152,7 @@ extern const VariantInfo recursive_gaussian{
     .loop_iterations = loop_iterations,
     .create = [] { return std::unique_ptr<Blur>(new RecursiveGaussian); },
     .approximation = {.choose = recursive::choose, .model = model_blur, .tolerance = tolerance},
+    .own_bound = own_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

@@ -1,28 +1,28 @@
 // recursive-gaussian-blocks: recursive-gaussian's filter (variants/recursive.h: the same rounded
-// coefficients, the same clamp-to-edge border states, so the same fidelity), block parallel after
-// Nehab, Maximo, Lima and Hoppe ("GPU-efficient recursive filtering and summed-area tables", 2011).
-// One invocation per line is latency bound on a big GPU (4096 lines for 100k+ invocations); here a
-// line is split into BLOCKS blocks of BLOCK = ceil(length / BLOCKS) texels, one invocation each,
-// BLOCKS x LINES invocations per workgroup (the workgroup knob, WxH = blocks x lines). Per direction
-// (causal forwards, then anticausal backwards), in glsl/recursive_gaussian_blocks.comp:
+// coefficients, the same clamp-to-edge border states, the same rounding of the causal output to
+// the intermediate's format, so the same fidelity), block parallel after Nehab, Maximo, Lima and
+// Hoppe ("GPU-efficient recursive filtering and summed-area tables", 2011). One invocation per line
+// is latency bound on a big GPU (4096 lines for 100k+ invocations); here a line is split into
+// blocks of BLOCK texels (the block-length knob), one invocation each, a line's blocks in one
+// workgroup. Per direction (causal forwards, then anticausal backwards), in
+// glsl/recursive_gaussian_blocks.comp:
 //   1. each block is filtered from a zero state (the first block from the line's true start state),
 //      giving its end state f_k (3 components: the sections' u, v[n], v[n-1]);
 //   2. the end states are scanned across the line in shared memory: s_k = A s_k-1 + f_k, with A the
 //      zero-input transition over one block (A1^BLOCK, A1 the one-step transition), by Hillis and
-//      Steele's scan: ceil(log2 BLOCKS) steps, step i adding A^(2^i) times the state 2^i blocks away
-//      (the powers computed on the host in double, baked in as float constants); a serial scan would
-//      take BLOCKS dependent steps;
-//   3. each block is filtered again from its true initial state (the previous block's scanned end).
-// The block stays in registers from the loads to the stores (the causal output replaces the input),
-// so no scratch image and no rounding point between the directions, and the line is read once and
-// written once per axis, as by a separable pass. The anticausal pass starts from the right border's
-// state (M applied to the true causal state at the line's end) in the block holding the end; blocks
-// past the line's end hold zeros, which add nothing to the scan, so a line of any length up to
-// BLOCKS x BLOCK runs without a special case. Rows, then columns; the columns' workgroups take
-// LINES neighbouring columns along x, so neighbouring invocations load neighbouring texels of a row.
+//      Steele's scan: ceil(log2 blocks) steps, step i adding A^(2^i) times the state 2^i blocks away
+//      (the powers computed on the host in double, baked in as float constants);
+//   3. each block is filtered again from its true initial state.
+// The block stays in registers from the loads to the stores, as bits (the causal output replaces
+// the input, in the intermediate's format), so the line is read once and written once per axis, as
+// by a separable pass, with coalesced accesses: the rows go through shared memory, the columns'
+// workgroups put neighbouring columns side by side. The anticausal pass starts from the right
+// border's state (M applied to the true causal state at the line's end) in the block holding the
+// end; blocks past the line's end hold zeros, which add nothing to the scan.
 //
-// Rounding points: the rows' result is stored in the intermediate format, the columns' in the
-// output. The CPU model runs the same blocks, scans and refilters in double precision.
+// Rounding points: the causal output along each line (in the intermediate's format, as
+// recursive-gaussian's scratch texture); the rows' result (the intermediate); the columns' (the
+// output). The CPU model runs the same blocks, scans, refilters and roundings in double precision.
 #include <algorithm>
 #include <cmath>
 
@@ -37,12 +37,22 @@ namespace {
 using recursive::Filter;
 using recursive::Matrix3;
 
-// The block lives in registers (vec4 x[BLOCK]): 32 vec4 are 128 of the 255 registers an NVIDIA
-// invocation may hold, leaving room for the states before they spill to memory.
-constexpr int kMaxBlock = 32;
+// The block lives in registers as bits, one to four words a texel (63 rgba16f texels are 126 of
+// the 255 registers an NVIDIA invocation may hold, leaving room for the states).
+constexpr int kMaxBlock = 63;
 
-int blocks_per_line(const BlurSettings& s) { return s.workgroup().x; }
-int block_length(int length, int blocks) { return (length + blocks - 1) / blocks; }
+// The workgroup knob WxH: W blocks per line, H neighbouring columns per columns workgroup (a rows
+// workgroup takes one row). A block is the line's share of W, made odd, so that a warp's blocks
+// (BLOCK texels apart) read distinct banks of the rows' staging.
+int block_length(const BlurSettings& s, int length) { return ((length + s.workgroup().x - 1) / s.workgroup().x) | 1; }
+int blocks_for(int length, int block) { return (length + block - 1) / block; }
+// A rows workgroup's staging of its row through shared memory: what 32 KiB leave beside the W
+// blocks' scan states, between 4 and 16 KiB; the texels of a round, no more than the row.
+long long staging_bytes(const BlurSettings& s) { return std::clamp(32768LL - 48LL * s.workgroup().x, 4096LL, 16384LL); }
+int round_texels(const BlurSettings& s, int length, gl::Format widest) {
+  return static_cast<int>(std::min<long long>(staging_bytes(s) / gl::info(widest).bytes_per_texel, length));
+}
+gl::Format wider(gl::Format a, gl::Format b) { return gl::info(a).bytes_per_texel >= gl::info(b).bytes_per_texel ? a : b; }
 int scan_steps(int blocks) {
   int steps = 0;
   while ((1 << steps) < blocks) ++steps;
@@ -65,39 +75,51 @@ std::vector<Matrix3> carries(const Filter& f, int block, int blocks) {
   return list;
 }
 
+// One pass's workgroup: `lines` lines (rows: 1) of `blocks` blocks.
+struct Shape {
+  int lines, blocks, block;
+};
+Shape shape(const BlurSettings& s, glm::ivec2 size, int axis) {
+  const int length = axis == 0 ? size.x : size.y, block = block_length(s, length);
+  return {axis == 0 ? 1 : s.workgroup().y, blocks_for(length, block), block};
+}
+
 class RecursiveGaussianBlocks final : public Blur {
  public:
   void prepare(BlurSetup& setup) override {
     const BlurSettings& s = setup.settings();
     const Filter f = recursive::filter_for(s.kernel.sigma);
     const gl::Format io = s.input_format, mid = s.intermediate_format();
-    const int blocks = blocks_per_line(s);
     auto defines = [&](int axis) {
-      const int length = axis == 0 ? setup.size().x : setup.size().y, block = block_length(length, blocks);
+      const Shape w = shape(s, setup.size(), axis);
       std::string carry;
-      for (const Matrix3& a : carries(f, block, blocks))
+      for (const Matrix3& a : carries(f, w.block, w.blocks))
         for (double v : a) carry += (carry.empty() ? "" : ", ") + recursive::literal(v);
       if (carry.empty()) carry = "0, 0, 0, 0, 0, 0, 0, 0, 0";  // one block per line: no scan step reads it
       gl::Defines d = recursive::filter_defines(f);
       d.insert(d.end(), {{"AXIS", std::to_string(axis)},
-                         {"BLOCK", std::to_string(block)},
-                         {"SCAN_STEPS", std::to_string(scan_steps(blocks))},
-                         {"RG_CARRY", carry}});
+                         {"BLOCK", std::to_string(w.block)},
+                         {"BLOCKS", std::to_string(w.blocks)},
+                         {"LINES", std::to_string(w.lines)},
+                         {"SCAN_STEPS", std::to_string(scan_steps(w.blocks))},
+                         {"RG_CARRY", carry},
+                         {"CAUSAL_BYTES", std::to_string(gl::info(mid).bytes_per_texel)},
+                         {"ROUND", std::to_string(round_texels(s, setup.size().x, wider(io, mid)))}});
       return d;
     };
     rows_ = &setup.compute("recursive_gaussian_blocks.comp", io, mid, defines(0));
     columns_ = &setup.compute("recursive_gaussian_blocks.comp", mid, io, defines(1));
   }
 
-  // Rows from the source into intermediate 0, columns from there into the destination; one
-  // workgroup per LINES lines.
+  // Rows from the source into intermediate 0, a workgroup per row; columns from there into the
+  // destination, a workgroup per `lines` neighbouring columns. The texels move as their bits.
   void run(BlurPasses& passes) override {
-    const glm::ivec2 size = passes.size(), wg = passes.settings().workgroup();
+    const glm::ivec2 size = passes.size();
     const gl::Texture& rows = passes.intermediate(0);
-    passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows)},
-                    sliding::flat_groups(size.y, {wg.y, 1}, "H"));
-    passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination())},
-                    sliding::flat_groups(size.x, {wg.y, 1}, "W"));
+    const int lines = shape(passes.settings(), size, 1).lines;
+    passes.dispatch("h", *rows_, {Binding::read_raw(passes.source()), Binding::write_raw(rows)}, sliding::flat_groups(size.y, {1, 1}, "H"));
+    passes.dispatch("v", *columns_, {Binding::read_raw(rows), Binding::write_raw(passes.destination())},
+                    sliding::flat_groups(size.x, {lines, 1}, "W"));
   }
 
  private:
@@ -107,15 +129,16 @@ class RecursiveGaussianBlocks final : public Blur {
 
 // One axis of the model, as the shader runs it, in double: blocks of BLOCK texels filtered from
 // zero states, the Hillis-Steele scan of their end states (with the exact powers of A: the GPU's
-// float carries are counted by the tolerance), the blocks filtered again from their true states.
-// In double the result does not depend on the number of blocks beyond 1e-15 (the blocked filter is
-// the serial one, reassociated), so one model serves every workgroup knob.
-ReferenceImage model_axis(const ReferenceImage& in, int axis, const Filter& f, int blocks) {
+// float carries are counted by the tolerance), the blocks filtered again from their true states,
+// the causal output stored in `causal`'s format. In double the result does not depend on the blocks
+// beyond 1e-15 (the blocked filter is the serial one, reassociated), so one model serves every
+// block length.
+ReferenceImage model_axis(const ReferenceImage& in, int axis, const Filter& f, int block, gl::Format causal) {
   using State = std::array<double, 3>;
   ReferenceImage out = model::blank(in.width, in.height);
   const int lines = axis == 0 ? in.height : in.width, length = axis == 0 ? in.width : in.height;
-  const int block = block_length(length, blocks), used = block_length(length, block);  // blocks holding texels
-  const std::vector<Matrix3> carry = carries(f, block, blocks);
+  const int used = blocks_for(length, block);
+  const std::vector<Matrix3> carry = carries(f, block, used);
   const double p = f.p, g1 = f.g1, c1 = f.c1, c2 = f.c2, g2 = f.g2;
   auto step = [&](double x, State& s) {
     s[0] = g1 * x + p * s[0];
@@ -163,7 +186,7 @@ ReferenceImage model_axis(const ReferenceImage& in, int axis, const Filter& f, i
           s = k == 0 ? left : e[static_cast<size_t>(k - 1)];
           for (int i = first_of(k); i < end_of(k); ++i) {
             step(x[static_cast<size_t>(i)], s);
-            x[static_cast<size_t>(i)] = s[1];
+            x[static_cast<size_t>(i)] = model::stored(s[1], causal);
           }
         }
         // Anticausal, from the border state of the causal state at the end (s).
@@ -191,9 +214,9 @@ ReferenceImage model_axis(const ReferenceImage& in, int axis, const Filter& f, i
 ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
   const Filter f = recursive::filter_for(s.kernel.sigma);
   const gl::Format mid = s.intermediate_format();
-  ReferenceImage rows = model_axis(model::from_image(input), 0, f, blocks_per_line(s));
+  ReferenceImage rows = model_axis(model::from_image(input), 0, f, block_length(s, input.width), mid);
   model::store(rows, mid);
-  return model_axis(rows, 1, f, blocks_per_line(s));
+  return model_axis(rows, 1, f, block_length(s, input.height), mid);
 }
 
 // One direction along a line of `length` texels in fp32, in units of 2^-24 times the values' size
@@ -205,8 +228,8 @@ ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
 // (|A^(2^i)| + 1) times the size, and its float carry is off by 2^-24 |A^(2^i)| (a 7th term); an
 // error of a block's scanned state reaches an output o texels into a later block through A1^o times
 // powers of A, at most once per block: H = the largest over o < BLOCK of sum_m |A1^(o + m BLOCK)|.
-double direction_terms(const Filter& f, int length, int blocks) {
-  const int block = block_length(length, blocks);
+double direction_terms(const Filter& f, int length, int block) {
+  const int blocks = blocks_for(length, block);
   double scan = 0.0;
   for (const Matrix3& a : carries(f, block, blocks)) scan += 7.0 * recursive::row_norm(a) + 6.0;
   double reach = 0.0;
@@ -223,14 +246,18 @@ double direction_terms(const Filter& f, int length, int blocks) {
   return 2.0 * recursive::filter_terms(f) + reach * scan;
 }
 
+// As recursive-gaussian's: per axis the causal direction, its output stored in the intermediate's
+// format, the anticausal direction from the border state; the rows' result stored.
 Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   const Filter f = recursive::filter_for(s.kernel.sigma);
   const gl::Format mid = s.intermediate_format();
   ModelErrorBound bound(s.input_format, input_peak);
   for (int axis = 0; axis < 2; ++axis) {
-    const double terms = direction_terms(f, axis == 0 ? size.x : size.y, blocks_per_line(s));
+    const int length = axis == 0 ? size.x : size.y;
+    const double terms = direction_terms(f, length, block_length(s, length));
     bound.gain(f.l1());
     bound.fp32(terms);  // causal
+    bound.store(mid);   // the causal output, held in the intermediate's format
     bound.gain(f.l1());
     bound.fp32(terms + recursive::border_terms(f));  // anticausal, from the right border's state
     if (axis == 0) bound.store(mid);
@@ -238,31 +265,45 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   return bound.tolerance("recursive filter in blocks, 2 passes");
 }
 
-// A line's blocks in registers (kMaxBlock texels each) and the scan's states in shared memory.
+// A block lives in registers: at most kMaxBlock texels.
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& /*limits*/) {
-  const glm::ivec2 wg = s.workgroup();
-  const int longest = std::max(size.x, size.y), block = block_length(longest, wg.x);
-  const auto text = [](int v) { return std::to_string(v); };
-  if (block > kMaxBlock)
-    return Refusal{Limit::Reach,
-                   "a line of " + text(longest) + " texels in " + text(wg.x) + " blocks (workgroup width) needs " + text(block) +
-                       " texels per invocation, more than the " + text(kMaxBlock) + " held in registers (a wider workgroup takes up to " +
-                       text(kMaxBlock) + " x width)",
-                   static_cast<double>(block), static_cast<double>(kMaxBlock)};
+  const auto text = [](long long v) { return std::to_string(v); };
+  for (int axis = 0; axis < 2; ++axis) {
+    const Shape w = shape(s, size, axis);
+    if (w.block > kMaxBlock)
+      return Refusal{Limit::Reach,
+                     std::string(axis == 0 ? "a row" : "a column") + " of " + text(axis == 0 ? size.x : size.y) + " texels in " +
+                         text(s.workgroup().x) + " blocks (the workgroup's width) needs " + text(w.block) +
+                         " texels per invocation, more than the " + text(kMaxBlock) + " held in registers; use a wider --workgroup",
+                     static_cast<double>(w.block), static_cast<double>(kMaxBlock)};
+  }
   return std::nullopt;
 }
 
-// The scan's block states: three vec4 per block.
+// The scan's block states, three vec4 per block (at most W x H blocks: the columns'); a rows
+// workgroup's W blocks and its staging.
 SharedMemory shared_memory(const BlurSettings& s) {
   const glm::ivec2 wg = s.workgroup();
-  return {48LL * wg.x * wg.y, std::to_string(wg.x) + "x" + std::to_string(wg.y) + " block states of 3 vec4"};
+  const long long columns = 48LL * wg.x * wg.y, rows = 48LL * wg.x + staging_bytes(s);
+  return {std::max(columns, rows), columns >= rows ? std::to_string(wg.y) + "x" + std::to_string(wg.x) + " block states of 3 vec4"
+                                                   : std::to_string(wg.x) + " block states of 3 vec4 and " + kib_text(static_cast<double>(staging_bytes(s))) +
+                                                         " of a row's texels"};
 }
 
-// Per invocation: BLOCK loads, four passes over the block (zero state and refilter, both ways), two
-// scans.
+// Per invocation: the rows' staging rounds, four passes over the block (zero state and refilter,
+// both ways), two scans.
 double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
-  const int blocks = blocks_per_line(s);
-  return 5.0 * block_length(std::max(size.x, size.y), blocks) + 2.0 * scan_steps(blocks);
+  const Shape rows = shape(s, size, 0), columns = shape(s, size, 1);
+  const double rounds = std::ceil(static_cast<double>(size.x) / round_texels(s, size.x, wider(s.input_format, s.intermediate_format())));
+  return 6.0 * std::max(rows.block, columns.block) + 2.0 * scan_steps(std::max(rows.blocks, columns.blocks)) + 4.0 * rounds;
+}
+
+// Two passes, each line read once and written once; per texel and axis the filter's 5 FMAs a
+// channel in four sweeps (zero state and refilter, both ways).
+WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
+  WorkBound b = sliding::two_pass_bound(s, size);
+  b.fmas = 2.0 * 4.0 * 5.0 * 4.0 * size.x * size.y;
+  return b;
 }
 
 }  // namespace
@@ -278,8 +319,8 @@ extern const VariantInfo recursive_gaussian_blocks{
     .uses_intermediate = true,
     // As recursive-gaussian: the rows' output feeds a recursion, 8 bits would cost more than a step.
     .default_intermediate = gl::Format::rgba16f,
-    // WxH = blocks per line x lines per workgroup.
-    .knobs = {knobs::workgroup({{128, 2}, {256, 1}, {512, 1}, {64, 4}, {32, 8}})},
+    // WxH = blocks per line x neighbouring columns per columns workgroup.
+    .knobs = {knobs::workgroup({{128, 4}, {256, 2}, {64, 8}, {512, 1}})},
     .refused_borders = recursive::refused_borders(),
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,
@@ -287,6 +328,7 @@ extern const VariantInfo recursive_gaussian_blocks{
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new RecursiveGaussianBlocks); },
     .approximation = {.choose = recursive::choose, .model = model_blur, .tolerance = tolerance},
+    .own_bound = own_bound,
 };
 }  // namespace variant
 }  // namespace blurlab

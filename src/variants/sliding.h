@@ -142,4 +142,23 @@ inline constexpr double kScaleTerms = 3.0;
 // The longest stretch one invocation slides over: a segment, or the whole line.
 inline double segment_steps(int segment, int length) { return std::min(segment, length); }
 
+// Own bounds (VariantInfo::own_bound): the least one pass moves, its source read once and its
+// destination written once; and the least a box's running sums add per pixel of one pass: one
+// texel entering and one leaving each channel's sum.
+inline double pass_bytes(glm::ivec2 size, gl::Format src, gl::Format dst) {
+  return static_cast<double>(size.x) * size.y * (gl::info(src).bytes_per_texel + gl::info(dst).bytes_per_texel);
+}
+inline constexpr double kSlideAdds = 2.0 * 4.0;
+// Rows into the intermediate `mid`, then columns back: two passes of running sums.
+inline WorkBound rows_then_columns_bound(const BlurSettings& s, glm::ivec2 size, gl::Format mid) {
+  const gl::Format io = s.input_format;
+  return {.bytes = pass_bytes(size, io, mid) + pass_bytes(size, mid, io), .fmas = 2.0 * kSlideAdds * size.x * size.y};
+}
+inline WorkBound two_pass_bound(const BlurSettings& s, glm::ivec2 size) { return rows_then_columns_bound(s, size, s.intermediate_format()); }
+// The one-dispatch boxes (compute-box-prefix, compute-box-blocked): the source read once, the
+// output written once; per pixel a column running sum, a row's prefix sum and a window's difference.
+inline WorkBound one_pass_box_bound(const BlurSettings& s, glm::ivec2 size) {
+  return {.bytes = pass_bytes(size, s.input_format, s.input_format), .fmas = (kSlideAdds + 2.0 * 4.0) * size.x * size.y};
+}
+
 }  // namespace blurlab::sliding

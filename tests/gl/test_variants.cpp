@@ -545,7 +545,8 @@ TEST(RecursiveGaussianBlocks, LinesOfEveryShape) {
     for (gl::Format input : {gl::Format::rgba8, gl::Format::rgba16f}) {
       Source source(size, input, static_cast<unsigned>(size.x * 31 + size.y));
       for (double sigma : {2.0, 40.0}) {
-        // Every workgroup at 300x37: 300 and 37 texels in 256, 128, 512, 64 and 32 blocks.
+        // Every workgroup at 300x37: 300 and 37 texels in 128, 256, 64 and 512 blocks (odd lengths),
+        // 4, 2, 8 and 1 columns side by side.
         const Kernel kernel = make_kernel(KernelType::Gauss, std::nullopt, sigma);
         std::vector<SettingRun> runs = default_runs(variant, kernel, Border{}, input);
         if (size.y == 37 && input == gl::Format::rgba8)
@@ -556,6 +557,37 @@ TEST(RecursiveGaussianBlocks, LinesOfEveryShape) {
     }
   EXPECT_EQ(checker.refused, 3 * 2) << "only rgba8 intermediates of the rgba16f input may be refused";
   EXPECT_GT(checker.checked, 0);
+}
+
+// The box walks cut each line into segments, each loading its own apron, and each segment into
+// chunks that start from their own sums (compute-sliding-tiles, box-iterated); compute-box-blocked
+// cuts its columns into walks of `rows` rows, each with its own warm-up. The grid's images (517x389
+// at most) take one segment per line at the defaults, so here lines of 2100 texels in both
+// directions, with chunks (31) and walks (16 rows) short enough for several segments per line in
+// each (a past bug: later segments skipping their start-up rows); every run must pass.
+TEST(BoxWalks, SeveralSegmentsPerLine) {
+  struct Case {
+    const char* variant;
+    KernelType type;
+    const char* knob;
+    int value;
+  };
+  for (const Case& c : {Case{"compute-sliding-tiles", KernelType::Box, "chunk", 31}, Case{"box-iterated", KernelType::Gauss, "chunk", 31},
+                        Case{"compute-box-blocked", KernelType::Box, "rows", 16}}) {
+    const VariantInfo& variant = *find_variant(c.variant);
+    Checker checker(variant);
+    for (glm::ivec2 size : {glm::ivec2(300, 2100), glm::ivec2(2100, 300)}) {
+      Source source(size, gl::Format::rgba8, static_cast<unsigned>(size.x + size.y));
+      BlurSettings s;
+      s.kernel = c.type == KernelType::Box ? make_kernel(KernelType::Box, 8, std::nullopt) : make_kernel(KernelType::Gauss, std::nullopt, 8.0);
+      s.input_format = gl::Format::rgba8;
+      s.knobs[c.knob] = KnobValue{c.value, 0};
+      checker.check(source, SettingRun{s, false});
+      if (HasFatalFailure()) return;
+    }
+    EXPECT_EQ(checker.checked, 2) << c.variant;
+    EXPECT_EQ(checker.refused, 0) << c.variant;
+  }
 }
 
 }  // namespace

@@ -109,9 +109,10 @@ TEST(Approximation, ParametersFollowTheRequest) {
 }
 
 // The blocked recursive filter is the serial one reassociated: its model (zero-state blocks, the
-// scan of their end states, the refilter) equals recursive-gaussian's wherever the latter's scratch
-// rounding (rgba32f here) allows, for lines that are a multiple of the blocks, not one, shorter
-// than the blocks, and single texels, and for every workgroup (blocks x lines).
+// scan of their end states, the refilter, the causal output rounded to the intermediate's format as
+// the serial one's scratch rounds it: rgba32f here) equals recursive-gaussian's up to that rounding,
+// for lines that are a multiple of the blocks, not one, shorter than a block, and single texels,
+// and for every workgroup (blocks x lines).
 TEST(Approximation, BlockedRecursionIsTheSerialOne) {
   const VariantInfo &serial = variant("recursive-gaussian"), &blocked = variant("recursive-gaussian-blocks");
   const Knob& workgroup = *find_knob(blocked, "workgroup");

@@ -150,18 +150,21 @@ TEST(Settings, BoxBlockedRefusesWithTheNumbers) {
   const Refusal columns = refusal(1, {{"columns", {3, 0}}});
   EXPECT_EQ(columns.limit, Limit::Knobs);
   EXPECT_NE(columns.reason.find("columns 3 is not a power of two"), std::string::npos) << columns.reason;
-  const Refusal span = refusal(128, {{"workgroup", {32, 1}}});
+  const Refusal span = refusal(128, {{"workgroup", {32, 1}}, {"columns", {8, 0}}});
   EXPECT_EQ(span.limit, Limit::Reach);
   EXPECT_EQ(span.needed, 257);
   EXPECT_EQ(span.available, 256);
   EXPECT_NE(span.reason.find("a span of 32 x 8 = 256 columns leaves no tile beside the 2r = 256"), std::string::npos) << span.reason;
+  // columns 0 (the default) widens the span to at least 4r: 32 x 16 = 512 at r = 128, but 32 columns at most.
+  EXPECT_EQ(refusal(128, {{"workgroup", {32, 1}}}).reason, "runs");
+  EXPECT_NE(refusal(128, {{"workgroup", {8, 1}}}).reason.find("a span of 8 x 32 = 256 columns"), std::string::npos);
   EXPECT_EQ(refusal(1, {{"workgroup", {16, 4}}}).limit, Limit::Knobs);
   const Refusal subgroup = refusal(1, {{"scan", {1, 0}}});
   EXPECT_EQ(subgroup.limit, Limit::Extension);
   EXPECT_EQ(subgroup.extension, "GL_KHR_shader_subgroup_arithmetic");
   // 2 rows x 1056 padded columns x (2 x 4 + 16) bytes + 2 x 128 totals of 16 bytes = 54784 bytes; at
   // r <= 7 the prefix sums are packed (8 bytes): 2 x 1056 x 16 + 2 x 128 x 8 = 35840 bytes.
-  const KnobValues two_rows{{"batch", {2, 0}}, {"workgroup", {128, 1}}};
+  const KnobValues two_rows{{"batch", {2, 0}}, {"workgroup", {128, 1}}, {"columns", {8, 0}}};
   const Refusal r8 = refusal(8, two_rows), r7 = refusal(7, two_rows);
   EXPECT_EQ(r8.limit, Limit::SharedMemory);
   EXPECT_EQ(r8.needed, 54784);
