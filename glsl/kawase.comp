@@ -40,11 +40,11 @@ void main() {
 
 #else
 #if PACKED
-#include "raw_images.glsl"
-#else
+#define SOURCE_RAW
+#define TARGET_RAW
+#endif
 #include "source_image.glsl"
 #include "target_image.glsl"
-#endif
 
 layout(local_size_x = TILE_W, local_size_y = THREADS_Y) in;
 const int TILE_H = THREADS_Y * ROWS;
@@ -52,21 +52,15 @@ const int TILE_H = THREADS_Y * ROWS;
 #if PACKED
 #define SUM uvec2
 shared uvec2 s_texel[REGION_TEXELS];
-ivec2 source_size() { return imageSize(u_src_raw); }
-ivec2 target_size() { return imageSize(u_dst_raw); }
-// Texel p of a source of `size` with the border rule, its channels in the 16-bit lanes of two words.
+// Texel p with the border rule (source_bits applies it), its channels in the 16-bit lanes of two words.
 uvec2 load_texel(ivec2 p, ivec2 size) {
-#if BORDER == BORDER_CONSTANT
-  uint bits = border_outside(p, size) ? packUnorm4x8(border_value()) : imageLoad(u_src_raw, p).x;
-#else
-  uint bits = imageLoad(u_src_raw, border_texel(p, size)).x;
-#endif
+  uint bits = source_bits(p).x;
   return uvec2(bits & 0x00ff00ffu, (bits >> 8) & 0x00ff00ffu);
 }
 // The average of 16 texels, rounded half up, as rgba8 bits.
 void store_average(ivec2 p, uvec2 sum) {
   uvec2 lanes = ((sum + 0x00080008u) >> 4) & 0x00ff00ffu;
-  imageStore(u_dst_raw, p, uvec4(lanes.x | (lanes.y << 8), 0u, 0u, 0u));
+  store_target_bits(p, uvec4(lanes.x | (lanes.y << 8), 0u, 0u, 0u));
 }
 #else
 #define SUM vec4
