@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <set>
 #include <sstream>
 
 #include "gl/barriers.h"
@@ -52,6 +53,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   std::vector<std::shared_ptr<const gl::Program>> held;
   std::map<const gl::Program*, RecordedProgram> held_sources;
   Recording* recording = nullptr;  // record(): passes are written down here too
+  std::set<int> poisoned_;          // the intermediates this run has poisoned
 
   const gl::Texture& source() const override { return *source_; }
   const gl::Texture& destination() const override { return *destination_; }
@@ -62,6 +64,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     gl::Texture& t = owner_.intermediates_[slot];
     if (!t || t.width() != extent.x || t.height() != extent.y || t.format() != f)
       t = gl::Texture(extent.x, extent.y, f, "intermediate " + std::to_string(slot));
+    if (owner_.poison_when_taken_ && poisoned_.insert(slot).second) gl::fill(t, owner_.poison_when_taken_->data());
     return t;
   }
 
@@ -277,6 +280,8 @@ void BlurPipeline::refresh_programs() {
   programs_in_use_ = std::move(setup.held);  // the previous set is released only now
   program_sources_ = std::move(setup.held_sources);
 }
+
+void BlurPipeline::poison_intermediates_when_taken(const float rgba[4]) { poison_when_taken_ = std::array{rgba[0], rgba[1], rgba[2], rgba[3]}; }
 
 void BlurPipeline::poison_intermediates(const float rgba[4]) {
   for (auto& [slot, texture] : intermediates_)

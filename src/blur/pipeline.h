@@ -2,6 +2,7 @@
 // Runs one variant with one set of settings: owns the weights uniform block (weights and the
 // constant border value), intermediate textures, samplers (the linear one wraps by the border
 // mode) and the framebuffer for fragment passes, and records timing spans.
+#include <array>
 #include <map>
 #include <memory>
 
@@ -44,6 +45,9 @@ class BlurPipeline {
 
   // Fills the intermediate textures with `rgba`, so a check catches reads of unwritten texels.
   void poison_intermediates(const float rgba[4]);
+  // From now on every run fills each intermediate with `rgba` when it first takes it (also one
+  // made during that run), so a check needs one run, not a run to make them and a second.
+  void poison_intermediates_when_taken(const float rgba[4]);
 
   const VariantInfo* variant() const { return variant_; }
   const BlurSettings& settings() const { return settings_; }
@@ -67,6 +71,7 @@ class BlurPipeline {
   gl::VertexArrayHandle empty_vao_;
   gl::FramebufferHandle framebuffer_;
   std::map<int, gl::Texture> intermediates_;
+  std::optional<std::array<float, 4>> poison_when_taken_;
   // The programs the current variant prepared: held so the cache may drop them only once unused.
   std::vector<std::shared_ptr<const gl::Program>> programs_in_use_;
   // What each of them was built from, for record().
