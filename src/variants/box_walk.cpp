@@ -137,7 +137,7 @@ double fixed_scale(const Cascade& cascade) {
   return f;
 }
 
-gl::Defines defines(const BlurSettings& s, const Tile& t, const Cascade& cascade, gl::Format src, gl::Format dst) {
+gl::Defines defines(const BlurSettings& s, const Tile& t, const Cascade& cascade, gl::Format src) {
   const bool integer = exact(s);
   const int source = src == gl::Format::rgba8 ? 0 : integer ? 1 : src == gl::Format::rgba16f ? 2 : 3;
   const double w = static_cast<double>(cascade.sum()), f = fixed_scale(cascade);
@@ -197,8 +197,8 @@ void TwoPasses::prepare(BlurSetup& setup) {
   const gl::Format io = s.input_format, mid = s.intermediate_format();
   const Cascade cascade = cascade_(s);
   tiles_ = passes(s, setup.size(), cascade);
-  rows_ = &setup.compute(file_, io, mid, defines(s, tiles_.rows, cascade, io, mid));
-  columns_ = &setup.compute(file_, mid, io, defines(s, tiles_.columns, cascade, mid, io));
+  rows_ = &setup.compute(file_, io, mid, defines(s, tiles_.rows, cascade, io));
+  columns_ = &setup.compute(file_, mid, io, defines(s, tiles_.columns, cascade, mid));
 }
 
 void TwoPasses::run(BlurPasses& passes) {

@@ -80,7 +80,7 @@ SharedMemory shared_memory(const BlurSettings& s, const Cascade& cascade);
 
 // The shader's defines (besides the knobs'): the cascade, the tile and how texels are held.
 // EXACT integer sums for rgba8 input.
-gl::Defines defines(const BlurSettings& s, const Tile& t, const Cascade& cascade, gl::Format src, gl::Format dst);
+gl::Defines defines(const BlurSettings& s, const Tile& t, const Cascade& cascade, gl::Format src);
 
 // EXACT: the fixed-point scale F of a float source (an rgba8 input's float intermediate): the
 // largest power of two up to 2^15 with F W + W / 2 below 2^32.

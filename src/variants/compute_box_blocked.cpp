@@ -131,7 +131,10 @@ extern const VariantInfo compute_box_blocked{
     .stage = Stage::Compute,
     .summary = "box only, one dispatch, cost independent of r: column running sums, row prefix sums over K columns per invocation in registers",
     .kernels = KernelSupport::BoxOnly,
-    .knobs = {knobs::workgroup({{32, 1}, {64, 1}, {128, 1}, {256, 1}}), kColumns, kRows, kBatch, kScan},
+    // 64 invocations by default: 32 need 16 columns at r = 128 (a span of 4r), whose registers
+    // made it 10x slower there on an H100 (4.15 against 0.43 ms with 64 x 8, docs/PERFORMANCE.md);
+    // at r <= 16 32 invocations were 4-9% faster.
+    .knobs = {knobs::workgroup({{64, 1}, {32, 1}, {128, 1}, {256, 1}}), kColumns, kRows, kBatch, kScan},
     .accumulated_terms = terms,
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,
