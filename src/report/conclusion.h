@@ -39,6 +39,8 @@ struct Conclusion {
 };
 
 Conclusion conclude(const Report& report, double min_psnr_db = 50.0, double wide_spread_percent = 50.0);
+// A conclusion points into the report's rows: a temporary report would leave it dangling.
+Conclusion conclude(const Report&& report, double min_psnr_db = 50.0, double wide_spread_percent = 50.0) = delete;
 
 // The page's opening section: a table of the picks, then the warnings.
 void write_conclusion_markdown(const Conclusion& conclusion, std::ostream& out);

@@ -95,7 +95,8 @@ TEST(Conclusion, TheClosestApproximationWhenNoneIsCloseEnough) {
 }
 
 TEST(Conclusion, PageAndTerminalSayIt) {
-  const Conclusion c = conclude(made_up());
+  const Report r = made_up();  // the conclusion points into its rows
+  const Conclusion c = conclude(r);
   std::ostringstream page, text;
   write_conclusion_markdown(c, page);
   write_conclusion_text(c, text);
