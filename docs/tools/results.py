@@ -23,6 +23,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+# charts.py reads reports the same way: it runs alone (embedded in blurlab, under python3 -I) and
+# needs matplotlib at import, so neither can import the other.
 def load(path):
     try:
         with open(path) as f:
