@@ -10,13 +10,7 @@
 # given r = 5, blur for sigma = 5/3 and are compared with their CPU model).
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT code EQUAL 0)
-    message(FATAL_ERROR "${ARGN}\nexited ${code}:\n${out}${err}")
-  endif()
-  set(run_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/run_command.cmake)
 
 set(border_args)
 if(BORDER)  # a mode other than clamp; constant with a value that is not 0 (what an unmapped read returns)

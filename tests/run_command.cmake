@@ -1,0 +1,9 @@
+# run(COMMAND...): runs a command of a test script, fails the test with the command, its exit code
+# and its output when it exits non-zero, and leaves its stdout in run_output.
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "${ARGN}\nexited ${code}:\n${out}\n${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
