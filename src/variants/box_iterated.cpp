@@ -165,7 +165,7 @@ extern const VariantInfo box_iterated{
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
-    .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {32, 1}, {64, 1}}), kChunk, kChains},
+    .knobs = {knobs::workgroup({{128, 1}, {256, 1}, {32, 1}, {64, 1}}), kChunk, kChains},
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,
     .check = check,
