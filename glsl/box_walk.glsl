@@ -4,13 +4,17 @@
 // target_image.glsl with TARGET_RAW (outputs are stored as their bits); main() calls box_walk().
 // The host side is src/variants/box_walk.h.
 //
-// A workgroup owns a tile: LINES lines by a segment of CHUNKS x CHUNK outputs along them. It loads
+// A workgroup owns a tile: LINES lines by a segment of CHUNKS x CHAINS x CHUNK outputs along them. It loads
 // the segment and its apron (REACH + ORDER texels before it, REACH after) through the border rule
 // into shared memory once (as their bits where it can), LOADS texels per invocation in flight, with
 // neighbouring invocations on neighbouring texels (columns: LINES neighbouring columns fill a
-// 32-byte sector). Then each invocation walks one chunk of one line: it computes the cascade's
-// state just before the chunk directly from the tile (no walk from the segment's start), then runs
-// the cascade's recursion over the chunk, two loads per box from shared memory per output. Columns
+// 32-byte sector). Then each invocation walks CHAINS chunks of one line side by side (chunks c,
+// c + CHUNKS, ...: independent recursions interleaved step by step, so one invocation has CHAINS
+// dependency chains in flight and the start's weights are read once for all of them): it computes
+// each chunk's cascade state just before the chunk directly from the tile (no walk from the
+// segment's start), then runs the cascade's recursion over the chunks, two loads per box from
+// shared memory per output. Every chunk walks all CHUNK steps (the tile holds the border rule's
+// texels past the line's end), only the outputs inside the image are stored. Columns
 // store their outputs directly (the LINES lines of a tile are neighbours); rows pass them through
 // shared memory first, so that neighbouring invocations store neighbouring texels.
 //
@@ -22,7 +26,8 @@
 //   D2 y[i] = D2 y[i-1] + (taps at i),  D1 y[i] = D1 y[i-1] + D2 y[i],  y[i] = y[i-1] + D1 y[i],
 // a running sum of a running sum of a running sum (one running sum for one box). The state before
 // a chunk, (y, D1 y, D2 y) at c0 - 1, are dot products of the texels with K and its differences
-// (BW_WEIGHTS, from the host: 2 REACH + ORDER integers each). Each value keeps its own magnitude
+// (BW_WEIGHTS, from the host: 2 REACH + ORDER integers each); one box's, its window sum, is made
+// of the tile's block sums (block_sums()). Each value keeps its own magnitude
 // (y up to W, D1 y up to W / (2r + 1), D2 y a few box heights), so fp32 sums round relative to
 // those: the recursion stays as accurate as a running sum.
 //
@@ -40,6 +45,7 @@
 //   BW_LINES, BW_CHUNKS   the tile's lines and chunks per line: one invocation per chunk
 //   BW_INVOCATIONS        their product
 //   BW_CHUNK              outputs per chunk (odd: the chunks of a warp read distinct banks)
+//   BW_CHAINS             chunks one invocation walks side by side
 //   BW_ORDER, BW_REACH    boxes in the cascade and the sum of their radii
 //   BW_TAPS, BW_TAP_OFFSETS, BW_TAP_COEFS   the ORDER-th difference's taps
 //   BW_WEIGHTS            ORDER 3: K, D1 K and D2 K at offsets -REACH - 2 .. REACH, one after another
@@ -52,8 +58,9 @@
 //   BW_STAGE_OUT          1: outputs pass through shared memory (rows)
 
 const int LINES = BW_LINES, CHUNKS = BW_CHUNKS, CHUNK = BW_CHUNK, ORDER = BW_ORDER, REACH = BW_REACH;
+const int CHAINS = BW_CHAINS;
 const int N = LINES * CHUNKS;
-const int SEGMENT_LEN = CHUNKS * CHUNK;
+const int SEGMENT_LEN = CHUNKS * CHAINS * CHUNK;
 const int EXTENT = SEGMENT_LEN + 2 * REACH + ORDER;  // tile positions per line
 const int TAP_OFFSET[BW_TAPS] = int[](BW_TAP_OFFSETS);
 const int TAP_COEF[BW_TAPS] = int[](BW_TAP_COEFS);
@@ -175,12 +182,14 @@ shared uint s_out[OUT_WORDS * OUT_PLANE];  // [w * OUT_PLANE + line * SEGMENT_LE
 
 int g_segment_start;  // the first output of the tile along the line
 int g_line0;          // the tile's first line
+bool g_inside;        // this invocation's line is inside the image
+int g_len;            // the line's length
 void emit(int i, ACC y) {
   uvec4 bits = output_bits(y);
 #if BW_STAGE_OUT
   for (int w = 0; w < OUT_WORDS; ++w) s_out[w * OUT_PLANE + g_line * SEGMENT_LEN + i - g_segment_start] = bits[w];
 #else
-  store_target_bits(position(g_line0 + g_line, i), bits);
+  if (g_inside && i < g_len) store_target_bits(position(g_line0 + g_line, i), bits);
 #endif
 }
 
@@ -194,32 +203,74 @@ const float WEIGHT[3 * SPAN] = float[](BW_WEIGHTS);
 #endif
 #endif
 
-// Walks outputs c0 .. c0 + count - 1 of this invocation's line.
-void walk(int c0, int count) {
 #if BW_ORDER == 1
-  // The window sum before the chunk (K = 1 at every offset), then the running sum.
-  FIELD y = FIELD(0);
-  for (int p = c0 - 1 - REACH; p <= c0 - 1 + REACH; ++p) y += tap_at(tile_index(p));
-  for (int k = 0; k < count; ++k) {
-    y += taps(c0 + k);
-    emit(c0 + k, ACC(widen(y)));
+// One box: the tile cut into blocks of CHUNK positions (block b: tile positions b CHUNK .. b CHUNK +
+// CHUNK - 1), each summed once (every invocation of a line a few), so that the window sum before a
+// chunk is Q whole blocks and a partial one: Q + PARTIAL < (2 REACH + 1) / CHUNK + CHUNK loads from
+// shared memory, not 2 REACH + 1. Chunk m's window, tile positions m CHUNK .. m CHUNK + 2 REACH,
+// starts at block m. Sums of at most 2 REACH + 1 texels fit the 16-bit fields (REACH <= 128).
+const int BLOCKS = (EXTENT + CHUNK - 1) / CHUNK;
+const int Q = (2 * REACH + 1) / CHUNK, PARTIAL = 2 * REACH + 1 - Q * CHUNK;
+shared FIELD s_block[LINES * BLOCKS];
+void block_sums(int lane) {
+  int line = lane % LINES;
+  for (int b = lane / LINES; b < BLOCKS; b += CHUNKS) {
+    FIELD sum = FIELD(0);
+    int p0 = b * CHUNK;
+    for (int k = 0; k < CHUNK; ++k)
+      if (p0 + k < EXTENT) sum += tap_at((p0 + k) * LINES + line);
+    s_block[b * LINES + line] = sum;
   }
+}
+#endif
+
+// Walks the CHAINS chunks of this invocation's line that start at c0, c0 + CHUNKS x CHUNK, ...,
+// side by side (the loops over the chains have constant bounds: unrolled, their state in registers).
+void walk(int c0) {
+  const int STRIDE = CHUNKS * CHUNK;
+#if BW_ORDER == 1
+  // The window sums before the chunks (K = 1 at every offset): Q blocks and PARTIAL texels; then
+  // the running sums.
+  FIELD y[CHAINS];
+  for (int j = 0; j < CHAINS; ++j) y[j] = FIELD(0);
+  int m0 = (c0 - g_segment_start) / CHUNK;  // the first chunk's block
+  for (int q = 0; q < Q; ++q)
+    for (int j = 0; j < CHAINS; ++j) y[j] += s_block[(m0 + j * CHUNKS + q) * LINES + g_line];
+  int first = tile_index(c0 - 1 - REACH) + Q * CHUNK * LINES;
+  for (int q = 0; q < PARTIAL; ++q)
+    for (int j = 0; j < CHAINS; ++j) y[j] += tap_at(first + (j * STRIDE + q) * LINES);
+  for (int k = 0; k < CHUNK; ++k)
+    for (int j = 0; j < CHAINS; ++j) {
+      int i = c0 + j * STRIDE + k;
+      y[j] += taps(i);
+      emit(i, ACC(widen(y[j])));
+    }
 #else
   // (y, D1 y, D2 y) at c0 - 1: weights at offsets -REACH - 2 .. REACH, i.e. texels c0 - REACH - 3 ..
-  ACC y = ACC(0), d1 = ACC(0), d2 = ACC(0);
+  ACC y[CHAINS], d1[CHAINS], d2[CHAINS];
+  for (int j = 0; j < CHAINS; ++j) {
+    y[j] = ACC(0);
+    d1[j] = ACC(0);
+    d2[j] = ACC(0);
+  }
   int first = tile_index(c0 - REACH - 3);
   for (int q = 0; q < SPAN; ++q) {
-    ACC t = ACC(widen(tap_at(first + q * LINES)));
-    y += WEIGHT[q] * t;
-    d1 += WEIGHT[SPAN + q] * t;
-    d2 += WEIGHT[2 * SPAN + q] * t;
+    ACC w0 = ACC(WEIGHT[q]), w1 = ACC(WEIGHT[SPAN + q]), w2 = ACC(WEIGHT[2 * SPAN + q]);
+    for (int j = 0; j < CHAINS; ++j) {
+      ACC t = ACC(widen(tap_at(first + (j * STRIDE + q) * LINES)));
+      y[j] += w0 * t;
+      d1[j] += w1 * t;
+      d2[j] += w2 * t;
+    }
   }
-  for (int k = 0; k < count; ++k) {
-    d2 += ACC(widen_signed(taps(c0 + k)));
-    d1 += d2;
-    y += d1;
-    emit(c0 + k, y);
-  }
+  for (int k = 0; k < CHUNK; ++k)
+    for (int j = 0; j < CHAINS; ++j) {
+      int i = c0 + j * STRIDE + k;
+      d2[j] += ACC(widen_signed(taps(i)));
+      d1[j] += d2[j];
+      y[j] += d1[j];
+      emit(i, y[j]);
+    }
 #endif
 }
 
@@ -245,17 +296,24 @@ void box_walk() {
   memoryBarrierShared();
   barrier();
 
+#if BW_ORDER == 1
+  block_sums(lane);
+  memoryBarrierShared();
+  barrier();
+#endif
+
   g_line = lane % LINES;
-  int c0 = g_segment_start + lane / LINES * CHUNK;
-  int count = g_line0 + g_line < lines ? clamp(len - c0, 0, CHUNK) : 0;
-  walk(c0, count);  // no barrier inside: invocations may leave it apart
+  g_inside = g_line0 + g_line < lines;
+  g_len = len;
+  walk(g_segment_start + lane / LINES * CHUNK);  // no barrier inside: invocations may leave it apart
 
 #if BW_STAGE_OUT
   memoryBarrierShared();
   barrier();
-  for (int f = lane; f < OUT_PLANE; f += N) {
+  for (int u = 0; u < (OUT_PLANE + N - 1) / N; ++u) {  // a constant count: the loads may go ahead
+    int f = u * N + lane;
     int line = g_line0 + f / SEGMENT_LEN, p = g_segment_start + f % SEGMENT_LEN;
-    if (line < lines && p < len) {
+    if (f < OUT_PLANE && line < lines && p < len) {
       uvec4 bits = uvec4(0u);
       for (int w = 0; w < OUT_WORDS; ++w) bits[w] = s_out[w * OUT_PLANE + f];
       store_target_bits(position(line, p), bits);

@@ -69,6 +69,7 @@ box_walk::Cascade cascade(const BlurSettings& s) {
 bool exact(const BlurSettings& s) { return s.input_format == gl::Format::rgba8; }
 
 const Knob kChunk = box_walk::chunk_knob({0, 31, 63, 95});
+const Knob kChains = box_walk::chains_knob({0, 1, 2, 4});
 
 // One pass of the model along `axis`: the sums of K over each line of `in` extended by the border
 // rule. `scale` > 0 (EXACT): the texels as the shader's integers, round(v scale) (ties to even, as
@@ -164,7 +165,7 @@ extern const VariantInfo box_iterated{
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
-    .knobs = {knobs::workgroup({{32, 1}, {64, 1}, {128, 1}}), kChunk},
+    .knobs = {knobs::workgroup({{128, 1}, {256, 1}, {32, 1}, {64, 1}}), kChunk, kChains},
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,
     .check = check,

@@ -105,6 +105,34 @@ Knob chunk_knob(std::vector<int> candidates) {
           .candidates = integer_values(candidates)};
 }
 
+Knob chains_knob(std::vector<int> candidates) {
+  return {.name = "chains",
+          .help = "Box walks: chunks one invocation walks side by side, independent recursions in flight (0: as many "
+                  "of 4, 2, 1 as fit the tile with chunks no shorter than the start-up asks)",
+          .define = "CHAINS_KNOB",
+          .min = 0,
+          .max = 8,
+          .candidates = integer_values(candidates)};
+}
+
+int shortest_chunk(const Cascade& cascade) {
+  // One box: the start is (2R + 1) / L block sums and fewer than L texels, whatever L. Three boxes:
+  // 2R + 3 texels (a load and 12 multiply-adds each, ~1/2 of an output's walk), so chunks at least
+  // half that long keep the start below about half of the walk.
+  if (cascade.order() == 1) return kShortestChunk;
+  return std::max(kShortestChunk, (cascade.reach() + 1) | 1);
+}
+
+namespace {
+// One box: the block sums' bytes (glsl/box_walk.glsl s_block: a FIELD per block and line).
+long long block_bytes(const Tile& t, const Cascade& cascade, gl::Format src) {
+  if (cascade.order() != 1) return 0;
+  const long long field_words = src == gl::Format::rgba8 ? 2 : 4;  // uvec2 of two 16-bit fields, else 4 channels
+  const long long blocks = (t.extent + t.chunk - 1) / t.chunk;
+  return 4 * field_words * t.lines * blocks;
+}
+}  // namespace
+
 Tile tile(const BlurSettings& s, glm::ivec2 size, int axis, const Cascade& cascade, gl::Format src, gl::Format dst) {
   Tile t;
   t.axis = axis;
@@ -113,20 +141,45 @@ Tile tile(const BlurSettings& s, glm::ivec2 size, int axis, const Cascade& casca
   t.lines = axis == 0 ? 1 : 32 / gl::info(src).bytes_per_texel;  // columns: a 32-byte sector of each row
   t.chunks = std::max(n / t.lines, 1);
   const int len = axis == 0 ? size.x : size.y, lines = axis == 0 ? size.y : size.x;
+  t.groups = (lines + t.lines - 1) / t.lines;
   const long long words = texel_words(src, exact(s)), staged = axis == 0 ? out_words(dst) : 0;
   const long long apron = 2LL * cascade.reach() + cascade.order();
-  // Bytes of a tile with chunks of L: the texels of the segment and its apron, and the staged outputs.
+  // Bytes of a tile with `chains` chunks of L per invocation: the texels of the segment and its
+  // apron, and the staged outputs.
   const long long per_output = 4 * t.lines * t.chunks * (words + staged), fixed = 4 * words * t.lines * apron;
+  const int shortest = shortest_chunk(cascade);
+  t.chains = s.knob("chains").x;
+  if (t.chains <= 0) {
+    const long long least = s.knob("chunk").x > 0 ? s.knob("chunk").x : shortest;  // an explicit chunk as it is
+    t.chains = 1;
+    for (int c : {4, 2})
+      if (fixed + per_output * c * least <= kTileBudget) {
+        t.chains = c;
+        break;
+      }
+  }
+  const long long per_chunk_output = per_output * t.chains;  // a tile's bytes per unit of chunk length
   t.chunk = s.knob("chunk").x;
   if (t.chunk <= 0) {
-    const long long fit = std::max(1LL, ((kTileBudget - fixed) / per_output - 1) | 1);  // odd
-    const long long segments = std::max(1LL, (len + t.chunks * fit - 1) / (t.chunks * fit));
-    t.chunk = static_cast<int>(std::min(fit, ((len + segments * t.chunks - 1) / (segments * t.chunks)) | 1));
+    const int across = t.chunks * t.chains;  // chunks per segment
+    const long long fit = std::max(1LL, ((kTileBudget - fixed) / per_chunk_output - 1) | 1);  // odd
+    long long segments = std::max(1LL, (len + across * fit - 1) / (across * fit));
+    // Enough workgroups to fill the GPU (kFillGroups), with chunks no shorter than the start asks.
+    const long long fill = (kFillGroups + t.groups - 1) / t.groups;
+    if (segments < fill) {
+      const long long at_fill = std::max<long long>(shortest, ((len + fill * across - 1) / (fill * across)) | 1);
+      segments = std::max(segments, (len + across * at_fill - 1) / (across * at_fill));
+    }
+    t.chunk = static_cast<int>(std::min(fit, ((len + segments * across - 1) / (segments * across)) | 1));
   }
-  t.extent = t.segment() + static_cast<int>(apron);
+  const bool chosen = s.knob("chunk").x <= 0;
+  for (;;) {
+    t.extent = t.segment() + static_cast<int>(apron);
+    t.shared_bytes = fixed + per_chunk_output * t.chunk + block_bytes(t, cascade, src);
+    if (!chosen || t.chunk <= 1 || t.shared_bytes <= kTileBudget) break;
+    t.chunk = std::max(1, (t.chunk - 2) | 1);  // the block sums too: a shorter chunk
+  }
   t.segments = (len + t.segment() - 1) / t.segment();
-  t.groups = (lines + t.lines - 1) / t.lines;
-  t.shared_bytes = fixed + per_output * t.chunk;
   return t;
 }
 
@@ -149,6 +202,7 @@ gl::Defines defines(const BlurSettings& s, const Tile& t, const Cascade& cascade
                 {"BW_CHUNKS", std::to_string(t.chunks)},
                 {"BW_INVOCATIONS", std::to_string(t.lines * t.chunks)},
                 {"BW_CHUNK", std::to_string(t.chunk)},
+                {"BW_CHAINS", std::to_string(t.chains)},
                 {"BW_ORDER", std::to_string(cascade.order())},
                 {"BW_REACH", std::to_string(cascade.reach())},
                 {"BW_TAPS", std::to_string(taps.size())},
@@ -221,9 +275,13 @@ double loop_iterations(const BlurSettings& s, glm::ivec2 size, const Cascade& ca
   for (const Tile& t : {p.rows, p.columns}) {
     const double n = static_cast<double>(t.lines) * t.chunks;
     const double loads = std::ceil(t.lines * static_cast<double>(t.extent) / n);
-    const double start = cascade.order() == 1 ? 2.0 * cascade.reach() + 1 : 2.0 * cascade.reach() + 3;
+    // One box: the block sums of the invocation's share of the tile, then per chain Q blocks and
+    // PARTIAL texels (glsl/box_walk.glsl); three boxes: 2R + 3 texels per chain.
+    const int window = 2 * cascade.reach() + 1, q = window / t.chunk;
+    const double blocks = std::ceil(std::ceil(static_cast<double>(t.extent) / t.chunk) / t.chunks) * t.chunk;
+    const double start = cascade.order() == 1 ? blocks + (q + window - q * t.chunk) * t.chains : (2.0 * cascade.reach() + 3) * t.chains;
     const double staged = t.axis == 0 ? std::ceil(static_cast<double>(t.lines) * t.segment() / n) : 0.0;
-    most = std::max(most, loads + start + t.chunk * (1.0 + static_cast<double>(cascade.taps().size())) + staged);
+    most = std::max(most, loads + start + t.chains * t.chunk * (1.0 + static_cast<double>(cascade.taps().size())) + staged);
   }
   return most;
 }

@@ -32,25 +32,35 @@ struct Cascade {
 // Texels one invocation walks after computing its own start; 0 chooses it (tile()).
 Knob chunk_knob(std::vector<int> candidates);
 
+// Chunks one invocation walks side by side (independent recursions in flight); 0 chooses (tile()).
+Knob chains_knob(std::vector<int> candidates);
+
 // One pass's tile: `lines` lines (the neighbouring columns of a 32-byte sector: 8 of rgba8, 4 of
-// rgba16f, 2 of rgba32f; or 1 row) by `chunks` chunks of `chunk` outputs; one invocation per chunk,
-// the workgroup knob's N = lines x chunks.
+// rgba16f, 2 of rgba32f; or 1 row) by `chunks` x `chains` chunks of `chunk` outputs; one invocation
+// per `chains` chunks of a line (chunks c, c + chunks, ...), the workgroup knob's N = lines x chunks.
 struct Tile {
   int axis = 0;
-  int lines = 1, chunks = 1, chunk = 1;
+  int lines = 1, chunks = 1, chunk = 1, chains = 1;
   int extent = 0;          // positions per line: the segment and its apron
   int segments = 1;        // along a line
   int groups = 1;          // across lines
   long long shared_bytes = 0;
   bool raw_source = true;  // the tile holds the source's bits (the source bound raw)
-  int segment() const { return chunks * chunk; }
+  int segment() const { return chunks * chains * chunk; }
 };
 
 // The tile of the pass along `axis` from a `src` texture into a `dst` one of an image of `size`.
-// An explicit chunk knob is taken as it is; 0 takes the longest odd chunk whose tile fits
-// kTileBudget (odd, so that a warp's chunks read distinct banks), then evens the segments out over
-// the line with chunks no longer than that.
+// Explicit chains and chunk knobs are taken as they are. Chains 0 takes 4 or 2 chunks per invocation
+// where a tile of chunks of shortest_chunk() fits kTileBudget, else 1. Chunk 0 takes the longest odd
+// chunk whose tile fits kTileBudget (odd, so that a warp's chunks read distinct banks), shortened
+// (not below shortest_chunk()) until the pass has kFillGroups workgroups, then evens the segments
+// out over the line with chunks no longer than that.
 constexpr long long kTileBudget = 24 * 1024;
+constexpr int kFillGroups = 132 * 8;  // an H100's SMs, 8 workgroups each
+constexpr int kShortestChunk = 15;
+// The shortest chunk chosen by default: the start's texels over the chunk stay below about half of
+// the walk's work.
+int shortest_chunk(const Cascade& cascade);
 Tile tile(const BlurSettings& s, glm::ivec2 size, int axis, const Cascade& cascade, gl::Format src, gl::Format dst);
 // The two passes of a variant: the rows from the source into the intermediate, the columns back.
 struct Passes {

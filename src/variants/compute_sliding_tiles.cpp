@@ -1,9 +1,10 @@
 // compute-sliding-tiles: compute-sliding's two passes of running sums (a box along the rows into
 // the intermediate, then along the columns), built to cost what two passes must move at any radius
 // and image size (glsl/box_walk.glsl): each pass reads its tiles of texels into shared memory once,
-// neighbouring invocations on neighbouring texels, and each invocation walks a chunk of one line
-// from its own window sum (2r + 1 reads from shared memory), so neither a long warm-up nor a few
-// long walks decide the time. rgba8: integer sums, the average rounded exactly in the shader (the
+// neighbouring invocations on neighbouring texels, and each invocation walks chunks of one line
+// (`chains` of them side by side) from their own window sums (block sums of the tile and fewer than
+// a chunk's texels from shared memory), so neither a long warm-up nor a few long walks decide the
+// time. rgba8: integer sums, the average rounded exactly in the shader (the
 // intermediate holds the rows' averages, as compute-sliding's does; 1 LSB).
 #include "variants/box_walk.h"
 #include "variants/sliding.h"
@@ -12,6 +13,7 @@ namespace blurlab {
 namespace {
 
 const Knob kChunk = box_walk::chunk_knob({0, 31, 63, 95});
+const Knob kChains = box_walk::chains_knob({0, 1, 2, 4});
 
 box_walk::Cascade cascade(const BlurSettings& s) { return {{s.kernel.radius}}; }
 
@@ -37,7 +39,7 @@ extern const VariantInfo compute_sliding_tiles{
     .summary = "box only: running sums along rows, then columns, each invocation a chunk of a tile staged in shared memory",
     .kernels = KernelSupport::BoxOnly,
     .uses_intermediate = true,
-    .knobs = {knobs::workgroup({{32, 1}, {64, 1}, {128, 1}}), kChunk},
+    .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {32, 1}, {64, 1}}), kChunk, kChains},
     .accumulated_terms = terms,
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,

@@ -580,7 +580,8 @@ TEST(RecursiveGaussianBlocks, LinesOfEveryShape) {
 // cuts its columns into walks of `rows` rows, each with its own warm-up. The grid's images (517x389
 // at most) take one segment per line at the defaults, so here lines of 2100 texels in both
 // directions, with chunks (31) and walks (16 rows) short enough for several segments per line in
-// each (a past bug: later segments skipping their start-up rows); every run must pass.
+// each (a past bug: later segments skipping their start-up rows), the box walks with 2 and 4 chains
+// per invocation; every run must pass.
 TEST(BoxWalks, SeveralSegmentsPerLine) {
   struct Case {
     const char* variant;
@@ -598,6 +599,9 @@ TEST(BoxWalks, SeveralSegmentsPerLine) {
       s.kernel = c.type == KernelType::Box ? make_kernel(KernelType::Box, 8, std::nullopt) : make_kernel(KernelType::Gauss, std::nullopt, 8.0);
       s.input_format = gl::Format::rgba8;
       s.knobs[c.knob] = KnobValue{c.value, 0};
+      // The box walks at 32 invocations: chunks of 31 make segments of 32 x 2 x 31 texels (rows, 2
+      // chains) and 4 x 4 x 31 (columns, 4 chains), several per line, and the tile fits 32 KiB.
+      if (std::string_view(c.knob) == "chunk") s.knobs["workgroup"] = KnobValue{32, 1};
       checker.check(source, SettingRun{s, false});
       if (HasFatalFailure()) return;
     }
