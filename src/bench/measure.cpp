@@ -43,9 +43,15 @@ const ReferenceImage& Input::reference(const Kernel& kernel, const Border& borde
 }
 
 const ReferenceImage& Input::expected(const VariantInfo& variant, const BlurSettings& resolved) {
-  if (!is_approximation(variant)) return reference(reference_kernel(variant, resolved), resolved.border);
+  if (!is_approximation(variant) && !variant.variable_radius) return reference(reference_kernel(variant, resolved), resolved.border);
   ModelKey key{&variant, resolved};
   key.settings.knobs.clear();
+  if (variant.variable_radius) {
+    // The per-pixel reference depends on the kernel, the border and the map alone: one for every
+    // variable variant of the same setting.
+    key.variant = nullptr;
+    key.settings = BlurSettings{.kernel = resolved.kernel, .border = resolved.border, .radius_map = resolved.radius_map};
+  }
   if (!model_ || !(model_->first == key)) {
     model_.reset();  // free the previous one first
     model_.emplace(key, expected_output(variant, resolved, pixels()));

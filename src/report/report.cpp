@@ -251,6 +251,7 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
     if (s.border.mode == BorderMode::Constant) settings["border_value"] = s.border.value;
   }
   if (v.uses_intermediate) settings["intermediate"] = gl::name(s.intermediate_format());
+  if (v.variable_radius) settings["radius_map"] = describe(s.radius_map.get());
   if (row.approximation) settings["approximation"] = {{"sigma", row.approximation->sigma}, {"parameters", row.approximation->parameters}};
   json knobs = json::object();
   for (const auto& [knob, value] : row.knobs) knobs[knob] = value;
@@ -303,7 +304,10 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
 std::string group_heading(glm::ivec2 size, const VariantInfo& variant, const BlurSettings& settings) {
   std::string heading = size_text(size) + " " + std::string(gl::name(settings.input_format));
   if (settings.linear) heading += " linear light";
-  return heading + " " + (is_blur(variant) ? kernel_text(settings.kernel) + ", border " + describe(settings.border) : "copy pass (the floor)");
+  return heading + " " +
+         (is_blur(variant) ? kernel_text(settings.kernel) + ", border " + describe(settings.border) +
+                                 (settings.radius_map ? ", radius map " + describe(settings.radius_map.get()) : "")
+                           : "copy pass (the floor)");
 }
 
 std::string csv_field(const std::string& text) {
@@ -326,8 +330,11 @@ auto group_key(const RowRecord& row) {
 auto kernel_key(const RowRecord& row) {
   const Kernel& k = row.settings.kernel;
   const Border& b = row.settings.border;
-  return is_blur(*row.variant) ? std::tuple(0, static_cast<int>(k.type), k.radius, k.sigma, static_cast<int>(b.mode), b.value)
-                               : std::tuple(-1, 0, 0, 0.0, 0, Rgba{});
+  // Rows of a per-pixel radius map (variable-radius variants given --radius-map) blur another image
+  // than the uniform rows: a group of their own.
+  const std::string map = row.settings.radius_map ? row.settings.radius_map->name : std::string();
+  return is_blur(*row.variant) ? std::tuple(0, static_cast<int>(k.type), k.radius, k.sigma, static_cast<int>(b.mode), b.value, map)
+                               : std::tuple(-1, 0, 0, 0.0, 0, Rgba{}, std::string());
 }
 
 std::string group_heading(const RowRecord& row) { return report::group_heading(row.size, *row.variant, row.settings); }
@@ -692,6 +699,14 @@ void write_markdown(const Report& r, const Page& page, std::ostream& out) {
   else
     out << "- no timing (--frames 0): correctness only\n";
   if (!r.sizing.empty()) out << "- " << r.sizing << "\n";
+  // Variable-radius variants (blur/radius_map.h): the map each of their rows blurred with.
+  std::vector<std::string> maps;
+  for (const Measurement& m : r.rows)
+    if (m.variant->variable_radius)
+      if (const std::string map = describe(m.settings.radius_map.get()); std::find(maps.begin(), maps.end(), map) == maps.end())
+        maps.push_back(map);
+  for (const std::string& map : maps)
+    out << "- radius map of the variable-radius variants: " << map << " (each pixel's radius 0..R, R the kernel's radius)\n";
   out << "- every output compared with the CPU reference (double precision), with the tolerance its check states\n";
 
   out << "\n## Correctness\n\n";

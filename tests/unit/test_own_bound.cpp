@@ -102,6 +102,22 @@ const std::map<std::string, HandCount>& hand_counts() {
       {"frag-separable-linear", linear_two_passes},
       {"compute-separable-linear", linear_two_passes},
       {"frag-linear-2d", linear_2d},
+      // Variable radius: the largest level's direct sum (a map of smaller levels needs less).
+      {"variable-naive", direct_2d},
+      // The summed-area table of the image padded by r on each side, plus a row and a column of
+      // zeros, 16 bytes a texel (4 words; 32 for float input, two words a channel): the rows pass
+      // reads the padded image and writes the table, the columns pass reads and writes it, the
+      // lookup reads 4 entries and the pixel's level (rgba8) and writes the output. 5 adds a channel
+      // (one per scan, three per lookup), twice with 64-bit words.
+      {"variable-sat",
+       [](const BlurSettings& s, glm::ivec2 n) {
+         const glm::ivec2 table{n.x + 2 * s.kernel.radius + 1, n.y + 2 * s.kernel.radius + 1};
+         const double words = s.input_format == gl::Format::rgba8 ? 1.0 : 2.0, entry = 16.0 * words;
+         const double bytes_in = gl::info(s.input_format).bytes_per_texel;
+         const double padded = static_cast<double>(table.x - 1) * (table.y - 1), entries = static_cast<double>(table.x) * table.y;
+         return WorkBound{.bytes = padded * bytes_in + 3.0 * entries * entry + texels(n) * (4.0 * entry + 4.0 + bytes_in),
+                          .fmas = 20.0 * words * texels(n)};
+       }},
       // Full-resolution passes, each reading and writing once (the intermediate between them); the
       // shared ones weight 16 texels per texel (4 taps per axis, 4 channels), the textbook ones issue
       // 4 bilinear fetches per texel, each weighted.
