@@ -79,6 +79,13 @@ ReferenceImage expected_output(const VariantInfo& variant, const BlurSettings& r
   return reference_blur(input, kernel_weights(reference_kernel(variant, resolved)), resolved.border);
 }
 
+ReferenceImage fidelity_reference(const VariantInfo& variant, const BlurSettings& resolved, const Image& input) {
+  if (variant.variable_radius)
+    return reference_variable_blur(input, radius_levels(resolved.radius_map.get(), {input.width, input.height}, resolved.kernel.radius),
+                                   resolved.kernel, resolved.border);
+  return reference_blur(input, kernel_weights(fidelity_kernel(variant.approximation.choose(resolved).sigma)), resolved.border);
+}
+
 namespace {
 
 // The unit in the last place of values up to `magnitude` in a float format of `mantissa_bits`

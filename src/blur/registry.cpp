@@ -34,7 +34,8 @@
   X(recursive_gaussian)         \
   X(recursive_gaussian_blocks)  \
   X(variable_naive)             \
-  X(variable_sat)
+  X(variable_sat)               \
+  X(variable_pyramid)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;

@@ -202,7 +202,7 @@ std::optional<Refusal> unsupported_reason(const VariantInfo& variant, const Blur
 
 std::string describe(const VariantInfo& variant, const BlurSettings& s) {
   std::ostringstream out;
-  if (is_approximation(variant) && s.kernel.type == KernelType::Gauss && variant.approximation.choose) {
+  if (is_approximation(variant) && s.kernel.type == KernelType::Gauss && variant.approximation.choose && !variant.variable_radius) {
     // The radius does not apply: an approximation derives its passes from sigma alone.
     const ApproxChoice choice = variant.approximation.choose(s);
     out << "gauss sigma=" << format_double(s.kernel.sigma, 4) << " ~sigma=" << format_double(choice.sigma, 4) << " ("

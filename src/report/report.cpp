@@ -76,9 +76,13 @@ bool clamp_twin(const Measurement& a, const Measurement& b) {
 std::string settings_text(const RowRecord& row, bool only_changed = false) {
   std::string text;
   auto add = [&](const std::string& part) { text += (text.empty() ? "" : " ") + part; };
-  if (row.approximation)
+  if (row.approximation && row.variant->variable_radius) {
+    // It stands in for the per-pixel kernel, whose sigma varies: its choice alone.
+    if (!only_changed) add(row.approximation->parameters);
+  } else if (row.approximation) {
     add(only_changed ? "~sigma " + format_double(row.approximation->sigma, 3)
                      : "~sigma=" + format_double(row.approximation->sigma, 4) + " " + row.approximation->parameters);
+  }
   const gl::Format intermediate = row.settings.intermediate_format();
   const gl::Format default_intermediate = row.variant->default_intermediate.value_or(row.settings.input_format);
   if (row.variant->uses_intermediate && (!only_changed || intermediate != default_intermediate))
@@ -295,6 +299,7 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   // equal to the Gaussian has no PSNR.
   if (row.fidelity) {
     j["fidelity"] = {{"sigma", row.fidelity->sigma}, {"max_lsb", row.fidelity->max_lsb}, {"rms_lsb", row.fidelity->rms_lsb}};
+    if (v.variable_radius) j["fidelity"]["against"] = "the exact per-pixel kernel";
     if (std::isfinite(row.fidelity->psnr_db)) j["fidelity"]["psnr_db"] = row.fidelity->psnr_db;
   } else if (row.exact_gaussian) {
     j["fidelity"] = {{"exact", true}, {"max_lsb_bound", 1}};
@@ -485,7 +490,7 @@ TableView table_view(const Report& r, Columns columns) {
   if (fidelity)
     legend += std::string(legend.empty() ? "" : " ") +
               "fidelity: error against the exact Gaussian the row stands in for (an approximation: of the sigma it declares, "
-              "~sigma), " +
+              "~sigma; a variable-radius one: the exact kernel of each pixel's radius), " +
               std::string(all ? "in LSB of the input's range (1/255), max and RMS over every texel and channel, and PSNR"
                               : "as PSNR over every texel and channel") +
               "; exact: an exact variant, within 1 LSB of the exact Gaussian by construction (its check). The check of an "

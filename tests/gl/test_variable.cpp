@@ -1,10 +1,12 @@
 // The variable-radius variants (blur/radius_map.h) against the per-pixel CPU reference
-// (reference_variable_blur), gl.Variable.*: a map of random levels 0..R (every pixel its own
+// (reference_variable_blur; an approximation against its CPU model, its fidelity to the exact
+// per-pixel kernel printed), gl.Variable.*: a map of random levels 0..R (every pixel its own
 // kernel, at the borders too) at 131x97 (odd: partial workgroups) with R = 6, and at 5x3 with R = 9
 // (boxes reaching past the image on both sides: repeated reflections), every border mode, rgba8
 // and rgba16f input, each kernel the variant blurs. The levels and R are data to these shaders (no
 // RADIUS define), so a variant compiles one program per border mode and input format, whatever
 // the radius, size or map. The uniform map (no --radius-map) is the GL grid's (test_variants.cpp).
+#include <cstdio>
 #include <limits>
 #include <random>
 
@@ -89,6 +91,13 @@ TEST_P(Variable, MatchesThePerPixelReference) {
           EXPECT_TRUE(result.ok) << what << ": " << result.text() << ", " << result.worst_fraction << "x tolerance at (" << result.worst_x
                                  << "," << result.worst_y << ") channel " << result.worst_channel << " [" << tolerance.reason << "]";
           ++checked;
+          if (is_approximation(variant) && c.size.x > 100 && mode == BorderMode::Clamp) {
+            // How close it comes to the exact per-pixel kernel (information: its check is its model's).
+            const Fidelity f = measure_fidelity(destination.download(), fidelity_reference(variant, resolved, uploaded),
+                                                fidelity_scale(format, peak_magnitude(uploaded)), 0.0);
+            std::printf("%s: fidelity against the exact per-pixel kernel: max %.1f LSB, RMS %.2f LSB, PSNR %.1f dB\n", what.c_str(),
+                        f.max_lsb, f.rms_lsb, f.psnr_db);
+          }
         }
     }
   EXPECT_GT(checked, 0);

@@ -102,6 +102,24 @@ const std::map<std::string, HandCount>& hand_counts() {
       {"frag-separable-linear", linear_two_passes},
       {"compute-separable-linear", linear_two_passes},
       {"frag-linear-2d", linear_2d},
+      // A pyramid of K = ceil(log2(2r + 1)) levels of ceil(size / 2^k), each a pass reading the
+      // level above (the input, then rgba32f) and writing its own in rgba32f, 4 adds a channel per
+      // texel written; then the blend per pixel reads the input, 8 rgba32f texels of two levels and
+      // its rgba8 level, writes the output, with 7 lerps a channel.
+      {"variable-pyramid",
+       [](const BlurSettings& s, glm::ivec2 n) {
+         WorkBound b;
+         glm::ivec2 above = n;
+         for (int k = 1; (1 << (k - 1)) < 2 * s.kernel.radius + 1; ++k) {
+           const glm::ivec2 level{(n.x + (1 << k) - 1) / (1 << k), (n.y + (1 << k) - 1) / (1 << k)};
+           b.bytes += pass(above, k == 1 ? in(s) : gl::Format::rgba32f, level, gl::Format::rgba32f);
+           b.fmas += 16.0 * texels(level);
+           above = level;
+         }
+         b.bytes += texels(n) * (2.0 * gl::info(in(s)).bytes_per_texel + 8.0 * 16.0 + 4.0);
+         b.fmas += 28.0 * texels(n);
+         return b;
+       }},
       // Variable radius: the largest level's direct sum (a map of smaller levels needs less).
       {"variable-naive", direct_2d},
       // The summed-area table of the image padded by r on each side, plus a row and a column of
