@@ -35,7 +35,8 @@
   X(recursive_gaussian_blocks)  \
   X(variable_naive)             \
   X(variable_sat)               \
-  X(variable_pyramid)
+  X(variable_pyramid)           \
+  X(variable_layers)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;

@@ -120,6 +120,21 @@ const std::map<std::string, HandCount>& hand_counts() {
          b.fmas += 28.0 * texels(n);
          return b;
        }},
+      // Four layers at radii round(j r / 4), each rows (input -> rgba32f scratch) and columns (->
+      // rgba32f layer) of 2 rho + 1 taps; the blend reads the input, two layers and the level,
+      // writes the output, one lerp a channel.
+      {"variable-layers",
+       [](const BlurSettings& s, glm::ivec2 n) {
+         WorkBound b;
+         for (int j = 1; j <= 4; ++j) {
+           const int rho = static_cast<int>(std::floor(j * s.kernel.radius / 4.0 + 0.5));
+           b.bytes += pass(n, in(s), n, gl::Format::rgba32f) + pass(n, gl::Format::rgba32f, n, gl::Format::rgba32f);
+           b.fmas += 8.0 * (2.0 * rho + 1.0) * texels(n);
+         }
+         b.bytes += texels(n) * (2.0 * gl::info(in(s)).bytes_per_texel + 2.0 * 16.0 + 4.0);
+         b.fmas += 4.0 * texels(n);
+         return b;
+       }},
       // Variable radius: the largest level's direct sum (a map of smaller levels needs less).
       {"variable-naive", direct_2d},
       // The summed-area table of the image padded by r on each side, plus a row and a column of
