@@ -20,7 +20,8 @@ void CheckWorker::start(const VariantInfo& variant, const BlurSettings& resolved
     computed.result = compare_to_reference(output, computed.reference, tolerance);
     if (variant.approximation.choose) {
       const double sigma = variant.approximation.choose(resolved).sigma;
-      ReferenceImage gaussian = reference_blur(input, kernel_weights(fidelity_kernel(sigma)), resolved.border);
+      // The exact Gaussian of that sigma (a variable-radius approximation: the exact per-pixel kernel).
+      ReferenceImage gaussian = fidelity_reference(variant, resolved, input);
       computed.fidelity = measure_fidelity(output, gaussian, fidelity_scale(resolved.input_format, peak), sigma);
       computed.gaussian = std::move(gaussian);
     }

@@ -149,6 +149,7 @@ void help_panel(OverlayLayout& layout) {
       {"F", "cycle intermediate format"},
       {"E", "cycle border mode"},
       {"L", "linear light (the blur in rgba16f)"},
+      {"M", "radius map of the variable-* variants"},
       {"B", "unblurred scene"},
       {"D", "difference: CPU reference or model, exact Gaussian, second variant, off"},
       {"C", "check against the CPU reference"},
@@ -331,6 +332,17 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
         }
       }
       changed |= border_controls(s.settings.border, gl::info(s.settings.input_format).is_float);
+      if (current.variable_radius) {
+        const std::string shown = describe(s.settings.radius_map.get());
+        if (ImGui::BeginCombo("radius map (M)", shown.c_str())) {
+          for (const auto& map : ui::radius_map_cycle(s))
+            if (ImGui::Selectable(describe(map.get()).c_str(), map == s.settings.radius_map)) {
+              s.settings.radius_map = map;
+              changed = true;
+            }
+          ImGui::EndCombo();
+        }
+      }
     }
     if (current.uses_intermediate) {
       const gl::Format f = m.settings.intermediate_format();  // with the variant's default

@@ -70,6 +70,8 @@ class App {
     state_.diff_variant = first(all[state_.variant]->stage == Stage::Compute ? Stage::Fragment : Stage::Compute);
     state_.settings.kernel = o.kernel_list().front();
     state_.settings.border = {o.borders.front(), o.border_value};
+    state_.settings.radius_map = o.radius_map;
+    if (o.radius_map && o.radius_map->shape == MapShape::File) state_.radius_map_file = o.radius_map;
     state_.sigma_follows_radius = o.sigmas.empty();
     if (!o.formats.empty()) state_.settings.intermediate = o.formats.front();
     for (const auto& [knob, values] : o.knob_values) state_.settings.knobs[knob] = values.front();

@@ -1,6 +1,8 @@
 // blur_common.glsl: what every blur shader shares. The host (src/blur/pipeline.cpp) defines,
 // right after #version:
-//   RADIUS                  kernel radius r: taps at -r..r (0 = identity)
+//   RADIUS                  kernel radius r: taps at -r..r (0 = identity); a variable-radius
+//                           variant gets VARIABLE_RADIUS instead and reads its radii as data
+//                           (variable_common.glsl)
 //   BORDER                  the border mode (src/blur/border.h): BORDER_CLAMP, BORDER_REFLECT,
 //                           BORDER_REFLECT101, BORDER_WRAP or BORDER_CONSTANT
 //   the variant's knobs     each knob's define (src/blur/knob.h), e.g. WG_X and WG_Y for the
@@ -55,6 +57,7 @@ layout(std140, binding = 0) uniform KernelWeights {
 };
 #endif
 
+#ifndef VARIABLE_RADIUS
 #ifdef CONST_TAPS
 // The same weights as compile-time constants (constant_weight_defines() in src/blur/blur.h).
 const float CONST_TAP_ARRAY[2 * RADIUS + 1] = float[](CONST_TAPS);
@@ -75,6 +78,7 @@ vec2 linear_tap(int k) {
   return (k & 1) == 0 ? v.xy : v.zw;
 }
 #endif
+#endif  // !VARIABLE_RADIUS
 
 // The border rule (src/blur/border.h): what a tap at p reads where p lies outside the image.
 // The source hooks (source_image.glsl, source_sampler.glsl) apply it; algorithms pass them the

@@ -26,6 +26,15 @@ foreach(line IN LISTS lines)
   if(CMAKE_MATCH_3 MATCHES "gauss")
     set(kernel gauss)
   endif()
+  if(variant MATCHES "^variable-")
+    # A per-pixel radius map is not in the recipe yet: --export refuses it, in one line.
+    add_test(export.${variant} "${CMAKE}" -DPROGRAM=${BLURLAB} -DEXPECT_CODE=2
+             "-DEXPECT_STDERR=^blurlab: --export: ${variant} reads a per-pixel radius map[^\n]*\n$"
+             "-DARGS=--headless;--variant;${variant};--kernel;box;--export;${WORK}/${variant}" -P "${EXPECT}")
+    set_tests_properties(export.${variant} PROPERTIES LABELS export)
+    math(EXPR count "${count} + 1")
+    continue()
+  endif()
   add_test(export.${variant} "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} -DDIR=${WORK}/${variant} -P "${ROUND_TRIP}")
   set_tests_properties(export.${variant} PROPERTIES TIMEOUT 300 LABELS export)
   # The other border modes where the export's handling of them differs: a shader mapping taps of

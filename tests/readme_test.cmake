@@ -11,7 +11,8 @@ endif()
 file(READ ${README} readme)
 execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing RESULT_VARIABLE code)
 string(REGEX MATCHALL "(^|\n)[a-z0-9-]+ +[a-z]+ +(exact|[0-9]+ LSB) " exact "${listing}")
-string(REGEX MATCHALL "(^|\n)[a-z0-9-]+ +[a-z]+ +model " approximate "${listing}")
+# Approximations of the Gaussian: "model" and "gauss" (variable-pyramid approximates any per-pixel kernel).
+string(REGEX MATCHALL "(^|\n)[a-z0-9-]+ +[a-z]+ +model +gauss " approximate "${listing}")
 list(LENGTH exact exact_count)
 list(LENGTH approximate approximate_count)
 math(EXPR blurs "${exact_count} - 1")  # the copy pass is listed as exact, and is no blur

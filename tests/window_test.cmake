@@ -229,6 +229,19 @@ elseif(MODE STREQUAL "border")
   run_blurlab(constant_bare "0:key=Space;0:key=Tab" --frames 4 --size 640x360 --border constant --border-value 1,0,0,1)
   check_screenshots(same ${OUT}/wrap_keys_bare.png ${OUT}/wrap_flag_bare.png --max-lsb 0 --max-mean 0)
   check_screenshots(differ ${OUT}/wrap_flag_bare.png ${OUT}/constant_bare.png --min-mean 0.5)
+elseif(MODE STREQUAL "radius_map")
+  # M cycles the radius map of the variable-radius variants (none, ramp, band, circle): two presses
+  # give band, which the settings line names and the check (against the per-pixel reference) passes
+  # with; the picture equals --radius-map band's, and differs from none's (R everywhere) in the band.
+  set(sat --variant variable-sat --kernel box)
+  run_blurlab(band_keys "0:key=Space;0:key=M;0:key=M;0:key=C;3:wait=check" --frames 5 --size 640x360 ${sat})
+  expect_line("${run_output}" "box r=6 [^\n]*map=band [^\n]*")
+  expect_line("${run_output}" "check ok: [^\n]*")
+  run_blurlab(band_keys_bare "0:key=Space;0:key=M;0:key=M;0:key=Tab" --frames 4 --size 640x360 ${sat})
+  run_blurlab(band_flag_bare "0:key=Space;0:key=Tab" --frames 4 --size 640x360 ${sat} --radius-map band)
+  run_blurlab(none_bare "0:key=Space;0:key=Tab" --frames 4 --size 640x360 ${sat})
+  check_screenshots(same ${OUT}/band_keys_bare.png ${OUT}/band_flag_bare.png --max-lsb 0 --max-mean 0)
+  check_screenshots(differ ${OUT}/band_flag_bare.png ${OUT}/none_bare.png --min-mean 0.5)
 elseif(MODE STREQUAL "difference")
   # The difference to the CPU reference rounded to the output format: a correct variant is black
   # where it rounds like the reference (most of the picture), grey where its own rounding differs

@@ -43,14 +43,30 @@ const ReferenceImage& Input::reference(const Kernel& kernel, const Border& borde
 }
 
 const ReferenceImage& Input::expected(const VariantInfo& variant, const BlurSettings& resolved) {
-  if (!is_approximation(variant)) return reference(reference_kernel(variant, resolved), resolved.border);
+  if (!is_approximation(variant) && !variant.variable_radius) return reference(reference_kernel(variant, resolved), resolved.border);
   ModelKey key{&variant, resolved};
   key.settings.knobs.clear();
+  if (variant.variable_radius && !is_approximation(variant)) {
+    // The per-pixel reference depends on the kernel, the border and the map alone: one for every
+    // variable variant of the same setting.
+    key.variant = nullptr;
+    key.settings = BlurSettings{.kernel = resolved.kernel, .border = resolved.border, .radius_map = resolved.radius_map};
+  }
   if (!model_ || !(model_->first == key)) {
     model_.reset();  // free the previous one first
     model_.emplace(key, expected_output(variant, resolved, pixels()));
   }
   return model_->second;
+}
+
+const ReferenceImage& Input::variable_reference(const BlurSettings& resolved) {
+  const BlurSettings key{.kernel = resolved.kernel, .border = resolved.border, .radius_map = resolved.radius_map};
+  if (!variable_ || !(variable_->first == key)) {
+    variable_.reset();
+    variable_.emplace(key, reference_variable_blur(pixels(), radius_levels(key.radius_map.get(), {source.width(), source.height()}, key.kernel.radius),
+                                                   key.kernel, key.border));
+  }
+  return variable_->second;
 }
 
 const ReferenceImage& Input::fidelity_reference(double sigma, const Border& border) {
@@ -90,7 +106,9 @@ report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, 
     m.tolerance = tolerance_for(variant, m.settings, m.size, peak);
     m.check = compare_to_reference(output, input.expected(variant, m.settings), m.tolerance);
     if (m.approximation)
-      m.fidelity = measure_fidelity(output, input.fidelity_reference(m.approximation->sigma, m.settings.border),
+      m.fidelity = measure_fidelity(output,
+                                    variant.variable_radius ? input.variable_reference(m.settings)
+                                                            : input.fidelity_reference(m.approximation->sigma, m.settings.border),
                                     fidelity_scale(m.settings.input_format, peak), m.approximation->sigma);
   }
   return m;

@@ -30,6 +30,9 @@ class Input {
   const ReferenceImage& expected(const VariantInfo& variant, const BlurSettings& resolved);
   // The exact Gaussian of a sigma an approximation declares (fidelity_kernel), with its border.
   const ReferenceImage& fidelity_reference(double sigma, const Border& border);
+  // The exact per-pixel blur (reference_variable_blur) a variable-radius approximation's fidelity
+  // is measured against, the latest one kept.
+  const ReferenceImage& variable_reference(const BlurSettings& resolved);
 
  private:
   struct Reference {
@@ -46,6 +49,7 @@ class Input {
   std::vector<Reference> references_;
   std::optional<std::pair<ModelKey, ReferenceImage>> model_;
   std::optional<Reference> gaussian_;
+  std::optional<std::pair<BlurSettings, ReferenceImage>> variable_;
 };
 
 class Measurer {

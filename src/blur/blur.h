@@ -15,6 +15,7 @@
 #include "blur/border.h"
 #include "blur/kernel.h"
 #include "blur/knob.h"
+#include "blur/radius_map.h"
 #include "blur/refusal.h"
 #include "gl/context.h"
 #include "gl/format.h"
@@ -39,6 +40,10 @@ struct BlurSettings {
   bool linear = false;
   // Knob values by name. resolve() keeps exactly the variant's knobs, defaults filled in.
   KnobValues knobs;
+  // Variants that blur by a per-pixel radius (VariantInfo::variable_radius): the map
+  // (blur/radius_map.h); nullptr: every pixel at the kernel's radius. resolve() drops it for the
+  // others. Compared by identity: a map is made once and shared.
+  std::shared_ptr<const RadiusMap> radius_map;
 
   gl::Format intermediate_format() const { return intermediate.value_or(input_format); }
   // The value of a knob of the (resolved) settings; throws Error if the variant has no such knob.
@@ -160,6 +165,14 @@ struct VariantInfo {
   // reach past what its structure covers (Limit::Reach, with the numbers); nullptr: none.
   std::optional<Refusal> (*check)(const BlurSettings& resolved, glm::ivec2 size, const gl::GlLimits& limits) = nullptr;
   std::unique_ptr<Blur> (*create)() = nullptr;
+  // Blurs each pixel by its own level of the settings' radius map (blur/radius_map.h): checked
+  // against reference_variable_blur. Its shaders get no RADIUS define (one program serves every
+  // radius): they read the levels and the largest radius as data, through
+  // BlurPasses::radius_levels() and level_weights() (glsl/variable_common.glsl).
+  bool variable_radius = false;
+  // A tolerance of the variant's own, with its reason (exact integer sums: 0 LSB), for an exact
+  // variant whose error is not the default's (tolerance_for); nullptr: the default.
+  Tolerance (*own_tolerance)(const BlurSettings& resolved, glm::ivec2 size, double input_peak) = nullptr;
   ApproximationInfo approximation;  // Role::Approximation only
   // The variant's own bound (WorkBound) for these resolved settings and image size.
   WorkBound (*own_bound)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
@@ -254,6 +267,13 @@ class BlurPasses {
   // size (or `size`: the levels of a pyramid).
   virtual const gl::Texture& intermediate(int slot, std::optional<gl::Format> format = std::nullopt,
                                           std::optional<glm::ivec2> size = std::nullopt) = 0;
+  // Variable-radius variants (VariantInfo::variable_radius), made by the pipeline from the
+  // settings' map: each pixel's level, an rgba8 texture of the image's size holding level / 255 in
+  // red; and the weights of every level, an rgba32f texture of (R + 1) x (R + 1) texels whose texel
+  // (i, L) holds in red the weight of tap i (and -i) of level L's kernel (blur/radius_map.h:
+  // level_kernel), for i = 0..L.
+  virtual const gl::Texture& radius_levels() = 0;
+  virtual const gl::Texture& level_weights() = 0;
   // One compute dispatch, timed as span `name`; barriers before it come from the bindings.
   // `pass`: values of the pass that change from dispatch to dispatch of one program (a pass's
   // offset), set as `layout(location = 0) uniform vec4 u_pass` (glsl/blur_common.glsl).

@@ -29,6 +29,7 @@ Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::
   if (s.border.mode == BorderMode::Constant)
     for (float v : s.border.value) input_peak = std::max(input_peak, static_cast<double>(std::abs(v)));
   if (variant.approximation.tolerance) return variant.approximation.tolerance(s, size, input_peak);
+  if (variant.own_tolerance) return variant.own_tolerance(s, size, input_peak);
   Tolerance t;
   if (s.input_format == gl::Format::rgba8) {
     t.lsb = true;
@@ -72,7 +73,17 @@ Tolerance tolerance_for(const VariantInfo& variant, const BlurSettings& s, glm::
 
 ReferenceImage expected_output(const VariantInfo& variant, const BlurSettings& resolved, const Image& input) {
   if (variant.approximation.model) return variant.approximation.model(input, resolved);
+  if (variant.variable_radius)
+    return reference_variable_blur(input, radius_levels(resolved.radius_map.get(), {input.width, input.height}, resolved.kernel.radius),
+                                   resolved.kernel, resolved.border);
   return reference_blur(input, kernel_weights(reference_kernel(variant, resolved)), resolved.border);
+}
+
+ReferenceImage fidelity_reference(const VariantInfo& variant, const BlurSettings& resolved, const Image& input) {
+  if (variant.variable_radius)
+    return reference_variable_blur(input, radius_levels(resolved.radius_map.get(), {input.width, input.height}, resolved.kernel.radius),
+                                   resolved.kernel, resolved.border);
+  return reference_blur(input, kernel_weights(fidelity_kernel(variant.approximation.choose(resolved).sigma)), resolved.border);
 }
 
 namespace {

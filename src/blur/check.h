@@ -83,6 +83,9 @@ struct Fidelity {
 // The exact Gaussian of `sigma` as the exact variants blur it (r = ceil(3 sigma), the integrated
 // weights), at any radius; sigma 0 is the identity.
 Kernel fidelity_kernel(double sigma);
+// What an approximation's fidelity is measured against: for a variable-radius one the exact
+// per-pixel kernel (reference_variable_blur), else the exact Gaussian of the sigma it declares.
+ReferenceImage fidelity_reference(const VariantInfo& variant, const BlurSettings& resolved, const Image& input);
 // `scale`: the input's range (1 for rgba8, the input's peak for float input).
 Fidelity measure_fidelity(const Image& output, const ReferenceImage& gaussian, double scale, double sigma);
 double fidelity_scale(gl::Format input_format, double input_peak);

@@ -12,16 +12,15 @@
 
 namespace blurlab {
 
-namespace {
-
-gl::Defines common_defines(const VariantInfo& variant, const BlurSettings& s) {
-  gl::Defines defines{{"RADIUS", std::to_string(s.kernel.radius)}, {"BORDER", std::string(define_name(s.border.mode))}};
+gl::Defines blur_defines(const VariantInfo& variant, const BlurSettings& s) {
+  gl::Defines defines;
+  if (variant.variable_radius) defines.push_back({"VARIABLE_RADIUS", "1"});
+  else defines.push_back({"RADIUS", std::to_string(s.kernel.radius)});
+  defines.push_back({"BORDER", std::string(define_name(s.border.mode))});
   for (const Knob& k : variant.knobs)
     for (auto& define : k.defines(s.knob(k.name))) defines.push_back(std::move(define));
   return defines;
 }
-
-}  // namespace
 
 // The BlurSetup and BlurPasses the variants see.
 class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
@@ -33,7 +32,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   glm::ivec2 size() const override { return owner_.size_; }
 
   const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra) override {
-    gl::Defines defines = common_defines(*owner_.variant_, owner_.settings_);
+    gl::Defines defines = blur_defines(*owner_.variant_, owner_.settings_);
     defines.push_back({"SRC_FORMAT", std::string(gl::name(src))});
     defines.push_back({"DST_FORMAT", std::string(gl::name(dst))});
     defines.push_back({"SRC_RAW_FORMAT", std::string(gl::info(src).raw_name)});
@@ -45,7 +44,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   }
 
   const gl::Program& fragment(const std::string& file, const gl::Defines& extra) override {
-    gl::Defines defines = common_defines(*owner_.variant_, owner_.settings_);
+    gl::Defines defines = blur_defines(*owner_.variant_, owner_.settings_);
     defines.insert(defines.end(), extra.begin(), extra.end());
     return hold({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, std::move(defines));
   }
@@ -66,6 +65,15 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
       t = gl::Texture(extent.x, extent.y, f, "intermediate " + std::to_string(slot));
     if (owner_.poison_when_taken_ && poisoned_.insert(slot).second) gl::fill(t, owner_.poison_when_taken_->data());
     return t;
+  }
+
+  const gl::Texture& radius_levels() override {
+    if (!owner_.levels_) throw Error("radius_levels(): " + std::string(owner_.variant_->name) + " is not a variable-radius variant");
+    return owner_.levels_;
+  }
+  const gl::Texture& level_weights() override {
+    if (!owner_.level_weights_) throw Error("level_weights(): " + std::string(owner_.variant_->name) + " is not a variable-radius variant");
+    return owner_.level_weights_;
   }
 
   void dispatch(std::string_view name, const gl::Program& program, std::initializer_list<Binding> bindings,
@@ -269,8 +277,34 @@ std::optional<Refusal> BlurPipeline::configure(const VariantInfo& variant, const
     uploaded_ = std::pair(resolved.kernel, resolved.border);
   }
   set_linear_wrap(resolved.border);
+  if (variant.variable_radius) {
+    make_level_textures();
+  } else {
+    levels_ = gl::Texture();
+    level_weights_ = gl::Texture();
+    levels_made_.reset();
+  }
   refresh_programs();
   return std::nullopt;
+}
+
+void BlurPipeline::make_level_textures() {
+  const auto key = std::tuple(settings_.radius_map.get(), size_, settings_.kernel);
+  if (levels_made_ == key) return;
+  const int max_radius = settings_.kernel.radius;
+  const std::vector<uint8_t> levels = radius_levels(settings_.radius_map.get(), size_, max_radius);
+  Image level_image(size_.x, size_.y);
+  for (size_t i = 0; i < levels.size(); ++i) level_image.texels[i * 4] = static_cast<float>(levels[i]) / 255.0f;
+  levels_ = gl::Texture(size_.x, size_.y, gl::Format::rgba8, "radius levels");
+  levels_.upload(level_image);
+  Image weights(max_radius + 1, max_radius + 1);
+  for (int level = 0; level <= max_radius; ++level) {
+    const std::vector<double> w = kernel_weights(level_kernel(settings_.kernel, level));
+    for (int i = 0; i <= level; ++i) weights.at(i, level, 0) = static_cast<float>(w[static_cast<size_t>(level + i)]);
+  }
+  level_weights_ = gl::Texture(max_radius + 1, max_radius + 1, gl::Format::rgba32f, "level weights");
+  level_weights_.upload(weights);
+  levels_made_ = key;
 }
 
 void BlurPipeline::refresh_programs() {

@@ -5,6 +5,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <tuple>
 
 #include "blur/blur.h"
 #include "blur/recording.h"
@@ -21,6 +22,11 @@ struct KernelBlock {
   float linear[kLinearVec4s * 4];
   float border_value[4];  // the constant border (BlurSettings::border, a texel of the input format)
 };
+
+// The defines every shader of a variant gets (BlurSetup::compute): RADIUS (not for a
+// variable-radius variant, which defines VARIABLE_RADIUS instead and reads its radii as data),
+// BORDER and the defines of the variant's knobs.
+gl::Defines blur_defines(const VariantInfo& variant, const BlurSettings& resolved);
 
 class BlurPipeline {
  public:
@@ -71,6 +77,11 @@ class BlurPipeline {
   gl::VertexArrayHandle empty_vao_;
   gl::FramebufferHandle framebuffer_;
   std::map<int, gl::Texture> intermediates_;
+  // Variable-radius variants: the levels and weights textures (BlurPasses::radius_levels), made
+  // when the map, the size or the kernel change.
+  void make_level_textures();
+  gl::Texture levels_, level_weights_;
+  std::optional<std::tuple<const RadiusMap*, glm::ivec2, Kernel>> levels_made_;
   std::optional<std::array<float, 4>> poison_when_taken_;
   // The programs the current variant prepared: held so the cache may drop them only once unused.
   std::vector<std::shared_ptr<const gl::Program>> programs_in_use_;

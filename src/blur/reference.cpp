@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "blur/model.h"
+#include "blur/radius_map.h"
 
 namespace blurlab {
 
@@ -75,6 +76,64 @@ ReferenceImage reference_blur_direct(const Image& input, const std::vector<doubl
           }
         out.texels[(static_cast<size_t>(y) * w + x) * 4 + c] = sum;
       }
+  return out;
+}
+
+ReferenceImage reference_variable_blur(const Image& input, const std::vector<uint8_t>& levels, const Kernel& kernel, const Border& border) {
+  const int w = input.width, h = input.height;
+  ReferenceImage out{w, h, std::vector<double>(input.texels.size())};
+  std::vector<double> rows(input.texels.size());  // one level's row sums, where its pixels need them
+  for (int level = 0; level <= kernel.radius; ++level) {
+    // The level's pixels' bounding box.
+    int x0 = w, x1 = -1, y0 = h, y1 = -1;
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        if (levels[static_cast<size_t>(y) * w + x] == level) {
+          x0 = std::min(x0, x);
+          x1 = std::max(x1, x);
+          y0 = std::min(y0, y);
+          y1 = std::max(y1, y);
+        }
+    if (x1 < 0) continue;
+    const std::vector<double> weights = kernel_weights(level_kernel(kernel, level));
+    const int r = level;
+    const std::vector<int> xs = axis_map(border, w, r), ys = axis_map(border, h, r);
+    double weight_sum = 0.0;
+    for (double wi : weights) weight_sum += wi;
+    // The image rows the columns of rows y0 - r .. y1 + r read.
+    std::vector<char> needed(static_cast<size_t>(h), 0);
+    for (int y = y0 - r; y <= y1 + r; ++y)
+      if (const int at = ys[static_cast<size_t>(y + r)]; at >= 0) needed[static_cast<size_t>(at)] = 1;
+    parallel_rows(h, [&](int from, int to) {
+      for (int y = from; y < to; ++y) {
+        if (!needed[static_cast<size_t>(y)]) continue;
+        for (int x = x0; x <= x1; ++x)
+          for (int c = 0; c < 4; ++c) {
+            double sum = 0.0;
+            for (int i = -r; i <= r; ++i) {
+              const int at = xs[static_cast<size_t>(x + i + r)];
+              sum += weights[static_cast<size_t>(i + r)] * (at < 0 ? border.value[static_cast<size_t>(c)] : input.at(at, y, c));
+            }
+            rows[(static_cast<size_t>(y) * w + x) * 4 + c] = sum;
+          }
+      }
+    });
+    parallel_rows(y1 - y0 + 1, [&](int from, int to) {
+      for (int y = y0 + from; y < y0 + to; ++y)
+        for (int x = x0; x <= x1; ++x) {
+          if (levels[static_cast<size_t>(y) * w + x] != level) continue;
+          for (int c = 0; c < 4; ++c) {
+            double sum = 0.0;
+            for (int j = -r; j <= r; ++j) {
+              const int at = ys[static_cast<size_t>(y + j + r)];
+              const double row = at < 0 ? border.value[static_cast<size_t>(c)] * weight_sum : rows[(static_cast<size_t>(at) * w + x) * 4 + c];
+              sum += weights[static_cast<size_t>(j + r)] * row;
+            }
+            out.texels[(static_cast<size_t>(y) * w + x) * 4 + c] = sum;
+          }
+        }
+    });
+  }
   return out;
 }
 

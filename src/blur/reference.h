@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "blur/border.h"
+#include "blur/kernel.h"
 #include "image/image.h"
 
 namespace blurlab {
@@ -26,6 +27,13 @@ struct ReferenceImage {
 ReferenceImage reference_blur(const Image& input, const std::vector<double>& weights, const Border& border);
 // The direct (2r+1)^2 sum over the extended image, for testing the above on small images.
 ReferenceImage reference_blur_direct(const Image& input, const std::vector<double>& weights, const Border& border);
+
+// Blur that varies across the image (blur/radius_map.h): each pixel (x, y) is blurred by the kernel
+// of its own level, level_kernel(kernel, levels[y W + x]), with the same weights and border rule as
+// reference_blur. Evaluated separably per level (each level's 2D kernel is still an outer product):
+// the rows blurred with that level's weights where its pixels' windows need them, then the columns
+// at its pixels only; equal in exact arithmetic to each pixel's direct (2r+1)^2 sum.
+ReferenceImage reference_variable_blur(const Image& input, const std::vector<uint8_t>& levels, const Kernel& kernel, const Border& border);
 
 // The reference rounded (from double) as an rgba8 texture stores it: what golden PNGs hold.
 std::vector<uint8_t> to_rgba8(const ReferenceImage& reference);

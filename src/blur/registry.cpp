@@ -32,7 +32,11 @@
   X(kawase)                     \
   X(dual_kawase)                \
   X(recursive_gaussian)         \
-  X(recursive_gaussian_blocks)
+  X(recursive_gaussian_blocks)  \
+  X(variable_naive)             \
+  X(variable_sat)               \
+  X(variable_pyramid)           \
+  X(variable_layers)
 
 namespace blurlab::variant {
 #define BLURLAB_DECLARE(id) extern const VariantInfo id;

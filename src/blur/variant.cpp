@@ -82,6 +82,7 @@ BlurSettings resolve(const VariantInfo& variant, BlurSettings s) {
   if (!variant.uses_intermediate) s.intermediate.reset();
   else if (!s.intermediate) s.intermediate = variant.default_intermediate;
   if (!is_blur(variant)) s.border = Border{};
+  if (!variant.variable_radius) s.radius_map.reset();
   s.border.value = s.border.mode == BorderMode::Constant ? texel_value(s.border.value, s.input_format) : Rgba{};
   return s;
 }
@@ -201,7 +202,7 @@ std::optional<Refusal> unsupported_reason(const VariantInfo& variant, const Blur
 
 std::string describe(const VariantInfo& variant, const BlurSettings& s) {
   std::ostringstream out;
-  if (is_approximation(variant) && s.kernel.type == KernelType::Gauss && variant.approximation.choose) {
+  if (is_approximation(variant) && s.kernel.type == KernelType::Gauss && variant.approximation.choose && !variant.variable_radius) {
     // The radius does not apply: an approximation derives its passes from sigma alone.
     const ApproxChoice choice = variant.approximation.choose(s);
     out << "gauss sigma=" << format_double(s.kernel.sigma, 4) << " ~sigma=" << format_double(choice.sigma, 4) << " ("
@@ -210,6 +211,7 @@ std::string describe(const VariantInfo& variant, const BlurSettings& s) {
     out << name(s.kernel.type) << " r=" << s.kernel.radius;
     if (s.kernel.type == KernelType::Gauss) out << " sigma=" << format_double(s.kernel.sigma, 4);
     out << " border=" << describe(s.border);
+    if (variant.variable_radius) out << " map=" << (s.radius_map ? s.radius_map->name : std::string("uniform"));
   } else {
     out << "no blur";
   }

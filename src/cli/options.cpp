@@ -75,6 +75,7 @@ std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl:
         s.input_format = input;
         s.intermediate = mid;
         s.linear = linear;
+        s.radius_map = radius_map;
         list.push_back(s);
       }
   // The product with each given knob the variant has.
@@ -171,7 +172,7 @@ Options parse_options(int argc, const char* const* argv) {
   app.option_defaults()->always_capture_default(false);
 
   std::string variant_text, kernel_text, radius_text, sigma_text, format_text, input_format_text, size_text, border_text,
-      border_value_text;
+      border_value_text, radius_map_text;
   std::string device_text;
   std::map<std::string, std::string, std::less<>> knob_texts;
   std::string warmup_text, frames_text, time_text, budget_text;
@@ -194,6 +195,9 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--border-value", border_value_text,
                  "The constant border's RGBA, each 0..65504 (default 0,0,0,0); rounded to what a texel of the input format holds")
       ->type_name("R,G,B,A");
+  app.add_option("--radius-map", radius_map_text,
+                 "variable-*: each pixel's radius 0..R from a grey 8/16-bit PNG (scaled to the image) or ramp, band, circle (default: R everywhere)")
+      ->type_name("FILE|NAME");
   // One option per knob name the variants declare (blur/knob.h), in a group of their own that --help
   // lists after the others, each with the variants that have it: a new knob needs no edit here or in
   // the docs.
@@ -297,6 +301,10 @@ Options parse_options(int argc, const char* const* argv) {
     if (std::find(o.borders.begin(), o.borders.end(), BorderMode::Constant) == o.borders.end())
       throw UsageError("--border-value applies to --border constant only");
     o.border_value = *value;
+  }
+  if (app.count("--radius-map")) {
+    if (radius_map_text.empty()) throw UsageError("--radius-map '' is neither a file nor one of " + std::string(builtin_radius_map_names()));
+    o.radius_map = radius_map_from_option(radius_map_text);  // a file that will not do: Error, one line
   }
   if (o.linear) {
     if (app.count("--input-format") && o.input_formats != std::vector<gl::Format>{gl::Format::rgba16f})
@@ -402,6 +410,9 @@ Options parse_options(int argc, const char* const* argv) {
   if (!o.output.empty() && !one_run()) throw UsageError("--output needs exactly one variant and one setting of each option");
   if (!o.export_dir.empty() && !one_run())
     throw UsageError("--export needs exactly one variant and one setting of each option (the blur to ship)");
+  if (!o.export_dir.empty() && o.variants.size() == 1 && o.variants.front()->variable_radius)
+    throw UsageError("--export: " + std::string(o.variants.front()->name) +
+                     " reads a per-pixel radius map, which the recipe cannot describe yet (issue 30)");
   if (!o.export_dir.empty() && o.tune)
     throw UsageError("--export writes the blur of a timed run; run --tune first, then --export with --tuned");
   return o;

@@ -38,6 +38,9 @@ struct Options {
   std::vector<glm::ivec2> sizes;          // empty: the default (or the image's size)
   std::vector<BorderMode> borders{BorderMode::Clamp};
   Rgba border_value{};                    // the constant border's value (--border-value)
+  // --radius-map: the per-pixel radius of the variable-radius variants (blur/radius_map.h); nullptr:
+  // R everywhere. Other variants ignore it (resolve() drops it).
+  std::shared_ptr<const RadiusMap> radius_map;
   // Values given for each knob (--NAME, one option per name in all_knobs()); a knob not given
   // takes each variant's default.
   std::map<std::string, std::vector<KnobValue>, std::less<>> knob_values;

@@ -26,7 +26,8 @@ double psnr(const Measurement& m) { return m.fidelity ? m.fidelity->psnr_db : -I
 auto kernel_group(const Measurement& m) {
   const Kernel& k = m.settings.kernel;
   return std::tuple(m.size.x, m.size.y, static_cast<int>(m.settings.input_format), m.settings.linear, static_cast<int>(k.type),
-                    k.radius, k.sigma, static_cast<int>(m.settings.border.mode), m.settings.border.value);
+                    k.radius, k.sigma, static_cast<int>(m.settings.border.mode), m.settings.border.value,
+                    m.settings.radius_map.get());  // a per-pixel radius map blurs another image than the uniform rows
 }
 
 std::string fixed(double v, int digits) {

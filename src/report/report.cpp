@@ -76,9 +76,13 @@ bool clamp_twin(const Measurement& a, const Measurement& b) {
 std::string settings_text(const RowRecord& row, bool only_changed = false) {
   std::string text;
   auto add = [&](const std::string& part) { text += (text.empty() ? "" : " ") + part; };
-  if (row.approximation)
+  if (row.approximation && row.variant->variable_radius) {
+    // It stands in for the per-pixel kernel, whose sigma varies: its choice alone.
+    if (!only_changed) add(row.approximation->parameters);
+  } else if (row.approximation) {
     add(only_changed ? "~sigma " + format_double(row.approximation->sigma, 3)
                      : "~sigma=" + format_double(row.approximation->sigma, 4) + " " + row.approximation->parameters);
+  }
   const gl::Format intermediate = row.settings.intermediate_format();
   const gl::Format default_intermediate = row.variant->default_intermediate.value_or(row.settings.input_format);
   if (row.variant->uses_intermediate && (!only_changed || intermediate != default_intermediate))
@@ -251,6 +255,7 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
     if (s.border.mode == BorderMode::Constant) settings["border_value"] = s.border.value;
   }
   if (v.uses_intermediate) settings["intermediate"] = gl::name(s.intermediate_format());
+  if (v.variable_radius) settings["radius_map"] = describe(s.radius_map.get());
   if (row.approximation) settings["approximation"] = {{"sigma", row.approximation->sigma}, {"parameters", row.approximation->parameters}};
   json knobs = json::object();
   for (const auto& [knob, value] : row.knobs) knobs[knob] = value;
@@ -294,6 +299,7 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   // equal to the Gaussian has no PSNR.
   if (row.fidelity) {
     j["fidelity"] = {{"sigma", row.fidelity->sigma}, {"max_lsb", row.fidelity->max_lsb}, {"rms_lsb", row.fidelity->rms_lsb}};
+    if (v.variable_radius) j["fidelity"]["against"] = "the exact per-pixel kernel";
     if (std::isfinite(row.fidelity->psnr_db)) j["fidelity"]["psnr_db"] = row.fidelity->psnr_db;
   } else if (row.exact_gaussian) {
     j["fidelity"] = {{"exact", true}, {"max_lsb_bound", 1}};
@@ -303,7 +309,10 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
 std::string group_heading(glm::ivec2 size, const VariantInfo& variant, const BlurSettings& settings) {
   std::string heading = size_text(size) + " " + std::string(gl::name(settings.input_format));
   if (settings.linear) heading += " linear light";
-  return heading + " " + (is_blur(variant) ? kernel_text(settings.kernel) + ", border " + describe(settings.border) : "copy pass (the floor)");
+  return heading + " " +
+         (is_blur(variant) ? kernel_text(settings.kernel) + ", border " + describe(settings.border) +
+                                 (settings.radius_map ? ", radius map " + describe(settings.radius_map.get()) : "")
+                           : "copy pass (the floor)");
 }
 
 std::string csv_field(const std::string& text) {
@@ -326,8 +335,11 @@ auto group_key(const RowRecord& row) {
 auto kernel_key(const RowRecord& row) {
   const Kernel& k = row.settings.kernel;
   const Border& b = row.settings.border;
-  return is_blur(*row.variant) ? std::tuple(0, static_cast<int>(k.type), k.radius, k.sigma, static_cast<int>(b.mode), b.value)
-                               : std::tuple(-1, 0, 0, 0.0, 0, Rgba{});
+  // Rows of a per-pixel radius map (variable-radius variants given --radius-map) blur another image
+  // than the uniform rows: a group of their own.
+  const std::string map = row.settings.radius_map ? row.settings.radius_map->name : std::string();
+  return is_blur(*row.variant) ? std::tuple(0, static_cast<int>(k.type), k.radius, k.sigma, static_cast<int>(b.mode), b.value, map)
+                               : std::tuple(-1, 0, 0, 0.0, 0, Rgba{}, std::string());
 }
 
 std::string group_heading(const RowRecord& row) { return report::group_heading(row.size, *row.variant, row.settings); }
@@ -478,7 +490,7 @@ TableView table_view(const Report& r, Columns columns) {
   if (fidelity)
     legend += std::string(legend.empty() ? "" : " ") +
               "fidelity: error against the exact Gaussian the row stands in for (an approximation: of the sigma it declares, "
-              "~sigma), " +
+              "~sigma; a variable-radius one: the exact kernel of each pixel's radius), " +
               std::string(all ? "in LSB of the input's range (1/255), max and RMS over every texel and channel, and PSNR"
                               : "as PSNR over every texel and channel") +
               "; exact: an exact variant, within 1 LSB of the exact Gaussian by construction (its check). The check of an "
@@ -692,6 +704,14 @@ void write_markdown(const Report& r, const Page& page, std::ostream& out) {
   else
     out << "- no timing (--frames 0): correctness only\n";
   if (!r.sizing.empty()) out << "- " << r.sizing << "\n";
+  // Variable-radius variants (blur/radius_map.h): the map each of their rows blurred with.
+  std::vector<std::string> maps;
+  for (const Measurement& m : r.rows)
+    if (m.variant->variable_radius)
+      if (const std::string map = describe(m.settings.radius_map.get()); std::find(maps.begin(), maps.end(), map) == maps.end())
+        maps.push_back(map);
+  for (const std::string& map : maps)
+    out << "- radius map of the variable-radius variants: " << map << " (each pixel's radius 0..R, R the kernel's radius)\n";
   out << "- every output compared with the CPU reference (double precision), with the tolerance its check states\n";
 
   out << "\n## Correctness\n\n";

@@ -32,10 +32,10 @@ struct KeyName {
 constexpr KeyName kKeyNames[] = {
     {"Left", Key::Left}, {"Right", Key::Right}, {"+", Key::Plus}, {"-", Key::Minus}, {"G", Key::G}, {"F", Key::F},
     {"E", Key::E}, {"Space", Key::Space}, {"V", Key::V}, {"S", Key::S}, {"D", Key::D}, {"B", Key::B}, {"Tab", Key::Tab},
-    {"R", Key::R}, {"L", Key::L}, {"C", Key::C}, {"Esc", Key::Escape}, {"F1", Key::Help}, {"?", Key::Help},
+    {"R", Key::R}, {"L", Key::L}, {"C", Key::C}, {"Esc", Key::Escape}, {"F1", Key::Help}, {"?", Key::Help}, {"M", Key::M},
     {"Plus", Key::Plus}, {"=", Key::Plus}, {"Minus", Key::Minus}, {"Escape", Key::Escape},
 };
-constexpr size_t kReadmeNames = 19;
+constexpr size_t kReadmeNames = 20;
 
 }  // namespace
 
@@ -93,6 +93,13 @@ bool current_is_approximation(const ViewState& s) {
 }
 
 }  // namespace
+
+std::vector<std::shared_ptr<const RadiusMap>> radius_map_cycle(const ViewState& state) {
+  std::vector<std::shared_ptr<const RadiusMap>> maps{nullptr, builtin_radius_map("ramp"), builtin_radius_map("band"),
+                                                     builtin_radius_map("circle")};
+  if (state.radius_map_file) maps.push_back(state.radius_map_file);
+  return maps;
+}
 
 uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
   // Digit1..Digit9, then ShiftDigit1..ShiftDigit9: variants 0..17 in the registry's order.
@@ -170,6 +177,14 @@ uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
       return kRebuildTargets | kReconfigure;
     case Key::C:
       return kCheck;
+    case Key::M: {
+      // none -> ramp -> band -> circle -> (the --radius-map file) -> none; the variable-radius
+      // variants blur by it, the others ignore it.
+      const auto maps = radius_map_cycle(s);
+      const auto it = std::find(maps.begin(), maps.end(), s.settings.radius_map);
+      s.settings.radius_map = maps[it == maps.end() ? 0 : (static_cast<size_t>(it - maps.begin()) + 1) % maps.size()];
+      return kReconfigure;
+    }
     case Key::Escape:
       return kQuit;
     case Key::Help:

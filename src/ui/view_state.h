@@ -30,13 +30,18 @@ struct ViewState {
   // Linear light (BlurSettings::linear): the scene decoded from sRGB, blurred in rgba16f, shown
   // sRGB-encoded; it looks like the rgba8 scene, only the blur differs.
   bool linear_light = false;
+  // The radius maps M cycles through for the variable-radius variants (settings.radius_map):
+  // none (R everywhere), the built-ins, and the --radius-map file if one was given.
+  std::shared_ptr<const RadiusMap> radius_map_file;
 };
+// The maps M cycles through, in order: none, ramp, band, circle, the file (if any).
+std::vector<std::shared_ptr<const RadiusMap>> radius_map_cycle(const ViewState& state);
 
 // Digits select variants 1-9 of the registry's order, Shift+digits 10-18; arrows step through all.
 enum class Key {
   Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
   ShiftDigit1, ShiftDigit2, ShiftDigit3, ShiftDigit4, ShiftDigit5, ShiftDigit6, ShiftDigit7, ShiftDigit8, ShiftDigit9,
-  Left, Right, Plus, Minus, G, F, E, Space, V, S, D, B, Tab, R, L, C, Escape, Help,
+  Left, Right, Plus, Minus, G, F, E, Space, V, S, D, B, Tab, R, L, C, Escape, Help, M,
 };
 // The names --script takes: those of docs/USAGE.md's key table ("1", "Shift+1", "+", "?", "Esc",
 // ...) and spelled-out ones ("Plus", "Escape", ...).

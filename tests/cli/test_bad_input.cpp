@@ -354,6 +354,17 @@ std::vector<Case> bad_arguments() {
   for (int i = 1; i <= 4096; ++i) sigmas += (i > 1 ? "," : "") + std::to_string(i * 0.01);
   cases.push_back({"sweep_of_4096_sigmas_by_129_radii", {"--headless", "--variant", "frag-naive", "--radius", "0:128", "--sigma", sigmas},
                    2, "the sweep has 528384 configurations, more than 100000 in one run"});
+  // --radius-map: a name that is no built-in and no file, an empty one, a colour PNG (in.png).
+  const std::vector<std::string> variable_run = {"--headless", "--variant", "variable-sat", "--kernel", "box",
+                                                 "--image", "in.png", "--output", out, "--frames", "0"};
+  for (const auto& [name, map, code, message] :
+       {std::tuple{"radius_map_unknown", "bands", 1, "cannot read --radius-map 'bands': no such file, nor a built-in map (ramp, band, circle)"},
+        std::tuple{"radius_map_empty", "", 2, "--radius-map '' is neither a file nor one of ramp, band, circle"},
+        std::tuple{"radius_map_colour", "in.png", 1, "a radius map is a grey PNG of 8 or 16 bits (this one: "}}) {
+    Case c{name, variable_run, code, message};
+    c.args.insert(c.args.end(), {"--radius-map", map});
+    cases.push_back(c);
+  }
   // Every box-only variant refuses the Gaussian, by name, when asked for it alone.
   for (const VariantInfo* v : variants())
     if (v->kernels == KernelSupport::BoxOnly)

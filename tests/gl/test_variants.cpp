@@ -75,6 +75,7 @@ const std::vector<ExpectedRefusal> kExpectedRefusals = {
     {"compute-box-prefix", Limit::Reach, 128},  // its 256-column workgroup leaves no tile beside a 256-column apron
     {"frag-naive", Limit::LoopIterations, 128},  // (2r+1)^2 taps
     {"compute-naive", Limit::LoopIterations, 128},
+    {"variable-naive", Limit::LoopIterations, 128},  // the largest level's (2R+1)^2 taps
     {"compute-naive-lds", Limit::SharedMemory, 33},  // the (8 + 2r)^2 tile
     {"compute-strip-regblock", Limit::SharedMemory, 33},  // the ring of 2r + 64 rows
     {"compute-inline-persistent", Limit::SharedMemory, 64},

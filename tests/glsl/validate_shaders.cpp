@@ -25,6 +25,7 @@
 
 #include "../cli/run_program.h"
 #include "blur/blur.h"
+#include "blur/pipeline.h"
 #include "blur/registry.h"
 #include "gl/shader.h"
 
@@ -33,16 +34,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The defines BlurPipeline gives every blur shader (common_defines() in src/blur/pipeline.cpp):
-// the radius, the border mode and each knob's, repeated here until pipeline.h exposes them. A define missing here
-// fails loudly (glslang: an undeclared identifier); a different value only validates another
-// plausible shader.
-gl::Defines pipeline_defines(const VariantInfo& variant, const BlurSettings& s) {
-  gl::Defines defines{{"RADIUS", std::to_string(s.kernel.radius)}, {"BORDER", std::string(define_name(s.border.mode))}};
-  for (const Knob& k : variant.knobs)
-    for (auto& define : k.defines(s.knob(k.name))) defines.push_back(std::move(define));
-  return defines;
-}
+// The defines BlurPipeline gives every blur shader: the radius (or VARIABLE_RADIUS), the border
+// mode and each knob's (blur_defines(), src/blur/pipeline.h).
+gl::Defines pipeline_defines(const VariantInfo& variant, const BlurSettings& s) { return blur_defines(variant, s); }
 
 struct Request {
   std::vector<gl::ShaderFile> files;

@@ -34,6 +34,13 @@ mutations=(
   "kawase-one-pass-fewer|src/variants/kawase.cpp|s/const size_t n = offsets_\.size\(\);/const size_t n = offsets_.size() > 1 ? offsets_.size() - 1 : 1;/|^gl\.kawase\.r16\$"
   "timer-frames-dropped|src/gl/timer_pool.cpp|s/(    if \(!ready\) break;[^\n]*\n)/\$1    if (frame.number % 2) {\n      release(frame);\n      in_flight_.pop_front();\n      continue;\n    }\n/|^unit\.TimerPool\."
   "png-writer-drops-a-row|src/image/png_codec.cpp|s/&image\.texels\[static_cast<size_t>\(y\) \* image\.width \* 4\]/&image.texels[static_cast<size_t>(y == 1 ? 0 : y) * image.width * 4]/|^unit\.Image\.Png"
+  "variable-sat-truncates|glsl/variable_sat.comp|s/uvec4 step = \(2u \* lo \+ n\) \/ \(2u \* n\);/uvec4 step = lo \/ n;/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_sat"
+  "variable-sat-drops-the-carry|glsl/variable_sat.comp|s/hi = hi \+ add_hi \+ carry;/hi = hi + add_hi;/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_sat"
+  "variable-sat-ignores-the-border|glsl/variable_sat.comp|s/source_texel\(ivec2\(u - R, v - R\)\)/source_texel(clamp(ivec2(u - R, v - R), ivec2(0), size - 1))/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_sat"
+  "variable-levels-off-by-one-on-the-gpu|src/blur/pipeline.cpp|s/static_cast<float>\(levels\[i\]\) \/ 255\.0f/static_cast<float>(std::min<int>(levels[i] + 1, max_radius)) \/ 255.0f/|^gl\.Variable\/"
+  "variable-level-sigma-not-scaled|src/blur/radius_map.cpp|s/kernel\.sigma \* level \/ kernel\.radius/kernel.sigma/|^unit\.(RadiusMap|VariableReference)\."
+  "variable-pyramid-sample-off-by-half|glsl/variable_pyramid.comp|s/\/ float\(1 << l\.k\) - 0\.5;/\/ float(1 << l.k);/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_pyramid"
+  "radius-map-key-does-nothing|src/ui/view_state.cpp|s/s\.settings\.radius_map = maps\[[^;]*;/(void)it;/|^(unit\.Keys\.MCycles|window\.radius_map)"
   "print-kernel-weights-off|app/main.cpp|s/(std::printf\(\"%s%\.17g\", i \? \" \" : \"\", weights\[i\])\)/\$1 * 1.0001)/|^cli\.print_kernel\$"
 )
 

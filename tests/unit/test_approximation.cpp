@@ -20,10 +20,11 @@ const VariantInfo& variant(std::string_view name) {
   return *v;
 }
 
+// The approximations of the Gaussian (variable-pyramid approximates the per-pixel kernel instead).
 std::vector<const VariantInfo*> approximations() {
   std::vector<const VariantInfo*> list;
   for (const VariantInfo* v : variants())
-    if (is_approximation(*v)) list.push_back(v);
+    if (is_approximation(*v) && !v->variable_radius) list.push_back(v);
   return list;
 }
 

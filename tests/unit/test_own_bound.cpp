@@ -102,6 +102,55 @@ const std::map<std::string, HandCount>& hand_counts() {
       {"frag-separable-linear", linear_two_passes},
       {"compute-separable-linear", linear_two_passes},
       {"frag-linear-2d", linear_2d},
+      // A pyramid of K = ceil(log2(2r + 1)) levels of ceil(size / 2^k), each a pass reading the
+      // level above (the input, then rgba32f) and writing its own in rgba32f, 4 adds a channel per
+      // texel written; then the blend per pixel reads the input, 8 rgba32f texels of two levels and
+      // its rgba8 level, writes the output, with 7 lerps a channel.
+      {"variable-pyramid",
+       [](const BlurSettings& s, glm::ivec2 n) {
+         WorkBound b;
+         glm::ivec2 above = n;
+         for (int k = 1; (1 << (k - 1)) < 2 * s.kernel.radius + 1; ++k) {
+           const glm::ivec2 level{(n.x + (1 << k) - 1) / (1 << k), (n.y + (1 << k) - 1) / (1 << k)};
+           b.bytes += pass(above, k == 1 ? in(s) : gl::Format::rgba32f, level, gl::Format::rgba32f);
+           b.fmas += 16.0 * texels(level);
+           above = level;
+         }
+         b.bytes += texels(n) * (2.0 * gl::info(in(s)).bytes_per_texel + 8.0 * 16.0 + 4.0);
+         b.fmas += 28.0 * texels(n);
+         return b;
+       }},
+      // Four layers at radii round(j r / 4), each rows (input -> rgba32f scratch) and columns (->
+      // rgba32f layer) of 2 rho + 1 taps; the blend reads the input, two layers and the level,
+      // writes the output, one lerp a channel.
+      {"variable-layers",
+       [](const BlurSettings& s, glm::ivec2 n) {
+         WorkBound b;
+         for (int j = 1; j <= 4; ++j) {
+           const int rho = static_cast<int>(std::floor(j * s.kernel.radius / 4.0 + 0.5));
+           b.bytes += pass(n, in(s), n, gl::Format::rgba32f) + pass(n, gl::Format::rgba32f, n, gl::Format::rgba32f);
+           b.fmas += 8.0 * (2.0 * rho + 1.0) * texels(n);
+         }
+         b.bytes += texels(n) * (2.0 * gl::info(in(s)).bytes_per_texel + 2.0 * 16.0 + 4.0);
+         b.fmas += 4.0 * texels(n);
+         return b;
+       }},
+      // Variable radius: the largest level's direct sum (a map of smaller levels needs less).
+      {"variable-naive", direct_2d},
+      // The summed-area table of the image padded by r on each side, plus a row and a column of
+      // zeros, 16 bytes a texel (4 words; 32 for float input, two words a channel): the rows pass
+      // reads the padded image and writes the table, the columns pass reads and writes it, the
+      // lookup reads 4 entries and the pixel's level (rgba8) and writes the output. 5 adds a channel
+      // (one per scan, three per lookup), twice with 64-bit words.
+      {"variable-sat",
+       [](const BlurSettings& s, glm::ivec2 n) {
+         const glm::ivec2 table{n.x + 2 * s.kernel.radius + 1, n.y + 2 * s.kernel.radius + 1};
+         const double words = s.input_format == gl::Format::rgba8 ? 1.0 : 2.0, entry = 16.0 * words;
+         const double bytes_in = gl::info(s.input_format).bytes_per_texel;
+         const double padded = static_cast<double>(table.x - 1) * (table.y - 1), entries = static_cast<double>(table.x) * table.y;
+         return WorkBound{.bytes = padded * bytes_in + 3.0 * entries * entry + texels(n) * (4.0 * entry + 4.0 + bytes_in),
+                          .fmas = 20.0 * words * texels(n)};
+       }},
       // Full-resolution passes, each reading and writing once (the intermediate between them); the
       // shared ones weight 16 texels per texel (4 taps per axis, 4 channels), the textbook ones issue
       // 4 bilinear fetches per texel, each weighted.

@@ -180,6 +180,26 @@ TEST(Keys, TheListSaysWhichVariantsHaveNoKey) {
   EXPECT_EQ(variant_key(18), "");
 }
 
+TEST(Keys, MCyclesTheRadiusMaps) {
+  ViewState s;
+  EXPECT_EQ(parse_key("M"), Key::M);
+  EXPECT_EQ(handle_key(s, Key::M, 5), kReconfigure);
+  EXPECT_EQ(s.settings.radius_map, builtin_radius_map("ramp"));
+  handle_key(s, Key::M, 5);
+  EXPECT_EQ(s.settings.radius_map, builtin_radius_map("band"));
+  handle_key(s, Key::M, 5);
+  EXPECT_EQ(s.settings.radius_map, builtin_radius_map("circle"));
+  handle_key(s, Key::M, 5);
+  EXPECT_EQ(s.settings.radius_map, nullptr);  // no file given: back to none
+  auto file = std::make_shared<RadiusMap>();
+  file->shape = MapShape::File;
+  s.radius_map_file = file;
+  for (int i = 0; i < 4; ++i) handle_key(s, Key::M, 5);
+  EXPECT_EQ(s.settings.radius_map, s.radius_map_file);
+  handle_key(s, Key::M, 5);
+  EXPECT_EQ(s.settings.radius_map, nullptr);
+}
+
 TEST(Keys, LinearLightMovesScenesAndIntermediatesToHalfFloat) {
   ViewState s;
   EXPECT_EQ(handle_key(s, Key::L, 5), kRebuildTargets | kReconfigure);

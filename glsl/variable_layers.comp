@@ -1,0 +1,77 @@
+#version 430 core
+// variable-layers: the image blurred uniformly at a few radii (layers), then each pixel blends the
+// two layers around its own level (src/variants/variable_layers.cpp). Three passes of this file:
+//   PASS 0, rows, and PASS 1, columns: one layer's exact separable blur at radius u_pass.x, the
+//     weights of that level read from the level weights (image unit 3): rows from the source into
+//     the scratch image (unit 4), columns from it into the layer (unit 5); each reads with the
+//     border rule, as the uniform separable variants do;
+//   PASS 2, blend: layer j has radius rho_j = round(j R / LAYERS) (R = u_pass.x; layer 0 is the
+//     source); pixel p of level r blends the layers j and j + 1 with rho_j <= r < rho_j+1 linearly
+//     in r (layers 1..4 on image units 4..7).
+#include "blur_common.glsl"
+#include "source_image.glsl"
+#include "target_image.glsl"
+#include "variable_common.glsl"
+
+#ifndef PASS
+#error PASS (0 rows, 1 columns, 2 blend) is not defined
+#endif
+const int LAYERS = 4;
+
+layout(local_size_x = WG_X, local_size_y = WG_Y) in;
+
+#if PASS == 0
+layout(rgba32f, binding = 4) uniform restrict writeonly image2D u_scratch;
+#elif PASS == 1
+layout(rgba32f, binding = 4) uniform restrict readonly image2D u_scratch;
+layout(rgba32f, binding = 5) uniform restrict writeonly image2D u_layer;
+// Texel p of the row-blurred scratch image with the border rule (a row outside, of the constant,
+// blurred along x, is the constant).
+vec4 scratch_texel(ivec2 p) {
+#if BORDER == BORDER_CONSTANT
+  return border_outside(p, imageSize(u_scratch)) ? border_value() : imageLoad(u_scratch, p);
+#else
+  return imageLoad(u_scratch, border_texel(p, imageSize(u_scratch)));
+#endif
+}
+#else
+layout(rgba32f, binding = 4) uniform restrict readonly image2D u_layer1;
+layout(rgba32f, binding = 5) uniform restrict readonly image2D u_layer2;
+layout(rgba32f, binding = 6) uniform restrict readonly image2D u_layer3;
+layout(rgba32f, binding = 7) uniform restrict readonly image2D u_layer4;
+vec4 layer(int j, ivec2 p) {
+  if (j == 0) return source_texel(p);
+  if (j == 1) return imageLoad(u_layer1, p);
+  if (j == 2) return imageLoad(u_layer2, p);
+  if (j == 3) return imageLoad(u_layer3, p);
+  return imageLoad(u_layer4, p);
+}
+// Layer j's radius, round(j R / LAYERS), halves up (as the host computes it).
+int layer_radius(int j, int R) { return (2 * j * R + LAYERS) / (2 * LAYERS); }
+#endif
+
+void main() {
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  if (any(greaterThanEqual(p, source_size()))) return;  // no barrier follows
+#if PASS == 0
+  int r = int(u_pass.x);
+  vec4 sum = vec4(0.0);
+  for (int i = -r; i <= r; ++i) sum += level_weight(r, i) * source_texel(p + ivec2(i, 0));
+  imageStore(u_scratch, p, sum);
+#elif PASS == 1
+  int r = int(u_pass.x);
+  vec4 sum = vec4(0.0);
+  for (int j = -r; j <= r; ++j) sum += level_weight(r, j) * scratch_texel(p + ivec2(0, j));
+  imageStore(u_layer, p, sum);
+#else
+  int R = int(u_pass.x), r = pixel_level(p);
+  int j = LAYERS;
+  while (j > 0 && layer_radius(j, R) > r) --j;
+  vec4 v = layer(j, p);
+  if (j < LAYERS) {
+    int lo = layer_radius(j, R), hi = layer_radius(j + 1, R);
+    v = mix(v, layer(j + 1, p), float(r - lo) / float(hi - lo));
+  }
+  store_target(p, v);
+#endif
+}

@@ -1,0 +1,161 @@
+// variable-pyramid: blur that varies across the image (blur/radius_map.h) from a mip pyramid, the
+// way engines blur by a per-pixel amount cheaply (a mip chain sampled at a per-pixel level of
+// detail, as textureLod with a computed LOD; e.g. Unity's and Unreal's "mip blur" of scene colour
+// for rough refractions and UI backdrops): levels 1..K of 2x2 means, then each pixel blends the two
+// levels around its kernel's width, each read bilinearly. An approximation of both kernels: checked
+// against its CPU model (below, the same passes in double, rounding where the GPU stores), and
+// measured (fidelity) against the exact per-pixel kernel (reference_variable_blur). Its cost does
+// not grow with r: the levels add up to a third of the image, and each pixel reads 8 texels.
+#include <algorithm>
+#include <cmath>
+
+#include "blur/check.h"
+#include "blur/model.h"
+
+namespace blurlab {
+namespace {
+
+// K: the levels the widest kernel needs, ceil(log2(2R + 1)) (a Gaussian's equivalent box is narrower).
+int level_count(const BlurSettings& s) { return static_cast<int>(std::ceil(std::log2(2.0 * s.kernel.radius + 1.0))); }
+glm::ivec2 level_size(glm::ivec2 size, int k) { return {(size.x + (1 << k) - 1) >> k, (size.y + (1 << k) - 1) >> k}; }
+// The atlas of levels 1..K side by side (at least 1x1, for a binding when K = 0).
+glm::ivec2 atlas_size(glm::ivec2 size, int levels) {
+  glm::ivec2 atlas{0, 1};
+  for (int k = 1; k <= levels; ++k) atlas = {atlas.x + level_size(size, k).x, std::max(atlas.y, level_size(size, k).y)};
+  return {std::max(atlas.x, 1), atlas.y};
+}
+// Gauss: sigma per level (sigma_r = this r); box: 0 (the shader's u_pass.y).
+double sigma_per_level(const BlurSettings& s) {
+  return s.kernel.type == KernelType::Gauss && s.kernel.radius > 0 ? s.kernel.sigma / s.kernel.radius : 0.0;
+}
+// The level of detail of a pixel of level r: log2 of its kernel's width (the box of the same
+// variance for the Gaussian), clamped to [0, K].
+double lod_of(const BlurSettings& s, int r, int levels) {
+  const double per_level = sigma_per_level(s);
+  const double width = per_level > 0.0 ? per_level * r * std::sqrt(12.0) : 2.0 * r + 1.0;
+  return std::clamp(std::log2(std::max(width, 1.0)), 0.0, static_cast<double>(levels));
+}
+
+class VariablePyramid final : public Blur {
+ public:
+  void prepare(BlurSetup& setup) override {
+    const gl::Format f = setup.settings().input_format;
+    down_ = &setup.compute("variable_pyramid.comp", f, f, {{"PASS", "0"}});
+    blend_ = &setup.compute("variable_pyramid.comp", f, f, {{"PASS", "1"}});
+  }
+  void run(BlurPasses& passes) override {
+    const BlurSettings& s = passes.settings();
+    const glm::ivec2 size = passes.size();
+    const int levels = level_count(s);
+    const gl::Texture& atlas = passes.intermediate(0, gl::Format::rgba32f, atlas_size(size, levels));
+    const Binding atlas_rw{Binding::Kind::ImageReadWrite, &atlas, 4};
+    for (int k = 1; k <= levels; ++k)
+      passes.dispatch("down " + std::to_string(k), *down_, {Binding::read(passes.source()), atlas_rw},
+                      groups_covering(level_size(size, k), {8, 8}, k), glm::vec4(static_cast<float>(k), 0.0f, 0.0f, 0.0f));
+    passes.dispatch("blend", *blend_,
+                    {Binding::read(passes.source()), Binding::read(atlas, 4), Binding::read(passes.radius_levels(), 2),
+                     Binding::write(passes.destination())},
+                    groups_covering(size, s.workgroup()),
+                    glm::vec4(static_cast<float>(s.kernel.radius), static_cast<float>(sigma_per_level(s)), static_cast<float>(levels), 0.0f));
+  }
+
+ private:
+  const gl::Program* down_ = nullptr;
+  const gl::Program* blend_ = nullptr;
+};
+
+ApproxChoice choose(const BlurSettings& s) {
+  // The kernel it stands in for varies per pixel: its largest, and the pyramid's depth.
+  return {s.kernel.type == KernelType::Gauss ? s.kernel.sigma : 0.0, std::to_string(level_count(s)) + " levels, lod per pixel"};
+}
+
+// The model: the same levels (2x2 means with each level's border rule, stored in fp32) and the
+// same blend, in double.
+ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
+  const glm::ivec2 size{input.width, input.height};
+  const int levels = level_count(s);
+  std::vector<ReferenceImage> level{model::from_image(input)};
+  for (int k = 1; k <= levels; ++k) {
+    const glm::ivec2 n = level_size(size, k);
+    ReferenceImage next = model::blank(n.x, n.y);
+    const ReferenceImage& prev = level.back();
+    for (int y = 0; y < n.y; ++y)
+      for (int x = 0; x < n.x; ++x)
+        for (int c = 0; c < 4; ++c) {
+          double sum = 0.0;
+          for (int j = 0; j < 2; ++j)
+            for (int i = 0; i < 2; ++i) sum += model::texel(prev, 2 * x + i, 2 * y + j, c, s.border);
+          next.texels[(static_cast<size_t>(y) * n.x + x) * 4 + c] = model::stored(sum * 0.25, gl::Format::rgba32f);
+        }
+    level.push_back(std::move(next));
+  }
+  const std::vector<uint8_t> levels_of = radius_levels(s.radius_map.get(), size, s.kernel.radius);
+  ReferenceImage out = model::blank(size.x, size.y);
+  model::parallel_rows(size.y, [&](int y0, int y1) {
+    for (int y = y0; y < y1; ++y)
+      for (int x = 0; x < size.x; ++x) {
+        const double lod = lod_of(s, levels_of[static_cast<size_t>(y) * size.x + x], levels);
+        const int k = std::min(static_cast<int>(std::floor(lod)), levels);
+        const double t = lod - k;
+        for (int c = 0; c < 4; ++c) {
+          const auto sample = [&](int at) {
+            const double scale = std::ldexp(1.0, -at);
+            return model::bilinear(level[static_cast<size_t>(at)], (x + 0.5) * scale, (y + 0.5) * scale, c, s.border);
+          };
+          double v = sample(k);
+          if (k < levels && t > 0.0) v = (1.0 - t) * v + t * sample(k + 1);
+          out.texels[(static_cast<size_t>(y) * size.x + x) * 4 + c] = v;
+        }
+      }
+  });
+  return out;
+}
+
+Tolerance tolerance(const BlurSettings& s, glm::ivec2 /*size*/, double input_peak) {
+  ModelErrorBound bound(s.input_format, input_peak);
+  // Each level: 3 adds and a scaling of values up to the peak in fp32, stored in rgba32f; the errors
+  // of a level pass on averaged (gain 1).
+  for (int k = 1; k <= level_count(s); ++k) {
+    bound.fp32(4.0);
+    bound.store(gl::Format::rgba32f);
+  }
+  // The blend: two bilinear reads (3 lerps of 3 roundings each, the fractions exact), the blend's
+  // lerp, and the level of detail from fp32 log2 and sqrt (relative error a few 2^-24 of lod <= 8,
+  // times the two levels' difference, at most twice the peak: counted as 64 roundings).
+  bound.fp32(2.0 * 9.0 + 3.0 + 64.0);
+  return bound.tolerance("pyramid of 2x2 means in fp32, two levels blended per pixel");
+}
+
+// The levels (each read once, written once in rgba32f, a third of the image in all), then the
+// blend: the source, 8 atlas texels and the level per pixel, the output written.
+WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
+  const double in = gl::info(s.input_format).bytes_per_texel, pixels = static_cast<double>(size.x) * size.y;
+  WorkBound b;
+  glm::ivec2 prev = size;
+  for (int k = 1; k <= level_count(s); ++k) {
+    const glm::ivec2 n = level_size(size, k);
+    b.bytes += pass_bytes(prev, k == 1 ? s.input_format : gl::Format::rgba32f, n, gl::Format::rgba32f);
+    b.fmas += 4.0 * 4.0 * n.x * n.y;
+    prev = n;
+  }
+  b.bytes += pixels * (in + 8.0 * 16.0 + 4.0 + in);
+  b.fmas += 4.0 * 7.0 * pixels;  // two bilinear reads (3 lerps each) and the blend
+  return b;
+}
+
+}  // namespace
+
+namespace variant {
+extern const VariantInfo variable_pyramid{
+    .name = "variable-pyramid",
+    .stage = Stage::Compute,
+    .summary = "approximate per-pixel radius (--radius-map): a mip pyramid of 2x2 means, two levels blended by each pixel's kernel width",
+    .role = Role::Approximation,
+    .knobs = {knobs::workgroup({{16, 16}, {8, 8}})},
+    .create = [] { return std::unique_ptr<Blur>(new VariablePyramid); },
+    .variable_radius = true,
+    .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},
+    .own_bound = own_bound,
+};
+}  // namespace variant
+}  // namespace blurlab
