@@ -130,15 +130,18 @@ const std::map<std::string, HandCount>& hand_counts() {
          std::vector<glm::ivec2> level{n};
          for (int l = 1; l <= levels; ++l) level.push_back({(level.back().x + 1) / 2, (level.back().y + 1) / 2});
          WorkBound b;
+         // With fold on, every border but wrap: one chain from level N - 1 (it computes level N) to
+         // the output.
+         const bool fold = s.knob("fold").x == 1 && s.border.mode != BorderMode::Wrap;
          for (int l = 1; l <= levels; ++l) {
-           b.bytes += pass(level[l - 1], l == 1 ? in(s) : mid(s), level[l], mid(s));
+           if (!fold || l < levels) b.bytes += pass(level[l - 1], l == 1 ? in(s) : mid(s), level[l], mid(s));
            b.bilinear_fetches += 5.0 * texels(level[l]);
            b.fmas += 20.0 * texels(level[l]);
          }
-         if (s.border.mode == BorderMode::Wrap)
+         if (!fold)
            for (int l = levels - 1; l >= 0; --l) b.bytes += pass(level[l + 1], mid(s), level[l], l == 0 ? in(s) : mid(s));
          else
-           b.bytes += pass(level[levels], mid(s), n, in(s));
+           b.bytes += pass(level[levels - 1], levels == 1 ? in(s) : mid(s), n, in(s));
          for (int l = 0; l < levels; ++l)
            for (int by = 0; by < 2; ++by)
              for (int bx = 0; bx < 2; ++bx) {
