@@ -15,20 +15,18 @@
 // never stored), and applies each pass's weights there, to the texels the eight fetches blend
 // (listed by the host, DK_ROW_*). Regions grow by a few texels per level (the taps' reach), so the
 // small levels cost a little recomputation, not a dispatch each.
+// DK_FOLD 1: u_src holds the level below the chain's source, and the workgroup computes the source
+// level's region itself, with the downsampling pass's five bilinear fetches per texel (fp32, never
+// stored): the last downsampling pass, the smallest and bound by a dispatch's latency, is folded
+// into the chain (at one level, the only one: blur and pyramid in one dispatch).
 #include "blur_common.glsl"
 #include "source_sampler.glsl"
 #include "target_image.glsl"
-#if DK_UP == 0
 #include "bilinear_common.glsl"
 
-layout(local_size_x = WG_X, local_size_y = WG_Y) in;
-
-void main() {
-  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
-  // Partial workgroups at the edge: nothing to store (no barrier follows).
-  if (any(greaterThanEqual(p, target_size()))) return;
-  vec2 inv_size = 1.0 / vec2(source_size());
-  // Target texel p covers source texels 2p and 2p + 1 of each axis: its centre is their corner.
+// Texel p of the level a downsampling pass writes, from the level u_src holds: target texel p
+// covers source texels 2p and 2p + 1 of each axis, so its centre is their corner.
+vec4 down_texel(ivec2 p, vec2 inv_size) {
   vec2 c = 2.0 * vec2(p) + 1.0;
   const float h = DK_OFFSET;
   vec4 sum = 4.0 * bilinear_fetch(c, inv_size);
@@ -36,7 +34,17 @@ void main() {
   sum += bilinear_fetch(c + vec2(h, h), inv_size);
   sum += bilinear_fetch(c + vec2(h, -h), inv_size);
   sum += bilinear_fetch(c + vec2(-h, h), inv_size);
-  store_target(p, sum * (1.0 / 8.0));
+  return sum * (1.0 / 8.0);
+}
+
+#if DK_UP == 0
+layout(local_size_x = WG_X, local_size_y = WG_Y) in;
+
+void main() {
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  // Partial workgroups at the edge: nothing to store (no barrier follows).
+  if (any(greaterThanEqual(p, target_size()))) return;
+  store_target(p, down_texel(p, 1.0 / vec2(source_size())));
 }
 
 #else
@@ -48,8 +56,16 @@ void main() {
 // by row, so every array index is a constant and no loop needs unrolling to stay in registers.
 const float kTapUnit = 1.0 / 768.0;
 
+// DK_UP_THREADS (knob up-threads): 256 invocations (32 x 8), each writing 16 texels of the tile in
+// two halves one after the other, or 512 (32 x 16), each writing 8: twice the warps to hide
+// latencies with, and one half's registers.
 #define THREADS_X 32
+#if DK_UP_THREADS == 512
+#define THREADS_Y 16
+#else
 #define THREADS_Y 8
+#endif
+const int kHalves = 16 / THREADS_Y;
 const int kTile = 64;  // target texels per side of a workgroup
 layout(local_size_x = THREADS_X, local_size_y = THREADS_Y) in;
 
@@ -59,10 +75,12 @@ layout(local_size_x = THREADS_X, local_size_y = THREADS_Y) in;
 struct Region {
   ivec2 start, extent;
 };
-Region source_region(Region r) {
-  ivec2 start = (r.start >> 1) - 2;
-  return Region(start, ((r.start + r.extent - 1) >> 1) + 2 - start + 1);
-}
+// The extents do not depend on the tile: from a start that is a multiple of 64 every level's start
+// has the same parity, so the rule above gives every tile the same extents, kExtent[level]. Constant
+// extents make the staging and the loops over a level's blocks compile-time counts with constant
+// divisors.
+const int kExtent[13] = int[13](64, 36, 22, 16, 12, 10, 9, 9, 9, 9, 9, 9, 9);
+Region source_region(Region r, int level) { return Region((r.start >> 1) - 2, ivec2(kExtent[level])); }
 // Two buffers, levels alternating between them: odd levels in A (level 1: 36 x 36 at most), even
 // levels in B (level 2: 22 x 22; the source level when the chain is longer than 1 fits either).
 const int kCapacityA = 36 * 36, kCapacityB = 22 * 22;
@@ -80,6 +98,23 @@ void stage(int base, Region r, ivec2 p, vec4 v) { s_level[base + (p.y - r.start.
 #define TAP(by, bx, dx, w) ACC[(by) * 2 + (bx)] += (w) * t[(dx) + 2];
 const vec4 kZero4[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
 
+// The border rule at the edges of level `level`'s staged region: a texel outside the level's `size`
+// becomes the one the rule maps it to, or the constant (see up_level).
+void border_fixup(int level, Region r, ivec2 size) {
+  int base = level_base(level), side = kExtent[level];
+  for (int i = int(gl_LocalInvocationIndex); i < side * side; i += THREADS_X * THREADS_Y) {
+    ivec2 q = r.start + ivec2(i % side, i / side);
+    if (!border_outside(q, size)) continue;
+#if BORDER == BORDER_CONSTANT
+    stage(base, r, q, border_value());
+#else
+    ivec2 m = border_texel(q, size);
+    if (all(greaterThanEqual(m, r.start)) && all(lessThan(m, r.start + r.extent))) stage(base, r, q, staged(base, r, m));
+#endif
+  }
+  barrier();
+}
+
 // Level `level` of the region from level + 1's, both in shared memory, then the border rule at its
 // own edges: a texel outside the level's `size` is the one the rule maps it to, or the constant.
 // The next pass reads only the texels its inside texels' windows cover, at most two past an edge,
@@ -88,10 +123,12 @@ const vec4 kZero4[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
 // one pass long (the host's choice), so this never runs for it.
 void up_level(int level, Region r, Region from, ivec2 size) {
   int base = level_base(level), from_base = level_base(level + 1);
-  ivec2 first = r.start >> 1, blocks = ((r.start + r.extent - 1) >> 1) - first + 1;
-  for (int i = int(gl_LocalInvocationIndex); i < blocks.x * blocks.y; i += THREADS_X * THREADS_Y) {
+  // The blocks whose texels the region holds: the next level's region less the two-texel margins.
+  int blocks = kExtent[level + 1] - 4;
+  ivec2 first = r.start >> 1;
+  for (int i = int(gl_LocalInvocationIndex); i < blocks * blocks; i += THREADS_X * THREADS_Y) {
     // Block n: the 2 x 2 texels 2n + b, its four phases, from the five rows of their window.
-    ivec2 n = first + ivec2(i % blocks.x, i / blocks.x);
+    ivec2 n = first + ivec2(i % blocks, i / blocks);
     vec4 sum[4] = kZero4;
     vec4 t[5];
 #define ACC sum
@@ -114,17 +151,7 @@ void up_level(int level, Region r, Region from, ivec2 size) {
 #undef STAGE_PHASE
   }
   barrier();
-  for (int i = int(gl_LocalInvocationIndex); i < r.extent.x * r.extent.y; i += THREADS_X * THREADS_Y) {
-    ivec2 q = r.start + ivec2(i % r.extent.x, i / r.extent.x);
-    if (!border_outside(q, size)) continue;
-#if BORDER == BORDER_CONSTANT
-    stage(base, r, q, border_value());
-#else
-    ivec2 m = border_texel(q, size);
-    if (all(greaterThanEqual(m, r.start)) && all(lessThan(m, r.start + r.extent))) stage(base, r, q, staged(base, r, m));
-#endif
-  }
-  barrier();
+  border_fixup(level, r, size);
 }
 
 void main() {
@@ -134,30 +161,51 @@ void main() {
   region[0] = Region(ivec2(gl_WorkGroupID.xy) * kTile, ivec2(kTile));
   size[0] = target_size();
   for (int l = 1; l <= DK_CHAIN; ++l) {
-    region[l] = source_region(region[l - 1]);
+    region[l] = source_region(region[l - 1], l);
     size[l] = (size[l - 1] + 1) >> 1;
   }
 
-  // Stage the source level's region, with the border rule at its edges.
+  // Stage the source level's region, with the border rule at its edges. kSide is a constant, and
+  // every invocation issues all its loads (at most six: 36 x 36 texels over 256 invocations, three over 512) before
+  // its first store to shared memory, so they are in flight together rather than one memory latency
+  // after another (a loop whose count the compiler did not know waited for each in turn).
   {
     Region r = region[DK_CHAIN];
     int base = level_base(DK_CHAIN);
-    for (int i = int(gl_LocalInvocationIndex); i < r.extent.x * r.extent.y; i += THREADS_X * THREADS_Y) {
-      ivec2 q = r.start + ivec2(i % r.extent.x, i / r.extent.x);
-      stage(base, r, q, source_texel(q));
-    }
+    const int kSide = kExtent[DK_CHAIN], kTexels = kSide * kSide, kThreads = THREADS_X * THREADS_Y;
+    int i = int(gl_LocalInvocationIndex);
+#define STAGE_AT(k) (r.start + ivec2((i + (k) * kThreads) % kSide, (i + (k) * kThreads) / kSide))
+#if DK_FOLD
+    // The source level computed here from the level below (u_src): five bilinear fetches a texel,
+    // all issued before the first store; its texels outside the level are fixed up below.
+    vec2 inv_size = 1.0 / vec2(source_size());
+#define STAGE_LOAD(k, v) if (i + (k) * kThreads < kTexels) v = down_texel(STAGE_AT(k), inv_size);
+#else
+#define STAGE_LOAD(k, v) if (i + (k) * kThreads < kTexels) v = source_texel(STAGE_AT(k));
+#endif
+#define STAGE_STORE(k, v) if (i + (k) * kThreads < kTexels) stage(base, r, STAGE_AT(k), v);
+    vec4 v0 = vec4(0.0), v1 = vec4(0.0), v2 = vec4(0.0), v3 = vec4(0.0), v4 = vec4(0.0), v5 = vec4(0.0);
+    STAGE_LOAD(0, v0) STAGE_LOAD(1, v1) STAGE_LOAD(2, v2) STAGE_LOAD(3, v3) STAGE_LOAD(4, v4) STAGE_LOAD(5, v5)
+    STAGE_STORE(0, v0) STAGE_STORE(1, v1) STAGE_STORE(2, v2) STAGE_STORE(3, v3) STAGE_STORE(4, v4) STAGE_STORE(5, v5)
+#undef STAGE_AT
+#undef STAGE_LOAD
+#undef STAGE_STORE
     barrier();
+#if DK_FOLD
+    border_fixup(DK_CHAIN, r, size[DK_CHAIN]);
+#endif
   }
   for (int l = DK_CHAIN - 1; l >= 1; --l) up_level(l, region[l], region[l + 1], size[l]);
 
   // The last pass, into the target: invocation (x, y) writes the 2 x 4 texels of level-1 column
-  // n.x = first.x + x and rows n.y, n.y + 1, n.y = first.y + 2y, then 16 rows further: the six rows
-  // of their windows read once, a row at a time, each into the sums of the rows it serves.
+  // n.x = first.x + x and rows n.y, n.y + 1, n.y = first.y + 2y (and, at 256 invocations, 16 rows
+  // further): the six rows of their windows read once, a row at a time, each into the sums of the
+  // rows it serves.
   Region from = region[1];
   int from_base = level_base(1);
   ivec2 target = target_size();
-  for (int half_tile = 0; half_tile < 2; ++half_tile) {
-    ivec2 n = (region[0].start >> 1) + ivec2(gl_LocalInvocationID.x, 2 * int(gl_LocalInvocationID.y) + 16 * half_tile);
+  for (int half_tile = 0; half_tile < kHalves; ++half_tile) {
+    ivec2 n = (region[0].start >> 1) + ivec2(gl_LocalInvocationID.x, 2 * int(gl_LocalInvocationID.y) + 2 * THREADS_Y * half_tile);
     vec4 upper[4] = kZero4, lower[4] = kZero4;  // level-1 rows n.y and n.y + 1
     vec4 t[5];
     LOAD_ROW(t, from_base, from, n + ivec2(0, -2));

@@ -34,7 +34,10 @@
 // (glsl/dual_kawase.comp): each workgroup fetches the region of level N its 64x64 output tile needs
 // into shared memory once, computes the regions of the levels in between there, and applies the
 // eight fetches' weights to the texels they blend (exact, where texture units blend with 8-bit
-// weights and may round each fetch), so the levels between are neither stored nor rounded.
+// weights and may round each fetch), so the levels between are neither stored nor rounded. Where
+// that chain runs to the output (every border but wrap) it computes level N itself too, from level
+// N - 1 with the down pass's five fetches per texel of its region: the last down pass is folded in
+// (no dispatch of its own; level N is not stored, so not rounded either).
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -129,6 +132,37 @@ std::string offset_literal(double offset) {
 // region does not hold: there each pass is a chain of its own, stored in the intermediate format.
 int up_chain(const BlurSettings& s, int levels) { return s.border.mode == BorderMode::Wrap ? 1 : levels; }
 
+// Where the chain runs from the smallest level to the output (every border but wrap), it also
+// computes that level (DK_FOLD 1): the workgroup fetches the region of level N its tile needs from
+// level N - 1, with the downsampling pass's five bilinear fetches per texel, into shared memory
+// (fp32, never stored). The last downsampling pass, the smallest and bound by a dispatch's latency
+// (6.5 us measured on an H100 whatever its size), is no dispatch of its own; at one level the blur
+// is one dispatch. Level N is then neither stored nor rounded.
+// Knob fold: on (the default) or off (every level a down pass of its own, stored, as before).
+const Knob kFold{.name = "fold",
+                 .help = "dual-kawase: the upsampling chain computes the smallest level itself (no down pass of its own) or reads it",
+                 .define = "DK_FOLD_KNOB",  // the shader reads DK_FOLD, the host's: no fold with wrap
+                 .type = KnobType::Choice,
+                 .choices = {{"on", 1}, {"off", 0}},
+                 .candidates = {{1}, {0}}};
+// Not with wrap, even at one level: a level's texels past its edge are its own from the far side,
+// which are not those the fetches past the edge of the level below make (at odd sizes).
+bool folds(const BlurSettings& s, int /*levels*/) { return s.integer(kFold) == 1 && s.border.mode != BorderMode::Wrap; }
+// The levels the downsampling dispatches write (and store): 1 .. N - 1 where the chain folds the
+// last, else 1 .. N.
+int stored_down_levels(const BlurSettings& s, int levels) { return folds(s, levels) ? levels - 1 : levels; }
+
+// The chain's invocations per 64x64 tile: 256, each writing 16 texels (two halves of 8, one after the
+// other), or 512 writing 8 (twice the warps in flight, half the registers held). On an H100 the
+// 256-invocation chain took 6-9 us per tile and SM, whatever the size and sigma, as if one
+// workgroup at a time ran on each SM: time both.
+const Knob kUpThreads{.name = "up-threads",
+                      .help = "dual-kawase: invocations per 64x64 tile of the upsampling chain, 256 (16 texels each) or 512 (8 each)",
+                      .define = "DK_UP_THREADS",
+                      .type = KnobType::Choice,
+                      .choices = {{"256", 256}, {"512", 512}},
+                      .candidates = {{256}, {512}}};
+
 // The chain's tiles: 64x64 target texels, their levels staged in two buffers of vec4 (36x36 and
 // 22x22 texels: the regions of levels 1 and 2).
 constexpr int kUpTile = 64;
@@ -184,27 +218,38 @@ class DualKawase final : public Blur {
     const gl::Format io = s.input_format, mid = s.intermediate_format();
     choice_ = choice_for(s.kernel.sigma);
     chain_ = up_chain(s, choice_.levels);
+    fold_ = folds(s, choice_.levels);
     const std::string offset = offset_literal(choice_.offset);
     first_down_ = &setup.compute("dual_kawase.comp", io, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}});
     down_ = &setup.compute("dual_kawase.comp", mid, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}});
     gl::Defines up = row_defines(choice_.offset);
-    up.insert(up.begin(), {{"DK_UP", "1"}, {"DK_OFFSET", offset}, {"DK_CHAIN", std::to_string(chain_)}});
+    up.insert(up.begin(), {{"DK_UP", "1"}, {"DK_OFFSET", offset}, {"DK_CHAIN", std::to_string(chain_)}, {"DK_FOLD", fold_ ? "1" : "0"}});
     up_ = &setup.compute("dual_kawase.comp", mid, mid, up);
-    last_up_ = &setup.compute("dual_kawase.comp", mid, io, up);
+    // The last chain reads level N - 1 where it folds (the input itself at one level).
+    last_up_ = &setup.compute("dual_kawase.comp", fold_ && choice_.levels == 1 ? io : mid, io, up);
   }
 
   // Level l (1..N) lives in intermediate slot l - 1: written by down pass l, read by down pass l + 1
-  // and by the chain that starts there; a chain ending at level l > 0 overwrites it.
+  // and by the chain that starts there; a chain ending at level l > 0 overwrites it. Where the chain
+  // folds level N, no pass writes it: the chain reads level N - 1 (at one level, the source).
   void run(BlurPasses& passes) override {
     const glm::ivec2 wg = passes.settings().workgroup();
     std::vector<const gl::Texture*> levels{&passes.source()};
     glm::ivec2 size = passes.size();
-    for (int l = 1; l <= choice_.levels; ++l) {
+    const int stored = fold_ ? choice_.levels - 1 : choice_.levels;
+    for (int l = 1; l <= stored; ++l) {
       size = half_size(size);
       levels.push_back(&passes.intermediate(l - 1, std::nullopt, size));
       passes.dispatch("d" + std::to_string(l), l == 1 ? *first_down_ : *down_,
                       {Binding::sampled_linear(*levels[static_cast<size_t>(l - 1)]), Binding::write(*levels[static_cast<size_t>(l)])},
                       groups_covering(size, wg, l));
+    }
+    if (fold_) {
+      const int n = choice_.levels;
+      passes.dispatch("d" + std::to_string(n) + "u" + std::to_string(n - 1) + "-0", *last_up_,
+                      {Binding::sampled_linear(*levels[static_cast<size_t>(n - 1)]), Binding::write(passes.destination())},
+                      groups_covering(passes.size(), {kUpTile, kUpTile}, 0));
+      return;
     }
     for (int l = choice_.levels; l > 0; l -= chain_) {
       const int target_level = l - chain_;
@@ -219,6 +264,7 @@ class DualKawase final : public Blur {
  private:
   Choice choice_;
   int chain_ = 1;
+  bool fold_ = false;
   const gl::Program *first_down_ = nullptr, *down_ = nullptr, *up_ = nullptr, *last_up_ = nullptr;
 };
 
@@ -240,19 +286,21 @@ ReferenceImage model_pass(const ReferenceImage& source, glm::ivec2 target_size, 
   return out;
 }
 
-// The passes as the GPU runs them: down passes stored in the intermediate format; the upsampling
-// chain's levels kept exact (the GPU holds them in fp32), stored only where a chain ends short of
-// the output (wrap). The GPU's up passes weight texels exactly where texture units would blend
+// The passes as the GPU runs them: down passes stored in the intermediate format, but level N where
+// the chain folds it (computed in fp32 in shared memory, never stored); the upsampling chain's
+// levels kept exact (the GPU holds them in fp32), stored only where a chain ends short of the
+// output (wrap). The GPU's up passes weight texels exactly where texture units would blend
 // with 8-bit weights; at the fractions used (multiples of 1/8) both are exact.
 ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
   const Choice choice = choice_for(s.kernel.sigma);
   const int chain = up_chain(s, choice.levels);
   const gl::Format mid = s.intermediate_format();
   std::vector<ReferenceImage> levels{model::from_image(input)};
+  const int stored = stored_down_levels(s, choice.levels);
   for (int l = 1; l <= choice.levels; ++l) {
     const ReferenceImage& source = levels.back();
     levels.push_back(model_pass(source, half_size({source.width, source.height}), down_taps(choice.offset), false, s.border));
-    model::store(levels.back(), mid);
+    if (l <= stored) model::store(levels.back(), mid);
   }
   for (int l = choice.levels - 1; l >= 0; --l) {
     const glm::ivec2 size{levels[static_cast<size_t>(l)].width, levels[static_cast<size_t>(l)].height};
@@ -272,12 +320,13 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   const int chain = up_chain(s, choice.levels);
   const gl::Format mid = s.intermediate_format();
   const std::vector<glm::ivec2> levels = level_sizes(size, choice.levels);
+  const int stored = stored_down_levels(s, choice.levels);
   ModelErrorBound bound(s.input_format, input_peak);
   for (int l = 1; l <= choice.levels; ++l) {
     const glm::ivec2 read = levels[static_cast<size_t>(l - 1)];
     bound.filtered_fetches(l == 1 ? s.input_format : mid, std::max(read.x, read.y) + 2.0 * choice.offset + 1.0);
     bound.fp32(kDownTerms);
-    bound.store(mid);
+    if (l <= stored) bound.store(mid);
   }
   for (int l = choice.levels - 1; l >= 0; --l) {
     bound.fp32(kUpTerms);
@@ -303,21 +352,26 @@ std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const g
 // Down passes read their level and write the next once (the intermediate format), 5 bilinear
 // fetches per texel written, each weighted (4 FMAs). The upsampling chains read their first level
 // and write their last once; their arithmetic is every level's texels, each the texels its phase's
-// eight fetches blend, 4 channels.
+// eight fetches blend, 4 channels. A chain that folds level N reads level N - 1 instead (level N's
+// fetches are counted once, as a down pass's, though its tiles' regions overlap).
 WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
   const Choice c = choice_for(s.kernel.sigma);
   const int chain = up_chain(s, c.levels);
   const gl::Format in = s.input_format, mid = s.intermediate_format();
   const std::vector<glm::ivec2> levels = level_sizes(size, c.levels);
   WorkBound b;
+  const int stored = stored_down_levels(s, c.levels);
   for (int l = 1; l <= c.levels; ++l) {
     const glm::ivec2 target = levels[static_cast<size_t>(l)];
-    b.bytes += pass_bytes(levels[static_cast<size_t>(l - 1)], l == 1 ? in : mid, target, mid);
+    if (l <= stored) b.bytes += pass_bytes(levels[static_cast<size_t>(l - 1)], l == 1 ? in : mid, target, mid);
     b.bilinear_fetches += 5.0 * target.x * target.y;
   }
   b.fmas = 4.0 * b.bilinear_fetches;
-  for (int l = c.levels; l > 0; l -= chain)
-    b.bytes += pass_bytes(levels[static_cast<size_t>(l)], mid, levels[static_cast<size_t>(l - chain)], l == chain ? in : mid);
+  if (folds(s, c.levels))
+    b.bytes += pass_bytes(levels[static_cast<size_t>(c.levels - 1)], c.levels == 1 ? in : mid, levels[0], in);
+  else
+    for (int l = c.levels; l > 0; l -= chain)
+      b.bytes += pass_bytes(levels[static_cast<size_t>(l)], mid, levels[static_cast<size_t>(l - chain)], l == chain ? in : mid);
   std::array<std::array<int, 2>, 2> taps{};
   for (const UpTexel& t : up_texels(c.offset)) ++taps[static_cast<size_t>(t.by)][static_cast<size_t>(t.bx)];
   for (int l = 0; l < c.levels; ++l) {
@@ -335,13 +389,13 @@ namespace variant {
 extern const VariantInfo dual_kawase{
     .name = "dual-kawase",
     .stage = Stage::Compute,
-    .summary = "approximate Gaussian: Bjorge's dual filter, N half-size downsampling passes, then the N upsampling passes "
-               "in one dispatch (tiles of every level in shared memory)",
+    .summary = "approximate Gaussian: Bjorge's dual filter, half-size downsampling passes, then the N upsampling passes "
+               "in one dispatch that also computes the smallest level (tiles of every level in shared memory)",
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
     .hardware_filtering = true,
-    .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}})},
+    .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}}), kFold, kUpThreads},
     .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new DualKawase); },
