@@ -46,7 +46,6 @@ void main() {
 #include "source_image.glsl"
 #include "target_image.glsl"
 
-#pragma optionNV(unroll all)
 layout(local_size_x = TILE_W, local_size_y = THREADS_Y) in;
 const int TILE_H = THREADS_Y * ROWS;
 
@@ -85,24 +84,12 @@ void main() {
   int x = int(gl_LocalInvocationID.x), y = int(gl_LocalInvocationID.y);
 
   // Stage the region: invocation (x, y) takes columns x, x + TILE_W, x + 2 TILE_W of rows y,
-  // y + THREADS_Y, ... (region.x <= 2 TILE_W + 2, region.y <= 2 TILE_H + 2). The counts are the
-  // largest region's, constants: every load is issued (those outside this pass's region predicated
-  // off) before the first store to shared memory, so an invocation's loads are in flight together
-  // instead of one memory latency after another.
-  const int kCols = (2 * TILE_W + 2 + TILE_W - 1) / TILE_W, kRows = (2 * TILE_H + 2 + THREADS_Y - 1) / THREADS_Y;
-  SUM loaded[kRows * kCols];
-  for (int j = 0; j < kRows; ++j) {
-    int ry = y + j * THREADS_Y, sy = staged_source(ry, origin.y, offset, gap.y);
-    for (int k = 0; k < kCols; ++k) {
-      int rx = x + k * TILE_W;
-      if (ry < region.y && rx < region.x) loaded[j * kCols + k] = load_texel(ivec2(staged_source(rx, origin.x, offset, gap.x), sy), size);
-    }
+  // y + THREADS_Y, ... (region.x <= 2 TILE_W + 2): up to three independent loads per row.
+  for (int ry = y; ry < region.y; ry += THREADS_Y) {
+    int sy = staged_source(ry, origin.y, offset, gap.y);
+    for (int rx = x; rx < region.x; rx += TILE_W)
+      s_texel[ry * region.x + rx] = load_texel(ivec2(staged_source(rx, origin.x, offset, gap.x), sy), size);
   }
-  for (int j = 0; j < kRows; ++j)
-    for (int k = 0; k < kCols; ++k) {
-      int ry = y + j * THREADS_Y, rx = x + k * TILE_W;
-      if (ry < region.y && rx < region.x) s_texel[ry * region.x + rx] = loaded[j * kCols + k];
-    }
   barrier();
 
   // The row sum of staged row `row` for this invocation's column.
