@@ -104,8 +104,9 @@ const std::map<std::string, HandCount>& hand_counts() {
       {"frag-linear-2d", linear_2d},
       // A pyramid of K = ceil(log2(2r + 1)) levels of ceil(size / 2^k), each a pass reading the
       // level above (the input, then rgba32f) and writing its own in rgba32f, 4 adds a channel per
-      // texel written; then the blend per pixel reads the input, 8 rgba32f texels of two levels and
-      // its rgba8 level, writes the output, with 7 lerps a channel.
+      // texel written; then the blend per pixel reads the input and its rgba8 level, every level
+      // once (its 8 fetches a pixel hit levels a quarter the size or less), writes the output, with
+      // 7 lerps a channel.
       {"variable-pyramid",
        [](const BlurSettings& s, glm::ivec2 n) {
          WorkBound b;
@@ -113,10 +114,11 @@ const std::map<std::string, HandCount>& hand_counts() {
          for (int k = 1; (1 << (k - 1)) < 2 * s.kernel.radius + 1; ++k) {
            const glm::ivec2 level{(n.x + (1 << k) - 1) / (1 << k), (n.y + (1 << k) - 1) / (1 << k)};
            b.bytes += pass(above, k == 1 ? in(s) : gl::Format::rgba32f, level, gl::Format::rgba32f);
+           b.bytes += 16.0 * texels(level);  // read once by the blend
            b.fmas += 16.0 * texels(level);
            above = level;
          }
-         b.bytes += texels(n) * (2.0 * gl::info(in(s)).bytes_per_texel + 8.0 * 16.0 + 4.0);
+         b.bytes += texels(n) * (2.0 * gl::info(in(s)).bytes_per_texel + 4.0);
          b.fmas += 28.0 * texels(n);
          return b;
        }},
