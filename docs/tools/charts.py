@@ -123,7 +123,9 @@ def legend_below(fig, handles, ncol):
 def kernel_label(settings):
     """The kernel, with the border mode when it is not clamp: "box", "box_wrap"."""
     border = settings.get("border", "clamp")
-    return settings["kernel"] if border == "clamp" else f'{settings["kernel"]}_{border}'
+    label = settings["kernel"] if border == "clamp" else f'{settings["kernel"]}_{border}'
+    # A radius per pixel (--radius-map) is a problem of its own: never on a chart of uniform blurs.
+    return f'{label}_map-{settings["radius_map"]}' if settings.get("radius_map") else label
 
 
 def groups(report):
@@ -197,7 +199,7 @@ def frontier_points(report):
     for row in report["results"]:
         ms = total_ms(row)
         s = row["settings"]
-        if ms is None or s.get("kernel") != "gauss" or "fidelity" not in row:
+        if ms is None or s.get("kernel") != "gauss" or "fidelity" not in row or s.get("radius_map"):
             continue
         size = (row["size"]["width"], row["size"]["height"])
         points[(size, s["input_format"])][s["sigma"]].append((ms, row["fidelity"], row["variant"], row))
