@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <glm/vec4.hpp>
+
 #include "blur/model.h"
 #include "blur/radius_map.h"
 
@@ -22,17 +24,25 @@ std::vector<int> axis_map(const Border& border, int n, int r) {
   return map;
 }
 
-}  // namespace
-
-ReferenceImage reference_blur(const Image& input, const std::vector<double>& weights, const Border& border) {
+// The pixels [x0, x1] x [y0, y1] of a separable blur that `take(x, y)` accepts, written to `out`:
+// each row blurred along x where those pixels' columns read it (into `rows`, scratch of the
+// image's size), then the columns along y, in double. A row outside the image, of the constant
+// border, blurred along x is the constant times the weights' sum.
+template <class Take>
+void separable_blur(const Image& input, const std::vector<double>& weights, const Border& border, glm::ivec4 box, Take take,
+                    std::vector<double>& rows, ReferenceImage& out) {
   const int w = input.width, h = input.height, r = static_cast<int>(weights.size() / 2);
+  const int x0 = box.x, y0 = box.y, x1 = box.z, y1 = box.w;
   const std::vector<int> xs = axis_map(border, w, r), ys = axis_map(border, h, r);
   double weight_sum = 0.0;
   for (double wi : weights) weight_sum += wi;
-  std::vector<double> rows(input.texels.size());
-  parallel_rows(h, [&](int y0, int y1) {
-    for (int y = y0; y < y1; ++y)
-      for (int x = 0; x < w; ++x)
+  std::vector<char> needed(static_cast<size_t>(h), 0);  // the image rows the columns of rows y0 - r .. y1 + r read
+  for (int y = y0 - r; y <= y1 + r; ++y)
+    if (const int at = ys[static_cast<size_t>(y + r)]; at >= 0) needed[static_cast<size_t>(at)] = 1;
+  parallel_rows(h, [&](int from, int to) {
+    for (int y = from; y < to; ++y) {
+      if (!needed[static_cast<size_t>(y)]) continue;
+      for (int x = x0; x <= x1; ++x)
         for (int c = 0; c < 4; ++c) {
           double sum = 0.0;
           for (int i = -r; i <= r; ++i) {
@@ -41,22 +51,31 @@ ReferenceImage reference_blur(const Image& input, const std::vector<double>& wei
           }
           rows[(static_cast<size_t>(y) * w + x) * 4 + c] = sum;
         }
+    }
   });
-  ReferenceImage out{w, h, std::vector<double>(rows.size())};
-  parallel_rows(h, [&](int y0, int y1) {
-    for (int y = y0; y < y1; ++y)
-      for (int x = 0; x < w; ++x)
+  parallel_rows(y1 - y0 + 1, [&](int from, int to) {
+    for (int y = y0 + from; y < y0 + to; ++y)
+      for (int x = x0; x <= x1; ++x) {
+        if (!take(x, y)) continue;
         for (int c = 0; c < 4; ++c) {
           double sum = 0.0;
           for (int j = -r; j <= r; ++j) {
-            // A row outside, of the constant, blurred along x: the constant times the weights' sum.
             const int at = ys[static_cast<size_t>(y + j + r)];
             const double row = at < 0 ? border.value[static_cast<size_t>(c)] * weight_sum : rows[(static_cast<size_t>(at) * w + x) * 4 + c];
             sum += weights[static_cast<size_t>(j + r)] * row;
           }
           out.texels[(static_cast<size_t>(y) * w + x) * 4 + c] = sum;
         }
+      }
   });
+}
+
+}  // namespace
+
+ReferenceImage reference_blur(const Image& input, const std::vector<double>& weights, const Border& border) {
+  ReferenceImage out{input.width, input.height, std::vector<double>(input.texels.size())};
+  std::vector<double> rows(input.texels.size());
+  separable_blur(input, weights, border, {0, 0, input.width - 1, input.height - 1}, [](int, int) { return true; }, rows, out);
   return out;
 }
 
@@ -95,44 +114,8 @@ ReferenceImage reference_variable_blur(const Image& input, const std::vector<uin
           y1 = std::max(y1, y);
         }
     if (x1 < 0) continue;
-    const std::vector<double> weights = kernel_weights(level_kernel(kernel, level));
-    const int r = level;
-    const std::vector<int> xs = axis_map(border, w, r), ys = axis_map(border, h, r);
-    double weight_sum = 0.0;
-    for (double wi : weights) weight_sum += wi;
-    // The image rows the columns of rows y0 - r .. y1 + r read.
-    std::vector<char> needed(static_cast<size_t>(h), 0);
-    for (int y = y0 - r; y <= y1 + r; ++y)
-      if (const int at = ys[static_cast<size_t>(y + r)]; at >= 0) needed[static_cast<size_t>(at)] = 1;
-    parallel_rows(h, [&](int from, int to) {
-      for (int y = from; y < to; ++y) {
-        if (!needed[static_cast<size_t>(y)]) continue;
-        for (int x = x0; x <= x1; ++x)
-          for (int c = 0; c < 4; ++c) {
-            double sum = 0.0;
-            for (int i = -r; i <= r; ++i) {
-              const int at = xs[static_cast<size_t>(x + i + r)];
-              sum += weights[static_cast<size_t>(i + r)] * (at < 0 ? border.value[static_cast<size_t>(c)] : input.at(at, y, c));
-            }
-            rows[(static_cast<size_t>(y) * w + x) * 4 + c] = sum;
-          }
-      }
-    });
-    parallel_rows(y1 - y0 + 1, [&](int from, int to) {
-      for (int y = y0 + from; y < y0 + to; ++y)
-        for (int x = x0; x <= x1; ++x) {
-          if (levels[static_cast<size_t>(y) * w + x] != level) continue;
-          for (int c = 0; c < 4; ++c) {
-            double sum = 0.0;
-            for (int j = -r; j <= r; ++j) {
-              const int at = ys[static_cast<size_t>(y + j + r)];
-              const double row = at < 0 ? border.value[static_cast<size_t>(c)] * weight_sum : rows[(static_cast<size_t>(at) * w + x) * 4 + c];
-              sum += weights[static_cast<size_t>(j + r)] * row;
-            }
-            out.texels[(static_cast<size_t>(y) * w + x) * 4 + c] = sum;
-          }
-        }
-    });
+    const auto of_level = [&](int x, int y) { return levels[static_cast<size_t>(y) * w + x] == level; };
+    separable_blur(input, kernel_weights(level_kernel(kernel, level)), border, {x0, y0, x1, y1}, of_level, rows, out);
   }
   return out;
 }
