@@ -1,21 +1,31 @@
 #version 430 core
 // variable-sat: a summed-area table (Crow 1984; on GPUs Hensley et al. 2005), then each pixel's own
-// box in four reads. Three passes of this file (PASS):
-//   0 rows: one invocation per row of the padded image, the source extended by R texels on each
-//     side by the border rule (so every box of any level is inside it, whatever the mode), runs
-//     along the row and writes the running sums: S(u + 1, v + 1) = start + sum of row v up to u,
-//     and S(0, v + 1) = start;
-//   1 columns: one invocation per table column sums it downwards in place, S(u, 0) = 0;
-//   2 lookup: pixel p of level r reads the box of padded texels [p - r + R, p + r + R] in each axis
-//     as S(x1, y1) - S(x0, y1) - S(x1, y0) + S(x0, y0).
+// box in four table reads. The table is of the source padded by R texels on each side with the
+// border rule (so every box of every level lies inside it, whatever the mode): S(u, v) = the sum of
+// padded texels [0, u] x [0, v]. It is built blocked, after Nehab et al. 2011 ("alg. SAT"), so
+// every pass has work for the whole GPU, the source is read twice and the table written once:
+//   0 edges: a workgroup sums its TILE_W x TILE_H tile of the padded source in shared memory (its
+//     own table L, the sums of the tile's texels up to (u, v)) and writes L's last column (each
+//     row's sum in the tile) and last row (each column's sum, accumulated left to right);
+//   1 rows: one invocation per row v adds up the last columns from left to right into the row
+//     carries A(t, v), the sum of the tile row's rows up to v left of tile column t;
+//   2 columns: one invocation per column u adds up, from the top, the last rows of L and A into the
+//     column carries T(t, u) = S(u, t TILE_H - 1), everything above tile row t;
+//   3 table: each workgroup sums its tile again and writes S(u, v) = L(u, v) + A(u / TILE_W, v) +
+//     T(v / TILE_H, u);
+//   4 lookup: pixel p of level r reads the box of padded texels [p - r + R, p + r + R] in each
+//     axis as four entries of S.
+// One texture holds it all: S in [0, Wt) x [0, Ht) (the padded size in whole tiles), the last
+// columns and then A in the tiles.x columns after it, the last rows and then T in the tiles.y rows
+// below it: (Wt + tiles.x) x (Ht + tiles.y) texels.
+//
 // Exact integers: rgba8 texels as k = 255 v, one 32-bit word per channel; float input (WIDE) as
-// fixed point q = round(v 2^14) (|q| < 2^31 for any fp16 value), two words per channel (a
-// 64-bit two's complement number, low and high word in two textures). The table holds its sums
-// modulo 2^32 (2^64 WIDE), and that is enough: a term that depends on the column alone or on the
-// row alone cancels in the four-read difference, and so does the wrap-around, as long as the box's
-// own sum fits (rgba8: at most 255 x 257^2 < 2^24; WIDE: below 257^2 x 2^31 < 2^47). To prove it
-// on every run, not only past 16384^2, each row starts at `start` = 2^32 - 4096 (and -4096 in 64
-// bits WIDE): the table wraps within a few texels of every row.
+// fixed point q = round(v 2^14) (|q| < 2^31 for any fp16 value), two words per channel (a 64-bit
+// two's complement number, low and high words in two textures). The table holds its sums modulo
+// 2^32 (2^64 WIDE), and that is enough: the four-read difference is the box's own sum modulo 2^32,
+// and that sum fits (rgba8: at most 255 x 257^2 < 2^24; WIDE: below 257^2 x 2^31 < 2^47). To prove
+// it on every run, not only past 16384^2, each texel of the padded image is summed with OFFSET added
+// (2^24; 2^56 WIDE): the table wraps every 256 texels, and the lookup takes the box's n OFFSETs back.
 // The host passes R (the largest level) in u_pass.x.
 #include "blur_common.glsl"
 #include "source_image.glsl"
@@ -23,113 +33,211 @@
 #include "variable_common.glsl"
 
 #ifndef PASS
-#error PASS (0 rows, 1 columns, 2 lookup) is not defined
+#error PASS (0 edges, 1 rows, 2 columns, 3 table, 4 lookup) is not defined
 #endif
+
+// The host's kTile; a tile's workgroup is TILE_W x TILE_GROUP_H (each invocation sums two rows).
+#define TILE_W 32
+#define TILE_H 16
+#define TILE_GROUP_H 8
+#define TILED_PASS (PASS == 0 || PASS == 3)
 
 #if PASS == 0
 #define SAT_ACCESS writeonly
-#elif PASS == 1
-#define SAT_ACCESS
-#else
+#elif PASS == 4
 #define SAT_ACCESS readonly
+#else
+#define SAT_ACCESS
 #endif
 layout(rgba32ui, binding = 4) uniform restrict SAT_ACCESS uimage2D u_sat_lo;
 #ifdef WIDE
 layout(rgba32ui, binding = 5) uniform restrict SAT_ACCESS uimage2D u_sat_hi;
 #endif
 
-#if PASS == 2
+#if TILED_PASS
+layout(local_size_x = TILE_W, local_size_y = TILE_GROUP_H) in;
+#elif PASS == 4
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 #else
 layout(local_size_x = 64) in;
 #endif
 
-const uint START = 0xFFFFF000u;  // 2^32 - 4096
-
 int max_radius() { return int(u_pass.x); }
 
+// A sum of the table: per channel 32 bits, or 64 WIDE (two's complement, low and high words).
 #ifdef WIDE
-// 64-bit two's complement arithmetic on (low, high) word pairs, per channel.
-void add64(inout uvec4 lo, inout uvec4 hi, uvec4 add_lo, uvec4 add_hi) {
+struct Sum {
+  uvec4 lo, hi;
+};
+const Sum ZERO = Sum(uvec4(0u), uvec4(0u));
+Sum sum_add(Sum a, Sum b) {
   uvec4 carry;
-  lo = uaddCarry(lo, add_lo, carry);
-  hi = hi + add_hi + carry;
+  uvec4 lo = uaddCarry(a.lo, b.lo, carry);
+  return Sum(lo, a.hi + b.hi + carry);
 }
-void sub64(inout uvec4 lo, inout uvec4 hi, uvec4 sub_lo, uvec4 sub_hi) {
+Sum sum_sub(Sum a, Sum b) {
   uvec4 borrow;
-  lo = usubBorrow(lo, sub_lo, borrow);
-  hi = hi - sub_hi - borrow;
+  uvec4 lo = usubBorrow(a.lo, b.lo, borrow);
+  return Sum(lo, a.hi - b.hi - borrow);
 }
-// The texel as fixed point, 2^14 units: |q| < 2^31 for every fp16 value (65504 2^14 < 2^30).
-ivec4 fixed_texel(vec4 v) { return ivec4(round(v * 16384.0)); }
+// The texel in fixed point (2^14 units), sign-extended to 64 bits (an arithmetic shift), OFFSET added.
+Sum texel_sum(vec4 v) {
+  ivec4 q = ivec4(round(v * 16384.0));
+  return Sum(uvec4(q), uvec4(q >> 31) + (1u << 24u));
+}
+// n OFFSETs (n 2^56 modulo 2^64: in the high word alone).
+Sum offsets(uint n) { return Sum(uvec4(0u), uvec4(n << 24u)); }
+#else
+struct Sum {
+  uvec4 lo;
+};
+const Sum ZERO = Sum(uvec4(0u));
+Sum sum_add(Sum a, Sum b) { return Sum(a.lo + b.lo); }
+Sum sum_sub(Sum a, Sum b) { return Sum(a.lo - b.lo); }
+Sum texel_sum(vec4 v) { return Sum(uvec4(round(v * 255.0)) + (1u << 24u)); }
+Sum offsets(uint n) { return Sum(uvec4(n << 24u)); }
 #endif
 
-void main() {
+// The table's entries: written by every pass but the lookup, read by every pass but the edges.
+#if PASS != 4
+void table_store(ivec2 p, Sum s) {
+  imageStore(u_sat_lo, p, s.lo);
+#ifdef WIDE
+  imageStore(u_sat_hi, p, s.hi);
+#endif
+}
+#endif
+#if PASS != 0
+Sum table_load(ivec2 p) {
+#ifdef WIDE
+  return Sum(imageLoad(u_sat_lo, p), imageLoad(u_sat_hi, p));
+#else
+  return Sum(imageLoad(u_sat_lo, p));
+#endif
+}
+#endif
+
+// The tiles covering the padded image, and where the table texture keeps what.
 #if PASS == 0
-  int v = int(gl_GlobalInvocationID.x);
-  ivec2 size = source_size();
-  int R = max_radius();
-  if (v >= size.y + 2 * R) return;  // no barrier follows
-  uvec4 lo = uvec4(START);
-#ifdef WIDE
-  uvec4 hi = uvec4(0xFFFFFFFFu);
-  imageStore(u_sat_hi, ivec2(0, v + 1), hi);
-#endif
-  imageStore(u_sat_lo, ivec2(0, v + 1), lo);
-  for (int u = 0; u < size.x + 2 * R; ++u) {
-    vec4 texel = source_texel(ivec2(u - R, v - R));
-#ifdef WIDE
-    ivec4 q = fixed_texel(texel);
-    add64(lo, hi, uvec4(q), uvec4(q >> 31));  // the high word: the sign extended (an arithmetic shift)
-    imageStore(u_sat_hi, ivec2(u + 1, v + 1), hi);
+ivec2 table_tiles() { return (source_size() + 2 * max_radius() + ivec2(TILE_W - 1, TILE_H - 1)) / ivec2(TILE_W, TILE_H); }
 #else
-    lo += uvec4(round(texel * 255.0));
+ivec2 table_tiles() { return imageSize(u_sat_lo) / ivec2(TILE_W + 1, TILE_H + 1); }
 #endif
-    imageStore(u_sat_lo, ivec2(u + 1, v + 1), lo);
+ivec2 tiled_size() { return table_tiles() * ivec2(TILE_W, TILE_H); }  // (Wt, Ht)
+// Tile column t's last column in row v, then A(t, v).
+ivec2 row_carry_at(int tile_x, int v) { return ivec2(tiled_size().x + tile_x, v); }
+// Tile row t's last row in column u, then T(t, u).
+ivec2 column_carry_at(int tile_y, int u) { return ivec2(u, tiled_size().y + tile_y); }
+
+#if TILED_PASS
+shared Sum s_tile[TILE_H][TILE_W + 1];
+
+// The workgroup's tile's own table L into s_tile; the tile's origin in the padded image.
+ivec2 sum_tile() {
+  ivec2 padded = source_size() + 2 * max_radius();
+  ivec2 origin = ivec2(gl_WorkGroupID.xy) * ivec2(TILE_W, TILE_H);
+  int x = int(gl_LocalInvocationID.x), n = int(gl_LocalInvocationIndex);
+  for (int part = 0; part < 2; ++part) {
+    int y = int(gl_LocalInvocationID.y) + part * TILE_GROUP_H;
+    ivec2 q = origin + ivec2(x, y);
+    // Past the padded image (the last tiles' rest): zeros, which no box reads.
+    s_tile[y][x] = all(lessThan(q, padded)) ? texel_sum(source_texel(q - max_radius())) : ZERO;
   }
+  memoryBarrierShared();
+  barrier();
+  if (n < TILE_H)  // each row of the tile, left to right
+    for (int i = 1; i < TILE_W; ++i) s_tile[n][i] = sum_add(s_tile[n][i - 1], s_tile[n][i]);
+  memoryBarrierShared();
+  barrier();
+  if (n < TILE_W)  // each column of the row sums, downwards
+    for (int i = 1; i < TILE_H; ++i) s_tile[i][n] = sum_add(s_tile[i - 1][n], s_tile[i][n]);
+  memoryBarrierShared();
+  barrier();
+  return origin;
+}
+#endif
+
+// The carries walk along a row (or down a column) of tiles; their reads, which do not depend on the
+// running sum, go out BATCH at a time so that several are in flight.
+const int BATCH = 8;
+
+#if PASS == 0
+void main() {
+  ivec2 origin = sum_tile();
+  ivec2 tile = ivec2(gl_WorkGroupID.xy);
+  int n = int(gl_LocalInvocationIndex);
+  if (n < TILE_H) table_store(row_carry_at(tile.x, origin.y + n), s_tile[n][TILE_W - 1]);
+  if (n < TILE_W) table_store(column_carry_at(tile.y, origin.x + n), s_tile[TILE_H - 1][n]);
+}
 #elif PASS == 1
-  int u = int(gl_GlobalInvocationID.x);
-  ivec2 table = imageSize(u_sat_lo);
-  if (u >= table.x) return;
-  uvec4 lo = uvec4(0u);
-  imageStore(u_sat_lo, ivec2(u, 0), lo);
-#ifdef WIDE
-  uvec4 hi = uvec4(0u);
-  imageStore(u_sat_hi, ivec2(u, 0), hi);
-#endif
-  for (int t = 1; t < table.y; ++t) {
-#ifdef WIDE
-    add64(lo, hi, imageLoad(u_sat_lo, ivec2(u, t)), imageLoad(u_sat_hi, ivec2(u, t)));
-    imageStore(u_sat_hi, ivec2(u, t), hi);
-#else
-    lo += imageLoad(u_sat_lo, ivec2(u, t));
-#endif
-    imageStore(u_sat_lo, ivec2(u, t), lo);
+void main() {
+  int v = int(gl_GlobalInvocationID.x);
+  if (v >= tiled_size().y) return;  // no barrier follows
+  int tiles = table_tiles().x;
+  Sum running = ZERO;
+  for (int first = 0; first < tiles; first += BATCH) {
+    Sum last_column[BATCH];
+    for (int k = 0; k < BATCH; ++k) last_column[k] = first + k < tiles ? table_load(row_carry_at(first + k, v)) : ZERO;
+    for (int k = 0; k < BATCH; ++k) {
+      if (first + k < tiles) table_store(row_carry_at(first + k, v), running);
+      running = sum_add(running, last_column[k]);
+    }
   }
+}
+#elif PASS == 2
+void main() {
+  int u = int(gl_GlobalInvocationID.x);
+  if (u >= tiled_size().x) return;  // no barrier follows
+  int tiles = table_tiles().y, tile_x = u / TILE_W;
+  Sum running = ZERO;
+  for (int first = 0; first < tiles; first += BATCH) {
+    Sum last_row[BATCH];
+    for (int k = 0; k < BATCH; ++k) {
+      int v = (first + k) * TILE_H + TILE_H - 1;  // the tile row's last row: L and A up to it
+      last_row[k] = first + k < tiles ? sum_add(table_load(column_carry_at(first + k, u)), table_load(row_carry_at(tile_x, v))) : ZERO;
+    }
+    for (int k = 0; k < BATCH; ++k) {
+      if (first + k < tiles) table_store(column_carry_at(first + k, u), running);
+      running = sum_add(running, last_row[k]);
+    }
+  }
+}
+#elif PASS == 3
+void main() {
+  ivec2 tile = ivec2(gl_WorkGroupID.xy);
+  int x = int(gl_LocalInvocationID.x);
+  // The carries, read before sum_tile()'s barriers so that they are in flight during the sums.
+  Sum above = table_load(column_carry_at(tile.y, tile.x * TILE_W + x)), left[2];
+  for (int part = 0; part < 2; ++part)
+    left[part] = table_load(row_carry_at(tile.x, tile.y * TILE_H + int(gl_LocalInvocationID.y) + part * TILE_GROUP_H));
+  ivec2 origin = sum_tile();
+  for (int part = 0; part < 2; ++part) {
+    int y = int(gl_LocalInvocationID.y) + part * TILE_GROUP_H;
+    table_store(origin + ivec2(x, y), sum_add(sum_add(s_tile[y][x], left[part]), above));
+  }
+}
 #else
+// The sum of the padded texels [0, c) (c in 0 .. the padded size): S(c - 1), or zero at an edge.
+Sum table_sum(ivec2 c) { return c.x == 0 || c.y == 0 ? ZERO : table_load(c - 1); }
+
+void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (any(greaterThanEqual(p, target_size()))) return;  // no barrier follows
   int R = max_radius(), r = pixel_level(p);
-  ivec2 a = p - r + R, b = p + r + R + 1;  // the box's table corners: [a, b) in padded texels
+  ivec2 a = p - r + R, b = p + r + R + 1;  // the box's corners: padded texels [a, b)
   uint n = uint((2 * r + 1) * (2 * r + 1));
-  uvec4 lo = imageLoad(u_sat_lo, b);
+  Sum box = sum_add(sum_sub(sum_sub(table_sum(b), table_sum(ivec2(a.x, b.y))), table_sum(ivec2(b.x, a.y))), table_sum(a));
+  box = sum_sub(box, offsets(n));
 #ifdef WIDE
-  uvec4 hi = imageLoad(u_sat_hi, b);
-  sub64(lo, hi, imageLoad(u_sat_lo, ivec2(a.x, b.y)), imageLoad(u_sat_hi, ivec2(a.x, b.y)));
-  sub64(lo, hi, imageLoad(u_sat_lo, ivec2(b.x, a.y)), imageLoad(u_sat_hi, ivec2(b.x, a.y)));
-  add64(lo, hi, imageLoad(u_sat_lo, a), imageLoad(u_sat_hi, a));
   // The signed 64-bit sum to float: high word and the low word's upper half exactly (|sum| < 2^40
   // keeps that partial sum below 2^24), then the lower half: rounded once where the sum is large.
-  vec4 upper = vec4(ivec4(hi)) * 65536.0 + vec4(lo >> 16u);
-  vec4 sum = upper * 65536.0 + vec4(lo & 0xFFFFu);
+  vec4 upper = vec4(ivec4(box.hi)) * 65536.0 + vec4(box.lo >> 16u);
+  vec4 sum = upper * 65536.0 + vec4(box.lo & 0xFFFFu);
   store_target(p, sum / (float(n) * 16384.0));
 #else
-  lo -= imageLoad(u_sat_lo, ivec2(a.x, b.y));
-  lo -= imageLoad(u_sat_lo, ivec2(b.x, a.y));
-  lo += imageLoad(u_sat_lo, a);
   // The average to the nearest step in integers (n is odd: no ties): sum <= 255 n < 2^24.
-  uvec4 step = (2u * lo + n) / (2u * n);
+  uvec4 step = (2u * box.lo + n) / (2u * n);
   store_target(p, vec4(step) / 255.0);
 #endif
-#endif
 }
+#endif

@@ -1,10 +1,12 @@
 // variable-sat: blur that varies across the image (blur/radius_map.h) by a summed-area table:
 // Crow, "Summed-area tables for texture mapping" (SIGGRAPH 1984); on the GPU, Hensley et al., "Fast
-// summed-area table generation and its applications" (Eurographics 2005). Two scans build the
-// table of the source padded by R texels on each side with the border rule (rows, then columns,
-// one invocation per line: the simplest scan; Nehab et al. 2011 block it), then each pixel's own
-// box is four reads, whatever its radius: the cost does not grow with r. Box kernel only (a table
-// of sums weights every tap the same).
+// summed-area table generation and its applications" (Eurographics 2005). The table of the source
+// padded by R texels on each side with the border rule is built blocked, after Nehab et al., "GPU-
+// efficient recursive filtering and summed-area tables" (SIGGRAPH Asia 2011): tiles summed in
+// shared memory, then the carries between tiles along rows and down columns (glsl/variable_sat.comp
+// says how), so each pass has work for the whole GPU. Then each pixel's own box is four table
+// reads, whatever its radius: the cost does not grow with r. Box kernel only (a table of sums
+// weights every tap the same).
 //
 // Exact: the table holds integers (glsl/variable_sat.comp says why sums modulo 2^32 are enough for
 // rgba8 at any size, 16384^2 included, and 64-bit ones for float input in fixed point), and the
@@ -23,12 +25,15 @@ constexpr double kFixedScale = 16384.0;
 
 bool wide(const BlurSettings& s) { return gl::info(s.input_format).is_float; }
 
-// The table: the padded image (W + 2R) x (H + 2R) and a row and a column of zeros.
-glm::ivec2 table_size(const BlurSettings& s, glm::ivec2 size) {
-  return size + glm::ivec2(2 * s.kernel.radius + 1);
-}
+// The table's tiles (glsl/variable_sat.comp: TILE_W, TILE_H), and the padded image they cover.
+constexpr glm::ivec2 kTile{32, 16};
+glm::ivec2 padded_size(const BlurSettings& s, glm::ivec2 size) { return size + glm::ivec2(2 * s.kernel.radius); }
+glm::ivec2 tiles(const BlurSettings& s, glm::ivec2 size) { return (padded_size(s, size) + kTile - 1) / kTile; }
+// One texture holds the tiles' sums (the padded image in whole tiles), a column per tile column
+// (the row carries) and a row per tile row (the column carries).
+glm::ivec2 table_size(const BlurSettings& s, glm::ivec2 size) { return tiles(s, size) * (kTile + 1); }
 
-constexpr int kScanGroup = 64;  // local_size_x of the scans
+constexpr int kCarryGroup = 64;  // local_size_x of the carry passes
 
 class VariableSat final : public Blur {
  public:
@@ -36,60 +41,69 @@ class VariableSat final : public Blur {
     const BlurSettings& s = setup.settings();
     gl::Defines extra;
     if (wide(s)) extra.push_back({"WIDE", "1"});
-    for (int pass = 0; pass < 3; ++pass) {
+    for (size_t pass = 0; pass < programs_.size(); ++pass) {
       gl::Defines defines = extra;
       defines.push_back({"PASS", std::to_string(pass)});
-      programs_[static_cast<size_t>(pass)] = &setup.compute("variable_sat.comp", s.input_format, s.input_format, defines);
+      programs_[pass] = &setup.compute("variable_sat.comp", s.input_format, s.input_format, defines);
     }
   }
   void run(BlurPasses& passes) override {
     const BlurSettings& s = passes.settings();
-    const glm::ivec2 size = passes.size(), table = table_size(s, size);
-    const int r = s.kernel.radius;
-    const glm::vec4 pass_values{static_cast<float>(r), 0.0f, 0.0f, 0.0f};
-    const gl::Texture& lo = passes.intermediate(0, gl::Format::rgba32f, table);
-    const std::string rows_formula = "ceil((H + " + std::to_string(2 * r) + ") / " + std::to_string(kScanGroup) + ") x 1 x 1";
-    const std::string columns_formula = "ceil((W + " + std::to_string(2 * r + 1) + ") / " + std::to_string(kScanGroup) + ") x 1 x 1";
-    const DispatchGrid rows({(size.y + 2 * r + kScanGroup - 1) / kScanGroup, 1, 1}, rows_formula);
-    const DispatchGrid columns({(table.x + kScanGroup - 1) / kScanGroup, 1, 1}, columns_formula);
+    const glm::ivec2 size = passes.size(), table = table_size(s, size), n = tiles(s, size);
+    const std::string pad = std::to_string(2 * s.kernel.radius);
+    const glm::vec4 pass_values{static_cast<float>(s.kernel.radius), 0.0f, 0.0f, 0.0f};
+    const DispatchGrid tile_grid({n.x, n.y, 1}, "ceil((W + " + pad + ") / " + std::to_string(kTile.x) + ") x ceil((H + " + pad + ") / " +
+                                                    std::to_string(kTile.y) + ") x 1");
+    // One invocation per row, then per column, of the tiled padded image.
+    const int per_row_group = kCarryGroup / kTile.y, per_column_group = kCarryGroup / kTile.x;
+    const DispatchGrid rows({(n.y + per_row_group - 1) / per_row_group, 1, 1},
+                            "ceil((H + " + pad + ") / " + std::to_string(kTile.y * per_row_group) + ") x 1 x 1");
+    const DispatchGrid columns({(n.x + per_column_group - 1) / per_column_group, 1, 1},
+                               "ceil((W + " + pad + ") / " + std::to_string(kTile.x * per_column_group) + ") x 1 x 1");
     const DispatchGrid pixels = groups_covering(size, s.workgroup());
+    // The table's low words on image unit 4, the high ones (float input) on 5.
+    const gl::Texture& lo = passes.intermediate(0, gl::Format::rgba32f, table);
+    const Binding::Kind write = Binding::Kind::ImageWrite, read_write = Binding::Kind::ImageReadWrite, read = Binding::Kind::ImageRead;
     if (wide(s)) {
       const gl::Texture& hi = passes.intermediate(1, gl::Format::rgba32f, table);
-      passes.dispatch("rows", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, 4), Binding::write_raw(hi, 5)}, rows,
+      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), {write, &lo, 4, true}, {write, &hi, 5, true}}, tile_grid,
                       pass_values);
-      passes.dispatch("columns", *programs_[1], {raw_read_write(lo, 4), raw_read_write(hi, 5)}, columns, pass_values);
-      passes.dispatch("lookup", *programs_[2],
-                      {Binding::read_raw(lo, 4), Binding::read_raw(hi, 5), Binding::read(passes.radius_levels(), 2),
-                       Binding::write(passes.destination())},
+      passes.dispatch("rows", *programs_[1], {{read_write, &lo, 4, true}, {read_write, &hi, 5, true}}, rows, pass_values);
+      passes.dispatch("columns", *programs_[2], {{read_write, &lo, 4, true}, {read_write, &hi, 5, true}}, columns, pass_values);
+      passes.dispatch("table", *programs_[3], {Binding::read(passes.source()), {read_write, &lo, 4, true}, {read_write, &hi, 5, true}},
+                      tile_grid, pass_values);
+      passes.dispatch("lookup", *programs_[4],
+                      {{read, &lo, 4, true}, {read, &hi, 5, true}, Binding::read(passes.radius_levels(), 2), Binding::write(passes.destination())},
                       pixels, pass_values);
     } else {
-      passes.dispatch("rows", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, 4)}, rows, pass_values);
-      passes.dispatch("columns", *programs_[1], {raw_read_write(lo, 4)}, columns, pass_values);
-      passes.dispatch("lookup", *programs_[2],
-                      {Binding::read_raw(lo, 4), Binding::read(passes.radius_levels(), 2), Binding::write(passes.destination())}, pixels,
+      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), {write, &lo, 4, true}}, tile_grid, pass_values);
+      passes.dispatch("rows", *programs_[1], {{read_write, &lo, 4, true}}, rows, pass_values);
+      passes.dispatch("columns", *programs_[2], {{read_write, &lo, 4, true}}, columns, pass_values);
+      passes.dispatch("table", *programs_[3], {Binding::read(passes.source()), {read_write, &lo, 4, true}}, tile_grid, pass_values);
+      passes.dispatch("lookup", *programs_[4],
+                      {{read, &lo, 4, true}, Binding::read(passes.radius_levels(), 2), Binding::write(passes.destination())}, pixels,
                       pass_values);
     }
   }
 
  private:
-  static Binding raw_read_write(const gl::Texture& t, GLuint unit) { return {Binding::Kind::ImageReadWrite, &t, unit, true}; }
-  std::array<const gl::Program*, 3> programs_{};
+  std::array<const gl::Program*, 5> programs_{};
 };
 
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& limits) {
   const glm::ivec2 table = table_size(s, size);
   if (const int side = std::max(table.x, table.y); side > limits.max_texture_size)
     return Refusal{Limit::TextureSize,
-                   "the summed-area table of the image padded by r = " + std::to_string(s.kernel.radius) + " on each side is " +
-                       size_text(table) + ", above GL_MAX_TEXTURE_SIZE " + std::to_string(limits.max_texture_size),
+                   "the summed-area table of the image padded by r = " + std::to_string(s.kernel.radius) +
+                       " on each side (in whole tiles, with the carries) is " + size_text(table) + ", above GL_MAX_TEXTURE_SIZE " + std::to_string(limits.max_texture_size),
                    static_cast<double>(side), static_cast<double>(limits.max_texture_size)};
   return std::nullopt;
 }
 
-// The scans' lines: a padded row, a table column.
+// The carries' walks: along a row of tiles, down a column of tiles.
 double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
-  const glm::ivec2 table = table_size(s, size);
-  return std::max(table.x, table.y);
+  const glm::ivec2 n = tiles(s, size);
+  return std::max(n.x, n.y);
 }
 
 Tolerance tolerance(const BlurSettings& s, glm::ivec2 /*size*/, double input_peak) {
@@ -113,18 +127,26 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 /*size*/, double input_pea
   return t;
 }
 
-// Three passes: the rows read the padded source and write the table, the columns read and write
-// it, the lookup reads four entries (and the level) per pixel and writes the output; about 5 adds
-// per channel and texel.
+// Five passes, each reading its input once and writing its output once: the edges read the padded
+// source and write each tile's last column and last row; the rows read and write the last columns
+// (as row carries); the columns read and write the last rows (as column carries) and read the row
+// carry of each tile's last row; the table reads the padded source again and the carries, and writes
+// the tiles' entries (the padded image in whole tiles); the lookup reads those (neighbours share
+// their corners) and the levels (rgba8) and writes the output. Adds per channel: two per tiled texel
+// in each of the two tile passes and two more for the carries, four per pixel in the lookup (twice
+// with 64-bit words).
 WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
-  const glm::ivec2 table = table_size(s, size), padded = table - 1;
+  const glm::ivec2 padded = padded_size(s, size), n = tiles(s, size), tiled = n * kTile;
   const double words = wide(s) ? 2.0 : 1.0, entry = 16.0 * words, pixels = static_cast<double>(size.x) * size.y;
-  const double table_texels = static_cast<double>(table.x) * table.y;
-  const double in = gl::info(s.input_format).bytes_per_texel;
-  const double bytes = static_cast<double>(padded.x) * padded.y * in + table_texels * entry  // rows
-                       + 2.0 * table_texels * entry                                          // columns
-                       + pixels * (4.0 * entry + 4.0 + in);                                  // lookup
-  return {.bytes = bytes, .fmas = 4.0 * 5.0 * pixels * words};
+  const double in = gl::info(s.input_format).bytes_per_texel, tiled_texels = static_cast<double>(tiled.x) * tiled.y;
+  const double source = static_cast<double>(padded.x) * padded.y * in;
+  const double last_columns = static_cast<double>(tiled.y) * n.x, last_rows = static_cast<double>(tiled.x) * n.y;
+  const double bytes = source + (last_columns + last_rows) * entry                             // edges
+                       + 2.0 * last_columns * entry                                            // rows
+                       + (2.0 * last_rows + static_cast<double>(n.x) * n.y) * entry            // columns
+                       + source + (last_columns + last_rows + tiled_texels) * entry            // table
+                       + tiled_texels * entry + pixels * (4.0 + in);                           // lookup
+  return {.bytes = bytes, .fmas = 4.0 * words * (6.0 * tiled_texels + 4.0 * pixels)};
 }
 
 }  // namespace

@@ -139,19 +139,27 @@ const std::map<std::string, HandCount>& hand_counts() {
        }},
       // Variable radius: the largest level's direct sum (a map of smaller levels needs less).
       {"variable-naive", direct_2d},
-      // The summed-area table of the image padded by r on each side, plus a row and a column of
-      // zeros, 16 bytes a texel (4 words; 32 for float input, two words a channel): the rows pass
-      // reads the padded image and writes the table, the columns pass reads and writes it, the
-      // lookup reads 4 entries and the pixel's level (rgba8) and writes the output. 5 adds a channel
-      // (one per scan, three per lookup), twice with 64-bit words.
+      // The summed-area table of the image padded by r on each side, in tiles of 32 x 16 texels,
+      // 16 bytes an entry (4 words; 32 for float input, two words a channel). The padded image is
+      // read twice (the edges pass, the table pass). Each tile's last column (one entry per row per
+      // tile column) and last row (one per column per tile row) are written by the edges pass, read
+      // and written as carries by the rows and columns passes (the columns also read one row carry
+      // per tile) and read by the table pass, which writes every tile's entries; the lookup reads
+      // those once and the pixel's level (rgba8) and writes the output. Adds a channel: 6 per tiled
+      // texel, 4 per pixel.
       {"variable-sat",
        [](const BlurSettings& s, glm::ivec2 n) {
-         const glm::ivec2 table{n.x + 2 * s.kernel.radius + 1, n.y + 2 * s.kernel.radius + 1};
+         const int r = s.kernel.radius, w = n.x + 2 * r, h = n.y + 2 * r;
+         const int tiles_x = (w + 31) / 32, tiles_y = (h + 15) / 16;
          const double words = s.input_format == gl::Format::rgba8 ? 1.0 : 2.0, entry = 16.0 * words;
-         const double bytes_in = gl::info(s.input_format).bytes_per_texel;
-         const double padded = static_cast<double>(table.x - 1) * (table.y - 1), entries = static_cast<double>(table.x) * table.y;
-         return WorkBound{.bytes = padded * bytes_in + 3.0 * entries * entry + texels(n) * (4.0 * entry + 4.0 + bytes_in),
-                          .fmas = 20.0 * words * texels(n)};
+         const double source = double(w) * h * gl::info(s.input_format).bytes_per_texel;
+         const double tiled = 32.0 * tiles_x * 16.0 * tiles_y;
+         const double last_columns = 16.0 * tiles_y * tiles_x, last_rows = 32.0 * tiles_x * tiles_y;
+         const double edges = last_columns + last_rows;
+         const double carries = 2.0 * edges + double(tiles_x) * tiles_y;
+         return WorkBound{.bytes = 2.0 * source + (edges + carries + edges + 2.0 * tiled) * entry +
+                                   texels(n) * (4.0 + gl::info(s.input_format).bytes_per_texel),
+                          .fmas = 4.0 * words * (6.0 * tiled + 4.0 * texels(n))};
        }},
       // Full-resolution passes, each reading and writing once (the intermediate between them); the
       // shared ones weight 16 texels per texel (4 taps per axis, 4 channels), the textbook ones issue
