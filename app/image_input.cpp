@@ -1,6 +1,7 @@
 #include "image_input.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "blur/registry.h"
 #include "image/image_file.h"
@@ -14,6 +15,21 @@ namespace {
 int texture_bytes_per_texel(const std::vector<gl::Format>& formats) {
   int bytes = 0;
   for (gl::Format f : formats) bytes = std::max(bytes, gl::info(f).bytes_per_texel);
+  return bytes;
+}
+
+// The largest intermediates per texel of a W x H image, over the run's variants and their settings
+// (VariantInfo::intermediate_bytes; at most one rgba32f texture, 16, for the others), rounded up.
+int intermediate_bytes_per_texel(const cli::Options& o, std::span<const VariantInfo* const> variants,
+                                 const std::vector<gl::Format>& formats, glm::ivec2 size) {
+  int bytes = 16;
+  const double texels = std::max(1.0, static_cast<double>(size.x) * size.y);
+  for (const VariantInfo* v : variants) {
+    if (!v->intermediate_bytes) continue;
+    for (gl::Format f : formats)
+      for (const BlurSettings& s : o.settings_list(*v, f))
+        bytes = std::max(bytes, static_cast<int>(std::ceil(v->intermediate_bytes(resolve(*v, s), size) / texels)));
+  }
   return bytes;
 }
 
@@ -32,7 +48,12 @@ RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::
     LoadedImage loaded = load_image(o.image, [&](const ImageFileInfo& file) {
       // rgba8 would keep 8 of a 16-bit file's bits; rgba16f keeps 11 significant bits.
       if (file.bits_per_channel == 16 && !o.input_formats_given) input.input_formats = {gl::Format::rgba16f};
-      const RunMemoryPlan plan{true, file.file_bytes, file.decoder_bytes_per_texel, texture_bytes_per_texel(input.input_formats), kernels};
+      const RunMemoryPlan plan{true,
+                               file.file_bytes,
+                               file.decoder_bytes_per_texel,
+                               texture_bytes_per_texel(input.input_formats),
+                               kernels,
+                               intermediate_bytes_per_texel(o, selected, input.input_formats, {file.width, file.height})};
       if (const auto problem = run_memory_problem(file.width, file.height, plan, memory))
         throw Error("cannot load the image '" + o.image + "': " + *problem);
     }, "--image");
@@ -45,7 +66,10 @@ RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::
     input.image = std::move(loaded.image);
   } else {
     for (glm::ivec2 size : o.sizes.empty() ? std::vector<glm::ivec2>{default_size} : o.sizes)
-      if (const auto problem = run_memory_problem(size.x, size.y, {false, 0, 0, texture_bytes_per_texel(input.input_formats), kernels}, memory))
+      if (const auto problem = run_memory_problem(size.x, size.y,
+                                                  {false, 0, 0, texture_bytes_per_texel(input.input_formats), kernels,
+                                                   intermediate_bytes_per_texel(o, selected, input.input_formats, size)},
+                                                  memory))
         throw UsageError("--size " + *problem);
   }
   if (!o.output.empty() && input.input_formats.front() != gl::Format::rgba8)

@@ -176,6 +176,9 @@ struct VariantInfo {
   ApproximationInfo approximation;  // Role::Approximation only
   // The variant's own bound (WorkBound) for these resolved settings and image size.
   WorkBound (*own_bound)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
+  // Bytes of the intermediate textures it keeps for these settings and size, for the run's memory
+  // estimate (image/memory_budget.h); nullptr: at most one rgba32f texture of the image's size.
+  double (*intermediate_bytes)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
 };
 
 bool is_blur(const VariantInfo& variant);

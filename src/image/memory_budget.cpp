@@ -78,7 +78,8 @@ MemoryEstimate estimate_run_memory(int width, int height, const RunMemoryPlan& p
   std::vector<std::pair<std::string, uint64_t>> parts;
   if (plan.image_file) parts.push_back({"image 16", 16});
   parts.push_back({"textures " + std::to_string(2 * input_bytes), 2 * static_cast<uint64_t>(input_bytes)});
-  parts.push_back({"intermediate 16", 16});
+  const int intermediate = std::max(plan.intermediate_bytes_per_texel, 0);
+  parts.push_back({"intermediate " + std::to_string(intermediate), static_cast<uint64_t>(intermediate)});
   parts.push_back({"read-backs 32", 32});
   parts.push_back({"references 32" + (kernels > 1 ? " x " + std::to_string(kernels) + " kernels" : std::string()), 32 * kernels});
   parts.push_back({"reference pass 32", 32});

@@ -18,6 +18,10 @@ struct RunMemoryPlan {
   // rgba8, 8 for rgba16f. A number, so the image layer needs nothing of the GL layer.
   int texture_bytes_per_texel = 4;
   size_t kernels = 1;                // kernels (x border modes) of the sweep: one double-precision reference each
+  // The largest intermediates a variant of the sweep keeps, per texel of the image (rounded up):
+  // one rgba32f texture at most (16), unless a variant declares more (VariantInfo::intermediate_bytes:
+  // variable-sat's summed-area table).
+  int intermediate_bytes_per_texel = 16;
 };
 
 // The program, its shaders and the GL driver, whatever the size: about 90 MiB on llvmpipe.
@@ -32,7 +36,8 @@ struct MemoryEstimate {
 // Per texel, at the run's peak (the first reference of a group being computed):
 //   image 16          the decoded file as float RGBA (none for the scene)
 //   textures 2 x B    source and destination: 4 bytes rgba8, 8 rgba16f (the largest input format)
-//   intermediate 16   a multi-pass variant's intermediate, at most rgba32f
+//   intermediate 16   a multi-pass variant's intermediate, at most rgba32f (or what a variant
+//                     declares: RunMemoryPlan::intermediate_bytes_per_texel)
 //   read-backs 32     the source and the output read back as float RGBA for the check
 //   references 32 K   one double RGBA reference per kernel (K kernels), kept for the group
 //   reference pass 32 the horizontal pass of the reference being computed

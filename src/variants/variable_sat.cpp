@@ -149,6 +149,12 @@ WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
   return {.bytes = bytes, .fmas = 4.0 * words * (6.0 * tiled_texels + 4.0 * pixels)};
 }
 
+// The table's texture (two for float input, the high words), rgba32f-sized texels.
+double intermediate_bytes(const BlurSettings& s, glm::ivec2 size) {
+  const glm::ivec2 table = table_size(s, size);
+  return (wide(s) ? 32.0 : 16.0) * table.x * table.y;
+}
+
 }  // namespace
 
 namespace variant {
@@ -164,6 +170,7 @@ extern const VariantInfo variable_sat{
     .variable_radius = true,
     .own_tolerance = tolerance,
     .own_bound = own_bound,
+    .intermediate_bytes = intermediate_bytes,
 };
 }  // namespace variant
 }  // namespace blurlab

@@ -1,6 +1,7 @@
 // The memory a headless run needs, and the bound it is held to.
 #include <gtest/gtest.h>
 
+#include "blur/registry.h"
 #include "image/memory_budget.h"
 
 namespace blurlab {
@@ -21,6 +22,28 @@ TEST(MemoryBudget, BytesPerTexelOfARun) {
   plan = RunMemoryPlan{};  // the scene: no decoded file
   EXPECT_EQ(estimate_run_memory(1, 1, plan).bytes_per_texel, 120u);
   EXPECT_NE(estimate_run_memory(1, 1, plan).parts.find("textures 8"), std::string::npos);
+}
+
+TEST(MemoryBudget, AVariantsLargerIntermediatesCount) {
+  RunMemoryPlan plan;
+  plan.intermediate_bytes_per_texel = 36;
+  EXPECT_EQ(estimate_run_memory(1, 1, plan).bytes_per_texel, 140u);  // the scene's 120, 20 more
+  EXPECT_NE(estimate_run_memory(1, 1, plan).parts.find("intermediate 36"), std::string::npos);
+}
+
+TEST(MemoryBudget, TheSummedAreaTableIsDeclared) {
+  // variable-sat's table of 16384^2 padded by R = 64 on each side, in tiles of 32 x 16 plus a
+  // column per tile column and a row per tile row: 516 x 1032 tiles, 17028 x 17544 texels of 16
+  // bytes (32 for float input: two textures).
+  const VariantInfo& sat = *find_variant("variable-sat");
+  BlurSettings s = resolve(sat, BlurSettings{.kernel = make_kernel(KernelType::Box, 64, std::nullopt)});
+  const double texels = 17028.0 * 17544.0;
+  ASSERT_TRUE(sat.intermediate_bytes);
+  EXPECT_DOUBLE_EQ(sat.intermediate_bytes(s, {16384, 16384}), 16.0 * texels);
+  s.input_format = gl::Format::rgba16f;
+  EXPECT_DOUBLE_EQ(sat.intermediate_bytes(s, {16384, 16384}), 32.0 * texels);
+  for (const VariantInfo* v : variants())  // the others keep one rgba32f texture at most
+    if (v->name != "variable-sat") EXPECT_FALSE(v->intermediate_bytes) << v->name;
 }
 
 TEST(MemoryBudget, DecodingCountsWhereItIsLarger) {
