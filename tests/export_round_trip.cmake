@@ -1,11 +1,16 @@
 # cmake -DBLURLAB=... -DRUN_RECIPE=... -DGOLDEN_TOOL=... -DCOMPARE=... -DMAKE_CHART=... -DGLSLANG=... -DVARIANT=...
-#       -DKERNEL=box|gauss [-DBORDER=mode] [-DLINEAR=1] -DDIR=... -P export_round_trip.cmake
+#       -DKERNEL=box|gauss [-DBORDER=mode] [-DLINEAR=1] [-DMAP=ramp|band|circle|png] [-DINPUT_FORMAT=rgba16f]
+#       -DDIR=... -P export_round_trip.cmake
 # 1. blurlab exports VARIANT blurring a noise image (r = 5, an odd size so partial workgroups occur);
 # 2. blurlab-run-recipe, which knows nothing of blurlab, runs the export from recipe.json and its
 #    shaders alone and writes what it made; 3. that matches the CPU reference (blurlab-golden; an
 #    approximation's CPU model) within the tolerance the recipe states (LINEAR: 1 LSB of the
 #    sRGB-encoded result, as tests/linear_test.cmake); 4. glslangValidator accepts every exported
 #    shader (vertex + fragment linked); 5. recipe.md says what the recipe has.
+# MAP (variable-radius variants): blur by that per-pixel radius map, a built-in one or (png) a grey
+# PNG of seeded noise of another size than the image (scaled to it), whose levels and weights the
+# recipe carries as data files; the reference blurs by the same map. INPUT_FORMAT=rgba16f: blur
+# the image in rgba16f (the runner fills the source with floats and reads the result back to 8 bits).
 # Any refusal fails: every variant must export its default knobs at this size (approximations,
 # given r = 5, blur for sigma = 5/3 and are compared with their CPU model).
 file(REMOVE_RECURSE "${DIR}")
@@ -25,8 +30,20 @@ if(LINEAR)
   set(light_args --linear)
 endif()
 run(${MAKE_CHART} --noise 61 43 ${DIR}/input.png)
+set(map_args)
+if(MAP STREQUAL "png")
+  run(${MAKE_CHART} --map 23 17 ${DIR}/map.png)
+  set(map_args --radius-map ${DIR}/map.png)
+elseif(MAP)
+  set(map_args --radius-map ${MAP})
+endif()
+set(format_args)
+if(INPUT_FORMAT)
+  set(format_args --input-format ${INPUT_FORMAT})
+endif()
 # No --check here: the round trip below is the check.
-run(${BLURLAB} --headless --variant ${VARIANT} ${blur_args} ${light_args} --image ${DIR}/input.png --frames 0 --export ${DIR}/export)
+run(${BLURLAB} --headless --variant ${VARIANT} ${blur_args} ${map_args} ${format_args} ${light_args} --image ${DIR}/input.png
+    --frames 0 --export ${DIR}/export)
 run(${RUN_RECIPE} ${DIR}/export/recipe.json ${DIR}/input.png ${DIR}/blurred.png)
 message("${run_output}")
 
@@ -40,7 +57,7 @@ set(golden_args --kernel ${kernel_type} --radius ${kernel_radius})
 if(kernel_type STREQUAL "gauss" AND kernel_radius GREATER 0)
   list(APPEND golden_args --sigma ${kernel_sigma})
 endif()
-list(APPEND golden_args ${border_args})
+list(APPEND golden_args ${border_args} ${map_args})
 if(reference STREQUAL "model")
   list(APPEND golden_args --variant ${VARIANT})
 endif()
@@ -48,6 +65,17 @@ run(${GOLDEN_TOOL} ${DIR}/input.png ${DIR}/golden.png ${golden_args} ${light_arg
 string(JSON in_lsb GET "${recipe}" tolerance lsb)
 string(JSON tolerance GET "${recipe}" tolerance lsb_limit)
 if(LINEAR)
+  set(tolerance 1)
+elseif(INPUT_FORMAT STREQUAL "rgba16f")
+  # The float result read back to 8 bits: within the recipe's tolerance, here at most 2^-10 of the
+  # value and 10^-4 (a quarter of a step and less), plus the 8-bit input's rounding to fp16 (2^-12
+  # of it), it is less than half a step from the reference, so within 1 step of it rounded.
+  string(JSON relative GET "${recipe}" tolerance relative)
+  string(JSON absolute GET "${recipe}" tolerance absolute)
+  set(tiny "0|0\\.0000[0-9]*|[1-9](\\.[0-9]+)?e-0*([5-9]|[1-9][0-9])")
+  if(in_lsb OR NOT relative MATCHES "^(0\\.0009765625|${tiny})$" OR NOT absolute MATCHES "^(${tiny})$")
+    message(FATAL_ERROR "the recipe of an rgba16f blur states a tolerance past what 1 step of its 8-bit result covers:\n${recipe}")
+  endif()
   set(tolerance 1)
 elseif(NOT in_lsb)
   message(FATAL_ERROR "the recipe of an rgba8 blur states its tolerance in other units than LSB:\n${recipe}")
@@ -78,6 +106,16 @@ foreach(shader IN LISTS shaders)
     message(FATAL_ERROR "${shader} of an approximation carries the Gaussian's weights or says it uses them")
   endif()
 endforeach()
+# A per-pixel radius travels as data: the levels file, the weights file where the passes read
+# weights (not variable-sat's or variable-pyramid's), their section in recipe.md.
+if(MAP)
+  string(JSON max_level GET "${recipe}" radius_map max_level)
+  string(JSON weights ERROR_VARIABLE no_weights GET "${recipe}" radius_map weights texture)
+  if(NOT max_level EQUAL kernel_radius OR NOT EXISTS ${DIR}/export/radius_levels.bin
+     OR (NOT no_weights AND NOT EXISTS ${DIR}/export/level_weights.bin))
+    message(FATAL_ERROR "the recipe of a radius map lacks its data files or its max_level (${max_level}):\n${recipe}")
+  endif()
+endif()
 file(READ ${DIR}/export/recipe.md page)
 foreach(part "## Textures" "glTexStorage2D\\(GL_TEXTURE_2D, 1, " "## How to bind" "sampler object" "## After the last pass"
              "## Passes, in order")
@@ -85,6 +123,9 @@ foreach(part "## Textures" "glTexStorage2D\\(GL_TEXTURE_2D, 1, " "## How to bind
     message(FATAL_ERROR "recipe.md lacks '${part}':\n${page}")
   endif()
 endforeach()
+if(MAP AND NOT page MATCHES "## The radius map\n[^#]*`radius_levels` from `radius_levels.bin`")
+  message(FATAL_ERROR "recipe.md of a radius map does not say how to fill its levels:\n${page}")
+endif()
 if(LINEAR AND NOT page MATCHES "linear light: decode the sRGB picture[^\n]*\n[^\n]*encode it to sRGB")
   message(FATAL_ERROR "recipe.md of a --linear export does not say the source holds linear light:\n${page}")
 endif()

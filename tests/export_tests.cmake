@@ -26,17 +26,19 @@ foreach(line IN LISTS lines)
   if(CMAKE_MATCH_3 MATCHES "gauss")
     set(kernel gauss)
   endif()
+  # A variable-radius variant blurs by a built-in map (its levels and weights travel as data files).
+  set(map)
   if(variant MATCHES "^variable-")
-    # A per-pixel radius map is not in the recipe yet: --export refuses it, in one line.
-    add_test(export.${variant} "${CMAKE}" -DPROGRAM=${BLURLAB} -DEXPECT_CODE=2
-             "-DEXPECT_STDERR=^blurlab: --export: ${variant} reads a per-pixel radius map[^\n]*\n$"
-             "-DARGS=--headless;--variant;${variant};--kernel;box;--export;${WORK}/${variant}" -P "${EXPECT}")
-    set_tests_properties(export.${variant} PROPERTIES LABELS export)
-    math(EXPR count "${count} + 1")
-    continue()
+    set(map -DMAP=band)
   endif()
-  add_test(export.${variant} "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} -DDIR=${WORK}/${variant} -P "${ROUND_TRIP}")
+  add_test(export.${variant} "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} ${map} -DDIR=${WORK}/${variant} -P "${ROUND_TRIP}")
   set_tests_properties(export.${variant} PROPERTIES TIMEOUT 300 LABELS export)
+  # And by a PNG map of another size than the image, on rgba16f input (every variable variant takes it).
+  if(variant MATCHES "^variable-")
+    add_test(export.${variant}.map_png_rgba16f "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} -DMAP=png
+             -DINPUT_FORMAT=rgba16f -DDIR=${WORK}/${variant}.map_png_rgba16f -P "${ROUND_TRIP}")
+    set_tests_properties(export.${variant}.map_png_rgba16f PROPERTIES TIMEOUT 300 LABELS export)
+  endif()
   # The other border modes where the export's handling of them differs: a shader mapping taps of
   # image loads (compute-separable) and of texelFetch (frag-separable), and the sampler wrap modes
   # (and border colour) that the recipe must name for the hardware-linear fetches.
@@ -55,6 +57,10 @@ foreach(line IN LISTS lines)
   endif()
   math(EXPR count "${count} + 1")
 endforeach()
+# The runner refuses a recipe whose data files are damaged, in one line (tests/export_bad_data.cmake).
+add_test(export.run_recipe_bad_data "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DMAKE_CHART=${MAKE_CHART}
+         -DDIR=${WORK}/bad_data -P "${BAD_DATA}")
+set_tests_properties(export.run_recipe_bad_data PROPERTIES TIMEOUT 300 LABELS export)
 if(count EQUAL 0)
   add_test(export.no_variants "${CMAKE}" -E echo "no variants listed by ${BLURLAB} --list-variants")
   set_tests_properties(export.no_variants PROPERTIES WILL_FAIL TRUE)

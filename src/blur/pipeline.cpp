@@ -149,6 +149,15 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
         textures.push_back({name, t.format(), {t.width(), t.height()}});
         return textures.size() - 1;
       }
+    // The levels and weights of a variable-radius variant: data made on the CPU, recorded with
+    // their contents (read back as stored) so an export can ship them.
+    for (auto [texture, name] : {std::pair{&owner_.levels_, kLevelsTexture}, std::pair{&owner_.level_weights_, kLevelWeightsTexture}})
+      if (&t == texture) {
+        for (size_t i = 2; i < textures.size(); ++i)
+          if (textures[i].name == name) return i;
+        textures.push_back({std::string(name), t.format(), {t.width(), t.height()}, t.download_texels()});
+        return textures.size() - 1;
+      }
     throw Error("record(): a pass bound a texture the pipeline does not own");
   }
 

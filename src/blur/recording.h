@@ -2,8 +2,10 @@
 // One run of a variant written down pass by pass as GL sees it (BlurPipeline::record()): the
 // programs with their defines, the textures, bindings, barriers and dispatches. What --export
 // turns into self-contained shaders and a recipe (src/export/export.h).
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "blur/blur.h"
@@ -16,10 +18,19 @@ struct RecordedProgram {
 };
 
 struct RecordedTexture {
-  std::string name;  // "source", "destination", "intermediate0", ...
+  std::string name;  // "source", "destination", "intermediate0", "radius_levels", ...
   gl::Format format;
   glm::ivec2 size;
+  // A texture the pipeline fills from the CPU and the passes only read (a variable-radius
+  // variant's levels and weights, BlurPasses::radius_levels()): its texels as stored
+  // (Texture::download_texels), which a recipe must carry. Empty for the others.
+  std::vector<uint8_t> contents;
 };
+
+// The names of a variable-radius variant's levels and weights textures (BlurPasses::radius_levels(),
+// level_weights()) in a recording, and in an export's recipe and data files.
+inline constexpr std::string_view kLevelsTexture = "radius_levels";
+inline constexpr std::string_view kLevelWeightsTexture = "level_weights";
 
 struct RecordedBinding {
   Binding::Kind kind;

@@ -410,9 +410,6 @@ Options parse_options(int argc, const char* const* argv) {
   if (!o.output.empty() && !one_run()) throw UsageError("--output needs exactly one variant and one setting of each option");
   if (!o.export_dir.empty() && !one_run())
     throw UsageError("--export needs exactly one variant and one setting of each option (the blur to ship)");
-  if (!o.export_dir.empty() && o.variants.size() == 1 && o.variants.front()->variable_radius)
-    throw UsageError("--export: " + std::string(o.variants.front()->name) +
-                     " reads a per-pixel radius map, which the recipe cannot describe yet (issue 30)");
   if (!o.export_dir.empty() && o.tune)
     throw UsageError("--export writes the blur of a timed run; run --tune first, then --export with --tuned");
   return o;

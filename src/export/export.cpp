@@ -1,12 +1,14 @@
 #include "export/export.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "blur/kernel.h"
+#include "blur/radius_map.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/strings.h"
@@ -130,6 +132,18 @@ json after_last_pass(const Recording& recording) {
   return after;
 }
 
+// The GL name of a pixel type a texture's contents are stored in (gl::FormatInfo::storage_type).
+std::string_view pixel_type_name(GLenum type) {
+  switch (type) {
+    case GL_UNSIGNED_BYTE: return "GL_UNSIGNED_BYTE";
+    case GL_HALF_FLOAT: return "GL_HALF_FLOAT";
+    default: return "GL_FLOAT";
+  }
+}
+
+// The data file of a texture the recipe must fill (RecordedTexture::contents).
+std::string contents_file(const RecordedTexture& t) { return t.name + ".bin"; }
+
 bool is_image(Binding::Kind kind) {
   return kind == Binding::Kind::ImageRead || kind == Binding::Kind::ImageWrite || kind == Binding::Kind::ImageReadWrite;
 }
@@ -174,6 +188,9 @@ std::string shader_header(const ExportRequest& r, const RecordedPass& pass, size
     << "// GPU:      " << r.gpu << "\n";
   if (r.median_ms) h << "// measured: " << format_double(*r.median_ms, 4) << " ms for the whole blur (median)\n";
   if (!r.check.empty()) h << "// check:    " << r.check << " against blurlab's CPU reference\n";
+  if (r.variant->variable_radius)
+    h << "// Per-pixel radius: each pixel's level and every level's weights are textures filled from data\n"
+         "// files (recipe.md, \"The radius map\").\n";
   if (uses_kernel_weights(*r.variant))
     h << "// The kernel's weights are constants (BAKED_TAPS)" << (pass.pass_values ? ", so are this pass's values (BAKED_PASS)" : "")
       << "; no uniform\n// needs setting. Bindings, barriers and dispatch: recipe.md.\n";
@@ -214,19 +231,57 @@ json light_json(const BlurSettings& s) {
           {"destination", "linear light: encode it to sRGB to show or save it"}};
 }
 
+// What a variable-radius variant's passes read from the radius map (glsl/variable_common.glsl):
+// the textures of it the passes bind (variable-sat and variable-pyramid take no weights), filled
+// from files, what their texels mean, and R.
+json radius_map_json(const Recording& recording, const BlurSettings& s) {
+  const int max_level = s.kernel.radius;
+  json map = {{"map", describe(s.radius_map.get())},
+              {"max_level", max_level},
+              {"uniforms", "none: the shaders take max_level from their baked pass values (pass_values) or from the weights "
+                           "texture's width (max_level + 1)"}};
+  const auto recorded = [&](std::string_view name) {
+    return std::any_of(recording.textures.begin(), recording.textures.end(), [&](const RecordedTexture& t) { return t.name == name; });
+  };
+  if (recorded(kLevelsTexture))
+    map["levels"] = {{"texture", kLevelsTexture},
+                     {"meaning", "each pixel's level r (0..max_level) as the byte r in red (read as the unorm r / 255); green, "
+                                 "blue and alpha 0; texel (x, y) is the image's pixel (x, y)"}};
+  if (recorded(kLevelWeightsTexture))
+    map["weights"] = {{"texture", kLevelWeightsTexture},
+                      {"meaning", "(max_level + 1) x (max_level + 1) floats in red: texel (i, r) is the weight of taps i and -i "
+                                  "of level r's kernel for i = 0..r (each row sums to 1 over -r..r), 0 for i > r; green, blue "
+                                  "and alpha 0"}};
+  return map;
+}
+
 }  // namespace
 
 json recipe_json(const Recording& recording, const ExportRequest& r, const std::vector<std::string>& shader_files) {
   const Kernel kernel = reference_kernel(*r.variant, r.settings);  // what the output must match (copy: the identity)
   json textures = json::array();
-  for (const RecordedTexture& t : recording.textures)
-    textures.push_back({{"name", t.name},
-                        {"format", gl::name(t.format)},
-                        {"internal_format", gl_format_name(gl::name(t.format))},
-                        {"levels", 1},
-                        {"width", t.size.x},
-                        {"height", t.size.y},
-                        {"size_formula", size_formula(t.size, r.size)}});
+  for (const RecordedTexture& t : recording.textures) {
+    json texture = {{"name", t.name},
+                    {"format", gl::name(t.format)},
+                    {"internal_format", gl_format_name(gl::name(t.format))},
+                    {"levels", 1},
+                    {"width", t.size.x},
+                    {"height", t.size.y},
+                    {"size_formula", t.name == kLevelWeightsTexture ? "(R + 1) x (R + 1), R = the radius map's max_level"
+                                                                    : size_formula(t.size, r.size)}};
+    if (!t.contents.empty()) {
+      // The texels as GL stores them, so filling the texture is one glTexSubImage2D of the file.
+      const gl::FormatInfo& info = gl::info(t.format);
+      texture["contents"] = {{"file", contents_file(t)},
+                             {"bytes", t.contents.size()},
+                             {"pixel_format", "GL_RGBA"},
+                             {"pixel_type", pixel_type_name(info.storage_type)},
+                             {"bytes_per_texel", info.bytes_per_texel},
+                             {"byte_order", std::endian::native == std::endian::little ? "little-endian" : "big-endian"},
+                             {"rows", "row y = 0 first, x = 0 first in a row, no padding (GL_UNPACK_ALIGNMENT 1)"}};
+    }
+    textures.push_back(texture);
+  }
   json knobs = json::object();
   for (const Knob& k : r.variant->knobs) knobs[std::string(k.name)] = k.text(r.settings.knob(k.name));
   json passes = json::array();
@@ -271,7 +326,7 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
     passes.push_back(pass);
   }
   json recipe = {{"format", "blurlab-recipe"},
-                 {"version", 2},
+                 {"version", 3},
                  {"variant", r.variant->name},
                  {"settings", describe(*r.variant, r.settings)},
                  {"kernel", {{"type", name(kernel.type)}, {"radius", kernel.radius}, {"sigma", kernel.sigma}}},
@@ -295,6 +350,7 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
                  {"after_last_pass", after_last_pass(recording)}};
   if (r.median_ms) recipe["median_ms"] = *r.median_ms;
   if (!r.check.empty()) recipe["check"] = r.check;
+  if (r.variant->variable_radius) recipe["radius_map"] = radius_map_json(recording, r.settings);
   return recipe;
 }
 
@@ -325,7 +381,24 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
         "| name | format | size (W x H: the image) |\n|---|---|---|\n";
   for (const json& t : recipe["textures"])
     md << "| " << text(t["name"]) << " | " << text(t["internal_format"]) << " | " << text(t["size_formula"]) << " (here "
-       << t["width"].get<int>() << "x" << t["height"].get<int>() << ") |\n";
+       << t["width"].get<int>() << "x" << t["height"].get<int>() << ")"
+       << (t.contains("contents") ? "; filled from `" + text(t["contents"]["file"]) + "`" : "") << " |\n";
+  if (recipe.contains("radius_map")) {
+    const json& map = recipe["radius_map"];
+    md << "\n## The radius map\n\nThe passes read each pixel's radius from data made from the map (" << text(map["map"])
+       << ", largest level R = " << map["max_level"].get<int>()
+       << "): fill these textures before the first pass, each with one\n"
+          "`glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, TYPE, bytes)` of its file, whole (no header;\n"
+          "`GL_UNPACK_ALIGNMENT` 1, row y = 0 first; floats in the byte order named in recipe.json). For another map or\n"
+          "size, make the same data: a level r = round(v R) per pixel from the map's value v in [0, 1].\n\n";
+    for (const json& t : recipe["textures"])
+      if (t.contains("contents"))
+        md << "- `" << text(t["name"]) << "` from `" << text(t["contents"]["file"]) << "` (" << t["contents"]["bytes"].get<size_t>()
+           << " bytes, " << text(t["contents"]["pixel_type"]) << ")\n";
+    for (const char* part : {"levels", "weights"})
+      if (map.contains(part)) md << "- `" << text(map[part]["texture"]) << "`: " << text(map[part]["meaning"]) << ".\n";
+    md << "- Uniforms: " << text(map["uniforms"]) << ".\n";
+  }
 
   md << "\n## How to bind\n\n"
         "- An image binding: `glBindImageTexture(unit, texture, 0, GL_FALSE, 0, access, format)` with the access and format\n"
@@ -400,12 +473,14 @@ std::vector<std::string> write_export(const Recording& recording, const ExportRe
   std::vector<std::string> names;
   for (const auto& [name, content] : files) names.push_back(name);
   const json recipe = recipe_json(recording, r, names);
+  for (const RecordedTexture& t : recording.textures)
+    if (!t.contents.empty()) files.emplace_back(contents_file(t), std::string(t.contents.begin(), t.contents.end()));
   files.emplace_back("recipe.json", recipe.dump(2) + "\n");
   files.emplace_back("recipe.md", recipe_markdown(r, recipe));
 
   for (const auto& [name, content] : files) write_file_into(dir, name, content, "--export");
-  names.push_back("recipe.json");
-  names.push_back("recipe.md");
+  names.clear();
+  for (const auto& [name, content] : files) names.push_back(name);
   return names;
 }
 

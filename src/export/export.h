@@ -4,7 +4,8 @@
 // defines and the kernel's weights baked in, a comment header with the settings, GPU and measured
 // time) and a recipe, recipe.md for people and recipe.json for programs: the textures and their
 // formats, each pass's bindings, barriers and workgroup counts (with their formula in the image
-// size W x H). tests/tools/run_recipe.cpp runs a recipe from its files alone.
+// size W x H), and the data of textures the pipeline fills from the CPU (a variable-radius variant's
+// levels and weights, NAME.bin). tests/tools/run_recipe.cpp runs a recipe from its files alone.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -37,7 +38,8 @@ gl::Defines baked_weight_defines(const Kernel& kernel, const Border& border, boo
 // Whether a variant's shaders read the kernel's weights: an exact blur's do.
 bool uses_kernel_weights(const VariantInfo& variant);
 
-// The recipe as JSON (format "blurlab-recipe", version 1; docs in docs/USAGE.md, "Exporting a blur").
+// The recipe as JSON (format "blurlab-recipe", version 3: 2 and the textures a recipe fills from
+// data files, a variable-radius variant's levels and weights; docs in docs/USAGE.md, "Exporting a blur").
 nlohmann::json recipe_json(const Recording& recording, const ExportRequest& request, const std::vector<std::string>& shader_files);
 
 // The files of an export whose names are known before the run (the shaders' depend on the passes).
@@ -47,7 +49,7 @@ inline const std::vector<std::string> kExportFiles = {"recipe.json", "recipe.md"
 // for --export with kExportFiles). Called before any GL work.
 void check_export_dir(const std::filesystem::path& dir);
 
-// Writes the shaders, recipe.json and recipe.md into `dir` (made if missing), staged with the
+// Writes the shaders, the data files, recipe.json and recipe.md into `dir` (made if missing), staged with the
 // run's other outputs (util/files.h: all of them appear at the run's commit, or none). Returns
 // the names of the files.
 std::vector<std::string> write_export(const Recording& recording, const ExportRequest& request,

@@ -20,12 +20,15 @@ struct FormatInfo {
   // texture bound with it is read and written as raw bits (uimage2D), without conversions.
   std::string_view raw_name;
   GLenum raw_format;
+  // The pixel type of a texel as stored, read back or filled with GL_RGBA (bytes_per_texel a
+  // texel): a texture's exact contents (Texture::download_texels, --export's data files).
+  GLenum storage_type;
 };
 
 inline constexpr std::array<FormatInfo, 3> kFormats = {{
-    {Format::rgba8, "rgba8", GL_RGBA8, 4, false, "r32ui", GL_R32UI},
-    {Format::rgba16f, "rgba16f", GL_RGBA16F, 8, true, "rg32ui", GL_RG32UI},
-    {Format::rgba32f, "rgba32f", GL_RGBA32F, 16, true, "rgba32ui", GL_RGBA32UI},
+    {Format::rgba8, "rgba8", GL_RGBA8, 4, false, "r32ui", GL_R32UI, GL_UNSIGNED_BYTE},
+    {Format::rgba16f, "rgba16f", GL_RGBA16F, 8, true, "rg32ui", GL_RG32UI, GL_HALF_FLOAT},
+    {Format::rgba32f, "rgba32f", GL_RGBA32F, 16, true, "rgba32ui", GL_RGBA32UI, GL_FLOAT},
 }};
 
 const FormatInfo& info(Format format);

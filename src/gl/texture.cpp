@@ -80,6 +80,16 @@ Image Texture::download() const {
   return image;
 }
 
+std::vector<uint8_t> Texture::download_texels() const {
+  barriers().before(Access::TextureUpdate, id());
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glBindTexture(GL_TEXTURE_2D, id());
+  std::vector<uint8_t> bytes(static_cast<size_t>(width_) * height_ * static_cast<size_t>(info(format_).bytes_per_texel));
+  glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, info(format_).storage_type, bytes.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+  return bytes;
+}
+
 void fill(const Texture& texture, const float rgba[4]) {
   barriers().before(Access::Framebuffer, texture.id());
   FramebufferHandle framebuffer = create_framebuffer();

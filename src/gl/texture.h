@@ -1,7 +1,9 @@
 #pragma once
 // A 2D texture with immutable storage (one level), NEAREST filtering and CLAMP_TO_EDGE, the
 // default every blur expects; samplers override filtering where a variant wants it.
+#include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "gl/format.h"
 #include "gl/handles.h"
@@ -27,6 +29,8 @@ class Texture {
   void upload(const Image& image);
   // Exact contents: rgba8 as k/255, float formats as stored.
   Image download() const;
+  // Exact contents as stored: GL_RGBA in info(format).storage_type, row 0 first, no padding.
+  std::vector<uint8_t> download_texels() const;
 
  private:
   TextureHandle handle_;

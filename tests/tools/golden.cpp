@@ -1,5 +1,5 @@
 // blurlab-golden IN.png OUT.png --kernel box|gauss [--radius R] [--sigma S] [--linear] [--border MODE]
-//                [--border-value R,G,B,A] [--variant NAME]
+//                [--border-value R,G,B,A] [--variant NAME] [--radius-map FILE|ramp|band|circle]
 // blurlab-golden IN.png --tolerance --variant NAME --kernel gauss ...
 // Writes the golden image for a blur of IN: the CPU reference in double precision, rounded once
 // to RGBA8. With --linear, as blurlab --linear does it: sRGB decoded to linear light, blurred,
@@ -8,13 +8,16 @@
 // is rounded to a texel of the format blurlab blurs IN in (rgba8; rgba16f for a 16-bit file or
 // --linear, where the constant is a linear-light value), as blurlab does. --tolerance prints,
 // instead, the tolerance in LSB the variant's check states for that blur of IN (an
-// approximation's depends on its passes).
+// approximation's depends on its passes). With --radius-map, the blur varies per pixel as
+// blurlab's does (blur/radius_map.h): the per-pixel reference (reference_variable_blur), or with
+// --variant a variable-radius approximation's model of that map.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "blur/check.h"
 #include "blur/kernel.h"
 #include "blur/linear_light.h"
+#include "blur/radius_map.h"
 #include "blur/reference.h"
 #include "blur/registry.h"
 #include "image/image_file.h"
@@ -22,7 +25,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"Make a golden image with the CPU reference blur"};
-  std::string in, out, kernel_name = "gauss", variant_name, border_name = "clamp", border_value = "0,0,0,0";
+  std::string in, out, kernel_name = "gauss", variant_name, border_name = "clamp", border_value = "0,0,0,0", radius_map;
   std::optional<int> radius;
   std::optional<double> sigma;
   bool print_tolerance = false, linear = false;
@@ -36,6 +39,7 @@ int main(int argc, char** argv) {
   app.add_flag("--linear", linear);
   app.add_option("--border", border_name);
   app.add_option("--border-value", border_value);
+  app.add_option("--radius-map", radius_map, "A per-pixel radius: a grey PNG or ramp, band, circle");
   try {
     app.parse(argc, argv);
     const auto type = blurlab::parse_kernel_type(kernel_name);
@@ -59,6 +63,11 @@ int main(int argc, char** argv) {
     settings.kernel = blurlab::make_kernel(*type, radius, sigma);
     settings.border = blurlab::Border{*mode};
     if (*mode == blurlab::BorderMode::Constant) settings.border.value = blurlab::texel_value(*value, format);
+    if (!radius_map.empty()) {
+      if (linear) throw blurlab::UsageError("--radius-map goes without --linear");
+      if (variant && !variant->variable_radius) throw blurlab::UsageError(variant_name + " blurs with one radius: no --radius-map");
+      settings.radius_map = blurlab::radius_map_from_option(radius_map);
+    }
     const blurlab::Image& image = loaded.image;
     if (print_tolerance) {
       const blurlab::BlurSettings resolved = blurlab::resolve(*variant, settings);
@@ -67,6 +76,10 @@ int main(int argc, char** argv) {
     }
     const auto weights = blurlab::kernel_weights(settings.kernel);
     const auto reference = variant ? blurlab::expected_output(*variant, blurlab::resolve(*variant, settings), image)
+                           : settings.radius_map
+                               ? blurlab::reference_variable_blur(
+                                     image, blurlab::radius_levels(settings.radius_map.get(), {image.width, image.height}, settings.kernel.radius),
+                                     settings.kernel, settings.border)
                            : linear
                                ? blurlab::encode_srgb(blurlab::reference_blur(blurlab::decode_srgb(image), weights, settings.border))
                                : blurlab::reference_blur(image, weights, settings.border);

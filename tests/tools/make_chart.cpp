@@ -7,11 +7,15 @@
 // most), 64 and 192 below (values that decoding changes, unlike 0 and 1; tests/linear_test.cmake).
 // blurlab-make-chart --noise W H OUT.png: seeded noise of any size, every channel independent (the
 // hardest input for a blur's indexing; tests/export_round_trip.cmake at odd sizes).
+// blurlab-make-chart --map W H OUT.png: seeded grey noise as an 8-bit grey PNG, a --radius-map
+// file where every pixel may have its own level (tests/export_round_trip.cmake).
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
+#include <png.h>
 #include <string_view>
+#include <vector>
 
 #include "image/image_file.h"
 #include "util/error.h"
@@ -54,6 +58,26 @@ int main(int argc, char** argv) {
       }
     return save(edge, argv[2]);
   }
+  if (argc == 5 && std::string_view(argv[1]) == "--map") {
+    const int width = std::atoi(argv[2]), height = std::atoi(argv[3]);
+    if (width <= 0 || height <= 0 || width > 4096 || height > 4096) {
+      std::fprintf(stderr, "blurlab-make-chart: --map W H takes sizes in 1..4096\n");
+      return 1;
+    }
+    // blurlab writes RGBA only; a radius map must be grey, so libpng's simplified API writes it.
+    std::vector<uint8_t> grey(static_cast<size_t>(width) * height);
+    for (size_t i = 0; i < grey.size(); ++i) grey[i] = static_cast<uint8_t>(hash(static_cast<uint32_t>(i) ^ 0x9e3779b9U) & 0xff);
+    png_image image{};
+    image.version = PNG_IMAGE_VERSION;
+    image.width = static_cast<png_uint_32>(width);
+    image.height = static_cast<png_uint_32>(height);
+    image.format = PNG_FORMAT_GRAY;
+    if (!png_image_write_to_file(&image, argv[4], 0, grey.data(), 0, nullptr)) {
+      std::fprintf(stderr, "blurlab-make-chart: cannot write %s: %s\n", argv[4], image.message);
+      return 1;
+    }
+    return 0;
+  }
   if (argc == 5 && std::string_view(argv[1]) == "--noise") {
     const int width = std::atoi(argv[2]), height = std::atoi(argv[3]);
     if (width <= 0 || height <= 0 || width > 4096 || height > 4096) {
@@ -69,7 +93,7 @@ int main(int argc, char** argv) {
     return save(noise, argv[4]);
   }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: blurlab-make-chart OUT.png | --edge OUT.png | --noise W H OUT.png\n");
+    std::fprintf(stderr, "usage: blurlab-make-chart OUT.png | --edge OUT.png | --noise W H OUT.png | --map W H OUT.png\n");
     return 2;
   }
   blurlab::Image im(kWidth, kHeight);

@@ -9,13 +9,17 @@
 // to OUT.png (8-bit; from linear light encoded to sRGB, as the recipe says); the test compares it
 // with the CPU reference (tests/export_round_trip.cmake). It also evaluates each size and
 // workgroup formula of the recipe it can read ("ceil(W / 32) x ceil(H / 16) x 1", "H x W") at
-// the recipe's size and fails if one disagrees with the counts the recipe gives.
+// the recipe's size and fails if one disagrees with the counts the recipe gives. Textures with
+// "contents" (a variable-radius variant's levels and weights) are filled from their data files,
+// each checked first: its size, and for a "radius_map" the levels within 0..max_level and each
+// level's weights a kernel. A bad or missing file is one line on stderr and exit 1.
 // Exit: 0 ran, 1 the recipe is wrong or GL failed, 2 usage.
 #include <epoxy/egl.h>
 #include <epoxy/gl.h>
 #include <png.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -55,7 +59,9 @@ GLenum gl_enum(const std::string& name) {
       {"GL_READ_ONLY", GL_READ_ONLY},   {"GL_WRITE_ONLY", GL_WRITE_ONLY},   {"GL_READ_WRITE", GL_READ_WRITE},
       {"GL_NEAREST", GL_NEAREST},       {"GL_LINEAR", GL_LINEAR},           {"GL_CLAMP_TO_EDGE", GL_CLAMP_TO_EDGE},
       {"GL_REPEAT", GL_REPEAT},         {"GL_MIRRORED_REPEAT", GL_MIRRORED_REPEAT},
-      {"GL_CLAMP_TO_BORDER", GL_CLAMP_TO_BORDER}, {"GL_TRIANGLES", GL_TRIANGLES}};
+      {"GL_CLAMP_TO_BORDER", GL_CLAMP_TO_BORDER}, {"GL_TRIANGLES", GL_TRIANGLES},
+      {"GL_RGBA", GL_RGBA},             {"GL_UNSIGNED_BYTE", GL_UNSIGNED_BYTE}, {"GL_HALF_FLOAT", GL_HALF_FLOAT},
+      {"GL_FLOAT", GL_FLOAT}};
   const auto it = names.find(name);
   if (it == names.end()) throw Failure("the recipe names an unknown GL enum '" + name + "'");
   return it->second;
@@ -185,12 +191,89 @@ struct Texture {
   bool unorm8 = false;
 };
 
+// A texture's contents from its data file (the recipe's "contents": a variable-radius variant's
+// levels and weights), checked against what the recipe says of it before any of it reaches GL.
+std::vector<uint8_t> read_contents(const fs::path& dir, const json& texture) {
+  const json& c = texture.at("contents");
+  const std::string name = texture.at("name"), file = c.at("file");
+  if (file.empty() || fs::path(file).has_parent_path()) throw Failure("texture " + name + ": contents file '" + file + "' is not a name in the recipe's folder");
+  if (c.at("pixel_format") != "GL_RGBA") throw Failure("texture " + name + ": contents are not GL_RGBA");
+  const std::map<std::string, size_t> component_bytes{{"GL_UNSIGNED_BYTE", 1}, {"GL_HALF_FLOAT", 2}, {"GL_FLOAT", 4}};
+  const std::string type = c.at("pixel_type");
+  if (!component_bytes.count(type)) throw Failure("texture " + name + ": unknown pixel type '" + type + "'");
+  const size_t texel = 4 * component_bytes.at(type);
+  if (c.at("bytes_per_texel") != texel) throw Failure("texture " + name + ": " + type + " RGBA texels are " + std::to_string(texel) + " bytes, not " + c.at("bytes_per_texel").dump());
+  const char* native = std::endian::native == std::endian::little ? "little-endian" : "big-endian";
+  if (texel > 4 && c.at("byte_order") != native) throw Failure("texture " + name + ": contents are " + c.at("byte_order").dump() + ", this machine " + native);
+  const size_t expected = static_cast<size_t>(texture.at("width").get<int>()) * texture.at("height").get<int>() * texel;
+  if (c.at("bytes") != expected)
+    throw Failure("texture " + name + ": the recipe gives " + c.at("bytes").dump() + " bytes of contents, its size needs " + std::to_string(expected));
+  const std::string bytes = read_text(dir / file);
+  if (bytes.size() != expected)
+    throw Failure(file + " holds " + std::to_string(bytes.size()) + " bytes, texture " + name + " needs " + std::to_string(expected));
+  return {bytes.begin(), bytes.end()};
+}
+
+// A variable-radius recipe's levels and weights (its "radius_map") hold what the shaders assume:
+// every level within 0..max_level, every level's weights finite, zero past its radius and summing
+// to 1. A damaged file would otherwise blur with nonsense, or read past the weights.
+void check_radius_map(const json& recipe, const std::map<std::string, std::vector<uint8_t>>& contents) {
+  const json& map = recipe.at("radius_map");
+  const int max_level = map.at("max_level");
+  if (max_level < 0 || max_level > 255) throw Failure("radius_map: max_level " + std::to_string(max_level) + " is not in 0..255");
+  auto texture = [&](const json& part, const char* format) -> const json& {
+    const std::string name = part.at("texture");
+    for (const json& t : recipe.at("textures"))
+      if (t.at("name") == name) {
+        if (!contents.count(name)) throw Failure("radius_map: texture " + name + " has no contents");
+        if (t.at("internal_format") != format) throw Failure("radius_map: texture " + name + " is not " + format);
+        return t;
+      }
+    throw Failure("radius_map: no texture " + name);
+  };
+  // Every variable variant reads the levels; the weights only those that blur with them.
+  const json& levels = texture(map.at("levels"), "GL_RGBA8");
+  const std::vector<uint8_t>& level_bytes = contents.at(levels.at("name"));
+  const int width = levels.at("width");
+  for (size_t i = 0; i < level_bytes.size(); i += 4) {
+    const std::string where = levels.at("contents").at("file").get<std::string>() + ": texel (" + std::to_string(i / 4 % width) + ", " +
+                              std::to_string(i / 4 / width) + ")";
+    if (level_bytes[i] > max_level)
+      throw Failure(where + " holds level " + std::to_string(level_bytes[i]) + ", above max_level " + std::to_string(max_level));
+    if (level_bytes[i + 1] || level_bytes[i + 2] || level_bytes[i + 3]) throw Failure(where + " has green, blue or alpha set");
+  }
+  if (!map.contains("weights")) return;
+  const json& weights = texture(map.at("weights"), "GL_RGBA32F");
+  if (weights.at("width") != max_level + 1 || weights.at("height") != max_level + 1)
+    throw Failure("radius_map: texture " + weights.at("name").get<std::string>() + " is not (max_level + 1)^2 texels");
+  const std::vector<uint8_t>& weight_bytes = contents.at(weights.at("name"));
+  std::vector<float> w(weight_bytes.size() / sizeof(float));
+  std::memcpy(w.data(), weight_bytes.data(), w.size() * sizeof(float));
+  for (int r = 0; r <= max_level; ++r) {
+    double sum = 0.0;
+    for (int i = 0; i <= max_level; ++i) {
+      const float* texel = &w[(static_cast<size_t>(r) * (max_level + 1) + i) * 4];
+      if (!std::isfinite(texel[0]) || texel[1] != 0.0f || texel[2] != 0.0f || texel[3] != 0.0f || (i > r && texel[0] != 0.0f))
+        throw Failure(weights.at("contents").at("file").get<std::string>() + ": texel (" + std::to_string(i) + ", " + std::to_string(r) +
+                      ") is not a weight of level " + std::to_string(r));
+      sum += (i == 0 ? 1.0 : 2.0) * texel[0];
+    }
+    if (std::abs(sum - 1.0) > 1e-4)
+      throw Failure(weights.at("contents").at("file").get<std::string>() + ": the weights of level " + std::to_string(r) + " sum to " + std::to_string(sum) + ", not 1");
+  }
+}
+
 int run(const fs::path& recipe_path, const std::string& in, const std::string& out) {
   const json recipe = json::parse(read_text(recipe_path));
-  if (recipe.value("format", "") != "blurlab-recipe" || recipe.value("version", 0) != 2)
-    throw Failure(recipe_path.string() + " is not a blurlab recipe of version 2");
+  if (recipe.value("format", "") != "blurlab-recipe" || recipe.value("version", 0) != 3)
+    throw Failure(recipe_path.string() + " is not a blurlab recipe of version 3");
   const fs::path dir = recipe_path.parent_path();
   const int formulas = check_formulas(recipe);
+  // Every data file is read and checked before GL starts: a bad one costs no context.
+  std::map<std::string, std::vector<uint8_t>> contents;
+  for (const json& t : recipe.at("textures"))
+    if (t.contains("contents")) contents[t.at("name")] = read_contents(dir, t);
+  if (recipe.contains("radius_map")) check_radius_map(recipe, contents);
   make_context();
 
   std::map<std::string, Texture> textures;
@@ -199,6 +282,11 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
     glGenTextures(1, &texture.id);
     glBindTexture(GL_TEXTURE_2D, texture.id);
     glTexStorage2D(GL_TEXTURE_2D, t.at("levels"), gl_enum(t.at("internal_format")), texture.width, texture.height);
+    if (const auto data = contents.find(t.at("name")); data != contents.end()) {
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, texture.width, texture.height, gl_enum(t.at("contents").at("pixel_format")),
+                      gl_enum(t.at("contents").at("pixel_type")), data->second.data());
+    }
     textures[t.at("name")] = texture;
   }
   const bool linear = recipe.at("light").at("linear");
