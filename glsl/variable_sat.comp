@@ -54,12 +54,16 @@ layout(rgba32ui, binding = 4) uniform restrict SAT_ACCESS uimage2D u_sat_lo;
 layout(rgba32ui, binding = 5) uniform restrict SAT_ACCESS uimage2D u_sat_hi;
 #endif
 
+// The carry passes: CARRY_LINES lines (rows or columns) a workgroup, each walked in CARRY_SEGMENTS
+// segments by as many invocations (the host's kCarryLines, kCarrySegments).
+#define CARRY_LINES 32
+#define CARRY_SEGMENTS 8
 #if TILED_PASS
 layout(local_size_x = TILE_W, local_size_y = TILE_GROUP_H) in;
 #elif PASS == 4
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 #else
-layout(local_size_x = 64) in;
+layout(local_size_x = CARRY_LINES, local_size_y = CARRY_SEGMENTS) in;
 #endif
 
 int max_radius() { return int(u_pass.x); }
@@ -132,11 +136,29 @@ ivec2 column_carry_at(int tile_y, int u) { return ivec2(u, tiled_size().y + tile
 #if TILED_PASS
 shared Sum s_tile[TILE_H][TILE_W + 1];
 
+// One step of a scan of s_tile in place: each of the invocation's two texels adds the one `step`
+// before it (zero where there is none), read before any is written.
+void scan_step(ivec2 step) {
+  int x = int(gl_LocalInvocationID.x);
+  Sum before[2];
+  for (int part = 0; part < 2; ++part) {
+    ivec2 t = ivec2(x, int(gl_LocalInvocationID.y) + part * TILE_GROUP_H) - step;
+    before[part] = all(greaterThanEqual(t, ivec2(0))) ? s_tile[t.y][t.x] : ZERO;
+  }
+  barrier();
+  for (int part = 0; part < 2; ++part) {
+    int y = int(gl_LocalInvocationID.y) + part * TILE_GROUP_H;
+    s_tile[y][x] = sum_add(s_tile[y][x], before[part]);
+  }
+  memoryBarrierShared();
+  barrier();
+}
+
 // The workgroup's tile's own table L into s_tile; the tile's origin in the padded image.
 ivec2 sum_tile() {
   ivec2 padded = source_size() + 2 * max_radius();
   ivec2 origin = ivec2(gl_WorkGroupID.xy) * ivec2(TILE_W, TILE_H);
-  int x = int(gl_LocalInvocationID.x), n = int(gl_LocalInvocationIndex);
+  int x = int(gl_LocalInvocationID.x);
   for (int part = 0; part < 2; ++part) {
     int y = int(gl_LocalInvocationID.y) + part * TILE_GROUP_H;
     ivec2 q = origin + ivec2(x, y);
@@ -145,21 +167,13 @@ ivec2 sum_tile() {
   }
   memoryBarrierShared();
   barrier();
-  if (n < TILE_H)  // each row of the tile, left to right
-    for (int i = 1; i < TILE_W; ++i) s_tile[n][i] = sum_add(s_tile[n][i - 1], s_tile[n][i]);
-  memoryBarrierShared();
-  barrier();
-  if (n < TILE_W)  // each column of the row sums, downwards
-    for (int i = 1; i < TILE_H; ++i) s_tile[i][n] = sum_add(s_tile[i - 1][n], s_tile[i][n]);
-  memoryBarrierShared();
-  barrier();
+  // Inclusive scans in place along the rows, then down the columns (Hillis and Steele 1986: log2
+  // steps, every invocation busy at each).
+  for (int offset = 1; offset < TILE_W; offset *= 2) scan_step(ivec2(offset, 0));
+  for (int offset = 1; offset < TILE_H; offset *= 2) scan_step(ivec2(0, offset));
   return origin;
 }
 #endif
-
-// The carries walk along a row (or down a column) of tiles; their reads, which do not depend on the
-// running sum, go out BATCH at a time so that several are in flight.
-const int BATCH = 8;
 
 #if PASS == 0
 void main() {
@@ -169,36 +183,55 @@ void main() {
   if (n < TILE_H) table_store(row_carry_at(tile.x, origin.y + n), s_tile[n][TILE_W - 1]);
   if (n < TILE_W) table_store(column_carry_at(tile.y, origin.x + n), s_tile[TILE_H - 1][n]);
 }
-#elif PASS == 1
-void main() {
-  int v = int(gl_GlobalInvocationID.x);
-  if (v >= tiled_size().y) return;  // no barrier follows
-  int tiles = table_tiles().x;
-  Sum running = ZERO;
-  for (int first = 0; first < tiles; first += BATCH) {
-    Sum last_column[BATCH];
-    for (int k = 0; k < BATCH; ++k) last_column[k] = first + k < tiles ? table_load(row_carry_at(first + k, v)) : ZERO;
-    for (int k = 0; k < BATCH; ++k) {
-      if (first + k < tiles) table_store(row_carry_at(first + k, v), running);
-      running = sum_add(running, last_column[k]);
-    }
-  }
+#elif PASS == 1 || PASS == 2
+// The carries: along each line (PASS 1: a row v of the tiled image, across its tile columns; PASS
+// 2: a column u, down its tile rows), entry k of the line becomes the sum of the increments before
+// it. A line's CARRY_SEGMENTS invocations each sum their segment's increments, add up the segments
+// before theirs in shared memory, and walk their segment again writing the running sum. Their
+// reads, which do not depend on the running sum, go out BATCH at a time so that several are in
+// flight.
+const int BATCH = 8;
+shared Sum s_segment_total[CARRY_SEGMENTS][CARRY_LINES];
+
+#if PASS == 1
+int line_count() { return tiled_size().y; }
+int entry_count() { return table_tiles().x; }
+ivec2 entry_at(int line, int k) { return row_carry_at(k, line); }
+// The tile's last column in the row (the edges pass put it there).
+Sum increment(int line, int k) { return table_load(entry_at(line, k)); }
+#else
+int line_count() { return tiled_size().x; }
+int entry_count() { return table_tiles().y; }
+ivec2 entry_at(int line, int k) { return column_carry_at(k, line); }
+// The tile row's last row in the column: the tile's own sums (the edges pass put them there) and
+// the row carry of that row (the rows pass).
+Sum increment(int line, int k) {
+  return sum_add(table_load(entry_at(line, k)), table_load(row_carry_at(line / TILE_W, k * TILE_H + TILE_H - 1)));
 }
-#elif PASS == 2
+#endif
+
 void main() {
-  int u = int(gl_GlobalInvocationID.x);
-  if (u >= tiled_size().x) return;  // no barrier follows
-  int tiles = table_tiles().y, tile_x = u / TILE_W;
+  int line = int(gl_WorkGroupID.x) * CARRY_LINES + int(gl_LocalInvocationID.x), segment = int(gl_LocalInvocationID.y);
+  int count = entry_count(), per_segment = (count + CARRY_SEGMENTS - 1) / CARRY_SEGMENTS;
+  int first = segment * per_segment, end = min(first + per_segment, count);
+  if (line >= line_count()) end = first;  // past the last line: nothing to walk, but every barrier reached
+  Sum total = ZERO;
+  for (int k0 = first; k0 < end; k0 += BATCH) {
+    Sum step[BATCH];
+    for (int k = 0; k < BATCH; ++k) step[k] = k0 + k < end ? increment(line, k0 + k) : ZERO;
+    for (int k = 0; k < BATCH; ++k) total = sum_add(total, step[k]);
+  }
+  s_segment_total[segment][gl_LocalInvocationID.x] = total;
+  memoryBarrierShared();
+  barrier();
   Sum running = ZERO;
-  for (int first = 0; first < tiles; first += BATCH) {
-    Sum last_row[BATCH];
+  for (int s = 0; s < segment; ++s) running = sum_add(running, s_segment_total[s][gl_LocalInvocationID.x]);
+  for (int k0 = first; k0 < end; k0 += BATCH) {
+    Sum step[BATCH];
+    for (int k = 0; k < BATCH; ++k) step[k] = k0 + k < end ? increment(line, k0 + k) : ZERO;
     for (int k = 0; k < BATCH; ++k) {
-      int v = (first + k) * TILE_H + TILE_H - 1;  // the tile row's last row: L and A up to it
-      last_row[k] = first + k < tiles ? sum_add(table_load(column_carry_at(first + k, u)), table_load(row_carry_at(tile_x, v))) : ZERO;
-    }
-    for (int k = 0; k < BATCH; ++k) {
-      if (first + k < tiles) table_store(column_carry_at(first + k, u), running);
-      running = sum_add(running, last_row[k]);
+      if (k0 + k < end) table_store(entry_at(line, k0 + k), running);
+      running = sum_add(running, step[k]);
     }
   }
 }

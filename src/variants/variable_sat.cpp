@@ -33,7 +33,9 @@ glm::ivec2 tiles(const BlurSettings& s, glm::ivec2 size) { return (padded_size(s
 // (the row carries) and a row per tile row (the column carries).
 glm::ivec2 table_size(const BlurSettings& s, glm::ivec2 size) { return tiles(s, size) * (kTile + 1); }
 
-constexpr int kCarryGroup = 64;  // local_size_x of the carry passes
+// The carry passes' workgroups: 32 lines (rows or columns), each walked in 8 segments by as many
+// invocations (glsl/variable_sat.comp: CARRY_LINES, CARRY_SEGMENTS).
+constexpr int kCarryLines = 32;
 
 class VariableSat final : public Blur {
  public:
@@ -54,12 +56,12 @@ class VariableSat final : public Blur {
     const glm::vec4 pass_values{static_cast<float>(s.kernel.radius), 0.0f, 0.0f, 0.0f};
     const DispatchGrid tile_grid({n.x, n.y, 1}, "ceil((W + " + pad + ") / " + std::to_string(kTile.x) + ") x ceil((H + " + pad + ") / " +
                                                     std::to_string(kTile.y) + ") x 1");
-    // One invocation per row, then per column, of the tiled padded image.
-    const int per_row_group = kCarryGroup / kTile.y, per_column_group = kCarryGroup / kTile.x;
-    const DispatchGrid rows({(n.y + per_row_group - 1) / per_row_group, 1, 1},
-                            "ceil((H + " + pad + ") / " + std::to_string(kTile.y * per_row_group) + ") x 1 x 1");
-    const DispatchGrid columns({(n.x + per_column_group - 1) / per_column_group, 1, 1},
-                               "ceil((W + " + pad + ") / " + std::to_string(kTile.x * per_column_group) + ") x 1 x 1");
+    // kCarryLines rows, then columns, of the tiled padded image a workgroup (a whole number of tiles).
+    const int tiles_per_row_group = kCarryLines / kTile.y, tiles_per_column_group = kCarryLines / kTile.x;
+    const DispatchGrid rows({(n.y + tiles_per_row_group - 1) / tiles_per_row_group, 1, 1},
+                            "ceil((H + " + pad + ") / " + std::to_string(kCarryLines) + ") x 1 x 1");
+    const DispatchGrid columns({(n.x + tiles_per_column_group - 1) / tiles_per_column_group, 1, 1},
+                               "ceil((W + " + pad + ") / " + std::to_string(kCarryLines) + ") x 1 x 1");
     const DispatchGrid pixels = groups_covering(size, s.workgroup());
     // The table's low words on image unit 4, the high ones (float input) on 5.
     const gl::Texture& lo = passes.intermediate(0, gl::Format::rgba32f, table);
