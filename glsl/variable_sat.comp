@@ -36,10 +36,13 @@
 #error PASS (0 edges, 1 rows, 2 columns, 3 table, 4 lookup) is not defined
 #endif
 
-// The host's kTile; a tile's workgroup is TILE_W x TILE_GROUP_H (each invocation sums two rows).
+// The host's kTile. A tile's workgroup has TILE_INVOCATIONS: first ROW_PARTS a tile row, each
+// summing a run of ROW_RUN texels of it, then COLUMN_PARTS a tile column, each a run of COLUMN_RUN.
 #define TILE_W 32
 #define TILE_H 16
-#define TILE_GROUP_H 8
+#define TILE_INVOCATIONS 128
+const int ROW_PARTS = TILE_INVOCATIONS / TILE_H, ROW_RUN = TILE_W / ROW_PARTS;
+const int COLUMN_PARTS = TILE_INVOCATIONS / TILE_W, COLUMN_RUN = TILE_H / COLUMN_PARTS;
 #define TILED_PASS (PASS == 0 || PASS == 3)
 
 #if PASS == 0
@@ -59,7 +62,7 @@ layout(rgba32ui, binding = 5) uniform restrict SAT_ACCESS uimage2D u_sat_hi;
 #define CARRY_LINES 32
 #define CARRY_SEGMENTS 8
 #if TILED_PASS
-layout(local_size_x = TILE_W, local_size_y = TILE_GROUP_H) in;
+layout(local_size_x = TILE_INVOCATIONS) in;
 #elif PASS == 4
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 #else
@@ -135,53 +138,58 @@ ivec2 column_carry_at(int tile_y, int u) { return ivec2(u, tiled_size().y + tile
 
 #if TILED_PASS
 shared Sum s_tile[TILE_H][TILE_W + 1];
+shared Sum s_run_total[TILE_INVOCATIONS];
 
-// One step of a scan of s_tile in place: each of the invocation's two texels adds the one `step`
-// before it (zero where there is none), read before any is written.
-void scan_step(ivec2 step) {
-  int x = int(gl_LocalInvocationID.x);
-  Sum before[2];
-  for (int part = 0; part < 2; ++part) {
-    ivec2 t = ivec2(x, int(gl_LocalInvocationID.y) + part * TILE_GROUP_H) - step;
-    before[part] = all(greaterThanEqual(t, ivec2(0))) ? s_tile[t.y][t.x] : ZERO;
-  }
-  barrier();
-  for (int part = 0; part < 2; ++part) {
-    int y = int(gl_LocalInvocationID.y) + part * TILE_GROUP_H;
-    s_tile[y][x] = sum_add(s_tile[y][x], before[part]);
-  }
-  memoryBarrierShared();
-  barrier();
-}
-
-// The workgroup's tile's own table L into s_tile; the tile's origin in the padded image.
-ivec2 sum_tile() {
+// The workgroup's tile of the padded image, origin `origin`, summed into its own table L (the sums
+// of the tile's texels up to each): this invocation gets column `x` of L, rows y0 .. y0 +
+// COLUMN_RUN - 1. Each sum runs in registers along a run of texels; the runs before it in the same
+// row (or column) add up in shared memory: three barriers, and the tile passes through shared
+// memory once.
+void sum_tile(ivec2 origin, out int x, out int y0, out Sum column[COLUMN_RUN]) {
   ivec2 padded = source_size() + 2 * max_radius();
-  ivec2 origin = ivec2(gl_WorkGroupID.xy) * ivec2(TILE_W, TILE_H);
-  int x = int(gl_LocalInvocationID.x);
-  for (int part = 0; part < 2; ++part) {
-    int y = int(gl_LocalInvocationID.y) + part * TILE_GROUP_H;
-    ivec2 q = origin + ivec2(x, y);
+  int i = int(gl_LocalInvocationIndex);
+  // Along the rows: run `part` of row `row`, texels x0 .. x0 + ROW_RUN - 1.
+  int row = i / ROW_PARTS, part = i % ROW_PARTS, x0 = part * ROW_RUN;
+  Sum run[ROW_RUN];
+  for (int k = 0; k < ROW_RUN; ++k) {
+    ivec2 q = origin + ivec2(x0 + k, row);
     // Past the padded image (the last tiles' rest): zeros, which no box reads.
-    s_tile[y][x] = all(lessThan(q, padded)) ? texel_sum(source_texel(q - max_radius())) : ZERO;
+    run[k] = all(lessThan(q, padded)) ? texel_sum(source_texel(q - max_radius())) : ZERO;
   }
+  for (int k = 1; k < ROW_RUN; ++k) run[k] = sum_add(run[k - 1], run[k]);
+  s_run_total[i] = run[ROW_RUN - 1];
   memoryBarrierShared();
   barrier();
-  // Inclusive scans in place along the rows, then down the columns (Hillis and Steele 1986: log2
-  // steps, every invocation busy at each).
-  for (int offset = 1; offset < TILE_W; offset *= 2) scan_step(ivec2(offset, 0));
-  for (int offset = 1; offset < TILE_H; offset *= 2) scan_step(ivec2(0, offset));
-  return origin;
+  Sum before = ZERO;
+  for (int p = 0; p < part; ++p) before = sum_add(before, s_run_total[row * ROW_PARTS + p]);
+  for (int k = 0; k < ROW_RUN; ++k) s_tile[row][x0 + k] = sum_add(before, run[k]);
+  memoryBarrierShared();
+  barrier();
+  // Down the columns: run `segment` of column x.
+  x = i % TILE_W;
+  int segment = i / TILE_W;
+  y0 = segment * COLUMN_RUN;
+  column[0] = s_tile[y0][x];
+  for (int k = 1; k < COLUMN_RUN; ++k) column[k] = sum_add(column[k - 1], s_tile[y0 + k][x]);
+  s_run_total[i] = column[COLUMN_RUN - 1];  // every read of the row runs' totals was before the last barrier
+  memoryBarrierShared();
+  barrier();
+  before = ZERO;
+  for (int p = 0; p < segment; ++p) before = sum_add(before, s_run_total[p * TILE_W + x]);
+  for (int k = 0; k < COLUMN_RUN; ++k) column[k] = sum_add(before, column[k]);
 }
 #endif
 
 #if PASS == 0
 void main() {
-  ivec2 origin = sum_tile();
-  ivec2 tile = ivec2(gl_WorkGroupID.xy);
-  int n = int(gl_LocalInvocationIndex);
-  if (n < TILE_H) table_store(row_carry_at(tile.x, origin.y + n), s_tile[n][TILE_W - 1]);
-  if (n < TILE_W) table_store(column_carry_at(tile.y, origin.x + n), s_tile[TILE_H - 1][n]);
+  ivec2 tile = ivec2(gl_WorkGroupID.xy), origin = tile * ivec2(TILE_W, TILE_H);
+  int x, y0;
+  Sum column[COLUMN_RUN];
+  sum_tile(origin, x, y0, column);
+  for (int k = 0; k < COLUMN_RUN; ++k)  // the last column: each row's sum in the tile
+    if (x == TILE_W - 1) table_store(row_carry_at(tile.x, origin.y + y0 + k), column[k]);
+  if (y0 + COLUMN_RUN == TILE_H)  // the last row
+    table_store(column_carry_at(tile.y, origin.x + x), column[COLUMN_RUN - 1]);
 }
 #elif PASS == 1 || PASS == 2
 // The carries: along each line (PASS 1: a row v of the tiled image, across its tile columns; PASS
@@ -237,17 +245,14 @@ void main() {
 }
 #elif PASS == 3
 void main() {
-  ivec2 tile = ivec2(gl_WorkGroupID.xy);
-  int x = int(gl_LocalInvocationID.x);
+  ivec2 tile = ivec2(gl_WorkGroupID.xy), origin = tile * ivec2(TILE_W, TILE_H);
+  int i = int(gl_LocalInvocationIndex), x = i % TILE_W, y0 = i / TILE_W * COLUMN_RUN;  // as sum_tile() assigns them
   // The carries, read before sum_tile()'s barriers so that they are in flight during the sums.
-  Sum above = table_load(column_carry_at(tile.y, tile.x * TILE_W + x)), left[2];
-  for (int part = 0; part < 2; ++part)
-    left[part] = table_load(row_carry_at(tile.x, tile.y * TILE_H + int(gl_LocalInvocationID.y) + part * TILE_GROUP_H));
-  ivec2 origin = sum_tile();
-  for (int part = 0; part < 2; ++part) {
-    int y = int(gl_LocalInvocationID.y) + part * TILE_GROUP_H;
-    table_store(origin + ivec2(x, y), sum_add(sum_add(s_tile[y][x], left[part]), above));
-  }
+  Sum above = table_load(column_carry_at(tile.y, origin.x + x)), left[COLUMN_RUN];
+  for (int k = 0; k < COLUMN_RUN; ++k) left[k] = table_load(row_carry_at(tile.x, origin.y + y0 + k));
+  Sum column[COLUMN_RUN];
+  sum_tile(origin, x, y0, column);
+  for (int k = 0; k < COLUMN_RUN; ++k) table_store(origin + ivec2(x, y0 + k), sum_add(sum_add(column[k], left[k]), above));
 }
 #else
 // The sum of the padded texels [0, c) (c in 0 .. the padded size): S(c - 1), or zero at an edge.
