@@ -41,10 +41,6 @@
 #define TILE_W 32
 #define TILE_H 16
 #define TILE_INVOCATIONS 128
-// A tile's workgroup walks TILE_STACK tiles down a column of tiles (the host's kTileStack), the next
-// tile's texels loaded while this one is summed: one tile a workgroup left the H200 bound by
-// workgroups' start and their first loads' latency (0.12 ms at 4096^2 with no load at all).
-#define TILE_STACK 8
 const int ROW_PARTS = TILE_INVOCATIONS / TILE_H, ROW_RUN = TILE_W / ROW_PARTS;
 const int COLUMN_PARTS = TILE_INVOCATIONS / TILE_W, COLUMN_RUN = TILE_H / COLUMN_PARTS;
 #define TILED_PASS (PASS == 0 || PASS == 3)
@@ -144,25 +140,23 @@ ivec2 column_carry_at(int tile_y, int u) { return ivec2(u, tiled_size().y + tile
 shared Sum s_tile[TILE_H][TILE_W + 1];
 shared Sum s_run_total[TILE_INVOCATIONS];
 
-// The texels of the tile at `origin` of the padded image (zeros past it, which no box reads) that
-// this invocation sums along a row: run `part` of row `row`, ROW_RUN texels from x0.
-void load_runs(ivec2 origin, out Sum run[ROW_RUN]) {
+// The workgroup's tile of the padded image, origin `origin`, summed into its own table L (the sums
+// of the tile's texels up to each): this invocation gets column `x` of L, rows y0 .. y0 +
+// COLUMN_RUN - 1. Each sum runs in registers along a run of texels; the runs before it in the same
+// row (or column) add up in shared memory: three barriers, and the tile passes through shared
+// memory once.
+void sum_tile(ivec2 origin, out int x, out int y0, out Sum column[COLUMN_RUN]) {
   ivec2 padded = source_size() + 2 * max_radius();
-  int i = int(gl_LocalInvocationIndex), row = i / ROW_PARTS, x0 = i % ROW_PARTS * ROW_RUN;
+  int i = int(gl_LocalInvocationIndex);
+  // Along the rows: run `part` of row `row`, texels x0 .. x0 + ROW_RUN - 1.
+  int row = i / ROW_PARTS, part = i % ROW_PARTS, x0 = part * ROW_RUN;
+  Sum run[ROW_RUN];
   for (int k = 0; k < ROW_RUN; ++k) {
     ivec2 q = origin + ivec2(x0 + k, row);
+    // Past the padded image (the last tiles' rest): zeros, which no box reads.
     run[k] = all(lessThan(q, padded)) ? texel_sum(source_texel(q - max_radius())) : ZERO;
   }
-}
-
-// The tile whose texels load_runs() gave, summed into its own table L (the sums of the tile's texels
-// up to each): this invocation gets column `x` of L, rows y0 .. y0 + COLUMN_RUN - 1. Each sum runs in
-// registers along a run of texels; the runs before it in the same row (or column) add up in shared
-// memory: four barriers, and the tile passes through shared memory once.
-void sum_tile(Sum run[ROW_RUN], out int x, out int y0, out Sum column[COLUMN_RUN]) {
-  int i = int(gl_LocalInvocationIndex), row = i / ROW_PARTS, part = i % ROW_PARTS, x0 = part * ROW_RUN;
   for (int k = 1; k < ROW_RUN; ++k) run[k] = sum_add(run[k - 1], run[k]);
-  barrier();  // the tile before this one has read all of the shared arrays
   s_run_total[i] = run[ROW_RUN - 1];
   memoryBarrierShared();
   barrier();
@@ -184,29 +178,18 @@ void sum_tile(Sum run[ROW_RUN], out int x, out int y0, out Sum column[COLUMN_RUN
   for (int p = 0; p < segment; ++p) before = sum_add(before, s_run_total[p * TILE_W + x]);
   for (int k = 0; k < COLUMN_RUN; ++k) column[k] = sum_add(before, column[k]);
 }
-
-// The tiles of this workgroup's stack: their count (the same for all its invocations, so the loops
-// over them keep every barrier in uniform control flow) and the origin of the t-th.
-int stack_tiles() { return min(TILE_STACK, table_tiles().y - int(gl_WorkGroupID.y) * TILE_STACK); }
-ivec2 stack_tile(int t) { return ivec2(gl_WorkGroupID.x, int(gl_WorkGroupID.y) * TILE_STACK + t); }
 #endif
 
 #if PASS == 0
 void main() {
-  Sum run[ROW_RUN], next[ROW_RUN];
-  load_runs(stack_tile(0) * ivec2(TILE_W, TILE_H), next);
-  for (int t = 0; t < stack_tiles(); ++t) {
-    ivec2 tile = stack_tile(t), origin = tile * ivec2(TILE_W, TILE_H);
-    run = next;
-    if (t + 1 < stack_tiles()) load_runs(origin + ivec2(0, TILE_H), next);  // in flight during the sums
-    int x, y0;
-    Sum column[COLUMN_RUN];
-    sum_tile(run, x, y0, column);
-    for (int k = 0; k < COLUMN_RUN; ++k)  // the last column: each row's sum in the tile
-      if (x == TILE_W - 1) table_store(row_carry_at(tile.x, origin.y + y0 + k), column[k]);
-    if (y0 + COLUMN_RUN == TILE_H)  // the last row
-      table_store(column_carry_at(tile.y, origin.x + x), column[COLUMN_RUN - 1]);
-  }
+  ivec2 tile = ivec2(gl_WorkGroupID.xy), origin = tile * ivec2(TILE_W, TILE_H);
+  int x, y0;
+  Sum column[COLUMN_RUN];
+  sum_tile(origin, x, y0, column);
+  for (int k = 0; k < COLUMN_RUN; ++k)  // the last column: each row's sum in the tile
+    if (x == TILE_W - 1) table_store(row_carry_at(tile.x, origin.y + y0 + k), column[k]);
+  if (y0 + COLUMN_RUN == TILE_H)  // the last row
+    table_store(column_carry_at(tile.y, origin.x + x), column[COLUMN_RUN - 1]);
 }
 #elif PASS == 1 || PASS == 2
 // The carries: along each line (PASS 1: a row v of the tiled image, across its tile columns; PASS
@@ -262,20 +245,14 @@ void main() {
 }
 #elif PASS == 3
 void main() {
+  ivec2 tile = ivec2(gl_WorkGroupID.xy), origin = tile * ivec2(TILE_W, TILE_H);
   int i = int(gl_LocalInvocationIndex), x = i % TILE_W, y0 = i / TILE_W * COLUMN_RUN;  // as sum_tile() assigns them
-  Sum run[ROW_RUN], next[ROW_RUN];
-  load_runs(stack_tile(0) * ivec2(TILE_W, TILE_H), next);
-  for (int t = 0; t < stack_tiles(); ++t) {
-    ivec2 tile = stack_tile(t), origin = tile * ivec2(TILE_W, TILE_H);
-    run = next;
-    if (t + 1 < stack_tiles()) load_runs(origin + ivec2(0, TILE_H), next);  // in flight during the sums
-    // The carries, read before sum_tile()'s barriers so that they are in flight during the sums.
-    Sum above = table_load(column_carry_at(tile.y, origin.x + x)), left[COLUMN_RUN];
-    for (int k = 0; k < COLUMN_RUN; ++k) left[k] = table_load(row_carry_at(tile.x, origin.y + y0 + k));
-    Sum column[COLUMN_RUN];
-    sum_tile(run, x, y0, column);
-    for (int k = 0; k < COLUMN_RUN; ++k) table_store(origin + ivec2(x, y0 + k), sum_add(sum_add(column[k], left[k]), above));
-  }
+  // The carries, read before sum_tile()'s barriers so that they are in flight during the sums.
+  Sum above = table_load(column_carry_at(tile.y, origin.x + x)), left[COLUMN_RUN];
+  for (int k = 0; k < COLUMN_RUN; ++k) left[k] = table_load(row_carry_at(tile.x, origin.y + y0 + k));
+  Sum column[COLUMN_RUN];
+  sum_tile(origin, x, y0, column);
+  for (int k = 0; k < COLUMN_RUN; ++k) table_store(origin + ivec2(x, y0 + k), sum_add(sum_add(column[k], left[k]), above));
 }
 #else
 // The sum of the padded texels [0, c) (c in 0 .. the padded size): S(c - 1), or zero at an edge.

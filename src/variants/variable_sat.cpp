@@ -27,7 +27,6 @@ bool wide(const BlurSettings& s) { return gl::info(s.input_format).is_float; }
 
 // The table's tiles (glsl/variable_sat.comp: TILE_W, TILE_H), and the padded image they cover.
 constexpr glm::ivec2 kTile{32, 16};
-constexpr int kTileStack = 8;  // tiles a workgroup of the tile passes walks down (TILE_STACK)
 glm::ivec2 padded_size(const BlurSettings& s, glm::ivec2 size) { return size + glm::ivec2(2 * s.kernel.radius); }
 glm::ivec2 tiles(const BlurSettings& s, glm::ivec2 size) { return (padded_size(s, size) + kTile - 1) / kTile; }
 // One texture holds the tiles' sums (the padded image in whole tiles), a column per tile column
@@ -55,9 +54,8 @@ class VariableSat final : public Blur {
     const glm::ivec2 size = passes.size(), table = table_size(s, size), n = tiles(s, size);
     const std::string pad = std::to_string(2 * s.kernel.radius);
     const glm::vec4 pass_values{static_cast<float>(s.kernel.radius), 0.0f, 0.0f, 0.0f};
-    const DispatchGrid tile_grid({n.x, (n.y + kTileStack - 1) / kTileStack, 1}, "ceil((W + " + pad + ") / " + std::to_string(kTile.x) +
-                                                                                ") x ceil((H + " + pad + ") / " +
-                                                                                std::to_string(kTile.y * kTileStack) + ") x 1");
+    const DispatchGrid tile_grid({n.x, n.y, 1}, "ceil((W + " + pad + ") / " + std::to_string(kTile.x) + ") x ceil((H + " + pad + ") / " +
+                                                    std::to_string(kTile.y) + ") x 1");
     // kCarryLines rows, then columns, of the tiled padded image a workgroup (a whole number of tiles).
     const int tiles_per_row_group = kCarryLines / kTile.y, tiles_per_column_group = kCarryLines / kTile.x;
     const DispatchGrid rows({(n.y + tiles_per_row_group - 1) / tiles_per_row_group, 1, 1},

@@ -39,7 +39,6 @@ mutations=(
   "variable-sat-ignores-the-border|glsl/variable_sat.comp|s/source_texel\(q - max_radius\(\)\)/source_texel(clamp(q - max_radius(), ivec2(0), source_size() - 1))/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_sat"
   "variable-sat-drops-the-row-carries|glsl/variable_sat.comp|s/sum_add\(sum_add\(column\[k\], left\[k\]\), above\)/sum_add(column[k], above)/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_sat"
   "variable-sat-tile-rows-forget-the-runs-before|glsl/variable_sat.comp|s/for \(int p = 0; p < part; \+\+p\)/for (int p = 0; p < 0; ++p)/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_sat"
-  "variable-sat-stack-prefetches-the-same-tile|glsl/variable_sat.comp|s/load_runs\(origin \+ ivec2\(0, TILE_H\), next\)/load_runs(origin, next)/g|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_sat"
   "variable-sat-carries-one-entry-late|glsl/variable_sat.comp|s/running = sum_add\(running, step\[k\]\);/if (k0 + k > first) running = sum_add(running, step[k]);/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_sat"
   "variable-sat-segments-forget-the-ones-before|glsl/variable_sat.comp|s/for \(int s = 0; s < segment; \+\+s\)/for (int s = 0; s < 0; ++s)/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_sat"
   "variable-levels-off-by-one-on-the-gpu|src/blur/pipeline.cpp|s/static_cast<float>\(levels\[i\]\) \/ 255\.0f/static_cast<float>(std::min<int>(levels[i] + 1, max_radius)) \/ 255.0f/|^gl\.Variable\/"
