@@ -38,9 +38,11 @@
 
 // The host's kTile. A tile's workgroup has TILE_INVOCATIONS: first ROW_PARTS a tile row, each
 // summing a run of ROW_RUN texels of it, then COLUMN_PARTS a tile column, each a run of COLUMN_RUN.
-#define TILE_W 32
+// Small tiles because a workgroup's shared memory decides how many are resident on the H200
+// (docs/PERFORMANCE.md): 16 x 16 (5.4 KiB for rgba8) took 12-20% less than 32 x 16.
+#define TILE_W 16
 #define TILE_H 16
-#define TILE_INVOCATIONS 128
+#define TILE_INVOCATIONS 64
 const int ROW_PARTS = TILE_INVOCATIONS / TILE_H, ROW_RUN = TILE_W / ROW_PARTS;
 const int COLUMN_PARTS = TILE_INVOCATIONS / TILE_W, COLUMN_RUN = TILE_H / COLUMN_PARTS;
 #define TILED_PASS (PASS == 0 || PASS == 3)

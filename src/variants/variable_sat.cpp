@@ -25,8 +25,9 @@ constexpr double kFixedScale = 16384.0;
 
 bool wide(const BlurSettings& s) { return gl::info(s.input_format).is_float; }
 
-// The table's tiles (glsl/variable_sat.comp: TILE_W, TILE_H), and the padded image they cover.
-constexpr glm::ivec2 kTile{32, 16};
+// The table's tiles (glsl/variable_sat.comp: TILE_W, TILE_H, and why they are small), and the padded
+// image they cover.
+constexpr glm::ivec2 kTile{16, 16};
 glm::ivec2 padded_size(const BlurSettings& s, glm::ivec2 size) { return size + glm::ivec2(2 * s.kernel.radius); }
 glm::ivec2 tiles(const BlurSettings& s, glm::ivec2 size) { return (padded_size(s, size) + kTile - 1) / kTile; }
 // One texture holds the tiles' sums (the padded image in whole tiles), a column per tile column

@@ -32,12 +32,12 @@ TEST(MemoryBudget, AVariantsLargerIntermediatesCount) {
 }
 
 TEST(MemoryBudget, TheSummedAreaTableIsDeclared) {
-  // variable-sat's table of 16384^2 padded by R = 64 on each side, in tiles of 32 x 16 plus a
-  // column per tile column and a row per tile row: 516 x 1032 tiles, 17028 x 17544 texels of 16
+  // variable-sat's table of 16384^2 padded by R = 64 on each side, in tiles of 16 x 16 plus a
+  // column per tile column and a row per tile row: 1032 x 1032 tiles, 17544 x 17544 texels of 16
   // bytes (32 for float input: two textures).
   const VariantInfo& sat = *find_variant("variable-sat");
   BlurSettings s = resolve(sat, BlurSettings{.kernel = make_kernel(KernelType::Box, 64, std::nullopt)});
-  const double texels = 17028.0 * 17544.0;
+  const double texels = 17544.0 * 17544.0;
   ASSERT_TRUE(sat.intermediate_bytes);
   EXPECT_DOUBLE_EQ(sat.intermediate_bytes(s, {16384, 16384}), 16.0 * texels);
   s.input_format = gl::Format::rgba16f;

@@ -139,7 +139,7 @@ const std::map<std::string, HandCount>& hand_counts() {
        }},
       // Variable radius: the largest level's direct sum (a map of smaller levels needs less).
       {"variable-naive", direct_2d},
-      // The summed-area table of the image padded by r on each side, in tiles of 32 x 16 texels,
+      // The summed-area table of the image padded by r on each side, in tiles of 16 x 16 texels,
       // 16 bytes an entry (4 words; 32 for float input, two words a channel). The padded image is
       // read twice (the edges pass, the table pass). Each tile's last column (one entry per row per
       // tile column) and last row (one per column per tile row) are written by the edges pass, read
@@ -150,11 +150,11 @@ const std::map<std::string, HandCount>& hand_counts() {
       {"variable-sat",
        [](const BlurSettings& s, glm::ivec2 n) {
          const int r = s.kernel.radius, w = n.x + 2 * r, h = n.y + 2 * r;
-         const int tiles_x = (w + 31) / 32, tiles_y = (h + 15) / 16;
+         const int tiles_x = (w + 15) / 16, tiles_y = (h + 15) / 16;
          const double words = s.input_format == gl::Format::rgba8 ? 1.0 : 2.0, entry = 16.0 * words;
          const double source = double(w) * h * gl::info(s.input_format).bytes_per_texel;
-         const double tiled = 32.0 * tiles_x * 16.0 * tiles_y;
-         const double last_columns = 16.0 * tiles_y * tiles_x, last_rows = 32.0 * tiles_x * tiles_y;
+         const double tiled = 16.0 * tiles_x * 16.0 * tiles_y;
+         const double last_columns = 16.0 * tiles_y * tiles_x, last_rows = 16.0 * tiles_x * tiles_y;
          const double edges = last_columns + last_rows;
          const double carries = 2.0 * edges + double(tiles_x) * tiles_y;
          return WorkBound{.bytes = 2.0 * source + (edges + carries + edges + 2.0 * tiled) * entry +
