@@ -230,6 +230,7 @@ struct Binding {
   bool stores() const { return kind == Kind::ImageWrite || kind == Kind::ImageReadWrite; }
   static Binding read_raw(const gl::Texture& t, GLuint unit = 0) { return {Kind::ImageRead, &t, unit, true}; }
   static Binding write_raw(const gl::Texture& t, GLuint unit = 1) { return {Kind::ImageWrite, &t, unit, true}; }
+  static Binding read_write_raw(const gl::Texture& t, GLuint unit) { return {Kind::ImageReadWrite, &t, unit, true}; }
   static Binding sampled(const gl::Texture& t, GLuint unit = 0) { return {Kind::Sampled, &t, unit}; }
   static Binding sampled_linear(const gl::Texture& t, GLuint unit = 0) { return {Kind::SampledLinear, &t, unit}; }
 };

@@ -66,25 +66,26 @@ class VariableSat final : public Blur {
     const DispatchGrid pixels = groups_covering(size, s.workgroup());
     // The table's low words on image unit 4, the high ones (float input) on 5.
     const gl::Texture& lo = passes.intermediate(0, gl::Format::rgba32f, table);
-    const Binding::Kind write = Binding::Kind::ImageWrite, read_write = Binding::Kind::ImageReadWrite, read = Binding::Kind::ImageRead;
     if (wide(s)) {
       const gl::Texture& hi = passes.intermediate(1, gl::Format::rgba32f, table);
-      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), {write, &lo, 4, true}, {write, &hi, 5, true}}, tile_grid,
-                      pass_values);
-      passes.dispatch("rows", *programs_[1], {{read_write, &lo, 4, true}, {read_write, &hi, 5, true}}, rows, pass_values);
-      passes.dispatch("columns", *programs_[2], {{read_write, &lo, 4, true}, {read_write, &hi, 5, true}}, columns, pass_values);
-      passes.dispatch("table", *programs_[3], {Binding::read(passes.source()), {read_write, &lo, 4, true}, {read_write, &hi, 5, true}},
+      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, 4), Binding::write_raw(hi, 5)},
                       tile_grid, pass_values);
+      passes.dispatch("rows", *programs_[1], {Binding::read_write_raw(lo, 4), Binding::read_write_raw(hi, 5)}, rows, pass_values);
+      passes.dispatch("columns", *programs_[2], {Binding::read_write_raw(lo, 4), Binding::read_write_raw(hi, 5)}, columns, pass_values);
+      passes.dispatch("table", *programs_[3],
+                      {Binding::read(passes.source()), Binding::read_write_raw(lo, 4), Binding::read_write_raw(hi, 5)}, tile_grid,
+                      pass_values);
       passes.dispatch("lookup", *programs_[4],
-                      {{read, &lo, 4, true}, {read, &hi, 5, true}, Binding::read(passes.radius_levels(), 2), Binding::write(passes.destination())},
+                      {Binding::read_raw(lo, 4), Binding::read_raw(hi, 5), Binding::read(passes.radius_levels(), 2),
+                       Binding::write(passes.destination())},
                       pixels, pass_values);
     } else {
-      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), {write, &lo, 4, true}}, tile_grid, pass_values);
-      passes.dispatch("rows", *programs_[1], {{read_write, &lo, 4, true}}, rows, pass_values);
-      passes.dispatch("columns", *programs_[2], {{read_write, &lo, 4, true}}, columns, pass_values);
-      passes.dispatch("table", *programs_[3], {Binding::read(passes.source()), {read_write, &lo, 4, true}}, tile_grid, pass_values);
+      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, 4)}, tile_grid, pass_values);
+      passes.dispatch("rows", *programs_[1], {Binding::read_write_raw(lo, 4)}, rows, pass_values);
+      passes.dispatch("columns", *programs_[2], {Binding::read_write_raw(lo, 4)}, columns, pass_values);
+      passes.dispatch("table", *programs_[3], {Binding::read(passes.source()), Binding::read_write_raw(lo, 4)}, tile_grid, pass_values);
       passes.dispatch("lookup", *programs_[4],
-                      {{read, &lo, 4, true}, Binding::read(passes.radius_levels(), 2), Binding::write(passes.destination())}, pixels,
+                      {Binding::read_raw(lo, 4), Binding::read(passes.radius_levels(), 2), Binding::write(passes.destination())}, pixels,
                       pass_values);
     }
   }
@@ -98,7 +99,8 @@ std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 size, const gl::G
   if (const int side = std::max(table.x, table.y); side > limits.max_texture_size)
     return Refusal{Limit::TextureSize,
                    "the summed-area table of the image padded by r = " + std::to_string(s.kernel.radius) +
-                       " on each side (in whole tiles, with the carries) is " + size_text(table) + ", above GL_MAX_TEXTURE_SIZE " + std::to_string(limits.max_texture_size),
+                       " on each side (in whole tiles, with the carries) is " + size_text(table) + ", above GL_MAX_TEXTURE_SIZE " +
+                       std::to_string(limits.max_texture_size),
                    static_cast<double>(side), static_cast<double>(limits.max_texture_size)};
   return std::nullopt;
 }

@@ -42,8 +42,11 @@ TEST(MemoryBudget, TheSummedAreaTableIsDeclared) {
   EXPECT_DOUBLE_EQ(sat.intermediate_bytes(s, {16384, 16384}), 16.0 * texels);
   s.input_format = gl::Format::rgba16f;
   EXPECT_DOUBLE_EQ(sat.intermediate_bytes(s, {16384, 16384}), 32.0 * texels);
-  for (const VariantInfo* v : variants())  // the others keep one rgba32f texture at most
-    if (v->name != "variable-sat") EXPECT_FALSE(v->intermediate_bytes) << v->name;
+  for (const VariantInfo* v : variants()) {  // the others keep one rgba32f texture at most
+    if (v->name != "variable-sat") {
+      EXPECT_FALSE(v->intermediate_bytes) << v->name;
+    }
+  }
 }
 
 TEST(MemoryBudget, DecodingCountsWhereItIsLarger) {
