@@ -138,12 +138,19 @@ TEST_F(ReportedNumbers, GpuSpansFitTheirFramesWallTime) {
   BlurSettings s;
   s.kernel = make_kernel(KernelType::Gauss, 12, std::nullopt);
   const report::Measurement m = measurer.measure(input, *find_variant("compute-separable"), s, false, 10);
-  const report::Stats total = report::stats_of(m.spans_ms.at("total"));
-  double passes = 0.0;
-  for (const auto& [span, times] : m.spans_ms)
-    if (span != "total") passes += report::stats_of(times).median;
+  const std::vector<double>& totals = m.spans_ms.at("total");
+  const report::Stats total = report::stats_of(totals);
   ASSERT_GT(total.median, 0.0);
-  EXPECT_LE(passes, total.median * 1.05) << "the passes lie inside total";
+  // Frame by frame (the medians of the passes need not add up to the total's: on a loaded machine
+  // their sum once came to 8% above it): each frame's passes lie inside its total, whose queries
+  // enclose theirs, within 1 us of timestamp rounding.
+  for (const auto& [span, times] : m.spans_ms) ASSERT_EQ(times.size(), totals.size()) << span << ": every frame times every span";
+  for (size_t frame = 0; frame < totals.size(); ++frame) {
+    double passes = 0.0;
+    for (const auto& [span, times] : m.spans_ms)
+      if (span != "total") passes += times[frame];
+    EXPECT_LE(passes, totals[frame] + 1e-3) << "frame " << frame << ": the passes lie inside its total";
+  }
   ASSERT_EQ(m.cpu_ms.size(), 1u);
   EXPECT_LE(total.median, m.cpu_ms.front() * 1.1) << "a frame's GPU time within its wall time";
   EXPECT_GT(total.median, m.cpu_ms.front() * 0.05) << "most of a frame on llvmpipe is the blur itself";
