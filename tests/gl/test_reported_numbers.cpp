@@ -152,7 +152,12 @@ TEST_F(ReportedNumbers, GpuSpansFitTheirFramesWallTime) {
     EXPECT_LE(passes, totals[frame] + 1e-3) << "frame " << frame << ": the passes lie inside its total";
   }
   ASSERT_EQ(m.cpu_ms.size(), 1u);
-  EXPECT_LE(total.median, m.cpu_ms.front() * 1.1) << "a frame's GPU time within its wall time";
+  // The frames run one after the other, so their GPU times add up to at most the timed loop's wall
+  // time: their mean is within the wall time per frame (5% for the two clocks and the queries).
+  // (Not the median, which on a loaded machine came to 12% above the mean wall time.)
+  double sum = 0.0;
+  for (double ms : totals) sum += ms;
+  EXPECT_LE(sum / static_cast<double>(totals.size()), m.cpu_ms.front() * 1.05) << "the frames' GPU time within their wall time";
   EXPECT_GT(total.median, m.cpu_ms.front() * 0.05) << "most of a frame on llvmpipe is the blur itself";
 }
 
