@@ -69,12 +69,13 @@ ApproxChoice choose(const BlurSettings& s) {
   return {sigma_of(offsets), std::to_string(offsets.size()) + (offsets.size() == 1 ? " pass, offset " : " passes, offsets ") + list};
 }
 
-// How a pass runs (glsl/kawase.comp). "textbook" (the default): four bilinear fetches per texel,
-// the texture units blending, as Kawase wrote it (the workgroup knob applies to it alone);
+// How a pass runs (glsl/kawase.comp). "textbook" (the default): Kawase's four bilinear fetches per
+// texel, the texture units blending, shared between neighbouring outputs (knob share; the workgroup
+// and share knobs apply to it alone);
 // "shared": each texel fetched once into shared memory and the 16 weighted there. The shared
 // pass's first form took 2x the textbook one on an H100 (docs/PERFORMANCE.md); this one, rebuilt
-// without private arrays and with a region per offset, has not been timed on a GPU yet: time both
-// (--pass textbook,shared) and make the faster one the default.
+// without private arrays and with a region per offset, took 2.7x a copy per pass at offsets 0-1 on
+// an H200 (the unshared textbook pass 3.0x), and more as the offset grows its region (10x at 12).
 const Knob kPass{.name = "pass",
                  .help = "Kawase: four bilinear fetches per texel, or each texel fetched once into shared memory and weighted there",
                  .define = "SHARED",
@@ -82,6 +83,32 @@ const Knob kPass{.name = "pass",
                  .choices = {{"textbook", 0}, {"shared", 1}},
                  .candidates = {{0}, {1}}};
 bool shared_pass(const BlurSettings& s) { return s.integer(kPass) == 1; }
+
+// The textbook pass's outputs per invocation, n x n at s = 2o + 1 apart: neighbouring outputs' fetches
+// land on the same corners, so n^2 outputs take (n + 1)^2 fetches, not 4 n^2 (glsl/kawase.comp).
+// On an H200 (docs/PERFORMANCE.md) a pass took 3.0x a copy at 4096^2 unshared, 1.9-2.0x at n = 2
+// and 1.5-1.8x at n = 3 for offsets from 2 on (2.8x at offset 0, where n adjacent outputs make an
+// invocation's stores n texels apart from its neighbour's); 1.7x / 1.4x / 1.2-1.6x at 1080p. n = 2,
+// the default, was within 11% of the best at every sigma and size timed, n = 3 up to 12% slower.
+const Knob kShare{.name = "share",
+                  .help = "Kawase textbook pass: n x n outputs per invocation, 2o + 1 texels apart, sharing their bilinear "
+                          "fetches ((n + 1)^2 fetches, not 4 n^2)",
+                  .define = "SHARE",
+                  .min = 1,
+                  .max = 4,
+                  .candidates = {{2}, {3}, {1}}};
+int share(const BlurSettings& s) { return shared_pass(s) ? 1 : s.integer(kShare); }
+// The bilinear fetches of one textbook pass per output.
+double fetches_per_output(const BlurSettings& s) {
+  const double n = share(s);
+  return (n + 1) * (n + 1) / (n * n);
+}
+// Invocations of a textbook pass at `offset` along an axis of `length` texels: each run of n s
+// texels (s = 2o + 1) takes s invocations.
+int textbook_invocations(int length, int offset, int n) {
+  const int s = 2 * offset + 1;
+  return (length + n * s - 1) / (n * s) * s;
+}
 
 // The shared pass's tiles: rgba8 to rgba8 passes sum raw texels as integers (two channels per
 // word): 8 bytes a staged texel, 32x24 tiles, 3 outputs down a column per invocation; passes that
@@ -139,10 +166,16 @@ class Kawase final : public Blur {
       const Pass& pass = passes_[k];
       const gl::Texture& dst = k + 1 == n ? passes.destination() : passes.intermediate(static_cast<int>(k % 2));
       const glm::vec4 offset(static_cast<float>(offsets_[k]), 0.0f, 0.0f, 0.0f);
-      if (!shared_pass(s))
-        passes.dispatch("p" + std::to_string(k + 1), *pass.program, {Binding::sampled_linear(*src), Binding::write(dst)},
-                        groups_covering(passes.size(), s.workgroup()), offset);
-      else if (pass.tiling.packed)
+      if (!shared_pass(s)) {
+        const int per_axis = share(s), o = offsets_[k];
+        const glm::ivec2 invocations{textbook_invocations(passes.size().x, o, per_axis), textbook_invocations(passes.size().y, o, per_axis)};
+        const std::string run = std::to_string(per_axis * (2 * o + 1)), per_run = std::to_string(2 * o + 1);
+        const glm::ivec2 wg = s.workgroup();
+        const DispatchGrid grid{groups_covering(invocations, wg).groups,
+                                "ceil(ceil(W / " + run + ") x " + per_run + " / " + std::to_string(wg.x) + ") x ceil(ceil(H / " + run +
+                                    ") x " + per_run + " / " + std::to_string(wg.y) + ") x 1"};
+        passes.dispatch("p" + std::to_string(k + 1), *pass.program, {Binding::sampled_linear(*src), Binding::write(dst)}, grid, offset);
+      } else if (pass.tiling.packed)
         passes.dispatch("p" + std::to_string(k + 1), *pass.program, {Binding::read_raw(*src), Binding::write_raw(dst)},
                         groups_covering(passes.size(), pass.tiling.tile), offset);
       else
@@ -247,7 +280,8 @@ SharedMemory shared_memory(const BlurSettings& s) {
 
 // Each pass reads its source once and writes its target once (the intermediate format between
 // passes). Shared passes weight the 16 texels of each output, 4 taps along each axis, 4 channels;
-// textbook passes issue 4 bilinear fetches per texel and weight each.
+// textbook passes issue (n + 1)^2 bilinear fetches per n x n outputs (4 per texel unshared) and add
+// four of them per output.
 WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
   const size_t n = offsets_for(s.kernel.sigma).size();
   const double texels = static_cast<double>(size.x) * size.y;
@@ -257,8 +291,8 @@ WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
   if (shared_pass(s)) {
     b.fmas = n * 32.0 * texels;
   } else {
-    b.bilinear_fetches = n * 4.0 * texels;
-    b.fmas = 4.0 * b.bilinear_fetches;
+    b.bilinear_fetches = n * fetches_per_output(s) * texels;
+    b.fmas = n * 16.0 * texels;
   }
   return b;
 }
@@ -274,7 +308,7 @@ extern const VariantInfo kawase{
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
-    .knobs = {kPass, knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}})},
+    .knobs = {kPass, kShare, knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}})},
     .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new Kawase); },

@@ -163,7 +163,7 @@ const std::map<std::string, HandCount>& hand_counts() {
        }},
       // Full-resolution passes, each reading and writing once (the intermediate between them); the
       // shared ones weight 16 texels per texel (4 taps per axis, 4 channels), the textbook ones issue
-      // 4 bilinear fetches per texel, each weighted.
+      // 4 bilinear fetches per texel, or (n + 1)^2 per n x n texels that share them, and add four per texel.
       {"kawase",
        [](const BlurSettings& s, glm::ivec2 n) {
          const int passes = leading_number(*find_variant("kawase"), s);
@@ -172,7 +172,8 @@ const std::map<std::string, HandCount>& hand_counts() {
          if (s.knob("pass").x == 1) {
            b.fmas = passes * 32.0 * texels(n);
          } else {
-           b.bilinear_fetches = passes * 4.0 * texels(n);
+           const double share = s.knob("share").x;
+           b.bilinear_fetches = passes * (share + 1) * (share + 1) / (share * share) * texels(n);
            b.fmas = passes * 16.0 * texels(n);
          }
          return b;
@@ -288,12 +289,13 @@ TEST(OwnBound, WrittenOutNumbers) {
   // 31 and 30 rows.
   const WorkBound odd = dual.own_bound(resolve(dual, s), {97, 61});
   EXPECT_DOUBLE_EQ(odd.bytes, 4.0 * (97 * 61 + 49 * 31 + 49 * 31 + 25 * 16 + 25 * 16 + 97 * 61));
-  // kawase, sigma 10 (7 passes), 4096x4096 rgba8: 7 x 2 x 64 MiB; textbook passes 4 fetches and 16
-  // FMAs per texel, shared ones no fetches and 32 FMAs.
+  // kawase, sigma 10 (7 passes), 4096x4096 rgba8: 7 x 2 x 64 MiB; textbook passes of 2 x 2 outputs
+  // per invocation (the default) 9 fetches per 4 texels and 16 FMAs per texel, shared ones no
+  // fetches and 32 FMAs.
   const VariantInfo& kawase = *find_variant("kawase");
   const WorkBound k = kawase.own_bound(resolve(kawase, s), {4096, 4096});
   EXPECT_DOUBLE_EQ(k.bytes, 7.0 * 2.0 * 4096 * 4096 * 4);
-  EXPECT_DOUBLE_EQ(k.bilinear_fetches, 7.0 * 4.0 * 4096 * 4096);
+  EXPECT_DOUBLE_EQ(k.bilinear_fetches, 7.0 * 9.0 / 4.0 * 4096 * 4096);
   EXPECT_DOUBLE_EQ(k.fmas, 7.0 * 16.0 * 4096 * 4096);
   BlurSettings shared = s;
   shared.knobs["pass"] = {1};
@@ -301,6 +303,12 @@ TEST(OwnBound, WrittenOutNumbers) {
   EXPECT_DOUBLE_EQ(ks.bytes, k.bytes);
   EXPECT_DOUBLE_EQ(ks.bilinear_fetches, 0.0);
   EXPECT_DOUBLE_EQ(ks.fmas, 7.0 * 32.0 * 4096 * 4096);
+  // Textbook passes of one output per invocation: 4 fetches per texel.
+  BlurSettings unshared = s;
+  unshared.knobs["share"] = {1};
+  const WorkBound ku = kawase.own_bound(resolve(kawase, unshared), {4096, 4096});
+  EXPECT_DOUBLE_EQ(ku.bilinear_fetches, 7.0 * 4.0 * 4096 * 4096);
+  EXPECT_DOUBLE_EQ(ku.fmas, k.fmas);
   // compute-separable-linear, r = 16 at rgba8 with an rgba16f intermediate, 1920x1080: 17 fetches a
   // pass; each pass reads 4 and writes 8 bytes per texel or the reverse.
   const VariantInfo& linear = *find_variant("compute-separable-linear");
