@@ -82,8 +82,9 @@ struct Region {
 const int kExtent[13] = int[13](64, 36, 22, 16, 12, 10, 9, 9, 9, 9, 9, 9, 9);
 Region source_region(Region r, int level) { return Region((r.start >> 1) - 2, ivec2(kExtent[level])); }
 // Two buffers, levels alternating between them: odd levels in A (level 1: 36 x 36 at most), even
-// levels in B (level 2: 22 x 22; the source level when the chain is longer than 1 fits either).
-const int kCapacityA = 36 * 36, kCapacityB = 22 * 22;
+// levels in B (level 2: 22 x 22; the source level when the chain is longer than 1 fits either). A
+// chain of one pass stages level 1 alone: no B (less shared memory, more workgroups resident).
+const int kCapacityA = 36 * 36, kCapacityB = DK_CHAIN > 1 ? 22 * 22 : 0;
 shared vec4 s_level[kCapacityA + kCapacityB];
 int level_base(int level) { return (level & 1) == 1 ? 0 : kCapacityA; }
 

@@ -164,9 +164,10 @@ const Knob kUpThreads{.name = "up-threads",
                       .candidates = {{256}, {512}}};
 
 // The chain's tiles: 64x64 target texels, their levels staged in two buffers of vec4 (36x36 and
-// 22x22 texels: the regions of levels 1 and 2).
+// 22x22 texels: the regions of levels 1 and 2), the second only for chains of two passes or more:
+// shared memory per workgroup decides how many are resident (docs/PERFORMANCE.md).
 constexpr int kUpTile = 64;
-constexpr int kUpSharedBytes = (36 * 36 + 22 * 22) * 16;
+int up_shared_bytes(int chain) { return (36 * 36 + (chain > 1 ? 22 * 22 : 0)) * 16; }
 
 // What an upsampling pass's eight fetches blend, per target phase: target texel q = 2n + b sits at
 // n + (b + 1/2) / 2 in the level read; each fetch blends the two texels floor(p - 1/2) and the next
@@ -335,8 +336,10 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   return bound.tolerance(std::to_string(choice.levels) + " levels down and up");
 }
 
-SharedMemory shared_memory(const BlurSettings& /*resolved*/) {
-  return {kUpSharedBytes, "the upsampling chain's two levels of a 64x64 tile, 36x36 and 22x22 fp32 vec4"};
+SharedMemory shared_memory(const BlurSettings& s) {
+  const int chain = up_chain(s, choice_for(s.kernel.sigma).levels);
+  if (chain == 1) return {up_shared_bytes(chain), "the upsampling pass's level of a 64x64 tile, 36x36 fp32 vec4"};
+  return {up_shared_bytes(chain), "the upsampling chain's two levels of a 64x64 tile, 36x36 and 22x22 fp32 vec4"};
 }
 
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {

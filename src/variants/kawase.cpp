@@ -86,21 +86,21 @@ bool shared_pass(const BlurSettings& s) { return s.integer(kPass) == 1; }
 
 // The textbook pass's outputs per invocation, n x n at s = 2o + 1 apart: neighbouring outputs' fetches
 // land on the same corners, so n^2 outputs take (n + 1)^2 fetches, not 4 n^2 (glsl/kawase.comp).
-// On an H200 (docs/PERFORMANCE.md) a pass took 3.0x a copy at 4096^2 unshared, 1.9-2.0x at n = 2
-// and 1.5-1.8x at n = 3 for offsets from 2 on (2.8x at offset 0, where n adjacent outputs make an
-// invocation's stores n texels apart from its neighbour's); 1.7x / 1.4x / 1.2-1.6x at 1080p. n = 2,
-// the default, was within 11% of the best at every sigma and size timed, n = 3 up to 12% slower.
+// The knob is the largest n; passes at offsets 0 and 1 take at most 2, since their outputs are 1 or
+// 3 texels apart and an invocation's stores land n texels from its neighbour's. On an H200
+// (docs/PERFORMANCE.md) a pass took 3.0x a copy at 4096^2 unshared, 1.9-2.0x at n = 2 and 1.5-1.8x
+// at n = 3 from offset 2 on (2.8x at offset 0); at 1080p 1.7x / 1.3-1.5x / 1.1-1.4x.
 const Knob kShare{.name = "share",
-                  .help = "Kawase textbook pass: n x n outputs per invocation, 2o + 1 texels apart, sharing their bilinear "
-                          "fetches ((n + 1)^2 fetches, not 4 n^2)",
-                  .define = "SHARE",
+                  .help = "Kawase textbook pass: up to n x n outputs per invocation, 2o + 1 texels apart, sharing their "
+                          "bilinear fetches ((n + 1)^2 fetches, not 4 n^2; at most 2 x 2 at offsets 0 and 1)",
+                  .define = "KAWASE_SHARE",  // the shader reads SHARE, the pass's n
                   .min = 1,
                   .max = 4,
-                  .candidates = {{2}, {3}, {1}}};
-int share(const BlurSettings& s) { return shared_pass(s) ? 1 : s.integer(kShare); }
-// The bilinear fetches of one textbook pass per output.
-double fetches_per_output(const BlurSettings& s) {
-  const double n = share(s);
+                  .candidates = {{3}, {2}, {1}}};
+int share(const BlurSettings& s, int offset) { return shared_pass(s) ? 1 : std::min(s.integer(kShare), offset < 2 ? 2 : 4); }
+// The bilinear fetches per output of a textbook pass at `offset`.
+double fetches_per_output(const BlurSettings& s, int offset) {
+  const double n = share(s, offset);
   return (n + 1) * (n + 1) / (n * n);
 }
 // Invocations of a textbook pass at `offset` along an axis of `length` texels: each run of n s
@@ -143,7 +143,7 @@ class Kawase final : public Blur {
     for (size_t k = 0; k < offsets_.size(); ++k) {
       const gl::Format src = k == 0 ? io : mid, dst = k + 1 == offsets_.size() ? io : mid;
       if (!shared_pass(s)) {
-        passes_.push_back({&setup.compute("kawase.comp", src, dst, {{"SHARED", "0"}}), {}});
+        passes_.push_back({&setup.compute("kawase.comp", src, dst, {{"SHARED", "0"}, {"SHARE", std::to_string(share(s, offsets_[k]))}}), {}});
         continue;
       }
       const Tiling t = tiling(src, dst);
@@ -167,7 +167,7 @@ class Kawase final : public Blur {
       const gl::Texture& dst = k + 1 == n ? passes.destination() : passes.intermediate(static_cast<int>(k % 2));
       const glm::vec4 offset(static_cast<float>(offsets_[k]), 0.0f, 0.0f, 0.0f);
       if (!shared_pass(s)) {
-        const int per_axis = share(s), o = offsets_[k];
+        const int o = offsets_[k], per_axis = share(s, o);
         const glm::ivec2 invocations{textbook_invocations(passes.size().x, o, per_axis), textbook_invocations(passes.size().y, o, per_axis)};
         const std::string run = std::to_string(per_axis * (2 * o + 1)), per_run = std::to_string(2 * o + 1);
         const glm::ivec2 wg = s.workgroup();
@@ -280,8 +280,8 @@ SharedMemory shared_memory(const BlurSettings& s) {
 
 // Each pass reads its source once and writes its target once (the intermediate format between
 // passes). Shared passes weight the 16 texels of each output, 4 taps along each axis, 4 channels;
-// textbook passes issue (n + 1)^2 bilinear fetches per n x n outputs (4 per texel unshared) and add
-// four of them per output.
+// textbook passes issue (n + 1)^2 bilinear fetches per n x n outputs (4 per texel unshared; n by the
+// pass's offset) and add four of them per output.
 WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
   const size_t n = offsets_for(s.kernel.sigma).size();
   const double texels = static_cast<double>(size.x) * size.y;
@@ -291,7 +291,7 @@ WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
   if (shared_pass(s)) {
     b.fmas = n * 32.0 * texels;
   } else {
-    b.bilinear_fetches = n * fetches_per_output(s) * texels;
+    for (int offset : offsets_for(s.kernel.sigma)) b.bilinear_fetches += fetches_per_output(s, offset) * texels;
     b.fmas = n * 16.0 * texels;
   }
   return b;

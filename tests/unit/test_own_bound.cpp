@@ -53,6 +53,15 @@ double dual_offset(const VariantInfo& v, const BlurSettings& s) {
   return std::stod(text.substr(text.rfind(' ') + 1));
 }
 
+// The offsets of kawase's choice: "3 passes, offsets 0,1,2" -> {0, 1, 2}.
+std::vector<int> kawase_offsets(const VariantInfo& v, const BlurSettings& s) {
+  const std::string text = v.approximation.choose(s).parameters;
+  std::vector<int> offsets;
+  std::stringstream list(text.substr(text.rfind(' ') + 1));
+  for (std::string item; std::getline(list, item, ',');) offsets.push_back(std::stoi(item));
+  return offsets;
+}
+
 using HandCount = std::function<WorkBound(const BlurSettings&, glm::ivec2)>;
 
 WorkBound direct_2d(const BlurSettings& s, glm::ivec2 n) {
@@ -163,7 +172,8 @@ const std::map<std::string, HandCount>& hand_counts() {
        }},
       // Full-resolution passes, each reading and writing once (the intermediate between them); the
       // shared ones weight 16 texels per texel (4 taps per axis, 4 channels), the textbook ones issue
-      // 4 bilinear fetches per texel, or (n + 1)^2 per n x n texels that share them, and add four per texel.
+      // 4 bilinear fetches per texel, or (n + 1)^2 per n x n texels that share them (n the knob, at most
+      // 2 at offsets 0 and 1), and add four per texel.
       {"kawase",
        [](const BlurSettings& s, glm::ivec2 n) {
          const int passes = leading_number(*find_variant("kawase"), s);
@@ -172,8 +182,10 @@ const std::map<std::string, HandCount>& hand_counts() {
          if (s.knob("pass").x == 1) {
            b.fmas = passes * 32.0 * texels(n);
          } else {
-           const double share = s.knob("share").x;
-           b.bilinear_fetches = passes * (share + 1) * (share + 1) / (share * share) * texels(n);
+           for (int offset : kawase_offsets(*find_variant("kawase"), s)) {
+             const double share = std::min(s.knob("share").x, offset < 2 ? 2 : 4);
+             b.bilinear_fetches += (share + 1) * (share + 1) / (share * share) * texels(n);
+           }
            b.fmas = passes * 16.0 * texels(n);
          }
          return b;
@@ -289,13 +301,14 @@ TEST(OwnBound, WrittenOutNumbers) {
   // 31 and 30 rows.
   const WorkBound odd = dual.own_bound(resolve(dual, s), {97, 61});
   EXPECT_DOUBLE_EQ(odd.bytes, 4.0 * (97 * 61 + 49 * 31 + 49 * 31 + 25 * 16 + 25 * 16 + 97 * 61));
-  // kawase, sigma 10 (7 passes), 4096x4096 rgba8: 7 x 2 x 64 MiB; textbook passes of 2 x 2 outputs
-  // per invocation (the default) 9 fetches per 4 texels and 16 FMAs per texel, shared ones no
-  // fetches and 32 FMAs.
+  // kawase, sigma 10 (7 passes, offsets 0,1,2,3,4,5,5), 4096x4096 rgba8: 7 x 2 x 64 MiB; textbook
+  // passes (the default: up to 3 x 3 outputs per invocation, 2 x 2 at offsets 0 and 1) 9 fetches per
+  // 4 texels at offsets 0 and 1, 16 per 9 after, and 16 FMAs per texel; shared ones no fetches and
+  // 32 FMAs.
   const VariantInfo& kawase = *find_variant("kawase");
   const WorkBound k = kawase.own_bound(resolve(kawase, s), {4096, 4096});
   EXPECT_DOUBLE_EQ(k.bytes, 7.0 * 2.0 * 4096 * 4096 * 4);
-  EXPECT_DOUBLE_EQ(k.bilinear_fetches, 7.0 * 9.0 / 4.0 * 4096 * 4096);
+  EXPECT_DOUBLE_EQ(k.bilinear_fetches, (2 * 9.0 / 4.0 + 5 * 16.0 / 9.0) * 4096 * 4096);
   EXPECT_DOUBLE_EQ(k.fmas, 7.0 * 16.0 * 4096 * 4096);
   BlurSettings shared = s;
   shared.knobs["pass"] = {1};
