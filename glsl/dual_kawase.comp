@@ -81,10 +81,14 @@ struct Region {
 // divisors.
 const int kExtent[13] = int[13](64, 36, 22, 16, 12, 10, 9, 9, 9, 9, 9, 9, 9);
 Region source_region(Region r, int level) { return Region((r.start >> 1) - 2, ivec2(kExtent[level])); }
-// Two buffers, levels alternating between them: odd levels in A (level 1: 36 x 36 at most), even
-// levels in B (level 2: 22 x 22; the source level when the chain is longer than 1 fits either). A
-// chain of one pass stages level 1 alone: no B (less shared memory, more workgroups resident).
-const int kCapacityA = 36 * 36, kCapacityB = DK_CHAIN > 1 ? 22 * 22 : 0;
+// Level 1 is staged in parts of the tile, one per half the last pass writes (kHalves): the rows of
+// level 1 that half reads, 2 THREADS_Y + 4 of them (20 of 36 at 256 invocations). Shared memory per
+// workgroup decides how many are resident (docs/PERFORMANCE.md), so a part, not the whole region.
+const int kPartStep = 2 * THREADS_Y, kPartRows = kPartStep + 4;
+// Two buffers, levels alternating between them: odd levels in A (a part of level 1: 36 x 20; levels
+// 3 and up: 16 x 16 at most), even levels in B (level 2: 22 x 22; the source level when the chain
+// is longer than 1 fits either). A chain of one pass stages level 1 alone: no B.
+const int kCapacityA = 36 * kPartRows, kCapacityB = DK_CHAIN > 1 ? 22 * 22 : 0;
 shared vec4 s_level[kCapacityA + kCapacityB];
 int level_base(int level) { return (level & 1) == 1 ? 0 : kCapacityA; }
 
@@ -102,9 +106,9 @@ const vec4 kZero4[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
 // The border rule at the edges of level `level`'s staged region: a texel outside the level's `size`
 // becomes the one the rule maps it to, or the constant (see up_level).
 void border_fixup(int level, Region r, ivec2 size) {
-  int base = level_base(level), side = kExtent[level];
-  for (int i = int(gl_LocalInvocationIndex); i < side * side; i += THREADS_X * THREADS_Y) {
-    ivec2 q = r.start + ivec2(i % side, i / side);
+  int base = level_base(level);
+  for (int i = int(gl_LocalInvocationIndex); i < r.extent.x * r.extent.y; i += THREADS_X * THREADS_Y) {
+    ivec2 q = r.start + ivec2(i % r.extent.x, i / r.extent.x);
     if (!border_outside(q, size)) continue;
 #if BORDER == BORDER_CONSTANT
     stage(base, r, q, border_value());
@@ -122,14 +126,14 @@ void border_fixup(int level, Region r, ivec2 size) {
 // whose images under clamp, reflect and reflect101 lie inside the region; entries further out are
 // left alone (they feed only texels outside the image). Wrap maps across the image: its chains are
 // one pass long (the host's choice), so this never runs for it.
-void up_level(int level, Region r, Region from, ivec2 size) {
+// `blocks`: the blocks whose texels the region holds, from r.start >> 1 (the start is even): for a
+// whole level the next level's region less its two-texel margins, for a part of level 1 its rows / 2.
+void up_level(int level, Region r, Region from, ivec2 size, ivec2 blocks) {
   int base = level_base(level), from_base = level_base(level + 1);
-  // The blocks whose texels the region holds: the next level's region less the two-texel margins.
-  int blocks = kExtent[level + 1] - 4;
   ivec2 first = r.start >> 1;
-  for (int i = int(gl_LocalInvocationIndex); i < blocks * blocks; i += THREADS_X * THREADS_Y) {
+  for (int i = int(gl_LocalInvocationIndex); i < blocks.x * blocks.y; i += THREADS_X * THREADS_Y) {
     // Block n: the 2 x 2 texels 2n + b, its four phases, from the five rows of their window.
-    ivec2 n = first + ivec2(i % blocks, i / blocks);
+    ivec2 n = first + ivec2(i % blocks.x, i / blocks.x);
     vec4 sum[4] = kZero4;
     vec4 t[5];
 #define ACC sum
@@ -155,6 +159,36 @@ void up_level(int level, Region r, Region from, ivec2 size) {
   border_fixup(level, r, size);
 }
 
+// Stage the chain's source level (region r of level `level`), with the border rule at its edges.
+// Every invocation issues all its loads (at most three: 36 x 20 texels over 256 invocations) before
+// its first store to shared memory, so they are in flight together rather than one memory latency
+// after another (a loop whose count the compiler did not know waited for each in turn).
+void stage_source(int level, Region r, ivec2 size) {
+  int base = level_base(level);
+  const int kThreads = THREADS_X * THREADS_Y;
+  int texels = r.extent.x * r.extent.y, i = int(gl_LocalInvocationIndex);
+#define STAGE_AT(k) (r.start + ivec2((i + (k) * kThreads) % r.extent.x, (i + (k) * kThreads) / r.extent.x))
+#if DK_FOLD
+  // The source level computed here from the level below (u_src): five bilinear fetches a texel,
+  // all issued before the first store; its texels outside the level are fixed up below.
+  vec2 inv_size = 1.0 / vec2(source_size());
+#define STAGE_LOAD(k, v) if (i + (k) * kThreads < texels) v = down_texel(STAGE_AT(k), inv_size);
+#else
+#define STAGE_LOAD(k, v) if (i + (k) * kThreads < texels) v = source_texel(STAGE_AT(k));
+#endif
+#define STAGE_STORE(k, v) if (i + (k) * kThreads < texels) stage(base, r, STAGE_AT(k), v);
+  vec4 v0 = vec4(0.0), v1 = vec4(0.0), v2 = vec4(0.0), v3 = vec4(0.0), v4 = vec4(0.0), v5 = vec4(0.0);
+  STAGE_LOAD(0, v0) STAGE_LOAD(1, v1) STAGE_LOAD(2, v2) STAGE_LOAD(3, v3) STAGE_LOAD(4, v4) STAGE_LOAD(5, v5)
+  STAGE_STORE(0, v0) STAGE_STORE(1, v1) STAGE_STORE(2, v2) STAGE_STORE(3, v3) STAGE_STORE(4, v4) STAGE_STORE(5, v5)
+#undef STAGE_AT
+#undef STAGE_LOAD
+#undef STAGE_STORE
+  barrier();
+#if DK_FOLD
+  border_fixup(level, r, size);
+#endif
+}
+
 void main() {
   // The chain's levels: 0 the target, DK_CHAIN the source; sizes ceil(size / 2) per level.
   Region region[DK_CHAIN + 1];
@@ -166,47 +200,27 @@ void main() {
     size[l] = (size[l - 1] + 1) >> 1;
   }
 
-  // Stage the source level's region, with the border rule at its edges. kSide is a constant, and
-  // every invocation issues all its loads (at most six: 36 x 36 texels over 256 invocations, three over 512) before
-  // its first store to shared memory, so they are in flight together rather than one memory latency
-  // after another (a loop whose count the compiler did not know waited for each in turn).
-  {
-    Region r = region[DK_CHAIN];
-    int base = level_base(DK_CHAIN);
-    const int kSide = kExtent[DK_CHAIN], kTexels = kSide * kSide, kThreads = THREADS_X * THREADS_Y;
-    int i = int(gl_LocalInvocationIndex);
-#define STAGE_AT(k) (r.start + ivec2((i + (k) * kThreads) % kSide, (i + (k) * kThreads) / kSide))
-#if DK_FOLD
-    // The source level computed here from the level below (u_src): five bilinear fetches a texel,
-    // all issued before the first store; its texels outside the level are fixed up below.
-    vec2 inv_size = 1.0 / vec2(source_size());
-#define STAGE_LOAD(k, v) if (i + (k) * kThreads < kTexels) v = down_texel(STAGE_AT(k), inv_size);
-#else
-#define STAGE_LOAD(k, v) if (i + (k) * kThreads < kTexels) v = source_texel(STAGE_AT(k));
+  // The levels above level 1, whole; then level 1 and the last pass part by part.
+#if DK_CHAIN > 1
+  stage_source(DK_CHAIN, region[DK_CHAIN], size[DK_CHAIN]);
+  for (int l = DK_CHAIN - 1; l >= 2; --l) up_level(l, region[l], region[l + 1], size[l], ivec2(kExtent[l + 1] - 4));
 #endif
-#define STAGE_STORE(k, v) if (i + (k) * kThreads < kTexels) stage(base, r, STAGE_AT(k), v);
-    vec4 v0 = vec4(0.0), v1 = vec4(0.0), v2 = vec4(0.0), v3 = vec4(0.0), v4 = vec4(0.0), v5 = vec4(0.0);
-    STAGE_LOAD(0, v0) STAGE_LOAD(1, v1) STAGE_LOAD(2, v2) STAGE_LOAD(3, v3) STAGE_LOAD(4, v4) STAGE_LOAD(5, v5)
-    STAGE_STORE(0, v0) STAGE_STORE(1, v1) STAGE_STORE(2, v2) STAGE_STORE(3, v3) STAGE_STORE(4, v4) STAGE_STORE(5, v5)
-#undef STAGE_AT
-#undef STAGE_LOAD
-#undef STAGE_STORE
-    barrier();
-#if DK_FOLD
-    border_fixup(DK_CHAIN, r, size[DK_CHAIN]);
-#endif
-  }
-  for (int l = DK_CHAIN - 1; l >= 1; --l) up_level(l, region[l], region[l + 1], size[l]);
 
   // The last pass, into the target: invocation (x, y) writes the 2 x 4 texels of level-1 column
   // n.x = first.x + x and rows n.y, n.y + 1, n.y = first.y + 2y (and, at 256 invocations, 16 rows
-  // further): the six rows of their windows read once, a row at a time, each into the sums of the
-  // rows it serves.
-  Region from = region[1];
+  // further, from the second part of level 1): the six rows of their windows read once, a row at a
+  // time, each into the sums of the rows it serves.
   int from_base = level_base(1);
   ivec2 target = target_size();
   for (int half_tile = 0; half_tile < kHalves; ++half_tile) {
-    ivec2 n = (region[0].start >> 1) + ivec2(gl_LocalInvocationID.x, 2 * int(gl_LocalInvocationID.y) + 2 * THREADS_Y * half_tile);
+    // The part of level 1 this half reads: rows kPartStep x half_tile on, kPartRows of them.
+    Region from = Region(region[1].start + ivec2(0, kPartStep * half_tile), ivec2(kExtent[1], kPartRows));
+#if DK_CHAIN > 1
+    up_level(1, from, region[2], size[1], ivec2(kExtent[2] - 4, kPartRows / 2));
+#else
+    stage_source(1, from, size[1]);
+#endif
+    ivec2 n = (region[0].start >> 1) + ivec2(gl_LocalInvocationID.x, 2 * int(gl_LocalInvocationID.y) + kPartStep * half_tile);
     vec4 upper[4] = kZero4, lower[4] = kZero4;  // level-1 rows n.y and n.y + 1
     vec4 t[5];
     LOAD_ROW(t, from_base, from, n + ivec2(0, -2));
@@ -250,6 +264,7 @@ void main() {
     STORE_PHASE(0, 0, upper) STORE_PHASE(1, 0, upper) STORE_PHASE(2, 0, upper) STORE_PHASE(3, 0, upper)
     STORE_PHASE(0, 2, lower) STORE_PHASE(1, 2, lower) STORE_PHASE(2, 2, lower) STORE_PHASE(3, 2, lower)
 #undef STORE_PHASE
+    barrier();  // the next part overwrites this one
   }
 }
 #endif

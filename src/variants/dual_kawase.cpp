@@ -163,11 +163,13 @@ const Knob kUpThreads{.name = "up-threads",
                       .choices = {{"256", 256}, {"512", 512}},
                       .candidates = {{256}, {512}}};
 
-// The chain's tiles: 64x64 target texels, their levels staged in two buffers of vec4 (36x36 and
-// 22x22 texels: the regions of levels 1 and 2), the second only for chains of two passes or more:
-// shared memory per workgroup decides how many are resident (docs/PERFORMANCE.md).
+// The chain's tiles: 64x64 target texels, their levels staged in two buffers of vec4: level 1 a
+// part at a time, the rows of its 36 columns that one round of the last pass reads (2 x 8 + 4 rows
+// at 256 invocations, all 36 at 512), and the 22x22 region of level 2, only for chains of two passes
+// or more. Shared memory per workgroup decides how many are resident (docs/PERFORMANCE.md).
 constexpr int kUpTile = 64;
-int up_shared_bytes(int chain) { return (36 * 36 + (chain > 1 ? 22 * 22 : 0)) * 16; }
+int level1_part_rows(const BlurSettings& s) { return 2 * (s.integer(kUpThreads) / 32) + 4; }
+int up_shared_bytes(const BlurSettings& s, int chain) { return (36 * level1_part_rows(s) + (chain > 1 ? 22 * 22 : 0)) * 16; }
 
 // What an upsampling pass's eight fetches blend, per target phase: target texel q = 2n + b sits at
 // n + (b + 1/2) / 2 in the level read; each fetch blends the two texels floor(p - 1/2) and the next
@@ -338,8 +340,9 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
 
 SharedMemory shared_memory(const BlurSettings& s) {
   const int chain = up_chain(s, choice_for(s.kernel.sigma).levels);
-  if (chain == 1) return {up_shared_bytes(chain), "the upsampling pass's level of a 64x64 tile, 36x36 fp32 vec4"};
-  return {up_shared_bytes(chain), "the upsampling chain's two levels of a 64x64 tile, 36x36 and 22x22 fp32 vec4"};
+  const std::string part = "36x" + std::to_string(level1_part_rows(s)) + " of level 1";
+  if (chain == 1) return {up_shared_bytes(s, chain), "the upsampling pass's " + part + " of a 64x64 tile, fp32 vec4"};
+  return {up_shared_bytes(s, chain), "the upsampling chain's " + part + " and 22x22 of level 2 of a 64x64 tile, fp32 vec4"};
 }
 
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
