@@ -109,6 +109,14 @@ int textbook_invocations(int length, int offset, int n) {
   const int s = 2 * offset + 1;
   return (length + n * s - 1) / (n * s) * s;
 }
+// The workgroups of a textbook pass at `offset` over a `size` image: one invocation per n x n outputs.
+DispatchGrid textbook_grid(const BlurSettings& s, glm::ivec2 size, int offset) {
+  const int n = share(s, offset);
+  const glm::ivec2 wg = s.workgroup(), invocations{textbook_invocations(size.x, offset, n), textbook_invocations(size.y, offset, n)};
+  const std::string run = std::to_string(n * (2 * offset + 1)), per_run = std::to_string(2 * offset + 1);
+  return {groups_covering(invocations, wg).groups, "ceil(ceil(W / " + run + ") x " + per_run + " / " + std::to_string(wg.x) +
+                                                       ") x ceil(ceil(H / " + run + ") x " + per_run + " / " + std::to_string(wg.y) + ") x 1"};
+}
 
 // The shared pass's tiles: rgba8 to rgba8 passes sum raw texels as integers (two channels per
 // word): 8 bytes a staged texel, 32x24 tiles, 3 outputs down a column per invocation; passes that
@@ -166,16 +174,10 @@ class Kawase final : public Blur {
       const Pass& pass = passes_[k];
       const gl::Texture& dst = k + 1 == n ? passes.destination() : passes.intermediate(static_cast<int>(k % 2));
       const glm::vec4 offset(static_cast<float>(offsets_[k]), 0.0f, 0.0f, 0.0f);
-      if (!shared_pass(s)) {
-        const int o = offsets_[k], per_axis = share(s, o);
-        const glm::ivec2 invocations{textbook_invocations(passes.size().x, o, per_axis), textbook_invocations(passes.size().y, o, per_axis)};
-        const std::string run = std::to_string(per_axis * (2 * o + 1)), per_run = std::to_string(2 * o + 1);
-        const glm::ivec2 wg = s.workgroup();
-        const DispatchGrid grid{groups_covering(invocations, wg).groups,
-                                "ceil(ceil(W / " + run + ") x " + per_run + " / " + std::to_string(wg.x) + ") x ceil(ceil(H / " + run +
-                                    ") x " + per_run + " / " + std::to_string(wg.y) + ") x 1"};
-        passes.dispatch("p" + std::to_string(k + 1), *pass.program, {Binding::sampled_linear(*src), Binding::write(dst)}, grid, offset);
-      } else if (pass.tiling.packed)
+      if (!shared_pass(s))
+        passes.dispatch("p" + std::to_string(k + 1), *pass.program, {Binding::sampled_linear(*src), Binding::write(dst)},
+                        textbook_grid(s, passes.size(), offsets_[k]), offset);
+      else if (pass.tiling.packed)
         passes.dispatch("p" + std::to_string(k + 1), *pass.program, {Binding::read_raw(*src), Binding::write_raw(dst)},
                         groups_covering(passes.size(), pass.tiling.tile), offset);
       else
