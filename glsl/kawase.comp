@@ -4,11 +4,11 @@
 // block: together the 16 texels at -o-1, -o, o and o+1 along each axis, 1/16 each.
 //
 // SHARED 0 (textbook): the texture units blend (bilinear_common.glsl); fetches bound such a pass.
-// An invocation writes SHARE x SHARE outputs s = 2o + 1 apart along each axis: the fetch at +d of one
-// output is the fetch at -d of the output s further on (both on corner p + o + 1), so n outputs along
-// an axis take n + 1 fetch positions, not 2n: (n + 1)^2 fetches for n^2 outputs (4 for n = 1). Along
-// each axis invocation i writes texels (i / s) n s + i % s + k s, k < n: neighbouring invocations
-// write neighbouring texels.
+// An invocation writes SHARE_X x SHARE_Y outputs s = 2o + 1 apart along each axis: the fetch at +d of
+// one output is the fetch at -d of the output s further on (both on corner p + o + 1), so n outputs
+// along an axis take n + 1 fetch positions, not 2n: (n + 1)(m + 1) fetches for n x m outputs (4 for
+// one). Along each axis invocation i writes texels (i / s) n s + i % s + k s, k < n: neighbouring
+// invocations write neighbouring texels.
 //
 // SHARED 1: each texel is fetched once into shared memory and the weights are applied there, so the
 // pass is bound by its bytes. A workgroup of TILE_W x THREADS_Y invocations blurs a TILE_W x
@@ -33,7 +33,7 @@ layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 void main() {
   int offset = int(u_pass.x), s = 2 * offset + 1;
   ivec2 i = ivec2(gl_GlobalInvocationID.xy);
-  ivec2 first = (i / s) * (SHARE * s) + i % s;
+  ivec2 first = (i / s) * (ivec2(SHARE_X, SHARE_Y) * s) + i % s;
   ivec2 size = target_size();
   // Partial workgroups and runs at the edge: nothing to store (no barrier follows).
   if (any(greaterThanEqual(first, size))) return;
@@ -41,12 +41,12 @@ void main() {
   // The fetch positions: the corners first - o + k s, k = 0..n, along each axis (the centre
   // first + 1/2 minus d = o + 1/2, then steps of 2d).
   vec2 corner = vec2(first - offset);
-  vec4 above[SHARE + 1];
-  for (int ky = 0; ky <= SHARE; ++ky) {
-    vec4 below[SHARE + 1];
-    for (int kx = 0; kx <= SHARE; ++kx) below[kx] = bilinear_fetch(corner + vec2(kx * s, ky * s), inv_size);
+  vec4 above[SHARE_X + 1];
+  for (int ky = 0; ky <= SHARE_Y; ++ky) {
+    vec4 below[SHARE_X + 1];
+    for (int kx = 0; kx <= SHARE_X; ++kx) below[kx] = bilinear_fetch(corner + vec2(kx * s, ky * s), inv_size);
     // Output (kx, ky - 1) of the block: its fetches at (-d, -d), (d, -d), (-d, d), (d, d), summed in that order.
-    for (int kx = 0; ky > 0 && kx < SHARE; ++kx) {
+    for (int kx = 0; ky > 0 && kx < SHARE_X; ++kx) {
       ivec2 p = first + ivec2(kx, ky - 1) * s;
       if (all(lessThan(p, size))) store_target(p, 0.25 * (above[kx] + above[kx + 1] + below[kx] + below[kx + 1]));
     }

@@ -86,22 +86,29 @@ bool shared_pass(const BlurSettings& s) { return s.integer(kPass) == 1; }
 
 // The textbook pass's outputs per invocation, n x n at s = 2o + 1 apart: neighbouring outputs' fetches
 // land on the same corners, so n^2 outputs take (n + 1)^2 fetches, not 4 n^2 (glsl/kawase.comp).
-// The knob is the largest n; passes at offsets 0 and 1 take at most 2, since their outputs are 1 or
-// 3 texels apart and an invocation's stores land n texels from its neighbour's. On an H200
-// (docs/PERFORMANCE.md) a pass took 3.0x a copy at 4096^2 unshared, 1.9-2.0x at n = 2 and 1.5-1.8x
-// at n = 3 from offset 2 on (2.8x at offset 0); at 1080p 1.7x / 1.3-1.5x / 1.1-1.4x.
+// The knob is n. At offsets 0 and 1 outputs are 1 or 3 texels apart and an invocation's stores land
+// n texels from its neighbour's: there at most 2 across, and at offset 1 a column of 8 down (rows do
+// not spread the stores). On an H200 (docs/PERFORMANCE.md) a pass took 3.0x a copy at 4096^2
+// unshared, 1.9-2.0x at n = 2 and 1.5-1.8x at n = 3 from offset 2 on (2.8x at offset 0, 3 x 3);
+// at offset 1, 2 x 8 took 1.77x where 2 x 2 took 2.01x, and at offset 0 2 x 8 was slower.
 const Knob kShare{.name = "share",
-                  .help = "Kawase textbook pass: up to n x n outputs per invocation, 2o + 1 texels apart, sharing their "
-                          "bilinear fetches ((n + 1)^2 fetches, not 4 n^2; at most 2 x 2 at offsets 0 and 1)",
-                  .define = "KAWASE_SHARE",  // the shader reads SHARE, the pass's n
+                  .help = "Kawase textbook pass: n x n outputs per invocation, 2o + 1 texels apart, sharing their bilinear "
+                          "fetches ((n + 1)^2 fetches, not 4 n^2; at offsets 0 and 1 at most 2 across, 2 or 8 down)",
+                  .define = "KAWASE_SHARE",  // the shader reads SHARE_X and SHARE_Y, the pass's
                   .min = 1,
                   .max = 4,
                   .candidates = {{3}, {2}, {1}}};
-int share(const BlurSettings& s, int offset) { return shared_pass(s) ? 1 : std::min(s.integer(kShare), offset < 2 ? 2 : 4); }
+// The outputs per invocation of a textbook pass at `offset`, across and down.
+glm::ivec2 share(const BlurSettings& s, int offset) {
+  if (shared_pass(s)) return {1, 1};
+  const int n = s.integer(kShare);
+  if (offset >= 2 || n == 1) return {n, n};
+  return {2, offset == 1 ? 8 : 2};
+}
 // The bilinear fetches per output of a textbook pass at `offset`.
 double fetches_per_output(const BlurSettings& s, int offset) {
-  const double n = share(s, offset);
-  return (n + 1) * (n + 1) / (n * n);
+  const glm::dvec2 n = share(s, offset);
+  return (n.x + 1) * (n.y + 1) / (n.x * n.y);
 }
 // Invocations of a textbook pass at `offset` along an axis of `length` texels: each run of n s
 // texels (s = 2o + 1) takes s invocations.
@@ -109,13 +116,14 @@ int textbook_invocations(int length, int offset, int n) {
   const int s = 2 * offset + 1;
   return (length + n * s - 1) / (n * s) * s;
 }
-// The workgroups of a textbook pass at `offset` over a `size` image: one invocation per n x n outputs.
+// The workgroups of a textbook pass at `offset` over a `size` image: one invocation per n x m outputs.
 DispatchGrid textbook_grid(const BlurSettings& s, glm::ivec2 size, int offset) {
-  const int n = share(s, offset);
-  const glm::ivec2 wg = s.workgroup(), invocations{textbook_invocations(size.x, offset, n), textbook_invocations(size.y, offset, n)};
-  const std::string run = std::to_string(n * (2 * offset + 1)), per_run = std::to_string(2 * offset + 1);
-  return {groups_covering(invocations, wg).groups, "ceil(ceil(W / " + run + ") x " + per_run + " / " + std::to_string(wg.x) +
-                                                       ") x ceil(ceil(H / " + run + ") x " + per_run + " / " + std::to_string(wg.y) + ") x 1"};
+  const glm::ivec2 n = share(s, offset), wg = s.workgroup();
+  const glm::ivec2 invocations{textbook_invocations(size.x, offset, n.x), textbook_invocations(size.y, offset, n.y)};
+  const std::string per_run = std::to_string(2 * offset + 1);
+  const std::string run_x = std::to_string(n.x * (2 * offset + 1)), run_y = std::to_string(n.y * (2 * offset + 1));
+  return {groups_covering(invocations, wg).groups, "ceil(ceil(W / " + run_x + ") x " + per_run + " / " + std::to_string(wg.x) +
+                                                       ") x ceil(ceil(H / " + run_y + ") x " + per_run + " / " + std::to_string(wg.y) + ") x 1"};
 }
 
 // The shared pass's tiles: rgba8 to rgba8 passes sum raw texels as integers (two channels per
@@ -151,7 +159,9 @@ class Kawase final : public Blur {
     for (size_t k = 0; k < offsets_.size(); ++k) {
       const gl::Format src = k == 0 ? io : mid, dst = k + 1 == offsets_.size() ? io : mid;
       if (!shared_pass(s)) {
-        passes_.push_back({&setup.compute("kawase.comp", src, dst, {{"SHARED", "0"}, {"SHARE", std::to_string(share(s, offsets_[k]))}}), {}});
+        const glm::ivec2 n = share(s, offsets_[k]);
+        passes_.push_back(
+            {&setup.compute("kawase.comp", src, dst, {{"SHARED", "0"}, {"SHARE_X", std::to_string(n.x)}, {"SHARE_Y", std::to_string(n.y)}}), {}});
         continue;
       }
       const Tiling t = tiling(src, dst);

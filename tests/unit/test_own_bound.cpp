@@ -172,8 +172,8 @@ const std::map<std::string, HandCount>& hand_counts() {
        }},
       // Full-resolution passes, each reading and writing once (the intermediate between them); the
       // shared ones weight 16 texels per texel (4 taps per axis, 4 channels), the textbook ones issue
-      // 4 bilinear fetches per texel, or (n + 1)^2 per n x n texels that share them (n the knob, at most
-      // 2 at offsets 0 and 1), and add four per texel.
+      // 4 bilinear fetches per texel, or (n + 1)(m + 1) per n x m texels that share them (n = m the
+      // knob; at offset 0 2 x 2, at offset 1 2 x 8), and add four per texel.
       {"kawase",
        [](const BlurSettings& s, glm::ivec2 n) {
          const int passes = leading_number(*find_variant("kawase"), s);
@@ -183,8 +183,10 @@ const std::map<std::string, HandCount>& hand_counts() {
            b.fmas = passes * 32.0 * texels(n);
          } else {
            for (int offset : kawase_offsets(*find_variant("kawase"), s)) {
-             const double share = std::min(s.knob("share").x, offset < 2 ? 2 : 4);
-             b.bilinear_fetches += (share + 1) * (share + 1) / (share * share) * texels(n);
+             const int share = s.knob("share").x;
+             const bool close = offset < 2 && share > 1;  // 2 across; down 2 at offset 0, 8 at offset 1
+             const double across = close ? 2 : share, down = close ? (offset == 1 ? 8 : 2) : share;
+             b.bilinear_fetches += (across + 1) * (down + 1) / (across * down) * texels(n);
            }
            b.fmas = passes * 16.0 * texels(n);
          }
@@ -302,13 +304,13 @@ TEST(OwnBound, WrittenOutNumbers) {
   const WorkBound odd = dual.own_bound(resolve(dual, s), {97, 61});
   EXPECT_DOUBLE_EQ(odd.bytes, 4.0 * (97 * 61 + 49 * 31 + 49 * 31 + 25 * 16 + 25 * 16 + 97 * 61));
   // kawase, sigma 10 (7 passes, offsets 0,1,2,3,4,5,5), 4096x4096 rgba8: 7 x 2 x 64 MiB; textbook
-  // passes (the default: up to 3 x 3 outputs per invocation, 2 x 2 at offsets 0 and 1) 9 fetches per
-  // 4 texels at offsets 0 and 1, 16 per 9 after, and 16 FMAs per texel; shared ones no fetches and
-  // 32 FMAs.
+  // passes (the default: 3 x 3 outputs per invocation; 2 x 2 at offset 0, 2 x 8 at offset 1) 9
+  // fetches per 4 texels at offset 0, 27 per 16 at offset 1, 16 per 9 after, and 16 FMAs per
+  // texel; shared ones no fetches and 32 FMAs.
   const VariantInfo& kawase = *find_variant("kawase");
   const WorkBound k = kawase.own_bound(resolve(kawase, s), {4096, 4096});
   EXPECT_DOUBLE_EQ(k.bytes, 7.0 * 2.0 * 4096 * 4096 * 4);
-  EXPECT_DOUBLE_EQ(k.bilinear_fetches, (2 * 9.0 / 4.0 + 5 * 16.0 / 9.0) * 4096 * 4096);
+  EXPECT_DOUBLE_EQ(k.bilinear_fetches, (9.0 / 4.0 + 27.0 / 16.0 + 5 * 16.0 / 9.0) * 4096 * 4096);
   EXPECT_DOUBLE_EQ(k.fmas, 7.0 * 16.0 * 4096 * 4096);
   BlurSettings shared = s;
   shared.knobs["pass"] = {1};
