@@ -33,6 +33,7 @@ mutations=(
   "weights-times-1.01|src/blur/pipeline.cpp|s/block\.taps\[i\] = static_cast<float>\(weights\[i\]\);/block.taps[i] = static_cast<float>(weights[i] * 1.01);/|^gl\.compute-separable\.r7\$"
   "kawase-one-pass-fewer|src/variants/kawase.cpp|s/const size_t n = offsets_\.size\(\);/const size_t n = offsets_.size() > 1 ? offsets_.size() - 1 : 1;/|^gl\.kawase\.r16\$"
   "kawase-shared-fetches-misplace-outputs|glsl/kawase.comp|s/ivec2 p = first \+ ivec2\(kx, ky - 1\) \* s;/ivec2 p = first + ivec2(kx, ky - 1) * (s + 1);/|^gl\.kawase\.r16\$"
+  "kawase-tall-blocks-laid-out-square|glsl/kawase.comp|s/ivec2\(SHARE_X, SHARE_Y\) \* s/ivec2(SHARE_X, SHARE_X) * s/|^gl\.kawase\.r16\$"
   "dual-kawase-level-1-parts-misplaced|glsl/dual_kawase.comp|s/region\[1\]\.start \+ ivec2\(0, kPartStep \* half_tile\)/region[1].start + ivec2(0, kPartStep * half_tile + 2 * half_tile)/|^gl\.dual-kawase\.r16\$"
   "timer-frames-dropped|src/gl/timer_pool.cpp|s/(    if \(!ready\) break;[^\n]*\n)/\$1    if (frame.number % 2) {\n      release(frame);\n      in_flight_.pop_front();\n      continue;\n    }\n/|^unit\.TimerPool\."
   "png-writer-drops-a-row|src/image/png_codec.cpp|s/&image\.texels\[static_cast<size_t>\(y\) \* image\.width \* 4\]/&image.texels[static_cast<size_t>(y == 1 ? 0 : y) * image.width * 4]/|^unit\.Image\.Png"
