@@ -268,6 +268,12 @@ int run_headless(const cli::Options& given) {
   // A failed run writes none of its files, and its one line on stderr says so.
   const size_t over_tolerance = static_cast<size_t>(
       std::count_if(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.check && !r.check->ok; }));
+  if (over_tolerance > 0) {  // where each failed and by how much, for whoever reads the table
+    std::cout << "\nRuns over their tolerance:\n";
+    for (const report::Measurement& r : rep.rows)
+      if (r.check && !r.check->ok) std::cout << "- " << report::failure_text(r) << "\n";
+    std::cout.flush();
+  }
   std::string summary = over_tolerance > 0 ? std::to_string(over_tolerance) + " of " + std::to_string(rep.rows.size()) +
                                                  " runs exceed their tolerance (see the check column)"
                                            : "";

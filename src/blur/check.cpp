@@ -210,13 +210,16 @@ CheckResult compare_to_reference(const Image& gpu, const ReferenceImage& ref, co
     for (int x = 0; x < gpu.width; ++x)
       for (int c = 0; c < 4; ++c) {
         const double r = ref.at(x, y, c);
-        double error, allowed;
+        double error, allowed, seen, expected;
         if (tolerance.lsb) {
-          error = std::abs(static_cast<int>(to_unorm8(gpu.at(x, y, c))) - static_cast<int>(to_unorm8(r)));
+          seen = to_unorm8(gpu.at(x, y, c));
+          expected = to_unorm8(r);
+          error = std::abs(seen - expected);
           allowed = tolerance.lsb_limit;
         } else {
-          const double g = gpu.at(x, y, c);
-          error = std::isfinite(g) ? std::abs(g - r) : INFINITY;
+          seen = gpu.at(x, y, c);
+          expected = r;
+          error = std::isfinite(seen) ? std::abs(seen - r) : INFINITY;
           allowed = tolerance.relative * std::abs(r) + tolerance.absolute;
         }
         result.max_error[static_cast<size_t>(c)] = std::max(result.max_error[static_cast<size_t>(c)], error);
@@ -226,6 +229,9 @@ CheckResult compare_to_reference(const Image& gpu, const ReferenceImage& ref, co
           result.worst_x = x;
           result.worst_y = y;
           result.worst_channel = c;
+          result.worst_gpu = seen;
+          result.worst_reference = expected;
+          result.worst_allowed = allowed;
         }
       }
   result.ok = result.worst_fraction <= 1.0;
@@ -238,6 +244,19 @@ std::string CheckResult::text() const {
     std::snprintf(buffer, sizeof buffer, "R %.0f G %.0f B %.0f A %.0f LSB", max_error[0], max_error[1], max_error[2], max_error[3]);
   else
     std::snprintf(buffer, sizeof buffer, "R %.2e G %.2e B %.2e A %.2e", max_error[0], max_error[1], max_error[2], max_error[3]);
+  return buffer;
+}
+
+std::string CheckResult::worst_text() const {
+  char buffer[224], ratio[48] = "no error allowed";
+  if (std::isfinite(worst_fraction)) std::snprintf(ratio, sizeof ratio, "%.3gx", worst_fraction);
+  const char channel = "RGBA"[std::clamp(worst_channel, 0, 3)];
+  if (lsb)
+    std::snprintf(buffer, sizeof buffer, "worst at %d,%d %c: GPU %.0f, reference %.0f, allowed %.0f LSB (%s)", worst_x, worst_y,
+                  channel, worst_gpu, worst_reference, worst_allowed, ratio);
+  else
+    std::snprintf(buffer, sizeof buffer, "worst at %d,%d %c: GPU %.9g, reference %.9g, allowed %.3g (%s)", worst_x, worst_y,
+                  channel, worst_gpu, worst_reference, worst_allowed, ratio);
   return buffer;
 }
 

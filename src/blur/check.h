@@ -94,8 +94,12 @@ struct CheckResult {
   std::array<double, 4> max_error{};  // per channel: LSB for rgba8, absolute for float formats
   double worst_fraction = 0.0;        // largest error / allowed error over all texels (> 1 fails)
   int worst_x = 0, worst_y = 0, worst_channel = 0;
+  // At the worst texel: the GPU's value, the reference's and the error allowed there (LSB steps
+  // for rgba8: what the check compares; else the float values), so a failure says what it saw.
+  double worst_gpu = 0.0, worst_reference = 0.0, worst_allowed = 0.0;
   bool ok = true;
-  std::string text() const;  // "R 0 G 1 B 1 A 0 LSB"
+  std::string text() const;        // "R 0 G 1 B 1 A 0 LSB"
+  std::string worst_text() const;  // "worst at 3,2 G: GPU 131, reference 128, allowed 2 LSB (1.5x)"
   bool lsb = true;
 };
 

@@ -639,6 +639,15 @@ auto& entry(List& list, const std::string& key) {
   return it->second;
 }
 
+}  // namespace
+
+std::string failure_text(const Measurement& m) {
+  return std::string(m.variant->name) + " " + size_text(m.size) + " " + describe(*m.variant, m.settings) + ": " +
+         m.check->text() + "; " + m.check->worst_text() + "; tolerance: " + m.tolerance.reason;
+}
+
+namespace {
+
 void correctness_summary(const Report& r, std::ostream& out) {
   size_t checked = 0;
   std::vector<const Measurement*> failed;
@@ -660,10 +669,7 @@ void correctness_summary(const Report& r, std::ostream& out) {
     out << "All " << checked << " runs match the CPU reference within their tolerance.\n";
   else
     out << "**" << failed.size() << " of " << checked << " runs exceed their tolerance:**\n";
-  for (const Measurement* m : failed)
-    out << "- " << m->variant->name << " " << describe(*m->variant, m->settings) << ": " << m->check->text() << " ("
-        << format_double(m->check->worst_fraction, 3) << "x the tolerance at " << m->check->worst_x << "," << m->check->worst_y
-        << "; " << m->tolerance.reason << ")\n";
+  for (const Measurement* m : failed) out << "- " << failure_text(*m) << "\n";
   if (!refused.empty()) out << "\nSettings a variant does not run (never counted as checked, and left out of the results below):\n";
   for (const auto& [variant, reasons] : refused) {
     out << "- " << variant << ": ";

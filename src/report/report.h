@@ -171,6 +171,11 @@ struct Page {
 };
 void write_markdown(const Report& report, const Page& page, std::ostream& out);
 
+// A run over its tolerance, in one line: the variant and its setting, the largest errors, the
+// worst texel (GPU value, reference, allowance) and the tolerance's reason. The page's correctness
+// section and the headless run's output below the table both print it.
+std::string failure_text(const Measurement& m);
+
 // The heading of a table group: "1920x1080 rgba8 gauss r=16 sigma=5.333, border clamp".
 std::string group_heading(glm::ivec2 size, const VariantInfo& variant, const BlurSettings& settings);
 

@@ -517,6 +517,23 @@ ProgramResult run_on(const Sandbox& sandbox, const std::string& image, const std
   return r;
 }
 
+// A check that fails says where and by how much on stdout, below the table: the variant and
+// setting, the worst texel's values and the allowance (the stderr line stays one line).
+TEST(FailedCheck, SaysWhereAndByHowMuch) {
+  Sandbox sandbox;
+  // Texel 0,0 is black: the broken copy's first wrong channel there is the worst (no error is allowed).
+  std::ofstream(sandbox.dir() / "in.png", std::ios::binary)
+      << png_file(3, 1, 8, 6, {std::string("\x00\x00\x00\xff\x40\x40\x40\xff\xc8\x0a\x40\xff", 12)});
+  const ProgramResult r = run_program(
+      BLURLAB_PROGRAM, {"--headless", "--variant", "copy", "--check", "--frames", "0", "--image", "in.png", "--shader-dir", "wrong_glsl"},
+      sandbox.dir());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("Runs over their tolerance:\n- copy 3x1 no blur in=rgba8 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; worst at 0,0 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", reference 0, allowed 0 LSB (no error allowed); tolerance: exact"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
 TEST(GoodImages, TheValidTemplateLoads) {
   // The malformed files above are made from this one: it must itself be fine, or the tests
   // above would pass for the wrong reason.

@@ -55,6 +55,11 @@ TEST(Check, Rgba8ErrorsUpToTheLimitPassAndOneStepMoreFails) {
         EXPECT_EQ(result.worst_y, y);
         EXPECT_EQ(result.worst_channel, c);
         EXPECT_DOUBLE_EQ(result.worst_fraction, limit > 0 ? double(steps) / limit : INFINITY);
+        // What a failure line reports: the two values the check compared, in steps, and the limit.
+        const double expected_steps = std::round(ref.at(x, y, c) * 255.0);
+        EXPECT_EQ(result.worst_reference, expected_steps);
+        EXPECT_EQ(result.worst_gpu, expected_steps + (steps % 2 ? 1 : -1) * steps);
+        EXPECT_EQ(result.worst_allowed, limit);
       }
     }
   }
@@ -93,6 +98,12 @@ TEST(Check, FloatErrorsAtTheBoundPassAndJustPastFail) {
         largest_other = std::max(largest_other, std::abs(static_cast<double>(static_cast<float>(ref.texels[i])) - ref.texels[i]) /
                                                      (relative * ref.texels[i] + absolute));
     EXPECT_EQ(result.ok, held <= 1.0) << "error " << held << "x the allowance";
+    if (held > largest_other) {  // the worst texel is the one moved: its values and allowance
+      EXPECT_EQ(result.worst_gpu, static_cast<double>(out.texels[at]));
+      EXPECT_EQ(result.worst_reference, ref.texels[at]);
+      EXPECT_DOUBLE_EQ(result.worst_allowed, allowed);
+      EXPECT_NE(result.worst_text().find("worst at 0,1 G: GPU "), std::string::npos) << result.worst_text();
+    }
     EXPECT_NEAR(result.worst_fraction, std::max(held, largest_other), 1e-9);
   }
 }

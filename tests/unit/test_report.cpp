@@ -237,6 +237,11 @@ Report wide_sample() {
   persistent.check->ok = false;
   persistent.check->max_error = {3, 2, 1, 0};
   persistent.check->worst_fraction = 3.0;
+  persistent.check->worst_x = 7;
+  persistent.check->worst_y = 5;
+  persistent.check->worst_gpu = 131;
+  persistent.check->worst_reference = 128;
+  persistent.check->worst_allowed = 1;
   r.rows.push_back(persistent);
   Measurement refused = timed("compute-naive-lds", 16, {});
   refused.unsupported = Refusal{Limit::SharedMemory,
@@ -339,6 +344,7 @@ TEST(Report, MarkdownPageHasEverythingAndOnlyTheChartsItHas) {
   const std::string page = with.str();
   for (const char* part : {"# blurlab report", "```sh\nblurlab --headless --report out\n```", "| renderer | Test GPU |",
                            "| vendor | Test vendor |", "## Settings", "## Correctness", "**1 of 7 runs exceed their tolerance:**",
+                           "worst at 7,5 R: GPU 131, reference 128, allowed 1 LSB (3x)",
                            "compute-inline-persistent", "## Results", "### 1000x500 rgba8 gauss r=16",
                            "| variant | stage | settings | total ms |", "![time_vs_radius_1000x500_rgba8_gauss.png](time_vs_radius_1000x500_rgba8_gauss.png)",
                            "- [report.json](report.json)", "needs \"more\" shared memory, 48 KiB"})
