@@ -90,8 +90,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
       const glm::ivec3 groups = grid.groups;
       glDispatchCompute(static_cast<GLuint>(groups.x), static_cast<GLuint>(groups.y), static_cast<GLuint>(groups.z));
     }
-    for (const Binding& b : bindings)
-      if (b.stores()) image_stored(*b.texture);
+    passed(bindings);
   }
 
   void draw(std::string_view name, const gl::Program& program, std::initializer_list<Binding> inputs,
@@ -111,8 +110,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     glBindVertexArray(0);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    for (const Binding& b : inputs)
-      if (b.stores()) image_stored(*b.texture);
+    passed(inputs);
   }
 
  private:
@@ -128,9 +126,20 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     gl::barriers().before(access, t.id());
     if (recording) recorded_barriers_.before(access, t.id());
   }
-  void image_stored(const gl::Texture& t) {
-    gl::barriers().image_stored(t.id());
-    if (recording) recorded_barriers_.image_stored(t.id());
+  void before_store(const gl::Texture& t) {
+    gl::barriers().before_store(t.id());
+    if (recording) recorded_barriers_.before_store(t.id());
+  }
+  // After a pass: what it stored must be made visible, and what it touched not overwritten early.
+  void passed(std::initializer_list<Binding> bindings) {
+    for (const Binding& b : bindings) {
+      if (b.stores()) {
+        gl::barriers().image_stored(b.texture->id());
+        if (recording) recorded_barriers_.image_stored(b.texture->id());
+      }
+      gl::barriers().shader_accessed(b.texture->id());
+      if (recording) recorded_barriers_.shader_accessed(b.texture->id());
+    }
   }
 
   size_t texture_index(const gl::Texture& t) {
@@ -188,11 +197,12 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
           glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_READ_ONLY, format);
           break;
         case Binding::Kind::ImageWrite:
-          before(gl::Access::ImageLoad, *b.texture);  // orders these stores after earlier ones
+          before_store(*b.texture);  // orders these stores after earlier passes' stores and reads
           glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_WRITE_ONLY, format);
           break;
         case Binding::Kind::ImageReadWrite:
           before(gl::Access::ImageLoad, *b.texture);
+          before_store(*b.texture);
           glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_READ_WRITE, format);
           break;
         case Binding::Kind::Sampled:

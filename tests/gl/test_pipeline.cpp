@@ -2,8 +2,10 @@
 // error detection, and refusals.
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "blur/pipeline.h"
+#include "blur/radius_map.h"
 #include "blur/registry.h"
 #include "gl/timer_pool.h"
 #include "gl_fixture.h"
@@ -55,6 +57,31 @@ TEST_F(Pipeline, TimerPoolMeasuresDrawsAndDispatches) {
   }
   EXPECT_EQ(timers.frames_dropped(), 0u);
   EXPECT_LE(timers.queries_created(), 6u * 6u);
+}
+
+// A pass that stores into a texture an earlier pass read waits for it (write after read):
+// variable-layers blurs each layer's rows into one scratch image, which the previous layer's
+// columns pass read. On an H100 the two overlapped without the barrier and layers got new rows.
+TEST_F(Pipeline, StoresWaitForEarlierReadsOfTheirTexture) {
+  gl::ProgramCache programs(gl::ShaderSources::embedded());
+  BlurPipeline pipeline(programs, gl_info().limits);
+  BlurSettings s;
+  s.kernel = make_kernel(KernelType::Box, 8, std::nullopt);
+  s.radius_map = builtin_radius_map("ramp");
+  ASSERT_FALSE(pipeline.configure(*find_variant("variable-layers"), s, {40, 24}));
+  gl::Texture a(40, 24, gl::Format::rgba8), b(40, 24, gl::Format::rgba8);
+  const Recording recording = pipeline.record(a, b);
+  std::map<std::string, GLbitfield> before;
+  for (const RecordedPass& pass : recording.passes) before[pass.name] = pass.barriers_before;
+  ASSERT_EQ(before.size(), 9u);
+  EXPECT_EQ(before.at("rows 1"), 0u) << "nothing before it touched the scratch image";
+  for (int j = 1; j <= 4; ++j) {
+    const std::string layer = std::to_string(j);
+    EXPECT_EQ(before.at("columns " + layer), GLbitfield{GL_SHADER_IMAGE_ACCESS_BARRIER_BIT}) << "reads the rows: read after write";
+    if (j > 1) {
+      EXPECT_EQ(before.at("rows " + layer), GLbitfield{GL_SHADER_IMAGE_ACCESS_BARRIER_BIT}) << "write after read";
+    }
+  }
 }
 
 TEST_F(Pipeline, ShaderErrorsNameFileAndLine) {
