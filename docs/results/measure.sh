@@ -7,8 +7,8 @@
 #                                             its own JSON report in $OUT (default .)
 #   docs/results/measure.sh results NAME REPORT.json...
 #                                             here: docs/results/NAME.json from those reports, its
-#                                             charts docs/charts/NAME_*.png, and the table that
-#                                             opens docs/PERFORMANCE.md
+#                                             charts docs/charts/NAME_*.png, and the table of
+#                                             docs/PERFORMANCE.md's "Current results"
 #   docs/results/measure.sh all NAME          both, on one machine, for 4096x4096 and 1920x1080
 #
 # The sweep: every variant (the copy pass, exact blurs and approximate Gaussians) at their default
@@ -53,7 +53,7 @@ sweep() {
   echo "$size done in $((SECONDS - start)) s: $(grep -c '"variant":' "$report.json") rows"
 }
 
-# docs/results/NAME.json from the reports, its charts, and the opening table of PERFORMANCE.md.
+# docs/results/NAME.json from the reports, its charts, and PERFORMANCE.md's "Current results" table.
 results() {
   local name=$1; shift
   "$python" "$root/docs/tools/results.py" merge "$root/docs/results/$name.json" "$@"

@@ -7,12 +7,29 @@
       report's date, run settings and roofline. Refuses reports of different GPUs or drivers.
 
   python3 docs/tools/results.py table RESULTS.json [--radius R,R,...]
-      Prints the Markdown table that opens docs/PERFORMANCE.md (and, for one GPU, the README's
-      "Which blur to ship"): per kernel and radius, the fastest exact variant at each image size
-      with its median GPU time and its time over the copy pass of the same run, and where the
-      file has approximate Gaussians, the fastest of them with its fidelity to the exact one.
+      Prints the Markdown tables of docs/PERFORMANCE.md's "Current results" (and, for one GPU,
+      the README's "Which blur to ship"): per kernel and radius, the fastest exact variant at each
+      image size with its median GPU time and its time over the copy pass of the same run, and
+      where the file has approximate Gaussians, the fastest of them with its fidelity to the
+      exact one.
 
-docs/results/measure.sh runs both after its sweeps.
+  python3 docs/tools/results.py race RESULTS.json
+      Prints issue 27's race, the table that opens docs/PERFORMANCE.md: each variant at
+      4096x4096 and 1920x1080 (rgba8, clamp) with its time, its time over the copy pass of its
+      own run and its fraction of its own bound, the issue's target, and whether the numbers meet
+      it. Kawase's target is per pass (spans p1, p2, ...): its worst pass decides. The exact box
+      is the fastest exact variant (role "blur" or "baseline"; rows of reports older than roles
+      have none and do not compete). compute-box-blocked's target is its 1080p ratio against its
+      4096x4096 one.
+      Which row answers: of the rows for one variant, kernel, radius or sigma, border, format and
+      size, the one latest in the file. merge keeps its reports' order, so that is the row of the
+      report given last; a row replaced by hand in a results file keeps the place of the one it
+      replaced, so such a file holds one row per setting. The latest row wins whatever its knobs:
+      the race is for files of default runs (measure.sh's, issue 27's); where a run swept knobs
+      (h100.json's compute-box-blocked) the cell says "the last of N knob sets its run timed",
+      which need not be the defaults. A row the file does not hold reads "not measured".
+
+docs/results/measure.sh runs merge and table after its sweeps.
 """
 import argparse
 import collections
@@ -132,6 +149,189 @@ def table(path, radii):
         print(f"| {label} | " + " | ".join(cells) + " |")
 
 
+# --- race: issue 27's targets, every variant against the copy of its own run ------------------
+
+RACE_SIZES = ((4096, 4096), (1920, 1080))
+SIGMAS = (3, 10, 30)
+BOX_RADII = (1, 8, 32, 64, 128)
+# The issue's targets: (variant, the most x copy it may take, whether each pass is held to it).
+GAUSSIAN_TARGETS = (("dual-kawase", 2.5, False), ("kawase", 1.6, True), ("box-iterated", 3.0, False),
+                    ("recursive-gaussian", 4.0, False), ("recursive-gaussian-blocks", 4.0, False))
+EXACT_BOX_TARGET = 2.5
+# compute-box-blocked's target compares its sizes: 1080p within this factor of its 4096x4096 ratio.
+BLOCKED_SIZE_FACTOR = 1.3
+
+
+def is_race_setting(row, size, kernel, radius=None, sigma=None):
+    """The row blurs `kernel` in rgba8 with the clamp border, one radius for the image, at `size`."""
+    s = row["settings"]
+    if (row["size"]["width"], row["size"]["height"]) != size or s.get("kernel") != kernel:
+        return False
+    if s.get("border", "clamp") != "clamp" or s.get("input_format", "rgba8") != "rgba8" or s.get("linear"):
+        return False
+    if s.get("radius_map"):
+        return False
+    if sigma is not None:
+        # blurlab's radius for --sigma alone is 3 sigma: the race's rows, not a sweep's other radii.
+        return s.get("sigma") is not None and abs(s["sigma"] - sigma) < 1e-6 and s.get("radius") == 3 * sigma
+    return s.get("radius") == radius
+
+
+def newest(rows):
+    """The row latest in the file: the newest measurement (see the docstring)."""
+    return rows[-1] if rows else None
+
+
+def race_row(report, variant, size, kernel, radius=None, sigma=None):
+    return newest([row for row in report["results"]
+                   if row["variant"] == variant and is_race_setting(row, size, kernel, radius, sigma)])
+
+
+def is_exact_blur(row):
+    """blurlab's role for an exact blur is "blur" ("baseline" for the naive ones); rows of reports
+    from before roles were written have none and do not count, nor do approximations."""
+    return row.get("role") in ("blur", "baseline")
+
+
+def best_exact(report, size, kernel, radius):
+    """The fastest exact variant at one setting, each variant by its newest row, ranked by x copy."""
+    candidates = {}
+    for row in report["results"]:
+        if is_exact_blur(row) and is_race_setting(row, size, kernel, radius):
+            candidates[row["variant"]] = row  # later rows replace earlier ones
+    timed = [row for row in candidates.values() if timed_ms(row) is not None]
+    return min(timed, key=speed) if timed else None
+
+
+def pass_ratios(row):
+    """Kawase's passes (spans p1, p2, ...) over the copy of the row's run, in pass order."""
+    passes = [(name, span["median_ms"]) for name, span in row["spans"].items() if name[1:].isdigit() and name[0] == "p"]
+    passes.sort(key=lambda p: int(p[0][1:]))
+    return [(name, ms / row["copy_ms"]) for name, ms in passes]
+
+
+def knob_sets_of_run(report, row):
+    """How many knob sets the row's run timed for its variant, setting and size: more than one is a
+    sweep, of which the race shows the last row, not necessarily the defaults."""
+    def setting(r):
+        return {k: v for k, v in r["settings"].items() if k not in ("knobs", "tuned")}
+    return len({json.dumps(r["settings"].get("knobs"), sort_keys=True) for r in report["results"]
+                if r["variant"] == row["variant"] and r["size"] == row["size"] and setting(r) == setting(row)
+                and r.get("copy_ms") == row.get("copy_ms")})
+
+
+def measured_cell(report, row, with_variant=False):
+    """ms (x copy, own-bound fraction), or why there is no number."""
+    if row is None:
+        return "not measured"
+    if timed_ms(row) is None:
+        return "not supported" if not row.get("supported") else "not timed"
+    text = f"{ms_text(timed_ms(row))} ({row['x_copy']:.2f}x"
+    if "own_bound" in row:
+        text += f", {100 * row['own_bound']['fraction']:.0f}%"
+    text += ")"
+    swept = knob_sets_of_run(report, row)
+    if swept > 1:
+        text += f", the last of {swept} knob sets its run timed"
+    return f"{row['variant']}: {text}" if with_variant else text
+
+
+def kawase_cell(report, row):
+    """The whole blur, then its passes: the target is per pass, so the worst one decides."""
+    text = measured_cell(report, row)
+    if timed_ms(row) is None:
+        return text
+    ratios = pass_ratios(row)
+    worst = max(ratios, key=lambda p: p[1])
+    low, high = min(r for _, r in ratios), worst[1]
+    return text + f"; passes {low:.2f}-{high:.2f}x, worst {worst[0]}"
+
+
+def judged_ratio(row, per_pass):
+    """The number the target is judged on: the row's x copy, or its worst pass's."""
+    if row is None or timed_ms(row) is None:
+        return None
+    return max(r for _, r in pass_ratios(row)) if per_pass else row["x_copy"]
+
+
+def verdict(value, limit):
+    return "-" if value is None else ("yes" if value <= limit else "no")
+
+
+def print_race_row(variant, setting, target, cells, met):
+    print(f"| {variant} | {setting} | {target} | " + " | ".join(cells) + f" | {met} |")
+
+
+def race_targets(report):
+    """The rows with a target at or under which the row's x copy (or its worst pass's) must be.
+    Returns the rows shown."""
+    shown = []
+    for variant, limit, per_pass in GAUSSIAN_TARGETS:
+        for sigma in SIGMAS:
+            rows = [race_row(report, variant, size, "gauss", sigma=sigma) for size in RACE_SIZES]
+            shown += rows
+            cells = [kawase_cell(report, r) if per_pass and r is not None else measured_cell(report, r) for r in rows]
+            met = " / ".join(verdict(judged_ratio(r, per_pass), limit) for r in rows)
+            print_race_row(variant, f"σ {sigma}", f"<= {limit}x" + (" a pass" if per_pass else ""), cells, met)
+    for radius in BOX_RADII:
+        rows = [best_exact(report, size, "box", radius) for size in RACE_SIZES]
+        shown += rows
+        met = " / ".join(verdict(judged_ratio(r, False), EXACT_BOX_TARGET) for r in rows)
+        print_race_row("exact box, best", f"r {radius}", f"<= {EXACT_BOX_TARGET}x",
+                       [measured_cell(report, r, with_variant=True) for r in rows], met)
+    return shown
+
+
+def race_blocked(report):
+    """compute-box-blocked: its 1080p ratio within 1.3x of its 4096x4096 ratio, per radius.
+    Returns the rows shown."""
+    shown = []
+    for radius in BOX_RADII:
+        big, hd = (race_row(report, "compute-box-blocked", size, "box", radius) for size in RACE_SIZES)
+        shown += [big, hd]
+        ratios = [judged_ratio(r, False) for r in (big, hd)]
+        if None in ratios:
+            met = "-"
+        else:
+            met = f"{verdict(ratios[1] / ratios[0], BLOCKED_SIZE_FACTOR)} (1080p {ratios[1] / ratios[0]:.2f}x its 4096² ratio)"
+        print_race_row("compute-box-blocked", f"r {radius}", f"1080p <= {BLOCKED_SIZE_FACTOR}x its 4096² ratio",
+                       [measured_cell(report, big), measured_cell(report, hd)], met)
+    return shown
+
+
+def race_references(report, shown):
+    """No target: the exact Gaussian, and the copy passes that the rows shown were divided by
+    (one per run: the race may join several)."""
+    for sigma in SIGMAS[:2]:
+        rows = [race_row(report, "compute-separable-regblock", size, "gauss", sigma=sigma) for size in RACE_SIZES]
+        shown = shown + rows
+        print_race_row("compute-separable-regblock", f"σ {sigma}", "(exact, reference)", [measured_cell(report, r) for r in rows], "")
+    cells = []
+    for size in RACE_SIZES:
+        copies = sorted({row["copy_ms"] for row in shown if row is not None and row.get("copy_ms")
+                         and (row["size"]["width"], row["size"]["height"]) == size})
+        if not copies:
+            cells.append("not measured")
+        elif copies[0] == copies[-1]:
+            cells.append(f"{ms_text(copies[0])} (1.00x)")
+        else:
+            cells.append(f"{ms_text(copies[0])}-{ms_text(copies[-1])} (1.00x)")
+    print_race_row("copy", "the floor, each run's", "(reference)", cells, "")
+
+
+def race(path):
+    report = load(path)
+    sys.stdout.reconfigure(encoding="utf-8")  # σ and ², as PERFORMANCE.md has them, whatever the locale
+    gpu = report["gl"]["renderer"]
+    print(f"{gpu}, issue 27's race: rgba8, clamp, each row over the copy of its own run "
+          f"({os.path.relpath(os.path.abspath(path), ROOT)}, {report.get('date', '?')[:10]}):\n")
+    print("| variant | setting | target | 4096² ms (x copy, own bound) | 1080p ms (x copy, own bound) | met? (4096² / 1080p) |")
+    print("|" + " --- |" * 6)
+    shown = race_targets(report)
+    shown += race_blocked(report)
+    race_references(report, shown)
+
+
 def main():
     parser = argparse.ArgumentParser(prog="results.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -141,9 +341,13 @@ def main():
     t = commands.add_parser("table", help="the fastest variant per kernel, radius and size, as Markdown")
     t.add_argument("results")
     t.add_argument("--radius", help="only these radii, e.g. 1,8,16,32")
+    r = commands.add_parser("race", help="issue 27's race: each variant against its target, as Markdown")
+    r.add_argument("results")
     args = parser.parse_args()
     if args.command == "merge":
         merge(args.out, args.reports)
+    elif args.command == "race":
+        race(args.results)
     else:
         radii = {int(r) for r in args.radius.split(",")} if args.radius else None
         table(args.results, radii)

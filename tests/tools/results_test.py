@@ -2,7 +2,10 @@
 """Checks docs/tools/results.py on made-up reports (tests/CMakeLists.txt runs it as report.results):
 merge joins the rows of reports of one GPU and refuses another GPU's; table shows, per kernel,
 radius and size, the fastest timed exact row with its own time over the copy, and the fastest
-approximation apart with its fidelity, leaving out unsupported rows, other border modes and formats.
+approximation apart with its fidelity, leaving out unsupported rows, other border modes and formats;
+race judges issue 27's targets from the numbers (2.4x meets 2.5x, 2.6x does not), holds Kawase to
+its worst pass, picks the fastest exact box, answers with the latest row of a setting and says "not
+measured" for a row the file lacks.
 
   python3 tests/tools/results_test.py docs/tools/results.py
 """
@@ -56,7 +59,7 @@ def expect(condition, what):
 
 
 def run(*args):
-    return subprocess.run([sys.executable, TOOL, *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, TOOL, *args], capture_output=True, text=True, encoding="utf-8")
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -92,6 +95,99 @@ with tempfile.TemporaryDirectory() as tmp:
            f"the approximation is not apart with its fidelity: {approximate}")
     expect(any(line.startswith("| kernel, r | 4096x4096: fastest | ms | x copy | 1080p: fastest |") for line in lines),
            "the larger size does not come first")
+
+# --- race -------------------------------------------------------------------------------------
+
+
+def race_row(variant, size, role, x_copy, kernel="gauss", sigma=None, radius=None, copy_ms=0.05, passes=None, knobs=None):
+    """A row as blurlab writes it since issue 27: role, knobs, copy_ms, own bound; spans per pass."""
+    r = row(variant, size, kernel, radius if radius is not None else 3 * sigma, x_copy * copy_ms, x_copy)
+    r["role"] = role
+    r["copy_ms"] = copy_ms
+    r["settings"]["knobs"] = knobs or {}
+    if sigma is not None:
+        r["settings"]["sigma"] = float(sigma)
+    r["own_bound"] = {"fraction": 0.5, "limit": "memory"}
+    for i, x in enumerate(passes or []):
+        r["spans"][f"p{i + 1}"] = {"median_ms": x * copy_ms}
+    return r
+
+
+race_report = {"date": "2026-02-01T00:00:00+0000", "gl": {"renderer": "GPU A", "version": "4.3 X"}, "results": [
+    # dual-kawase sigma 3 at 4096^2 first at 2.6x, then (later in the file, newer) at 2.4x: the later row answers.
+    race_row("dual-kawase", BIG, "approximation", 2.6, sigma=3),
+    race_row("dual-kawase", BIG, "approximation", 2.4, sigma=3),
+    race_row("dual-kawase", HD, "approximation", 2.6, sigma=3, copy_ms=0.0125),
+    # The same setting in a later run (its own copy) at other knobs: still the newest row.
+    race_row("dual-kawase", BIG, "approximation", 3.0, sigma=10),
+    race_row("dual-kawase", BIG, "approximation", 2.45, sigma=10, copy_ms=0.051, knobs={"fold": "off"}),
+    # Two knob sets in one run (the same copy): a sweep, whose last row the cell says it shows.
+    race_row("recursive-gaussian", BIG, "approximation", 30.0, sigma=3, knobs={"lookahead": "8"}),
+    race_row("recursive-gaussian", BIG, "approximation", 20.0, sigma=3, knobs={"lookahead": "4"}),
+    # kawase: the total is far above 1.6x, the target is per pass; the worst pass decides.
+    race_row("kawase", BIG, "approximation", 4.5, sigma=3, passes=[1.5, 1.55, 1.45]),
+    race_row("kawase", HD, "approximation", 4.9, sigma=3, copy_ms=0.0125, passes=[1.5, 1.7, 1.4]),
+    # Exact boxes at r = 8: the fastest exact one wins, not the approximation nor the refused one,
+    # and a variant by its newest row (fast-then-slow was fast in an older run).
+    race_row("slow-box", BIG, "blur", 4.0, kernel="box", radius=8),
+    race_row("fast-then-slow", BIG, "blur", 1.5, kernel="box", radius=8),
+    race_row("fast-box", BIG, "blur", 2.2, kernel="box", radius=8),
+    race_row("fast-then-slow", BIG, "blur", 3.5, kernel="box", radius=8),
+    race_row("faster-but-approximate", BIG, "approximation", 1.0, kernel="box", radius=8),
+    dict(race_row("faster-but-refused", BIG, "blur", 1.0, kernel="box", radius=8), supported=False),
+    # compute-box-blocked at r = 1: 1080p at 1.25x its 4096^2 ratio meets 1.3x; at r = 8, 1.5x does not.
+    race_row("compute-box-blocked", BIG, "blur", 4.0, kernel="box", radius=1),
+    race_row("compute-box-blocked", HD, "blur", 5.0, kernel="box", radius=1, copy_ms=0.0125),
+    race_row("compute-box-blocked", BIG, "blur", 4.0, kernel="box", radius=8),
+    race_row("compute-box-blocked", HD, "blur", 6.0, kernel="box", radius=8, copy_ms=0.0125)]}
+
+
+def race_line(lines, variant, setting):
+    found = [line for line in lines if line.startswith(f"| {variant} | {setting} |")]
+    return found[0].split(" | ") if len(found) == 1 else []
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "race.json")
+    with open(path, "w") as f:
+        json.dump(race_report, f)
+    race = run("race", path)
+    expect(race.returncode == 0, f"race failed: {race.stderr}")
+    lines = race.stdout.splitlines()
+    expect(lines and lines[0].startswith("GPU A, ") and "race.json, 2026-02-01" in lines[0],
+           f"the race's header does not name the GPU, the file and its date: {lines[:1]}")
+
+    cells = race_line(lines, "dual-kawase", "σ 3")
+    expect(cells[3:6] == ["0.120 (2.40x, 50%)", "0.0325 (2.60x, 50%)", "yes / no |"],
+           f"dual-kawase σ 3: 2.4x (the newest row) should meet 2.5x and 2.6x not: {cells}")
+    cells = race_line(lines, "dual-kawase", "σ 10")
+    expect(cells[3:6] == ["0.125 (2.45x, 50%)", "not measured", "yes / - |"],
+           f"dual-kawase σ 10: the latest row (other knobs) should answer, 1080p not measured: {cells}")
+    cells = race_line(lines, "dual-kawase", "σ 30")
+    expect(cells[3:6] == ["not measured", "not measured", "- / - |"], f"a missing row is not 'not measured': {cells}")
+
+    cells = race_line(lines, "recursive-gaussian", "σ 3")
+    expect(cells[3:6] == ["1.00 (20.00x, 50%), the last of 2 knob sets its run timed", "not measured", "no / - |"],
+           f"a knob sweep's last row is not marked as such: {cells}")
+
+    cells = race_line(lines, "kawase", "σ 3")
+    expect(len(cells) == 6 and cells[3].endswith("passes 1.45-1.55x, worst p2") and cells[4].endswith("passes 1.40-1.70x, worst p2")
+           and cells[5] == "yes / no |", f"kawase is not judged by its worst pass: {cells}")
+
+    cells = race_line(lines, "exact box, best", "r 8")
+    expect(cells[3:6] == ["fast-box: 0.110 (2.20x, 50%)", "compute-box-blocked: 0.0750 (6.00x, 50%)", "yes / no |"],
+           f"the best exact box is not the fastest exact row, each variant by its newest: {cells}")
+    cells = race_line(lines, "exact box, best", "r 32")
+    expect(cells[3:6] == ["not measured", "not measured", "- / - |"], f"no exact box at r 32 is not 'not measured': {cells}")
+
+    cells = race_line(lines, "compute-box-blocked", "r 1")
+    expect(len(cells) == 6 and cells[5].startswith("yes (1080p 1.25x"), f"compute-box-blocked r 1 should meet 1.3x: {cells}")
+    cells = race_line(lines, "compute-box-blocked", "r 8")
+    expect(len(cells) == 6 and cells[5].startswith("no (1080p 1.50x"), f"compute-box-blocked r 8 should miss 1.3x: {cells}")
+
+    cells = race_line(lines, "copy", "the floor, each run's")
+    expect(cells[3:5] == ["0.0500-0.0510 (1.00x)", "0.0125 (1.00x)"], f"the copy row is not the copies the rows shown were divided by: {cells}")
+
 
 for failure in failures:
     print("FAIL:", failure)
