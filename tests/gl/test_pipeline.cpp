@@ -1,11 +1,13 @@
 // The shared machinery on a real GL context: weights block layout, timing, shader errors,
 // error detection, and refusals.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
 #include "blur/pipeline.h"
 #include "blur/radius_map.h"
+#include "gl/barriers.h"
 #include "blur/registry.h"
 #include "gl/timer_pool.h"
 #include "gl_fixture.h"
@@ -82,6 +84,13 @@ TEST_F(Pipeline, StoresWaitForEarlierReadsOfTheirTexture) {
       EXPECT_EQ(before.at("rows " + layer), GLbitfield{GL_SHADER_IMAGE_ACCESS_BARRIER_BIT}) << "write after read";
     }
   }
+  // The runs issue the barriers the recording lists (the recording keeps a tracker of its own).
+  const size_t recorded = static_cast<size_t>(
+      std::count_if(recording.passes.begin(), recording.passes.end(), [](const RecordedPass& p) { return p.barriers_before != 0; }));
+  pipeline.run(a, b);
+  const size_t issued_before = gl::barriers().barriers_issued();
+  pipeline.run(a, b);
+  EXPECT_EQ(gl::barriers().barriers_issued() - issued_before, recorded);
 }
 
 TEST_F(Pipeline, ShaderErrorsNameFileAndLine) {

@@ -35,6 +35,8 @@ mutations=(
   "kawase-shared-fetches-misplace-outputs|glsl/kawase.comp|s/ivec2 p = first \+ ivec2\(kx, ky - 1\) \* s;/ivec2 p = first + ivec2(kx, ky - 1) * (s + 1);/|^gl\.kawase\.r16\$"
   "kawase-tall-blocks-laid-out-square|glsl/kawase.comp|s/ivec2\(SHARE_X, SHARE_Y\) \* s/ivec2(SHARE_X, SHARE_X) * s/|^gl\.kawase\.r16\$"
   "dual-kawase-level-1-parts-misplaced|glsl/dual_kawase.comp|s/region\[1\]\.start \+ ivec2\(0, kPartStep \* half_tile\)/region[1].start + ivec2(0, kPartStep * half_tile + 2 * half_tile)/|^gl\.dual-kawase\.r16\$"
+  "no-barrier-before-a-store-after-a-read|src/gl/barriers.cpp|s/accessed_\.count\(texture\) > 0/false/|^(unit\.Barriers\.|gl\.Pipeline\.Stores)"
+  "pipeline-forgets-what-a-pass-read|src/blur/pipeline.cpp|s/      gl::barriers\(\)\.shader_accessed\(b\.texture->id\(\)\);\n//|^gl\.Pipeline\.Stores"
   "timer-frames-dropped|src/gl/timer_pool.cpp|s/(    if \(!ready\) break;[^\n]*\n)/\$1    if (frame.number % 2) {\n      release(frame);\n      in_flight_.pop_front();\n      continue;\n    }\n/|^unit\.TimerPool\."
   "png-writer-drops-a-row|src/image/png_codec.cpp|s/&image\.texels\[static_cast<size_t>\(y\) \* image\.width \* 4\]/&image.texels[static_cast<size_t>(y == 1 ? 0 : y) * image.width * 4]/|^unit\.Image\.Png"
   "variable-sat-truncates|glsl/variable_sat.comp|s/uvec4 step = \(2u \* box\.lo \+ n\) \/ \(2u \* n\);/uvec4 step = box.lo \/ n;/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_sat"
