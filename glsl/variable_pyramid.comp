@@ -6,10 +6,12 @@
 //     size (an odd edge's missing partner included). Levels 1..K lie side by side in one rgba32f
 //     atlas (image unit 4): level k of ceil(W / 2^k) x ceil(H / 2^k) texels at x = the widths of
 //     levels 1..k-1 summed.
-//   PASS 1, blend: pixel p of level r takes the width w of its kernel (box: 2r + 1; Gaussian: the
-//     box of the same variance, sigma_r sqrt 12 with sigma_r = u_pass.y r), lod = log2(w) in
-//     [0, K] (K = u_pass.z), and blends levels floor(lod) and floor(lod) + 1 by lod's fraction,
-//     each read bilinearly at p's centre, (p + 1/2) / 2^k in level k's texels, with its border rule.
+//   PASS 1, blend: pixel p of level r blends the two levels k, k + 1 whose blend has its kernel's
+//     variance v (box: r (r + 1) / 3; Gaussian: sigma_r^2 with sigma_r = u_pass.y r): level k read
+//     bilinearly at pixel centres has variance 4^(k - 1) (0 for k = 0, the source; the host's
+//     level_variance() derives it), so t = (v - V(k)) / (V(k + 1) - V(k)), level K (u_pass.z)
+//     alone past it. Each level is read bilinearly at p's centre, (p + 1/2) / 2^k in level k's
+//     texels, with its border rule.
 #include "blur_common.glsl"
 #include "source_image.glsl"
 #include "target_image.glsl"
@@ -63,6 +65,9 @@ vec4 level_sample(Level l, ivec2 p) {
   vec4 bottom = mix(level_texel(l, q + ivec2(0, 1)), level_texel(l, q + ivec2(1, 1)), t.x);
   return mix(top, bottom, t.y);
 }
+// Level k's blur, read bilinearly at pixel centres: 4^(k - 1) texels^2, none for the source (exact
+// integers: 1 << 2(k - 1)).
+float level_variance(int k) { return k == 0 ? 0.0 : float(1 << (2 * (k - 1))); }
 #endif
 
 void main() {
@@ -78,12 +83,13 @@ void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   if (any(greaterThanEqual(p, target_size()))) return;  // no barrier follows
   int r = pixel_level(p), levels = int(u_pass.z);
-  float width = u_pass.y > 0.0 ? u_pass.y * float(r) * sqrt(12.0) : float(2 * r + 1);
-  float lod = clamp(log2(max(width, 1.0)), 0.0, float(levels));
-  int k = min(int(floor(lod)), levels);
-  float t = lod - float(k);
+  float sigma_r = u_pass.y * float(r);
+  float variance = u_pass.y > 0.0 ? sigma_r * sigma_r : float(r * (r + 1)) / 3.0;
+  int k = 0;
+  while (k < levels && level_variance(k + 1) <= variance) ++k;
+  float t = k < levels ? (variance - level_variance(k)) / (level_variance(k + 1) - level_variance(k)) : 0.0;
   vec4 v = level_sample(level(k), p);
-  if (k < levels && t > 0.0) v = mix(v, level_sample(level(k + 1), p), t);
+  if (t > 0.0) v = mix(v, level_sample(level(k + 1), p), t);
   store_target(p, v);
 #endif
 }

@@ -2,7 +2,7 @@
 // way engines blur by a per-pixel amount cheaply (a mip chain sampled at a per-pixel level of
 // detail, as textureLod with a computed LOD; e.g. Unity's and Unreal's "mip blur" of scene colour
 // for rough refractions and UI backdrops): levels 1..K of 2x2 means, then each pixel blends the two
-// levels around its kernel's width, each read bilinearly. An approximation of both kernels: checked
+// levels whose blend has its kernel's variance, each read bilinearly. An approximation of both kernels: checked
 // against its CPU model (below, the same passes in double, rounding where the GPU stores), and
 // measured (fidelity) against the exact per-pixel kernel (reference_variable_blur). Its cost does
 // not grow with r: the levels add up to a third of the image, and each pixel reads 8 texels.
@@ -15,8 +15,6 @@
 namespace blurlab {
 namespace {
 
-// K: the levels the widest kernel needs, ceil(log2(2R + 1)) (a Gaussian's equivalent box is narrower).
-int level_count(const BlurSettings& s) { return static_cast<int>(std::ceil(std::log2(2.0 * s.kernel.radius + 1.0))); }
 glm::ivec2 level_size(glm::ivec2 size, int k) { return {(size.x + (1 << k) - 1) >> k, (size.y + (1 << k) - 1) >> k}; }
 // The atlas of levels 1..K side by side (at least 1x1, for a binding when K = 0).
 glm::ivec2 atlas_size(glm::ivec2 size, int levels) {
@@ -28,12 +26,40 @@ glm::ivec2 atlas_size(glm::ivec2 size, int levels) {
 double sigma_per_level(const BlurSettings& s) {
   return s.kernel.type == KernelType::Gauss && s.kernel.radius > 0 ? s.kernel.sigma / s.kernel.radius : 0.0;
 }
-// The level of detail of a pixel of level r: log2 of its kernel's width (the box of the same
-// variance for the Gaussian), clamped to [0, K].
-double lod_of(const BlurSettings& s, int r, int levels) {
+// Level k read bilinearly at pixel centres blurs by a kernel of variance 4^(k-1) texels^2 (level 0,
+// the source, by none): the mean of 2^k x 2^k texels adds (4^k - 1) / 12 along each axis, and the
+// interpolation between level texels 2^k apart, over the 2^k phases of the pixels' centres,
+// 4^k / 6 + 1/12 (the mean of t (1 - t) over t = (i + 1/2) / 2^k is 1/6 + 1 / (12 4^k)).
+double level_variance(int k) { return k == 0 ? 0.0 : std::ldexp(1.0, 2 * (k - 1)); }
+
+// The variance of the kernel of a pixel of level r, along each axis: the box's ((2r + 1)^2 - 1) / 12
+// = r (r + 1) / 3, the Gaussian's sigma_r^2.
+double kernel_variance(const BlurSettings& s, int r) {
   const double per_level = sigma_per_level(s);
-  const double width = per_level > 0.0 ? per_level * r * std::sqrt(12.0) : 2.0 * r + 1.0;
-  return std::clamp(std::log2(std::max(width, 1.0)), 0.0, static_cast<double>(levels));
+  return per_level > 0.0 ? (per_level * r) * (per_level * r) : r * (r + 1.0) / 3.0;
+}
+
+// The two levels a pixel blends, k and k + 1, and the weight t of k + 1: the blend whose variance,
+// (1 - t) V(k) + t V(k + 1), is its kernel's (the two are centred alike), the widest level alone
+// past it. Matching the width instead (lod = log2(2r + 1)) blurred by sqrt(3) too much: 25-31 dB.
+struct LevelBlend {
+  int k;
+  double t;
+};
+// K: the levels the widest kernel (level R) needs, the first whose variance reaches its kernel's.
+int level_count(const BlurSettings& s) {
+  const double widest = kernel_variance(s, s.kernel.radius);
+  int k = 0;
+  while (level_variance(k) < widest) ++k;
+  return k;
+}
+
+LevelBlend level_blend(const BlurSettings& s, int r, int levels) {
+  const double v = kernel_variance(s, r);
+  int k = 0;
+  while (k < levels && level_variance(k + 1) <= v) ++k;
+  if (k == levels) return {k, 0.0};
+  return {k, (v - level_variance(k)) / (level_variance(k + 1) - level_variance(k))};
 }
 
 class VariablePyramid final : public Blur {
@@ -66,7 +92,7 @@ class VariablePyramid final : public Blur {
 
 ApproxChoice choose(const BlurSettings& s) {
   // The kernel it stands in for varies per pixel: its largest, and the pyramid's depth.
-  return {s.kernel.type == KernelType::Gauss ? s.kernel.sigma : 0.0, std::to_string(level_count(s)) + " levels, lod per pixel"};
+  return {s.kernel.type == KernelType::Gauss ? s.kernel.sigma : 0.0, std::to_string(level_count(s)) + " levels, blended by variance"};
 }
 
 // The model: the same levels (2x2 means with each level's border rule, stored in fp32) and the
@@ -94,9 +120,7 @@ ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
   model::parallel_rows(size.y, [&](int y0, int y1) {
     for (int y = y0; y < y1; ++y)
       for (int x = 0; x < size.x; ++x) {
-        const double lod = lod_of(s, levels_of[static_cast<size_t>(y) * size.x + x], levels);
-        const int k = std::min(static_cast<int>(std::floor(lod)), levels);
-        const double t = lod - k;
+        const auto [k, t] = level_blend(s, levels_of[static_cast<size_t>(y) * size.x + x], levels);
         for (int c = 0; c < 4; ++c) {
           const auto sample = [&](int at) {
             const double scale = std::ldexp(1.0, -at);
@@ -120,8 +144,8 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 /*size*/, double input_pea
     bound.store(gl::Format::rgba32f);
   }
   // The blend: two bilinear reads (3 lerps of 3 roundings each, the fractions exact), the blend's
-  // lerp, and the level of detail from fp32 log2 and sqrt (relative error a few 2^-24 of lod <= 8,
-  // times the two levels' difference, at most twice the peak: counted as 64 roundings).
+  // lerp, and its weight from the fp32 variance (a few roundings of the weight, times the two
+  // levels' difference, at most twice the peak: counted, generously, as 64 roundings).
   bound.fp32(2.0 * 9.0 + 3.0 + 64.0);
   return bound.tolerance("pyramid of 2x2 means in fp32, two levels blended per pixel");
 }

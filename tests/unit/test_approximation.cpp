@@ -87,6 +87,38 @@ TEST(Approximation, TheDeclaredSigmaIsTheModelsOwn) {
   }
 }
 
+// variable-pyramid blends two levels so that its kernel has the variance of the pixel's own (box
+// r (r + 1) / 3, Gaussian sigma_r^2): the model's impulse responses with one radius everywhere,
+// their second moment along x averaged over the 2^K phases of the deepest level.
+TEST(Approximation, ThePyramidsKernelHasThePixelsVariance) {
+  const VariantInfo& v = variant("variable-pyramid");
+  for (KernelType type : {KernelType::Box, KernelType::Gauss})
+    for (int r : {1, 2, 3, 6, 13}) {
+      BlurSettings s;
+      s.kernel = type == KernelType::Box ? Kernel{KernelType::Box, r, 0.0} : Kernel{KernelType::Gauss, r, r / 3.0};
+      s.input_format = gl::Format::rgba16f;
+      s = resolve(v, s);
+      const int levels = std::stoi(v.approximation.choose(s).parameters), period = 1 << levels;
+      const int size = 2 * period * (2 + (4 * r + period - 1) / period);  // room for the widest level's reach
+      double second_moment = 0.0, mass = 0.0;
+      for (int px = 0; px < period; ++px) {
+        Image impulse(size, size);
+        const int cx = size / 2 + px, cy = size / 2;
+        for (int c = 0; c < 4; ++c) impulse.at(cx, cy, c) = 1.0f;
+        const ReferenceImage out = v.approximation.model(impulse, s);
+        for (int y = 0; y < size; ++y)
+          for (int x = 0; x < size; ++x) {
+            second_moment += out.at(x, y, 0) * (x - cx) * (x - cx);
+            mass += out.at(x, y, 0);
+          }
+      }
+      const double expected = type == KernelType::Box ? r * (r + 1) / 3.0 : (r / 3.0) * (r / 3.0);
+      EXPECT_NEAR(mass / period, 1.0, 1e-9) << s.kernel.radius;
+      EXPECT_NEAR(second_moment / period, expected, 1e-6 * expected) << (type == KernelType::Box ? "box" : "gauss") << " r " << r << ", "
+                                                                      << levels << " levels";
+    }
+}
+
 TEST(Approximation, ParametersFollowTheRequest) {
   const VariantInfo &box = variant("box-iterated"), &kawase = variant("kawase"), &dual = variant("dual-kawase"),
                     &iir = variant("recursive-gaussian"), &blocks = variant("recursive-gaussian-blocks");

@@ -111,7 +111,8 @@ const std::map<std::string, HandCount>& hand_counts() {
       {"frag-separable-linear", linear_two_passes},
       {"compute-separable-linear", linear_two_passes},
       {"frag-linear-2d", linear_2d},
-      // A pyramid of K = ceil(log2(2r + 1)) levels of ceil(size / 2^k), each a pass reading the
+      // A pyramid of K levels of ceil(size / 2^k), K the first whose blur, 4^(K-1) texels^2, reaches
+      // the widest kernel's variance (box r (r + 1) / 3, Gaussian sigma^2), each a pass reading the
       // level above (the input, then rgba32f) and writing its own in rgba32f, 4 adds a channel per
       // texel written; then the blend per pixel reads the input and its rgba8 level, every level
       // once (its 8 fetches a pixel hit levels a quarter the size or less), writes the output, with
@@ -120,7 +121,9 @@ const std::map<std::string, HandCount>& hand_counts() {
        [](const BlurSettings& s, glm::ivec2 n) {
          WorkBound b;
          glm::ivec2 above = n;
-         for (int k = 1; (1 << (k - 1)) < 2 * s.kernel.radius + 1; ++k) {
+         const double widest = s.kernel.type == KernelType::Gauss ? s.kernel.sigma * s.kernel.sigma
+                                                                  : s.kernel.radius * (s.kernel.radius + 1) / 3.0;
+         for (int k = 1; k == 1 ? widest > 0.0 : std::pow(4.0, k - 2) < widest; ++k) {
            const glm::ivec2 level{(n.x + (1 << k) - 1) / (1 << k), (n.y + (1 << k) - 1) / (1 << k)};
            b.bytes += pass(above, k == 1 ? in(s) : gl::Format::rgba32f, level, gl::Format::rgba32f);
            b.bytes += 16.0 * texels(level);  // read once by the blend
