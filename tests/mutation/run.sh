@@ -37,6 +37,8 @@ mutations=(
   "dual-kawase-level-1-parts-misplaced|glsl/dual_kawase.comp|s/region\[1\]\.start \+ ivec2\(0, kPartStep \* half_tile\)/region[1].start + ivec2(0, kPartStep * half_tile + 2 * half_tile)/|^gl\.dual-kawase\.r16\$"
   "no-barrier-before-a-store-after-a-read|src/gl/barriers.cpp|s/accessed_\.count\(texture\) > 0/false/|^(unit\.Barriers\.|gl\.Pipeline\.Stores)"
   "pipeline-forgets-what-a-pass-read|src/blur/pipeline.cpp|s/      gl::barriers\(\)\.shader_accessed\(b\.texture->id\(\)\);\n//|^gl\.Pipeline\.Stores"
+  "variable-pyramid-level-variance-doubled|glsl/variable_pyramid.comp|s/float\(1 << \(2 \* \(k - 1\)\)\)/float(1 << (2 * k - 1))/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_pyramid"
+  "variable-pyramid-model-level-variance-doubled|src/variants/variable_pyramid.cpp|s/std::ldexp\(1\.0, 2 \* \(k - 1\)\)/std::ldexp(1.0, 2 * k - 1)/|^unit\.Approximation\.ThePyramids"
   "timer-frames-dropped|src/gl/timer_pool.cpp|s/(    if \(!ready\) break;[^\n]*\n)/\$1    if (frame.number % 2) {\n      release(frame);\n      in_flight_.pop_front();\n      continue;\n    }\n/|^unit\.TimerPool\."
   "png-writer-drops-a-row|src/image/png_codec.cpp|s/&image\.texels\[static_cast<size_t>\(y\) \* image\.width \* 4\]/&image.texels[static_cast<size_t>(y == 1 ? 0 : y) * image.width * 4]/|^unit\.Image\.Png"
   "variable-sat-truncates|glsl/variable_sat.comp|s/uvec4 step = \(2u \* box\.lo \+ n\) \/ \(2u \* n\);/uvec4 step = box.lo \/ n;/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_sat"
