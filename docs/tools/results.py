@@ -4,7 +4,9 @@
   python3 docs/tools/results.py merge OUT.json REPORT.json [MORE.json ...]
       Joins the reports of one GPU (blurlab --headless --json, e.g. one per image size) into one
       results file: the first report's header, every report's rows, and under "sources" each
-      report's date, run settings and roofline. Refuses reports of different GPUs or drivers.
+      report's date, run settings and roofline. A results file may stand for a report: its rows
+      and sources are kept, so new runs can be added to it. Refuses reports of different GPUs or
+      drivers.
 
   python3 docs/tools/results.py table RESULTS.json [--radius R,R,...]
       Prints the Markdown tables of docs/PERFORMANCE.md's "Current results" (and, for one GPU,
@@ -62,7 +64,9 @@ def merge(out, paths):
                      f"{paths[0]} from {gpu[0]} {gpu[1]}: one GPU and driver per results file")
     merged = {key: value for key, value in first.items() if key not in ("results", "run", "roofline", "date")}
     merged["date"] = max(r.get("date", "") for r in reports)
-    merged["sources"] = [{key: r[key] for key in ("date", "run", "roofline") if key in r} for r in reports]
+    # A results file given as a report keeps its own sources: new runs can join an existing file.
+    merged["sources"] = [source for r in reports
+                         for source in r.get("sources", [{key: r[key] for key in ("date", "run", "roofline") if key in r}])]
     merged["results"] = [row for r in reports for row in r["results"]]
     with open(out, "w") as f:
         json.dump(merged, f, indent=1, sort_keys=True)

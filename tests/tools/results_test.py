@@ -77,6 +77,15 @@ with tempfile.TemporaryDirectory() as tmp:
     expect([s["date"] for s in merged["sources"]] == [first["date"], second["date"]], "merge did not list both sources")
     expect(merged["date"] == second["date"], "the merged file's date is not its newest report's")
 
+    # A results file joined with a new report keeps its sources and rows, the report's after them.
+    again_path = os.path.join(tmp, "again.json")
+    done = run("merge", again_path, merged_path, paths["first"])
+    expect(done.returncode == 0, f"merge of a results file and a report failed: {done.stderr}")
+    again = json.load(open(again_path))
+    expect([s["date"] for s in again["sources"]] == [first["date"], second["date"], first["date"]],
+           "merge did not keep the results file's sources")
+    expect(again["results"] == merged["results"] + first["results"], "merge did not keep the results file's rows first")
+
     refused = run("merge", os.path.join(tmp, "mixed.json"), paths["first"], paths["other"])
     expect(refused.returncode != 0 and "GPU B" in refused.stderr, "merge of two GPUs' reports was not refused")
     expect(not os.path.exists(os.path.join(tmp, "mixed.json")), "a refused merge wrote a file")
