@@ -80,6 +80,24 @@ foreach(image IN LISTS images)
     message(FATAL_ERROR "report.md shows ${file}, which is not there")
   endif()
 endforeach()
+# A variable-radius variant without a map: its charts are a group of their own, named after the
+# map's description ("none (uniform r = R)"), which must make a plain file name the page can link.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env BLURLAB_PYTHON=${PYTHON}
+                        ${BLURLAB} --headless --size 64x48 --kernel box --radius 3 --variant variable-sat --frames 3 --warmup 1
+                        --report ${OUT}/page_variable
+                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${OUT}/page_variable/report.md variable_page)
+string(REGEX MATCHALL "!\\[[^]]*\\]\\(([^)]*)\\)" variable_images "${variable_page}")
+if(NOT code EQUAL 0 OR NOT variable_images)
+  message(FATAL_ERROR "--report of variable-sat exited ${code} or shows no chart\n${out}\n${err}")
+endif()
+foreach(image IN LISTS variable_images)
+  string(REGEX REPLACE ".*\\(([^)]*)\\)" "\\1" file "${image}")
+  if(NOT file MATCHES "^[A-Za-z0-9._-]+\\.png$" OR NOT EXISTS ${OUT}/page_variable/${file})
+    message(FATAL_ERROR "report.md links '${file}': not a plain file name beside it")
+  endif()
+endforeach()
+
 foreach(file report.json report.csv)
   if(NOT EXISTS ${OUT}/page/${file})
     message(FATAL_ERROR "--report wrote no ${file}")

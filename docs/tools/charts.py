@@ -28,6 +28,7 @@ import collections
 import json
 import math
 import os
+import re
 import sys
 import textwrap
 
@@ -125,7 +126,11 @@ def kernel_label(settings):
     border = settings.get("border", "clamp")
     label = settings["kernel"] if border == "clamp" else f'{settings["kernel"]}_{border}'
     # A radius per pixel (--radius-map) is a problem of its own: never on a chart of uniform blurs.
-    return f'{label}_map-{settings["radius_map"]}' if settings.get("radius_map") else label
+    # The map's description ("band", "none (uniform r = R)", "file maps/focus.png (640x480, 8-bit)")
+    # goes into file names and the page's links: letters, digits, dots and dashes only.
+    if not settings.get("radius_map"):
+        return label
+    return f'{label}_map-{re.sub(r"[^A-Za-z0-9.]+", "-", settings["radius_map"]).strip("-")}'
 
 
 def groups(report):
