@@ -39,13 +39,6 @@ double kernel_variance(const BlurSettings& s, int r) {
   return per_level > 0.0 ? (per_level * r) * (per_level * r) : r * (r + 1.0) / 3.0;
 }
 
-// The two levels a pixel blends, k and k + 1, and the weight t of k + 1: the blend whose variance,
-// (1 - t) V(k) + t V(k + 1), is its kernel's (the two are centred alike), the widest level alone
-// past it. Matching the width instead (lod = log2(2r + 1)) blurred by sqrt(3) too much: 25-31 dB.
-struct LevelBlend {
-  int k;
-  double t;
-};
 // K: the levels the widest kernel (level R) needs, the first whose variance reaches its kernel's.
 int level_count(const BlurSettings& s) {
   const double widest = kernel_variance(s, s.kernel.radius);
@@ -54,6 +47,13 @@ int level_count(const BlurSettings& s) {
   return k;
 }
 
+// The two levels a pixel blends, k and k + 1, and the weight t of k + 1: the blend whose variance,
+// (1 - t) V(k) + t V(k + 1), is its kernel's (the two are centred alike), the widest level alone
+// past it. Matching the width instead (lod = log2(2r + 1)) blurred by sqrt(3) too much: 25-31 dB.
+struct LevelBlend {
+  int k;
+  double t;
+};
 LevelBlend level_blend(const BlurSettings& s, int r, int levels) {
   const double v = kernel_variance(s, r);
   int k = 0;
