@@ -317,16 +317,14 @@ Options parse_options(int argc, const char* const* argv) {
     const std::string option = "--" + std::string(k.name);
     if (app.count(option)) o.knob_values[std::string(k.name)] = parse_knob_list(k, knob_texts.at(std::string(k.name)), option);
   }
-  if (app.count("--warmup")) o.warmup = parse_int_list(warmup_text, "--warmup", 0, 100000).front();
+  if (app.count("--warmup")) o.warmup = parse_one_int(warmup_text, "--warmup", 0, 100000);
   if (app.count("--frames")) {
-    o.frames = parse_int_list(frames_text, "--frames", 0, 100000).front();
+    o.frames = parse_one_int(frames_text, "--frames", 0, 100000);
     o.frames_given = true;
   } else if (o.check) {
     o.frames = 0;
   }
   o.timing_given = app.count("--warmup") || app.count("--frames") || app.count("--budget");
-  if (app.count("--warmup") && split(warmup_text, ',').size() > 1) throw UsageError("--warmup takes one number");
-  if (app.count("--frames") && split(frames_text, ',').size() > 1) throw UsageError("--frames takes one number");
   if (app.count("--time")) {
     const auto t = parse_double(time_text);
     if (!t || *t < 0.0 || *t > 1e6) throw UsageError("--time '" + time_text + "' is not a time in 0..1e6 seconds");
