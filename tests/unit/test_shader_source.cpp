@@ -53,6 +53,16 @@ std::string refusal(const ShaderSources& sources, const std::string& name) {
   return "";
 }
 
+TEST(ShaderPreprocessor, AnIncludeCycleNamesEveryFileOfIt) {
+  // It said "b.glsl:2: shader 'a.glsl' includes itself": a.glsl does not, the cycle goes through b.glsl.
+  const ShaderSources sources = ShaderSources::in_memory({{"main.comp", "#version 430 core\n#include \"a.glsl\"\n"},
+                                                          {"a.glsl", "#include \"b.glsl\"\n"},
+                                                          {"b.glsl", "float b;\n#include \"a.glsl\"\n"},
+                                                          {"self.comp", "#version 430 core\n#include \"self.comp\"\n"}});
+  EXPECT_EQ(refusal(sources, "main.comp"), "b.glsl:2: an include cycle: main.comp includes a.glsl, which includes b.glsl, which includes a.glsl again");
+  EXPECT_EQ(refusal(sources, "self.comp"), "self.comp:2: an include cycle: self.comp includes self.comp again");
+}
+
 TEST_F(ShaderSourceTest, OnlyRegularFilesOfABoundedSizeAreRead) {
   // A FIFO once hung the run and a character device filled its memory: both are refused unopened.
   ::alarm(20);  // were either opened, the test would hang: end it instead
