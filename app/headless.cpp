@@ -232,21 +232,24 @@ int run_headless(const cli::Options& given) {
   progress.clear();  // the table starts at the left edge, not on the bar's line
   rep.rows = std::move(result.rows);
 
-  const bool all_unsupported =
-      std::all_of(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.unsupported.has_value(); });
-  if (!rep.rows.empty() && all_unsupported && (o.variants.size() == 1 || !o.output.empty()))
-    throw UsageError(std::string(rep.rows.front().variant->name) + " cannot run " +
-                     describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + rep.rows.front().unsupported->reason + " (limit: " +
-                     std::string(name(rep.rows.front().unsupported->limit)) + ")");
-  // --check promises that what ran matches the reference: a run in which nothing was checked
-  // (every setting refused) has shown nothing, and fails.
-  if (o.check && std::none_of(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.check.has_value(); })) {
-    const auto refused = std::find_if(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.unsupported.has_value(); });
+  // The rows of the variants asked for: the floor a timed sweep adds for its ratios
+  // (SweepRequest::add_floor) runs and is checked whatever they do, and answers for none of them.
+  std::vector<const report::Measurement*> asked;
+  for (const report::Measurement& r : rep.rows)
+    if (std::find(request.variants.begin(), request.variants.end(), r.variant) != request.variants.end()) asked.push_back(&r);
+  const bool all_unsupported = std::all_of(asked.begin(), asked.end(), [](const report::Measurement* r) { return r->unsupported.has_value(); });
+  if (!asked.empty() && all_unsupported && (o.variants.size() == 1 || !o.output.empty()))
+    throw UsageError(std::string(asked.front()->variant->name) + " cannot run " + describe(*asked.front()->variant, asked.front()->settings) +
+                     ": " + asked.front()->unsupported->reason + " (limit: " + std::string(name(asked.front()->unsupported->limit)) + ")");
+  // --check promises that what ran matches the reference: a run in which nothing asked for was
+  // checked (every setting refused) has shown nothing, and fails (the floor's check once passed it).
+  if (o.check && std::none_of(asked.begin(), asked.end(), [](const report::Measurement* r) { return r->check.has_value(); })) {
+    const auto refused = std::find_if(asked.begin(), asked.end(), [](const report::Measurement* r) { return r->unsupported.has_value(); });
     throw Error("--check: nothing was checked" +
-                (refused == rep.rows.end() ? std::string()
-                                           : ": every run was refused (" + std::to_string(rep.rows.size()) + "; the first, " +
-                                                 std::string(refused->variant->name) + " " + describe(*refused->variant, refused->settings) +
-                                                 ": " + refused->unsupported->reason + ")"));
+                (refused == asked.end() ? std::string()
+                                        : ": every run was refused (" + std::to_string(asked.size()) + "; the first, " +
+                                              std::string((*refused)->variant->name) + " " + describe(*(*refused)->variant, (*refused)->settings) +
+                                              ": " + (*refused)->unsupported->reason + ")"));
   }
 
   // --output: one run only (checked by the parser). Linear light is encoded back to sRGB.

@@ -55,7 +55,7 @@ RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::
                                kernels,
                                intermediate_bytes_per_texel(o, selected, input.input_formats, {file.width, file.height})};
       if (const auto problem = run_memory_problem(file.width, file.height, plan, memory))
-        throw Error("cannot load the image '" + o.image + "': " + *problem);
+        throw Error("cannot load --image '" + o.image + "': " + *problem);
     }, "--image");
     out << "image: " << o.image << ", " << loaded.image.width << "x" << loaded.image.height << " " << describe(loaded.info);
     if (loaded.info.bits_per_channel == 16)

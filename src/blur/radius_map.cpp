@@ -48,9 +48,14 @@ std::shared_ptr<const RadiusMap> load_radius_map(const std::string& path) {
 }
 
 std::shared_ptr<const RadiusMap> radius_map_from_option(const std::string& text) {
-  if (auto builtin = builtin_radius_map(text)) return builtin;
   std::error_code error;
-  if (!std::filesystem::exists(text, error))
+  const bool file = std::filesystem::exists(std::filesystem::symlink_status(text, error));
+  if (auto builtin = builtin_radius_map(text)) {
+    // The built-in once won silently over a file of its name: which one was meant is the user's to say.
+    if (file) throw UsageError("--radius-map '" + text + "' names both a built-in map and a file: write ./" + text + " for the file");
+    return builtin;
+  }
+  if (!file)
     throw Error("cannot read --radius-map '" + text + "': no such file, nor a built-in map (" + std::string(builtin_radius_map_names()) + ")");
   return load_radius_map(text);
 }

@@ -371,6 +371,10 @@ Options parse_options(int argc, const char* const* argv) {
   }
   if (!o.formats.empty() && !std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return v->uses_intermediate; }))
     throw UsageError("--format: " + names() + " has no intermediate texture");
+  // Like a knob no selected variant has: a map no selected variant reads was ignored without a word.
+  if (o.radius_map && !std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return v->variable_radius; }))
+    throw UsageError("--radius-map: " + names() + (selected.size() == 1 ? " blurs" : " blur") +
+                     " by one radius everywhere (a radius map is for the variable-* variants)");
 
   // A sweep is bounded before its lists are built: one run cannot mean a billion configurations.
   if (const double n = o.configuration_count(); n > kMaxConfigurations)

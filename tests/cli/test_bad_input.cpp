@@ -70,6 +70,14 @@ class Sandbox {
       std::ofstream(dir_ / ("tuned_" + std::string(name) + ".json"))
           << R"({"entries": [{"renderer": "any", "variant": "compute-sliding", )" << fields
           << R"(, "input_format": "rgba8", "radius": 2, "knobs": {}, "median_ms": 1, "default_ms": 1}]})";
+    // Radius maps: a grey 8-bit PNG, the same cut short, and one named like a built-in map.
+    const std::string map = png_file(5, 3, 8, 0, {std::string("\x00\x40\x80\xc0\xff", 5), std::string(5, '\x20'), std::string(5, '\xff')});
+    std::ofstream(dir_ / "map.png", std::ios::binary) << map;
+    std::ofstream(dir_ / "map_cut.png", std::ios::binary) << map.substr(0, map.size() - 20);
+    std::ofstream(dir_ / "circle", std::ios::binary) << map;
+    // Tuning files that are not JSON, or nest deeper than any tuning file (a quoting recursed per level).
+    std::ofstream(dir_ / "tuned_not_json.json") << R"({"entries": [ {"renderer": "x", "variant": tru }]})";
+    std::ofstream(dir_ / "tuned_deep.json") << R"({"entries": [{"renderer": )" << std::string(100000, '[') << std::string(100000, ']') << "}]}";
     fs::create_symlink("in.png", dir_ / "in_alias.png");
     fs::create_hard_link(dir_ / "in.png", dir_ / "in_hard.png");
     fs::copy(BLURLAB_GLSL_DIR, dir_ / "broken_glsl");
@@ -149,7 +157,9 @@ std::vector<Case> bad_arguments() {
       {"radius_fraction", {"--radius", "1.5"}, 2, "not a whole number"},
       {"radius_negative", {"--radius", "-1"}, 2, "out of range"},
       {"radius_too_big", {"--radius", "129"}, 2, "out of range 0..128"},
-      {"radius_overflow", {"--radius", "99999999999999999999"}, 2, "--radius"},
+      // A number too large for its type is out of range, not "not a number" (it said so).
+      {"radius_overflow", {"--radius", "99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..128"},
+      {"radius_overflow_in_range", {"--radius", "1:99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..128"},
       {"radius_empty_item", {"--radius", "1,,2"}, 2, "empty list item"},
       {"radius_backwards_range", {"--radius", "5:1"}, 2, "ends before it starts"},
       {"radius_zero_step", {"--radius", "1:8:0"}, 2, "step"},
@@ -161,7 +171,8 @@ std::vector<Case> bad_arguments() {
       {"sigma_negative", {"--sigma", "-1"}, 2, "--sigma"},
       {"sigma_nan", {"--sigma", "nan"}, 2, "not a number"},
       {"sigma_inf", {"--sigma", "inf"}, 2, "not a number"},
-      {"sigma_overflow", {"--sigma", "1e400"}, 2, "not a number"},
+      {"sigma_overflow", {"--sigma", "1e400"}, 2, "--sigma '1e400' is out of range (0, 1000]"},
+      {"sigma_underflow", {"--sigma", "1e-400"}, 2, "--sigma '1e-400' is out of range (0, 1000]"},
       {"sigma_hex", {"--sigma", "0x10"}, 2, "not a number"},
       {"sigma_needs_large_radius", {"--sigma", "50"}, 2, "give --radius"},
       {"sigma_with_box", {"--sigma", "2", "--kernel", "box"}, 2, "gauss kernel only"},
@@ -182,6 +193,7 @@ std::vector<Case> bad_arguments() {
       {"size_huge", {"--size", "100000x10"}, 2, "larger than 65536"},
       {"size_words", {"--size", "abcxdef"}, 2, "not WxH"},
       {"size_exponent", {"--size", "1e3x5"}, 2, "not WxH"},
+      {"size_overflow", {"--size", "99999999999999999999x5"}, 2, "--size '99999999999999999999x5' is larger than 65536 on a side"},
       {"size_beyond_gl_limit", {"--headless", "--variant", "copy", "--size", "20000x16", "--frames", "1"}, 2, "GL_MAX_TEXTURE_SIZE"},
       {"workgroup_zero", {"--variant", "compute-naive", "--workgroup", "0x8"}, 2, "positive"},
       {"workgroup_negative", {"--variant", "compute-naive", "--workgroup", "-8"}, 2, "--workgroup"},
@@ -195,6 +207,9 @@ std::vector<Case> bad_arguments() {
       {"unroll_not_regblocks_any_more", {"--variant", "compute-inline-regblock", "--unroll", "4"}, 2, "has no knob 'unroll'"},
       {"block_x_zero", {"--block-x", "0"}, 2, "--block-x '0' is out of range 1..64"},
       {"block_y_word", {"--block-y", "eight"}, 2, "not a whole number"},
+      {"block_y_overflow", {"--block-y", "99999999999999999999"}, 2, "--block-y '99999999999999999999' is out of range 1..64"},
+      {"workgroup_overflow", {"--variant", "compute-naive", "--workgroup", "99999999999999999999x8"}, 2,
+       "--workgroup '99999999999999999999x8' is larger than 1024 on a side"},
       {"segment_zero", {"--segment", "0"}, 2, "out of range"},
       {"segment_not_a_knob", {"--variant", "frag-separable", "--segment", "64"}, 2, "has no knob 'segment'"},
       {"cache_unknown", {"--cache", "fp8"}, 2, "--cache 'fp8' is not fp32|fp16"},
@@ -206,6 +221,7 @@ std::vector<Case> bad_arguments() {
       {"border_value_three_numbers", {"--border", "constant", "--border-value", "1,0,0"}, 2, "is not R,G,B,A"},
       {"border_value_nan", {"--border", "constant", "--border-value", "nan,0,0,1"}, 2, "--border-value 'nan,0,0,1'"},
       {"border_value_negative", {"--border", "constant", "--border-value", "0,-1,0,1"}, 2, "outside 0..65504"},
+      {"border_value_overflow", {"--border", "constant", "--border-value", "0,1e400,0,1"}, 2, "has 1e400, outside 0..65504"},
       {"border_export_two_modes", {"--headless", "--variant", "compute-separable", "--border", "wrap,clamp", "--export", out}, 2,
        "--export needs exactly one variant and one setting"},
       {"border_value_above_rgba8",
@@ -219,6 +235,9 @@ std::vector<Case> bad_arguments() {
       {"frames_negative", {"--frames", "-2"}, 2, "out of range"},
       {"frames_too_many", {"--frames", "100001"}, 2, "out of range"},
       {"frames_fraction", {"--frames", "1.5"}, 2, "not a whole number"},
+      // A range where one number goes: 1:3 was taken as 1.
+      {"frames_range", {"--frames", "1:3"}, 2, "--frames takes one number, not '1:3'"},
+      {"warmup_range", {"--warmup", "0:2:x2"}, 2, "--warmup takes one number, not '0:2:x2'"},
       {"time_negative", {"--time", "-1"}, 2, "--time"},
       {"time_word", {"--time", "yesterday"}, 2, "--time"},
       {"time_huge", {"--time", "1e9"}, 2, "--time"},
@@ -313,6 +332,23 @@ std::vector<Case> bad_arguments() {
       {"check_that_checks_nothing",
        {"--headless", "--check", "--variant", "compute-naive,compute-naive-lds", "--workgroup", "64x64", "--size", "37x23"}, 1,
        "--check: nothing was checked: every run was refused (2; the first, compute-naive"},
+      // Timed, the same run exited 0: the copy pass the sweep adds as its floor was checked.
+      {"check_that_checks_nothing_timed",
+       {"--headless", "--check", "--variant", "compute-naive,compute-naive-lds", "--workgroup", "64x64", "--size", "37x23", "--frames",
+        "1", "--warmup", "0"},
+       1, "--check: nothing was checked: every run was refused (2; the first, compute-naive"},
+      {"one_variant_that_runs_nothing_timed",
+       {"--headless", "--check", "--variant", "compute-naive", "--workgroup", "64x64", "--size", "37x23", "--frames", "1", "--warmup", "0"}, 2,
+       "compute-naive cannot run gauss r=16"},
+      // A radius map no selected variant reads was ignored without a word.
+      {"radius_map_without_a_variable_variant", {"--headless", "--variant", "compute-separable", "--radius-map", "band", "--size", "37x23"}, 2,
+       "--radius-map: compute-separable blurs by one radius everywhere (a radius map is for the variable-* variants)"},
+      {"tuned_not_json", {"--headless", "--variant", "copy", "--tuned", "tuned_not_json.json"}, 1,
+       "--tuned 'tuned_not_json.json' is not a blurlab tuning file (not JSON: parse error at line 1, column 47: syntax error while "
+       "parsing value - invalid literal; last read: '\"variant\": tru ')"},
+      // Nested 100000 deep where a string goes: SIGSEGV, no message.
+      {"tuned_nested_deep", {"--headless", "--variant", "copy", "--tuned", "tuned_deep.json"}, 1,
+       "--tuned 'tuned_deep.json', entry 0: \"renderer\" an array of 1 item is not a string"},
       {"shader_broken", {"--headless", "--variant", "copy", "--shader-dir", "broken_glsl", "--image", "in.png", "--output", out}, 1,
        "copy.comp:4"},
       {"shader_missing", {"--headless", "--variant", "copy", "--shader-dir", "empty_glsl", "--image", "in.png", "--output", out}, 1,
@@ -360,7 +396,12 @@ std::vector<Case> bad_arguments() {
   for (const auto& [name, map, code, message] :
        {std::tuple{"radius_map_unknown", "bands", 1, "cannot read --radius-map 'bands': no such file, nor a built-in map (ramp, band, circle)"},
         std::tuple{"radius_map_empty", "", 2, "--radius-map '' is neither a file nor one of ramp, band, circle"},
-        std::tuple{"radius_map_colour", "in.png", 1, "a radius map is a grey PNG of 8 or 16 bits (this one: "}}) {
+        std::tuple{"radius_map_colour", "in.png", 1, "a radius map is a grey PNG of 8 or 16 bits (this one: "},
+        // A damaged map said "cannot load the image": which one?
+        std::tuple{"radius_map_damaged", "map_cut.png", 1, "cannot load --radius-map 'map_cut.png': "},
+        // A file named like a built-in map was shadowed by the built-in, without a word.
+        std::tuple{"radius_map_file_named_like_a_builtin", "circle", 2,
+                   "--radius-map 'circle' names both a built-in map and a file: write ./circle for the file"}}) {
     Case c{name, variable_run, code, message};
     c.args.insert(c.args.end(), {"--radius-map", map});
     cases.push_back(c);
