@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "util/files.h"
+#include "util/glsl_limits.h"
 #include "util/strings.h"
 
 namespace blurlab::gl {
@@ -191,6 +192,7 @@ ExpandedSource expand_source(const ShaderSources& sources, const std::string& na
   ExpandedSource out;
   std::vector<std::string> stack;
   expand_into(sources, name, sources.read(name), out, stack, &prelude);
+  check_glsl_limits(out.text, out.files);  // what the driver is handed: no define or statement it cannot take
   return out;
 }
 

@@ -786,6 +786,33 @@ TEST(HostileShaders, LongDirectiveLinesDoNotCrash) {
                        sandbox.dir(), files_below(sandbox.dir()));
 }
 
+TEST(HostileShaders, DefinesAndMacrosAGlCompilerCannotTakeAreNotHandedOn) {
+  // An 800 kB #define used once crashed Mesa's compiler (SIGSEGV: it recursed per operator), and 31
+  // macros that each use the next twice ran its preprocessor until the run was killed.
+  Sandbox sandbox;
+  const std::string rest = [] {
+    std::ifstream in(fs::path(BLURLAB_GLSL_DIR) / "copy.comp");
+    std::string line;
+    std::getline(in, line);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }();
+  std::string sum = "#define BIG 1.0";
+  for (int i = 0; i < 130000; ++i) sum += " + 1.0";  // 780 kB
+  std::string doubling;
+  for (int i = 0; i < 30; ++i) doubling += "#define B" + std::to_string(i) + " B" + std::to_string(i + 1) + " + B" + std::to_string(i + 1) + "\n";
+  shader_dir_with_copy(sandbox, "huge_define", [&](const fs::path& p) {
+    std::ofstream(p) << "#version 430 core\n" << sum << "\nfloat big() { return BIG; }\n" << rest;
+  });
+  shader_dir_with_copy(sandbox, "doubling_macros", [&](const fs::path& p) {
+    std::ofstream(p) << "#version 430 core\n" << doubling << "#define B30 1.0\nfloat doubled() { return B0; }\n" << rest;
+  });
+  for (const auto& [dir, message] :
+       {std::pair<std::string, std::string>{"huge_define", "huge_define/copy.comp:2: a #define of 761.7 KiB; blurlab hands a GL compiler at most 64.0 KiB"},
+        std::pair<std::string, std::string>{"doubling_macros", "doubling_macros/copy.comp:33: a statement of 2147483649 tokens with its macros "
+                                                               "expanded; blurlab hands a GL compiler at most 16384"}})
+    expect_clean_failure({dir, copy_run({"--shader-dir", dir}), 1, message}, sandbox.dir(), files_below(sandbox.dir()));
+}
+
 // --- a run's outputs: all of them at the end, or none ------------------------------------------
 
 // One blur of in.png with every kind of output; the charts of its report are
