@@ -141,6 +141,12 @@ int run_headless(const cli::Options& given) {
   if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
   if (!o.export_dir.empty()) check_export_dir(o.export_dir);
   check_distinct_outputs(all_outputs(o));
+  OutputList folders;
+  if (!o.report_dir.empty()) folders.emplace_back(o.report_dir, "--report");
+  if (!o.export_dir.empty()) folders.emplace_back(o.export_dir, "--export");
+  OutputList files = file_outputs(o);
+  if (o.tune) files.emplace_back(o.tune_file, "--tune-file");
+  check_outputs_spare_inputs(files, folders, o.input_files(), o.input_directories());
   RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
   const std::optional<Image> image = std::move(run_input.image);
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);

@@ -112,6 +112,19 @@ double Options::configuration_count() const {
   return per_image * static_cast<double>(input_formats.size()) * static_cast<double>(std::max<size_t>(sizes.size(), 1));
 }
 
+std::vector<std::pair<std::filesystem::path, std::string>> Options::input_files() const {
+  std::vector<std::pair<std::filesystem::path, std::string>> files;
+  if (!image.empty()) files.emplace_back(image, "--image");
+  if (!tuned.empty()) files.emplace_back(tuned, "--tuned");
+  if (radius_map && radius_map->shape == MapShape::File) files.emplace_back(radius_map->name, "--radius-map");
+  return files;
+}
+
+std::vector<std::pair<std::filesystem::path, std::string>> Options::input_directories() const {
+  if (shader_dir.empty()) return {};
+  return {{shader_dir, "--shader-dir"}};
+}
+
 namespace {
 
 std::vector<gl::Format> parse_formats(const std::string& text, const char* option, bool allow_32f) {

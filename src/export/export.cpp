@@ -11,6 +11,7 @@
 #include "blur/radius_map.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/json_text.h"
 #include "util/strings.h"
 
 namespace blurlab {
@@ -451,7 +452,39 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
 
 }  // namespace
 
-void check_export_dir(const fs::path& dir) { check_output_directory(dir, "--export", kExportFiles); }
+const OutputFolderKind& export_folder() {
+  static const OutputFolderKind kind{"--export", "export", "recipe.json", [](std::string_view text) {
+    std::vector<std::string> files{"recipe.md"};
+    json recipe;
+    try {
+      recipe = json::parse(text);
+    } catch (const json::exception& e) {
+      throw Error("not JSON: " + json_error_text(e));
+    }
+    // By reference only: copying a value recurses as deep as the file nests.
+    const auto member = [](const json& object, const char* key) -> const json* {
+      return object.is_object() && object.contains(key) ? &object.at(key) : nullptr;
+    };
+    const json* format = member(recipe, "format");
+    if (!format || *format != "blurlab-recipe") throw Error("no \"format\": \"blurlab-recipe\"");
+    const auto name = [&](const json& value) {
+      if (!value.is_string()) throw Error("a file name " + json_value_text(value) + " is not a string");
+      files.push_back(value.get<std::string>());
+    };
+    if (const json* passes = member(recipe, "passes"); passes && passes->is_array())
+      for (const json& pass : *passes)
+        if (const json* shaders = member(pass, "shaders"); shaders && shaders->is_object())
+          for (auto file = shaders->begin(); file != shaders->end(); ++file) name(*file);
+    if (const json* textures = member(recipe, "textures"); textures && textures->is_array())
+      for (const json& texture : *textures)
+        if (const json* contents = member(texture, "contents"))
+          if (const json* file = member(*contents, "file")) name(*file);
+    return files;
+  }};
+  return kind;
+}
+
+void check_export_dir(const fs::path& dir) { check_output_directory(dir, export_folder()); }
 
 std::vector<std::string> write_export(const Recording& recording, const ExportRequest& r, const gl::ShaderSources& sources,
                                       const fs::path& dir) {
@@ -478,9 +511,10 @@ std::vector<std::string> write_export(const Recording& recording, const ExportRe
   files.emplace_back("recipe.json", recipe.dump(2) + "\n");
   files.emplace_back("recipe.md", recipe_markdown(r, recipe));
 
-  for (const auto& [name, content] : files) write_file_into(dir, name, content, "--export");
   names.clear();
   for (const auto& [name, content] : files) names.push_back(name);
+  remove_earlier_output(dir, export_folder(), names);  // read before the new recipe.json is staged over it
+  for (const auto& [name, content] : files) write_file_into(dir, name, content, "--export");
   return names;
 }
 

@@ -78,6 +78,8 @@ class Sandbox {
     // Tuning files that are not JSON, or nest deeper than any tuning file (a quoting recursed per level).
     std::ofstream(dir_ / "tuned_not_json.json") << R"({"entries": [ {"renderer": "x", "variant": tru }]})";
     std::ofstream(dir_ / "tuned_deep.json") << R"({"entries": [{"renderer": )" << std::string(100000, '[') << std::string(100000, ']') << "}]}";
+    std::ofstream(dir_ / "read_only.csv") << "kept";
+    fs::permissions(dir_ / "read_only.csv", fs::perms(0444));
     fs::create_symlink("in.png", dir_ / "in_alias.png");
     fs::create_hard_link(dir_ / "in.png", dir_ / "in_hard.png");
     fs::copy(BLURLAB_GLSL_DIR, dir_ / "broken_glsl");
@@ -327,6 +329,27 @@ std::vector<Case> bad_arguments() {
       {"report_and_export_one_folder", copy_run({"--report", "r", "--export", "r/"}), 2, "--export 'r/' is the same file as --report 'r'"},
       {"csv_inside_the_report", copy_run({"--report", "adir", "--csv", "adir/report.csv"}), 2,
        "--report 'adir/report.csv' is the same file as --csv 'adir/report.csv'"},
+      // Outputs that would write over what the run reads: replaced with exit 0, before any work now.
+      {"output_over_the_image", copy_run({"--output", "in.png"}), 2,
+       "--output 'in.png' is the same file as --image 'in.png': an output never replaces a file the run reads"},
+      {"output_over_the_image_by_a_hard_link", copy_run({"--output", "in_hard.png"}), 2, "--output 'in_hard.png' is the same file as --image 'in.png'"},
+      {"csv_over_the_image_through_a_link", copy_run({"--csv", "in_alias.png"}), 2, "--csv 'in_alias.png' is the same file as --image 'in.png'"},
+      {"csv_over_the_tuning_file", {"--headless", "--variant", "copy", "--size", "8x8", "--frames", "1", "--tuned", "tuned_unknown_knob.json", "--csv",
+                                    "tuned_unknown_knob.json"}, 2,
+       "--csv 'tuned_unknown_knob.json' is the same file as --tuned 'tuned_unknown_knob.json'"},
+      {"output_over_the_radius_map",
+       {"--headless", "--variant", "variable-sat", "--kernel", "box", "--radius", "2", "--radius-map", "map.png", "--image", "in.png", "--frames",
+        "0", "--output", "map.png"},
+       2, "--output 'map.png' is the same file as --radius-map 'map.png'"},
+      {"csv_among_the_shaders", copy_run({"--shader-dir", "broken_glsl", "--csv", "broken_glsl/copy.comp"}), 2,
+       "--csv 'broken_glsl/copy.comp' is the same file as --shader-dir file 'broken_glsl/copy.comp'"},
+      {"json_inside_the_shader_dir", copy_run({"--shader-dir", "broken_glsl", "--json", "broken_glsl/new.json"}), 2,
+       "--json 'broken_glsl/new.json' is inside --shader-dir 'broken_glsl': an output never goes among the files the run reads"},
+      {"csv_inside_a_new_report_folder", copy_run({"--report", "page", "--csv", "page/extra.csv"}), 1, "cannot write into 'page'"},
+      {"csv_inside_a_report_folder", copy_run({"--report", "adir", "--csv", "adir/extra.csv"}), 2,
+       "--csv 'adir/extra.csv' is inside --report 'adir': an output folder holds its own output alone"},
+      // As root (access() allows anything) a read-only file was replaced.
+      {"csv_read_only", copy_run({"--csv", "read_only.csv"}), 1, "--csv 'read_only.csv': it is read-only (mode 0444)"},
       {"tune_with_csv", {"--headless", "--tune", "--csv", "r.csv"}, 2, "--tune writes its choices to --tune-file; --csv and --json are for timing runs"},
       // --check with nothing checked: every variant refused the workgroup (it exited 0).
       {"check_that_checks_nothing",
@@ -835,15 +858,82 @@ TEST(AllOutputsOrNone, AllOfThemWhenTheRunSucceeds) {
   EXPECT_TRUE(fs::is_empty(sandbox.dir() / "adir")) << "the chart script's private directory stayed";
 }
 
-TEST(AllOutputsOrNone, AReportThatFailsAtTheEndLeavesNoOutput) {
-  // A chart's name taken by a directory is found only when the chart is made, after the run:
-  // --output, --csv and --json were committed and half the report written before.
+// The one line of a run refused before any GL work, with nothing written.
+void expect_refused_before_any_work(const Sandbox& sandbox, const std::vector<std::string>& args, const std::string& message) {
+  const auto before = files_below(sandbox.dir());
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, args, sandbox.dir());
+  ASSERT_FALSE(r.crashed) << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err, "blurlab: " + message + "\n");
+  EXPECT_EQ(r.out.find("GL_RENDERER"), std::string::npos) << "GL work before the refusal:\n" << r.out;
+  EXPECT_EQ(files_below(sandbox.dir()), before);
+}
+
+TEST(AllOutputsOrNone, AReportThatWouldFailAtTheEndIsRefusedFirst) {
+  // A chart's name taken by a directory was found only when the chart was made, after the whole
+  // timed run: now what is in the folder is known before any work.
   Sandbox sandbox;
   fs::create_directories(sandbox.dir() / "page" / kBarsChart);
-  const auto before = files_below(sandbox.dir());
-  expect_clean_failure({"chart_is_a_directory", every_output(), 1, "cannot write --report 'page/" + kBarsChart + "': it is a directory"},
-                       sandbox.dir(), before);
-  EXPECT_FALSE(fs::exists(sandbox.dir() / "exp"));
+  expect_refused_before_any_work(sandbox, every_output(),
+                                 "--report 'page/" + kBarsChart +
+                                     "': it is a directory, not a file an earlier report wrote; blurlab writes into an empty folder or over its "
+                                     "own earlier report");
+}
+
+// --- output folders hold their own output, and are never written through a link -------------
+
+TEST(OutputFolders, ALinkPlantedInTheFolderIsNotFollowed) {
+  // A link in an --export or --report folder had the file it points to replaced (outside the
+  // folder), exit 0.
+  Sandbox sandbox;
+  std::ofstream(sandbox.dir() / "outside.txt") << "precious";
+  for (const auto& [folder, file] : {std::pair<std::string, std::string>{"exp", "recipe.json"}, {"exp", "1_h.comp"}, {"page", "report.md"},
+                                     {"page", kBarsChart}}) {
+    fs::create_directories(sandbox.dir() / folder);
+    fs::create_symlink("../outside.txt", sandbox.dir() / folder / file);
+    const std::string kind = folder == "exp" ? "export" : "report";
+    expect_refused_before_any_work(sandbox, every_output(),
+                                   "--" + kind + " '" + folder + "/" + file + "': it is a symbolic link, not a file an earlier " + kind +
+                                       " wrote; blurlab writes into an empty folder or over its own earlier " + kind);
+    EXPECT_TRUE(fs::is_symlink(sandbox.dir() / folder / file));
+    fs::remove_all(sandbox.dir() / folder);
+  }
+  std::ifstream in(sandbox.dir() / "outside.txt");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), "precious");
+}
+
+TEST(OutputFolders, AnEarlierExportIsReplacedNotMixedIn) {
+  // An export into the folder of an earlier one left the earlier shaders and data files beside
+  // the new recipe.
+  Sandbox sandbox;
+  const auto names_in = [&](const std::string& folder) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(sandbox.dir() / folder)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  expect_success(run_program(BLURLAB_PROGRAM, {"--headless", "--variant", "variable-naive", "--kernel", "box", "--radius", "2", "--radius-map",
+                                               "band", "--image", "in.png", "--frames", "0", "--export", "exp"},
+                             sandbox.dir()));
+  EXPECT_EQ(names_in("exp"), (std::vector<std::string>{"1_2d.comp", "level_weights.bin", "radius_levels.bin", "recipe.json", "recipe.md"}));
+  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--export", "exp"}), sandbox.dir()));
+  EXPECT_EQ(names_in("exp"), (std::vector<std::string>{"1_copy.comp", "recipe.json", "recipe.md"}));
+  // A folder holding anything else is not written into.
+  std::ofstream(sandbox.dir() / "exp" / "notes.txt") << "mine";
+  expect_refused_before_any_work(sandbox, copy_run({"--export", "exp"}),
+                                 "--export 'exp/notes.txt': the earlier export there does not list it in its recipe.json; blurlab writes into "
+                                 "an empty folder or over its own earlier export");
+  fs::create_directories(sandbox.dir() / "mine");
+  std::ofstream(sandbox.dir() / "mine" / "notes.txt") << "mine";
+  expect_refused_before_any_work(sandbox, copy_run({"--export", "mine"}),
+                                 "--export 'mine': it holds 'notes.txt' and no recipe.json of an earlier export; blurlab writes into an empty "
+                                 "folder or over its own earlier export");
+  // A report over an earlier one: the earlier charts it does not make again go.
+  fs::remove(sandbox.dir() / "exp" / "notes.txt");
+  expect_success(run_program(BLURLAB_PROGRAM, every_output(), sandbox.dir()));
+  ASSERT_TRUE(fs::is_regular_file(sandbox.dir() / "page" / kBarsChart));
+  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--report", "page"}), sandbox.dir()));
+  EXPECT_EQ(names_in("page"), (std::vector<std::string>{"report.csv", "report.json", "report.md"}));
 }
 
 TEST(AllOutputsOrNone, OutputDirectoriesAreCheckedBeforeAnyGlWork) {
@@ -957,11 +1047,14 @@ TEST(ChartChild, RunsNoCodeFromTheWorkingDirectory) {
 }
 
 TEST(ChartChild, AFifoInTheReportDirectoryDoesNotHangIt) {
+  // It hung the chart step; then it failed after the timed run. Now it is refused before any work.
   Sandbox sandbox;
   fs::create_directories(sandbox.dir() / "page");
   ASSERT_EQ(::mkfifo((sandbox.dir() / "page" / kBarsChart).c_str(), 0600), 0);
-  expect_clean_failure({"fifo_chart", every_output(), 1, "cannot write --report 'page/" + kBarsChart + "': no process is reading from it"},
-                       sandbox.dir(), files_below(sandbox.dir()));
+  expect_refused_before_any_work(sandbox, every_output(),
+                                 "--report 'page/" + kBarsChart +
+                                     "': it is a FIFO, not a file an earlier report wrote; blurlab writes into an empty folder or over its own "
+                                     "earlier report");
   EXPECT_TRUE(fs::is_fifo(sandbox.dir() / "page" / kBarsChart));
 }
 
