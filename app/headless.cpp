@@ -88,7 +88,7 @@ std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPi
                         .check = row->check ? std::string(row->check->ok ? "ok " : "FAILED ") + row->check->text() : "",
                         .command = o.command_line,
                         .tolerance = row->tolerance};
-  std::string line = "exported " + std::string(row->variant->name) + " to " + o.export_dir + "/:";
+  std::string line = "exported " + std::string(row->variant->name) + " to " + single_line(o.export_dir) + "/:";
   for (const std::string& file : write_export(recording, request, programs.sources(), o.export_dir)) line += " " + file;
   return line;
 }
@@ -182,7 +182,7 @@ int run_headless(const cli::Options& given) {
   for (const auto& [knob, values] : o.knob_values) request.given_knobs.push_back(knob);
   request.renderer = info.renderer;
   const std::vector<bench::Job> jobs = bench::plan(request);
-  if (const auto note = bench::untuned_note(request, jobs, o.tuned)) std::cout << wrapped(*note, report::kTableWidth) << "\n\n";
+  if (const auto note = bench::untuned_note(request, jobs, o.tuned)) std::cout << wrapped(single_line(*note), report::kTableWidth) << "\n\n";
 
   gl::ProgramCache programs(std::move(sources));
   // Room for every frame of a configuration in flight (timed frames are not waited for).
@@ -217,7 +217,7 @@ int run_headless(const cli::Options& given) {
     }
     check_standard_output();
     choices.merge_into(o.tune_file);
-    std::cout << "\nsaved the choices to " << o.tune_file << "\nuse them with --tuned " << o.tune_file << "\n";
+    std::cout << "\nsaved the choices to " << single_line(o.tune_file) << "\nuse them with --tuned " << single_line(o.tune_file) << "\n";
     return 0;
   }
 
@@ -298,11 +298,11 @@ int run_headless(const cli::Options& given) {
   outputs.commit();
   if (!summary.empty()) print_error(summary);  // without --check, a check that fails is reported, not fatal
   if (!o.output.empty())
-    std::cout << "\nwrote " << o.output << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
+    std::cout << "\nwrote " << single_line(o.output) << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
   for (const std::string* file : {&o.csv, &o.json})
-    if (!file->empty()) std::cout << "wrote " << *file << "\n";
-  for (const std::string* line : {&exported, &page})
-    if (!line->empty()) std::cout << *line << "\n";
+    if (!file->empty()) std::cout << "wrote " << single_line(*file) << "\n";
+  for (const std::string* line : {&exported, &page})  // each one line, whatever the names in it hold
+    if (!line->empty()) std::cout << single_line(*line) << "\n";
   return 0;
 }
 

@@ -105,7 +105,8 @@ Kernel level_kernel(const Kernel& kernel, int level) {
 std::string describe(const RadiusMap* map) {
   if (!map) return "none (uniform r = R)";
   if (map->shape != MapShape::File) return map->name;
-  return "file " + map->name + " (" + std::to_string(map->width) + "x" + std::to_string(map->height) + ", " +
+  // The name on one line whatever it holds: every report, table and recipe shows it.
+  return "file " + single_line(map->name) + " (" + std::to_string(map->width) + "x" + std::to_string(map->height) + ", " +
          (map->max_value == 65535 ? "16" : "8") + "-bit)";
 }
 

@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "util/files.h"
 #include "util/json_text.h"
+#include "util/markup.h"
 #include "util/strings.h"
 
 namespace blurlab {
@@ -182,13 +183,14 @@ std::string exported_shader(const gl::ShaderSources& sources, const gl::ShaderFi
 
 std::string shader_header(const ExportRequest& r, const RecordedPass& pass, size_t index, size_t count) {
   std::ostringstream h;
+  // What a user or a driver named (a radius map's file, GL_RENDERER) stays inside its comment.
   h << "// Exported by blurlab --export: " << r.variant->name << ", pass " << index + 1 << " of " << count << " (\""
     << pass.name << "\")\n"
-    << "// settings: " << describe(*r.variant, r.settings) << "\n"
+    << "// settings: " << glsl_comment_text(describe(*r.variant, r.settings)) << "\n"
     << "// image:    " << r.size.x << "x" << r.size.y << " (workgroup counts for other sizes: recipe.md)\n"
-    << "// GPU:      " << r.gpu << "\n";
+    << "// GPU:      " << glsl_comment_text(r.gpu) << "\n";
   if (r.median_ms) h << "// measured: " << format_double(*r.median_ms, 4) << " ms for the whole blur (median)\n";
-  if (!r.check.empty()) h << "// check:    " << r.check << " against blurlab's CPU reference\n";
+  if (!r.check.empty()) h << "// check:    " << glsl_comment_text(r.check) << " against blurlab's CPU reference\n";
   if (r.variant->variable_radius)
     h << "// Per-pixel radius: each pixel's level and every level's weights are textures filled from data\n"
          "// files (recipe.md, \"The radius map\").\n";
@@ -361,10 +363,10 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
   std::ostringstream md;
   auto text = [](const json& value) { return value.get<std::string>(); };
   md << "# " << r.variant->name << ": exported blur\n\n"
-     << "Settings: `" << describe(*r.variant, r.settings) << "`, made for " << r.size.x << "x" << r.size.y << " on "
-     << r.gpu << (r.median_ms ? " (" + format_double(*r.median_ms, 4) + " ms measured)" : "") << ".\n"
-     << (r.check.empty() ? "" : "Check against blurlab's CPU reference: " + r.check + ".\n") << "\nCommand: `" << r.command
-     << "`\n\nEverything below is also in `recipe.json`, for programs; `blurlab-run-recipe` (tests/tools/run_recipe.cpp) "
+     << "Settings: " << markdown_code(describe(*r.variant, r.settings)) << ", made for " << r.size.x << "x" << r.size.y << " on "
+     << markdown_text(r.gpu) << (r.median_ms ? " (" + format_double(*r.median_ms, 4) + " ms measured)" : "") << ".\n"
+     << (r.check.empty() ? "" : "Check against blurlab's CPU reference: " + markdown_text(r.check) + ".\n") << "\nCommand: "
+     << markdown_code(r.command) << "\n\nEverything below is also in `recipe.json`, for programs; `blurlab-run-recipe` (tests/tools/run_recipe.cpp) "
         "runs a recipe from that file alone with plain GL.\n\n";
 
   const json& light = recipe["light"];
@@ -386,7 +388,7 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
        << (t.contains("contents") ? "; filled from `" + text(t["contents"]["file"]) + "`" : "") << " |\n";
   if (recipe.contains("radius_map")) {
     const json& map = recipe["radius_map"];
-    md << "\n## The radius map\n\nThe passes read each pixel's radius from data made from the map (" << text(map["map"])
+    md << "\n## The radius map\n\nThe passes read each pixel's radius from data made from the map (" << markdown_text(text(map["map"]))
        << ", largest level R = " << map["max_level"].get<int>()
        << "): fill these textures before the first pass, each with one\n"
           "`glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, TYPE, bytes)` of its file, whole (no header;\n"
@@ -508,7 +510,7 @@ std::vector<std::string> write_export(const Recording& recording, const ExportRe
   const json recipe = recipe_json(recording, r, names);
   for (const RecordedTexture& t : recording.textures)
     if (!t.contents.empty()) files.emplace_back(contents_file(t), std::string(t.contents.begin(), t.contents.end()));
-  files.emplace_back("recipe.json", recipe.dump(2) + "\n");
+  files.emplace_back("recipe.json", recipe.dump(2, ' ', false, json::error_handler_t::replace) + "\n");  // a name's invalid UTF-8 as U+FFFD
   files.emplace_back("recipe.md", recipe_markdown(r, recipe));
 
   names.clear();

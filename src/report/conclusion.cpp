@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "util/markup.h"
 #include "util/strings.h"
 
 namespace blurlab::report {
@@ -138,7 +139,7 @@ void write_conclusion_markdown(const Conclusion& c, std::ostream& out) {
   out << "| image and kernel | fastest exact |" << (approximations ? " fastest approximation at PSNR >= " + fixed(c.min_psnr_db, 0) + " dB |" : "")
       << "\n| --- | --- |" << (approximations ? " --- |" : "") << "\n";
   for (const KernelConclusion& k : c.kernels) {
-    out << "| " << k.heading << " | " << exact_text(k) << (k.uncertain ? " (uncertain, see below)" : "") << " |";
+    out << "| " << markdown_text(k.heading) << " | " << exact_text(k) << (k.uncertain ? " (uncertain, see below)" : "") << " |";
     if (approximations) out << " " << (approximation_text(c, k).empty() ? "-" : approximation_text(c, k)) << " |";
     out << "\n";
   }

@@ -83,6 +83,12 @@ Charts make_charts(std::string_view json) {
     const fs::path file(std::string(trim(line)));
     const std::string name = file.filename().string();
     if (file.parent_path() != dir || name.empty() || name.front() == '.' || file.extension() != ".png") continue;
+    // report.md links it as it is: a name that would need escaping is no chart charts.py makes.
+    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != std::string::npos) {
+      charts.failure = "the chart script named a chart '" + name + "', which is not letters, digits, dots, dashes and underscores";
+      charts.files.clear();
+      return charts;
+    }
     try {
       charts.files.emplace_back(name, read_regular_file(file, kMaxChartBytes, "the chart"));
     } catch (const Error& e) {

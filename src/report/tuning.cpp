@@ -123,7 +123,7 @@ void TuningTable::save(const std::filesystem::path& path, std::string_view optio
   doc["tool"] = "blurlab --tune";
   doc["entries"] = json::array();
   for (const TunedEntry& e : entries_) doc["entries"].push_back(to_json(e));
-  write_file_atomically(path, doc.dump(1) + "\n", option);
+  write_file_atomically(path, doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n", option);  // a GL_RENDERER's invalid UTF-8 as U+FFFD
 }
 
 void TuningTable::check_target(const std::filesystem::path& path, std::string_view option) {

@@ -26,6 +26,8 @@
 #include "report/tuning.h"
 #include "run_program.h"
 
+#include <nlohmann/json.hpp>
+
 namespace blurlab::test {
 namespace {
 
@@ -1118,6 +1120,49 @@ TEST(TuningFile, DevicesAreWrittenThroughLikeEveryOutput) {
 }
 
 // --- messages and escapes ----------------------------------------------------------------------
+
+// Lines of `text` (split at '\n') that start with `prefix`.
+size_t lines_starting_with(const std::string& text, const std::string& prefix) {
+  size_t n = 0;
+  for (size_t at = 0; at < text.size(); at = text.find('\n', at) == std::string::npos ? text.size() : text.find('\n', at) + 1)
+    n += text.compare(at, prefix.size(), prefix) == 0;
+  return n;
+}
+
+std::string file_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+TEST(Messages, NamesStayTextInShadersMarkdownJsonAndTheTerminal) {
+  // A radius map named "m\nvoid main() {}\n..." became a line of the exported shader (its recipe
+  // then ran another shader, exit 0), headings and links of report.md, and lines on stdout.
+  Sandbox sandbox;
+  const std::string map = "m\nvoid main() {}\n# H1 `x` ``` | _y_ \\\xff.png", image = "in\n# image ```.png";
+  fs::copy_file(sandbox.dir() / "map.png", sandbox.dir() / map);
+  fs::copy_file(sandbox.dir() / "in.png", sandbox.dir() / image);
+  const ProgramResult r = run_program(BLURLAB_PROGRAM,
+                                      {"--headless", "--variant", "variable-naive", "--kernel", "box", "--radius", "2", "--radius-map", map,
+                                       "--image", image, "--frames", "0", "--export", "exp", "--report", "page", "--json", "r.json"},
+                                      sandbox.dir());
+  expect_success(r);
+  EXPECT_EQ(lines_starting_with(r.out, "void main"), 0u) << r.out;
+  EXPECT_EQ(lines_starting_with(r.out, "# "), 0u) << r.out;
+  const std::string shader = file_text(sandbox.dir() / "exp" / "1_2d.comp");
+  EXPECT_EQ(lines_starting_with(shader, "void main"), 1u) << shader.substr(0, 1500);
+  EXPECT_NE(shader.find("// settings: box r=2 border=clamp map=m\\x5cnvoid main() {}\\x5cn# H1 `x` ``` | _y_ \\x5c\\xff.png"),
+            std::string::npos)
+      << shader.substr(0, 1500);
+  for (const char* page : {"exp/recipe.md", "page/report.md"}) {
+    const std::string md = file_text(sandbox.dir() / page);
+    EXPECT_EQ(lines_starting_with(md, "void main"), 0u) << page;
+    EXPECT_EQ(lines_starting_with(md, "# "), 1u) << page << ": only its title is a first-level heading";
+    EXPECT_EQ(lines_starting_with(md, "# image"), 0u) << page;
+  }
+  for (const char* json : {"exp/recipe.json", "page/report.json", "r.json"})
+    EXPECT_TRUE(nlohmann::json::accept(file_text(sandbox.dir() / json))) << json;
+  EXPECT_NE(file_text(sandbox.dir() / "page" / "report.md").find("- input: ````in\\n# image ```.png````"), std::string::npos);
+}
 
 TEST(Messages, ATerminalWithNothingBehindItIsNotAFifo) {
   Sandbox sandbox;
