@@ -13,6 +13,7 @@
 #include "blur/linear_light.h"
 #include "blur/registry.h"
 #include "gl/debug.h"
+#include "gl/program_dump.h"
 #include "gl/timer_pool.h"
 #include "image/image_file.h"
 #include "export/export.h"
@@ -113,6 +114,7 @@ OutputList all_outputs(const cli::Options& o) {
     files.emplace_back(*dir, option);
     for (const std::string& name : *names) files.emplace_back(std::filesystem::path(*dir) / name, option);
   }
+  if (!o.dump_dir.empty()) files.emplace_back(o.dump_dir, "--dump-programs");
   return files;
 }
 
@@ -140,6 +142,7 @@ int run_headless(const cli::Options& given) {
   if (o.tune) report::TuningTable::check_target(o.tune_file);
   if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
   if (!o.export_dir.empty()) check_export_dir(o.export_dir);
+  if (!o.dump_dir.empty()) check_output_directory(o.dump_dir, "--dump-programs");
   check_distinct_outputs(all_outputs(o));
   RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
   const std::optional<Image> image = std::move(run_input.image);
@@ -179,6 +182,11 @@ int run_headless(const cli::Options& given) {
   if (const auto note = bench::untuned_note(request, jobs, o.tuned)) std::cout << wrapped(*note, report::kTableWidth) << "\n\n";
 
   gl::ProgramCache programs(std::move(sources));
+  std::vector<std::pair<std::string, std::string>> dumps;  // --dump-programs: file name, text
+  if (!o.dump_dir.empty())
+    programs.on_compile([&dumps](const gl::Program& program, const std::vector<gl::ShaderFile>& files, const gl::Defines& defines) {
+      dumps.emplace_back(gl::dump_file_name(dumps.size() + 1, files), gl::dump_file_text(files, defines, gl::dump_program(program.id())));
+    });
   // Room for every frame of a configuration in flight (timed frames are not waited for).
   gl::TimerPool timers(gl::make_gl_query_backend(info.software), static_cast<size_t>(o.frames) * 16 + 64);
   BlurPipeline pipeline(programs, info.limits, &timers);
@@ -285,6 +293,7 @@ int run_headless(const cli::Options& given) {
   // The folders are staged too: they appear with the files above at the commit, or not at all.
   const std::string exported = o.export_dir.empty() ? "" : export_blur(o, rep, pipeline, programs, fill);
   const std::string page = o.report_dir.empty() ? "" : report::write_report_page(rep, o.report_dir);
+  for (const auto& [name, text] : dumps) write_file_into(o.dump_dir, name, text, "--dump-programs");
   check_standard_output();  // a table that did not reach its reader fails the run, before its files appear
   outputs.commit();
   if (!summary.empty()) print_error(summary);  // without --check, a check that fails is reported, not fatal
@@ -294,6 +303,7 @@ int run_headless(const cli::Options& given) {
     if (!file->empty()) std::cout << "wrote " << *file << "\n";
   for (const std::string* line : {&exported, &page})
     if (!line->empty()) std::cout << *line << "\n";
+  if (!o.dump_dir.empty()) std::cout << "wrote " << dumps.size() << " program dumps to " << o.dump_dir << "\n";
   return 0;
 }
 

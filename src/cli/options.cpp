@@ -235,6 +235,9 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--export", o.export_dir,
                  "Headless, one variant and setting: write DIR/ self-contained shaders per pass and recipe.md/.json to ship it")
       ->type_name("DIR");
+  app.add_option("--dump-programs", o.dump_dir,
+                 "Headless: write DIR/NNN_<shader>.txt per compiled program, the driver's binary as text (NVIDIA: its assembly)")
+      ->type_name("DIR");
   app.add_flag("--wide", o.wide, "Headless: print every column of the table (default: the ones that fit 120 columns)");
   app.add_flag("--roofline", o.roofline,
                "Headless: also measure the copy bandwidth (texture, buffer), the FMA and bilinear fetch rates; each row's fraction of "
@@ -353,7 +356,7 @@ Options parse_options(int argc, const char* const* argv) {
                                       std::pair{"--shader-dir", &o.shader_dir}, std::pair{"--screenshot", &o.screenshot}, std::pair{"--script", &o.script},
                                       std::pair{"--csv", &o.csv}, std::pair{"--json", &o.json}, std::pair{"--tune-file", &o.tune_file},
                                       std::pair{"--tuned", &o.tuned}, std::pair{"--report", &o.report_dir},
-                                      std::pair{"--export", &o.export_dir}})
+                                      std::pair{"--export", &o.export_dir}, std::pair{"--dump-programs", &o.dump_dir}})
     if (app.count(option) && value->empty()) throw UsageError(std::string(option) + " needs a file name");
   if (!o.output.empty()) output_format(o.output, "--output");  // an extension blurlab can write, before any GL work
   if (!o.screenshot.empty()) output_format(o.screenshot, "--screenshot");
@@ -393,6 +396,7 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.headless && !o.screenshot.empty()) throw UsageError("--screenshot applies to the window; with --headless use --output");
   if (o.headless && !o.script.empty()) throw UsageError("--script applies to the window, not --headless");
   if (o.tune && !o.report_dir.empty()) throw UsageError("--report writes a timing report; --tune writes a tuning file");
+  if (o.tune && !o.dump_dir.empty()) throw UsageError("--dump-programs is for timing runs; --tune writes only its tuning file");
   if (!o.screenshot.empty() && !o.frames_given) throw UsageError("--screenshot needs --frames N (the frame to save)");
   if (o.tune && (!o.output.empty() || o.check)) throw UsageError("--tune times knob candidates; it does not go with --output or --check");
   if (o.tune && (!o.csv.empty() || !o.json.empty()))  // a tuning run writes only its choices: these would be left unwritten
@@ -431,10 +435,10 @@ void check_window_options(const Options& o) {
   single(o.borders.size(), "--border");
   for (const auto& [knob, values] : o.knob_values) single(values.size(), ("--" + knob).c_str());
   if (!o.image.empty() || !o.output.empty() || o.check || !o.csv.empty() || !o.json.empty() || o.tune || !o.tuned.empty() ||
-      !o.report_dir.empty() || o.wide || !o.export_dir.empty())
+      !o.report_dir.empty() || o.wide || !o.export_dir.empty() || !o.dump_dir.empty())
     throw UsageError(
-        "--image, --output, --check, --csv, --json, --report, --export, --wide, --tune and --tuned need --headless (the window shows the "
-        "scene)");
+        "--image, --output, --check, --csv, --json, --report, --export, --dump-programs, --wide, --tune and --tuned need --headless (the "
+        "window shows the scene)");
 }
 
 }  // namespace blurlab::cli

@@ -55,6 +55,7 @@ struct Options {
   std::string csv, json;   // headless report files
   std::string report_dir;  // --report: a Markdown page with its charts, CSV and JSON
   std::string export_dir;  // --export: the blur's shaders and recipe (src/export/export.h)
+  std::string dump_dir;    // --dump-programs: what the driver compiled each program into (gl/program_dump.h)
   bool wide = false;       // --wide: every column of the table (default: those that fit 120 columns)
   bool roofline = false;   // measure the device's bandwidth and FMA rate in the same run
   bool tune = false;       // try each variant's knob candidates, keep the fastest
