@@ -357,7 +357,7 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
     }
     for (const Knob& k : current.knobs) {
       const auto running = m.settings.knobs.find(k.name);
-      changed |= knob_combo(k, running != m.settings.knobs.end() ? running->second : k.default_value(), s.settings.knobs);
+      changed |= knob_combo(k, running != m.settings.knobs.end() ? running->second : k.default_value(m.settings.kernel.radius), s.settings.knobs);
     }
     bool linear = s.linear_light;
     if (ImGui::Checkbox("linear light (L)", &linear)) {

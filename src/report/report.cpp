@@ -89,7 +89,7 @@ std::string settings_text(const RowRecord& row, bool only_changed = false) {
     add("int=" + std::string(gl::name(intermediate)));
   for (const Knob& k : row.variant->knobs) {
     const auto it = row.settings.knobs.find(k.name);
-    if (it != row.settings.knobs.end() && (!only_changed || it->second != k.default_value()))
+    if (it != row.settings.knobs.end() && (!only_changed || it->second != k.default_value(row.settings.kernel.radius)))
       add(std::string(k.name) + "=" + k.text(it->second));
   }
   if (row.tuned) add("(tuned)");

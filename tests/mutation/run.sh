@@ -19,7 +19,7 @@ root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 # name | file | perl substitution (applied with -0pi: the whole file is one string) | ctest regex
 mutations=(
   "refuse-everything|src/blur/variant.cpp|s/(std::optional<Refusal> unsupported_reason\([^{]*\{)/\$1\n  return Refusal{Limit::Setting, \"mutation\"};/|^gl\.compute-separable\.r1\$"
-  "refuse-non-default-knobs|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  for (const Knob* k : {&kColumns, &kRows, &kBatch, &kScan})\n    if (s.knob(k->name) != k->default_value()) return Refusal{Limit::Knobs, \"mutation\"};/|^gl\.compute-box-blocked\.knobs\$"
+  "refuse-non-default-knobs|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  for (const Knob* k : {&kColumns, &kRows, &kBatch, &kScan})\n    if (s.knob(k->name) != k->default_value(s.kernel.radius)) return Refusal{Limit::Knobs, \"mutation\"};/|^gl\.compute-box-blocked\.knobs\$"
   "refuse-large-radii|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  if (s.kernel.radius > 16) return Refusal{Limit::Reach, \"mutation\", double(s.kernel.radius), 16.0};/|^gl\.compute-box-blocked\.r33\$"
   "refuse-large-radii-as-shared-memory|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  if (s.kernel.radius > 16) return Refusal{Limit::SharedMemory, \"mutation\", 1e9, double(limits.max_compute_shared_memory)};/|^gl\.compute-box-blocked\.r33\$"
   "declare-too-much-shared-memory|src/variants/compute_box_blocked.cpp|s/(return \{batch \* padded \* \(2 \* texel \+ prefix\) \+ prefix \* batch \* n)/\$1 + (s.kernel.radius > 16 ? 1000000 : 0)/|^gl\.compute-box-blocked\.r33\$"
