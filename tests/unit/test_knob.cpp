@@ -128,6 +128,26 @@ TEST(Settings, ResolveKeepsExactlyTheVariantsKnobs) {
   EXPECT_EQ(describe(sliding, r).find("segment=64") != std::string::npos, true);
 }
 
+// The cliff a default must not return to: weighted taps unrolled whole past r = 64, the largest
+// radius at which compute-separable-regblock's unrolled sums ran at speed on an H100 (51% of the
+// FMA rate at r = 64); at r = 90 the compiler left them as loops indexing the weights, 2% of it
+// (docs/PERFORMANCE.md, "The exact Gaussian"). Every variant with the taps knob streams them there.
+TEST(Defaults, NoVariantUnrollsItsTapsPastTheLargestRadiusMeasuredFast) {
+  constexpr int kLargestFastUnrolled = 64;
+  int variants_with_taps = 0;
+  for (const VariantInfo* v : variants()) {
+    const Knob* taps = find_knob(*v, "taps");
+    if (!taps) continue;
+    ++variants_with_taps;
+    for (int r = kLargestFastUnrolled + 1; r <= kMaxRadius; ++r) {
+      BlurSettings s;
+      s.kernel = make_kernel(KernelType::Gauss, r, std::nullopt);
+      EXPECT_EQ(taps->text(resolve(*v, s).knob("taps")), "streamed") << v->name << " unrolls its taps whole at r = " << r;
+    }
+  }
+  EXPECT_GE(variants_with_taps, 2);  // compute-separable-regblock and compute-inline-regblock
+}
+
 // llvmpipe's compute limits (32 KiB of shared memory).
 gl::GlLimits llvmpipe_limits() {
   gl::GlLimits limits;
