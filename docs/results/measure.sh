@@ -3,12 +3,13 @@
 # docs/charts/ are drawn from) and redraws its charts. docs/GPU.md says how to run it on the lent
 # GPU machine; in short:
 #
-#   docs/results/measure.sh sweep SIZE...     on the GPU: one blurlab sweep per image size, each
-#                                             its own JSON report in $OUT (default .)
+#   docs/results/measure.sh sweep SIZE...     on the GPU: the sweep's runs per image size (below),
+#                                             each its own JSON report in $OUT (default .)
 #   docs/results/measure.sh results NAME REPORT.json...
 #                                             here: docs/results/NAME.json from those reports, its
 #                                             charts docs/charts/NAME_*.png, and the table of
-#                                             docs/PERFORMANCE.md's "Current results"
+#                                             docs/PERFORMANCE.md's "Current results" and the
+#                                             ranking of every exact Gaussian per radius
 #   docs/results/measure.sh all NAME          both, on one machine, for 4096x4096 and 1920x1080
 #
 # The sweep, in parts, each one blurlab run with its own copy pass (the floor its rows are divided
@@ -26,8 +27,12 @@
 # it, else build-release/app/blurlab), PARTS (default gauss,box,map), GAUSS_RADII, BOX_RADII, FRAMES
 # (15), BUDGET (0.15 s of frames per row), TUNED (a --tune file, for knobs other than the defaults),
 # BLURLAB_PYTHON (a python3 with matplotlib, as for blurlab --report).
-# On an H100 the gauss part took about N s per size (both sizes in one device call); give the
-# box part a call of its own. On llvmpipe, PARTS=gauss GAUSS_RADII=1,2 at 64x48 took M s.
+# Time: on an H200 the gauss part's r = 30..128 at 4096x4096 (22 variants, the fragment ones slow
+# on Hopper) took over 440 s of a device call's 600, and was cut before it wrote its JSON; so give
+# each size and part a call of its own (PARTS=gauss ... sweep 4096x4096), and the runs split the
+# radii (r <= 16, <= 64, above) so that a call cut short keeps what it finished. A call returns at
+# most 8 files: one size's gauss part writes 6 (.json and .txt each). On llvmpipe, PARTS=gauss
+# GAUSS_RADII=2,17 FRAMES=1 BUDGET=0.01 at 24x16 took 41 s.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -66,10 +71,14 @@ run() {
 
 # One image size, every part asked for.
 sweep() {
-  local size=$1 small=() large=()
-  for r in ${gauss_radii//,/ }; do if [ "$r" -le 16 ]; then small+=("$r"); else large+=("$r"); fi; done
+  local size=$1 small=() mid=() large=()
+  for r in ${gauss_radii//,/ }; do
+    if [ "$r" -le 16 ]; then small+=("$r"); elif [ "$r" -le 64 ]; then mid+=("$r"); else large+=("$r"); fi
+  done
+  # Three runs, so that a device call cut short keeps the runs it finished (each writes its JSON at its end).
   if [[ ,$parts, == *,gauss,* ]]; then
     [ ${#small[@]} -eq 0 ] || run "$size" gauss-small --kernel gauss --radius "$(IFS=,; echo "${small[*]}")" --variant "$(variants_except)"
+    [ ${#mid[@]} -eq 0 ] || run "$size" gauss-mid --kernel gauss --radius "$(IFS=,; echo "${mid[*]}")" --variant "$(variants_except "$slow_2d")"
     [ ${#large[@]} -eq 0 ] || run "$size" gauss-large --kernel gauss --radius "$(IFS=,; echo "${large[*]}")" --variant "$(variants_except "$slow_2d")"
   fi
   if [[ ,$parts, == *,box,* ]]; then
@@ -87,6 +96,7 @@ results() {
   rm -f "$root/docs/charts/${name}"_*.png
   "$python" "$root/docs/tools/charts.py" "$root/docs/results/$name.json" --out "$root/docs/charts" --log --radius 16 --prefix "${name}_"
   "$python" "$root/docs/tools/results.py" table "$root/docs/results/$name.json"
+  "$python" "$root/docs/tools/results.py" ranking "$root/docs/results/$name.json" --kernel gauss
 }
 
 case $1 in
