@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <vector>
 
 namespace blurlab::gl {
@@ -42,8 +43,8 @@ std::string printable_runs(std::string_view bytes, size_t min_run) {
 std::string dump_file_name(size_t index, const std::vector<ShaderFile>& files) {
   char number[16];
   std::snprintf(number, sizeof number, "%03zu", index);
-  std::string stem = files.empty() ? "program" : files.back().name;  // a compute shader, or a pipeline's fragment shader
-  stem = stem.substr(0, stem.find('.'));
+  // A compute shader, or a pipeline's fragment shader; its name without folders and extension.
+  std::string stem = files.empty() ? "program" : std::filesystem::path(files.back().name).stem().string();
   for (char& c : stem)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) c = '_';
   return std::string(number) + "_" + stem + ".txt";
