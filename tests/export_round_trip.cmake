@@ -24,7 +24,10 @@ if(BORDER)  # a mode other than clamp; constant with a value that is not 0 (what
     list(APPEND border_args --border-value 1,0.5,0,1)
   endif()
 endif()
-set(blur_args --kernel ${KERNEL} --radius 5 ${border_args})
+if(NOT RADIUS)  # a radius where every variant's defaults run on llvmpipe
+  set(RADIUS 5)
+endif()
+set(blur_args --kernel ${KERNEL} --radius ${RADIUS} ${border_args})
 set(light_args)
 if(LINEAR)
   set(light_args --linear)
