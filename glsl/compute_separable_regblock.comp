@@ -14,7 +14,7 @@
 // A workgroup takes TILES such tiles down the same columns, software pipelined: the next tile's
 // texels are fetched into registers before this tile is summed, so its loads are in flight during
 // the sums (the sums alone reach 69-74% of the FMA rate on Hopper, the loads and stores alone take
-// about as long as the whole blur at r = 16: docs/PERFORMANCE.md, issue 16).
+// about as long as the whole blur at r = 16) (docs/PERFORMANCE.md).
 #include "blur_common.glsl"
 #include "source_sampler.glsl"
 #include "target_image.glsl"

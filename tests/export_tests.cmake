@@ -13,7 +13,7 @@ if(own_includes)
   set_tests_properties(export.runner_standalone PROPERTIES WILL_FAIL TRUE)
 endif()
 set(tools -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DGLSLANG=${GLSLANG} -DGOLDEN_TOOL=${GOLDEN_TOOL} -DCOMPARE=${COMPARE}
-          -DMAKE_CHART=${MAKE_CHART})
+          -DMAKE_CHART=${MAKE_CHART} -DSOURCE_LICENSE=${SOURCE_LICENSE})
 execute_process(COMMAND "${BLURLAB}" --list-variants OUTPUT_VARIABLE listing RESULT_VARIABLE code)
 string(REPLACE "\n" ";" lines "${listing}")
 set(count 0)
