@@ -215,11 +215,9 @@ endif()
 # Another size from the same recipe: what its formulas allow.
 run(${MAKE_CHART} --noise 37 29 ${DIR}/other.png)
 if(MAP)
-  execute_process(COMMAND ${RUN_RECIPE} ${DIR}/export/recipe.json ${DIR}/other.png ${DIR}/other_blurred.png
-                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT code EQUAL 1 OR NOT err MATCHES "other.png is 37x29, the recipe's image 61x43: [^\n]*; export the blur again at 37x29 ")
-    message(FATAL_ERROR "a recipe with per-pixel levels ran another size, or did not say both sizes (exit ${code}):\n${out}\n${err}")
-  endif()
+  # Its levels were made per pixel of the recipe's image: refused, with both sizes.
+  run_refused("other.png is 37x29, the recipe's image 61x43: [^\n]*; export the blur again at 37x29 "
+              ${RUN_RECIPE} ${DIR}/export/recipe.json ${DIR}/other.png ${DIR}/other_blurred.png)
   if(NOT readme MATCHES "Made for 61x43; it runs at that size only: ")
     message(FATAL_ERROR "README.md does not say the recipe runs at its own size only:\n${readme}")
   endif()

@@ -10,15 +10,7 @@
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 
-function(expect_width text what)
-  string(REPLACE "\n" ";" lines "${text}")
-  foreach(line IN LISTS lines)
-    string(LENGTH "${line}" length)
-    if(length GREATER 120)
-      message(FATAL_ERROR "${what}: a line of ${length} columns:\n${line}\n\n${text}")
-    endif()
-  endforeach()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/line_width.cmake)
 
 if(MODE STREQUAL "default")
   execute_process(COMMAND ${CMAKE_COMMAND} -E env BLURLAB_PYTHON=${PYTHON} ${BLURLAB} --headless --report ${OUT}/page
@@ -26,7 +18,7 @@ if(MODE STREQUAL "default")
   if(NOT code EQUAL 0)
     message(FATAL_ERROR "the default run exited ${code}\n${out}\n${err}")
   endif()
-  expect_width("${out}" "the default run")
+  expect_width("${out}" 120 "the default run")
   execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing)
   string(REGEX MATCHALL "(^|\n)[a-z0-9-]+ " names "${listing}")
   list(LENGTH names count)
@@ -98,14 +90,14 @@ elseif(MODE STREQUAL "tune")
      OR NOT out MATCHES "\n== 48x32 rgba8 gauss r=16\n" OR NOT out MATCHES "(won by [0-9.]+%|kept: (in spread|none faster))")
     message(FATAL_ERROR "--tune exited ${code}\n${out}\n${err}")
   endif()
-  expect_width("${out}" "--tune")
+  expect_width("${out}" 120 "--tune")
   execute_process(COMMAND ${BLURLAB} --headless --tuned ${OUT}/tune.json --size 40x30 --frames 2 --warmup 1
                           --variant compute-separable-regblock
                   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT code EQUAL 0 OR NOT out MATCHES "--tuned [^\n]*tune.json has[ \n]no[ \n]entry[ \n]for[ \n]1[ \n]of[ \n]the[ \n]1[ \n]runs")
     message(FATAL_ERROR "--tuned of another size exited ${code}\n${out}\n${err}")
   endif()
-  expect_width("${out}" "--tuned")
+  expect_width("${out}" 120 "--tuned")
 elseif(MODE STREQUAL "one_blur")
   execute_process(COMMAND ${BLURLAB} --headless --variant compute-separable --image ${ASSETS}/chart.png --output ${OUT}/out.png
                           --sigma 2
@@ -113,7 +105,7 @@ elseif(MODE STREQUAL "one_blur")
   if(NOT code EQUAL 0 OR NOT out MATCHES "\ncompute-separable " OR out MATCHES "total ms: median|Conclusion" OR NOT err STREQUAL "")
     message(FATAL_ERROR "one blur exited ${code}\n${out}\n${err}")
   endif()
-  expect_width("${out}" "one blur")
+  expect_width("${out}" 120 "one blur")
 elseif(MODE STREQUAL "terminal")
   execute_process(COMMAND script -qec "'${BLURLAB}' --headless --size 32x24 --variant copy,compute-separable --frames 2 --warmup 1"
                           /dev/null
