@@ -163,6 +163,7 @@ class App {
       }
       if (effects_ & ui::kReconfigure) configure();
       if (effects_ & (ui::kReconfigure | ui::kCheck)) check_requested_ = true;
+      if (effects_ & ui::kCheck) check_asked_ = true;
       effects_ = ui::kNone;
 
       const auto now = std::chrono::steady_clock::now();
@@ -174,10 +175,11 @@ class App {
 
       render_frame();
       const bool last_frame = options_.frames_given && frame + 1 >= static_cast<uint64_t>(options_.frames);
-      // A --frames run ends on the result of the check it asked for (C, or its settings), not on
-      // "comparing": on a CPU rasterizer the reference (a radius map's, an approximation's two)
-      // shares the cores with the animation and may need more frames than the run has left.
-      if (last_frame && checks_.busy()) {
+      // A --frames run ends on the result of a check it asked for (C) of the settings on screen,
+      // not on "comparing": on a CPU rasterizer the reference (a radius map's, an approximation's
+      // two) shares the cores with the animation and may need more frames than the run has left.
+      // The check a change of settings starts by itself is not waited for.
+      if (last_frame && check_asked_ && checks_.busy()) {
         checks_.wait();
         poll_check();
       }
@@ -251,6 +253,7 @@ class App {
     const auto all = variants();
     const VariantInfo& variant = *all[state_.variant];
     ++configuration_;
+    check_asked_ = false;  // a check asked for belongs to the settings it was asked for
     shader_error_.clear();
     reference_ = gl::Texture();
     last_check_.reset();
@@ -435,6 +438,7 @@ class App {
   OverlayLayout layout_;
   uint32_t effects_ = ui::kReconfigure | ui::kRebuildTargets | ui::kVsync;
   bool check_requested_ = false;
+  bool check_asked_ = false;  // by C (or the panel's button), for these settings
   bool pending_screenshot_ = false;
   bool screenshot_made_ = false;
   std::string screenshot_error_;
