@@ -291,7 +291,7 @@ def stage_of(report, variant):
 
 def title(report, what, size, fmt):
     """A chart's title: what it shows, then the GPU (or CPU rasterizer) and the image."""
-    device = report["gl"]["renderer"] + (", a CPU rasterizer (its times are no GPU's)" if report["gl"].get("software") else "")
+    device = report["gl"]["renderer"] + (", a CPU rasterizer (its times are not a GPU's)" if report["gl"].get("software") else "")
     return f"{what}\n{device}, {size[0]}x{size[1]} {fmt}"
 
 
@@ -394,8 +394,12 @@ def direct_labels(fig, ax, by_variant, colour):
     colours."""
     transform = offset_copy(blended_transform_factory(ax.transAxes, ax.transData), fig=fig, x=4, y=0, units="points")
     texts = []
+    ax.set_xlim(*ax.get_xlim())  # the leaders below must not widen the axis
+    right = ax.get_xlim()[1]
     for variant, points in by_variant.items():
         last = max(points)
+        # A line that ends before the widest radius leads to its name with a faint dotted line.
+        ax.plot([last, right], [points[last]] * 2, ":", color=colour[variant], linewidth=0.7, alpha=0.6, label="_leader")
         texts.append(ax.text(1.0, points[last], variant, fontsize=SMALL, color=text_colour(colour[variant]), va="center", ha="left",
                              transform=transform, clip_on=False))
     return texts
@@ -424,8 +428,12 @@ def time_chart(report, size, fmt, kernel_words, by_variant, floor, notes, colour
             ax.set_xscale("log", base=2)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda r, _: f"{r:g}"))  # 1, 2, 4, ... rather than powers
     radii = sorted({r for points in by_variant.values() for r in points})
-    if len(radii) <= 16:  # the radii measured, each labelled (a sweep of 6 and 15 had only "8")
-        ax.set_xticks(radii)
+    if len(radii) <= 16:  # the radii measured labelled (a sweep of 6 and 15 had only "8"), none within a
+        ticks = []        # quarter octave of the one before (30 and 32 would print over each other)
+        for r in radii:
+            if not ticks or (r > 0 and (ticks[-1] <= 0 or math.log2(r / ticks[-1]) >= 0.25)):
+                ticks.append(r)
+        ax.set_xticks(ticks)
         ax.xaxis.set_minor_locator(NullLocator())
     ax.set_title(title(report, f"{kernel_words}: GPU time against radius", size, fmt), fontsize=FONT + 1)
     ax.grid(True, which="both", alpha=0.3)
