@@ -13,6 +13,7 @@
 #include "blur/linear_light.h"
 #include "blur/registry.h"
 #include "gl/debug.h"
+#include "gl/program_dump.h"
 #include "gl/timer_pool.h"
 #include "image/image_file.h"
 #include "export/export.h"
@@ -37,11 +38,13 @@ constexpr glm::ivec2 kDefaultSize{1920, 1080};
 // A CPU rasterizer (llvmpipe) takes 4 to 7 minutes on 2 cores for the sweep a GPU does in seconds
 // at the defaults above (30 frames, at most 3 s each, and half a second of warm-up for clocks a
 // CPU does not have). A run on one that chooses neither the image (--size, --image) nor the timing
-// (--warmup, --frames, --budget) is sized to about a minute (about 40 s of CPU time on 2 cores,
-// measured for every variant at the default kernel) and says so.
+// (--warmup, --frames, --budget) is sized down, and says so, with the time the default run
+// (every variant, the default kernel) took on 2 cores; --tune and --tuned are sized alike, so a
+// tuning file made there is used there.
 constexpr glm::ivec2 kCpuRasterizerSize{480, 270};
 constexpr int kCpuRasterizerWarmup = 1, kCpuRasterizerFrames = 5;
 constexpr double kCpuRasterizerBudgetS = 1.0;
+constexpr std::string_view kCpuRasterizerRunTime = "about 45 s on 2 cores, 42 s of CPU time";
 
 std::string now_iso8601() {
   char buffer[32];
@@ -57,16 +60,19 @@ std::string gl_errors(bool debug) {
 
 // Sizes `o` for a CPU rasterizer (above) when it chose none of that; returns what it says about it.
 std::optional<std::string> size_for_cpu_rasterizer(cli::Options& o, const gl::GlInfo& info, bench::TimingPolicy& policy) {
-  // --tune and --tuned keep the GPU's defaults: a tuning file is made and used at one size.
-  if (!info.software || !o.sizes.empty() || !o.image.empty() || o.timing_given || o.tune || !o.tuned.empty()) return std::nullopt;
+  if (!info.software || !o.sizes.empty() || !o.image.empty() || o.timing_given) return std::nullopt;
   o.sizes = {kCpuRasterizerSize};
   o.warmup = kCpuRasterizerWarmup;
   o.frames = o.frames > 0 ? kCpuRasterizerFrames : 0;  // --check alone times nothing
   o.budget = kCpuRasterizerBudgetS;
   policy = {.warmup_frames = o.warmup, .min_warmup_s = 0.0, .frames = o.frames, .budget_s = o.budget};
-  return "The renderer is a CPU rasterizer, so this run is sized to take about a minute: " + size_text(kCpuRasterizerSize) + ", " +
-         std::to_string(o.frames) + " timed frames per setting, at most " + format_double(o.budget) + " s each (a GPU's defaults: " +
-         size_text(kDefaultSize) + ", 30 frames, 3 s; --size, --frames and --budget choose).";
+  if (o.frames == 0)
+    return "The renderer is a CPU rasterizer, so this run is sized down to " + size_text(kCpuRasterizerSize) + " (a GPU's default: " +
+           size_text(kDefaultSize) + "; --size chooses).";
+  return "The renderer is a CPU rasterizer, so this run is sized down: " + size_text(kCpuRasterizerSize) + ", " +
+         plural(o.frames, "timed frame") + " per setting, at most " + format_double(o.budget) + " s each (the default run took " +
+         std::string(kCpuRasterizerRunTime) + "; a GPU's defaults: " + size_text(kDefaultSize) +
+         ", 30 frames, 3 s; --size, --frames and --budget choose).";
 }
 
 // --export: records the one blur the run measured (its row, with --tuned knobs filled in) and stages
@@ -84,12 +90,19 @@ std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPi
                         .settings = row->settings,
                         .size = row->size,
                         .gpu = rep.gl.renderer,
-                        .median_ms = row->total_median(),
+                        .cpu_rasterizer = rep.gl.software,
+                        .median_ms = rep.gl.software ? std::nullopt : row->total_median(),
                         .check = row->check ? std::string(row->check->ok ? "ok " : "FAILED ") + row->check->text() : "",
                         .command = o.command_line,
-                        .tolerance = row->tolerance};
+                        .tolerance = row->tolerance,
+                        .fidelity = row->fidelity,
+                        .approximation = row->approximation,
+                        // The file's name alone: the shaders' headers are not the place for this machine's paths.
+                        .input = o.image.empty() ? "the scene (" + size_text(row->size) + ")"
+                                                 : "--image " + std::filesystem::path(o.image).filename().string()};
   std::string line = "exported " + std::string(row->variant->name) + " to " + single_line(o.export_dir) + "/:";
   for (const std::string& file : write_export(recording, request, programs.sources(), o.export_dir)) line += " " + file;
+  if (const std::string warning = fidelity_warning(request); !warning.empty()) line += "\n" + wrapped("warning: " + warning, report::kTableWidth);
   return line;
 }
 
@@ -113,6 +126,7 @@ OutputList all_outputs(const cli::Options& o) {
     files.emplace_back(*dir, option);
     for (const std::string& name : *names) files.emplace_back(std::filesystem::path(*dir) / name, option);
   }
+  if (!o.dump_dir.empty()) files.emplace_back(o.dump_dir, "--dump-programs");
   return files;
 }
 
@@ -140,10 +154,13 @@ int run_headless(const cli::Options& given) {
   if (o.tune) report::TuningTable::check_target(o.tune_file);
   if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
   if (!o.export_dir.empty()) check_export_dir(o.export_dir);
+  static const OutputFolderKind program_dumps{"--dump-programs", "program dumps", "", nullptr};
+  if (!o.dump_dir.empty()) check_output_directory(o.dump_dir, program_dumps);
   check_distinct_outputs(all_outputs(o));
   OutputList folders;
   if (!o.report_dir.empty()) folders.emplace_back(o.report_dir, "--report");
   if (!o.export_dir.empty()) folders.emplace_back(o.export_dir, "--export");
+  if (!o.dump_dir.empty()) folders.emplace_back(o.dump_dir, "--dump-programs");
   OutputList files = file_outputs(o);
   if (o.tune) files.emplace_back(o.tune_file, "--tune-file");
   check_outputs_spare_inputs(files, folders, o.input_files(), o.input_directories());
@@ -185,6 +202,11 @@ int run_headless(const cli::Options& given) {
   if (const auto note = bench::untuned_note(request, jobs, o.tuned)) std::cout << wrapped(single_line(*note), report::kTableWidth) << "\n\n";
 
   gl::ProgramCache programs(std::move(sources));
+  std::vector<std::pair<std::string, std::string>> dumps;  // --dump-programs: file name, text
+  if (!o.dump_dir.empty())
+    programs.on_compile([&dumps](const gl::Program& program, const std::vector<gl::ShaderFile>& files, const gl::Defines& defines) {
+      dumps.emplace_back(gl::dump_file_name(dumps.size() + 1, files), gl::dump_file_text(files, defines, gl::dump_program(program.id())));
+    });
   // Room for every frame of a configuration in flight (timed frames are not waited for).
   gl::TimerPool timers(gl::make_gl_query_backend(info.software), static_cast<size_t>(o.frames) * 16 + 64);
   BlurPipeline pipeline(programs, info.limits, &timers);
@@ -294,6 +316,7 @@ int run_headless(const cli::Options& given) {
   // The folders are staged too: they appear with the files above at the commit, or not at all.
   const std::string exported = o.export_dir.empty() ? "" : export_blur(o, rep, pipeline, programs, fill);
   const std::string page = o.report_dir.empty() ? "" : report::write_report_page(rep, o.report_dir);
+  for (const auto& [name, text] : dumps) write_file_into(o.dump_dir, name, text, "--dump-programs");
   check_standard_output();  // a table that did not reach its reader fails the run, before its files appear
   outputs.commit();
   if (!summary.empty()) print_error(summary);  // without --check, a check that fails is reported, not fatal
@@ -301,8 +324,9 @@ int run_headless(const cli::Options& given) {
     std::cout << "\nwrote " << single_line(o.output) << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
   for (const std::string* file : {&o.csv, &o.json})
     if (!file->empty()) std::cout << "wrote " << single_line(*file) << "\n";
-  for (const std::string* line : {&exported, &page})  // each one line, whatever the names in it hold
-    if (!line->empty()) std::cout << single_line(*line) << "\n";
+  for (const std::string* line : {&exported, &page})  // the names in them each on one line (single_line where made)
+    if (!line->empty()) std::cout << *line << "\n";
+  if (!o.dump_dir.empty()) std::cout << "wrote " << dumps.size() << " program dumps to " << single_line(o.dump_dir) << "\n";
   return 0;
 }
 

@@ -9,12 +9,12 @@
 //  3. sum: invocation n takes row n % LINES, columns (n / LINES) K .. + K - 1, and sums those K
 //     outputs from the K + 2r staged texels they need, each loaded once (regblock_common.glsl).
 //     Neighbouring invocations take neighbouring rows, so their transposed stores land on runs of
-//     LINES neighbouring texels, and the odd row stride spreads their shared loads over banks.
+//     LINES neighbouring texels, and the row stride spreads their shared loads over banks.
 //     Small K and LINES (4 and 4-7 on the H200) beat large ones: fewer registers, more warps.
 // A workgroup takes TILES such tiles down the same columns, software pipelined: the next tile's
 // texels are fetched into registers before this tile is summed, so its loads are in flight during
 // the sums (the sums alone reach 69-74% of the FMA rate on Hopper, the loads and stores alone take
-// about as long as the whole blur at r = 16: docs/PERFORMANCE.md, issue 16).
+// about as long as the whole blur at r = 16) (docs/PERFORMANCE.md).
 #include "blur_common.glsl"
 #include "source_sampler.glsl"
 #include "target_image.glsl"
@@ -24,9 +24,13 @@ layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 const int N = WG_X * WG_Y;
 const int SPAN = N / LINES * BLOCK_X;  // outputs per row of the tile (the host checks N % LINES)
 const int STAGE_WIDTH = SPAN + 2 * RADIUS;
-const int STAGE_STRIDE = STAGE_WIDTH | 1;
-#if LDS_TEXELS != LINES * ((WG_X * WG_Y / LINES * BLOCK_X + 2 * RADIUS) | 1)
-#error LDS_TEXELS does not match the staged rows LINES x ((SPAN + 2r) | 1)
+// The staged rows' stride, STAGE_STRIDE >= STAGE_WIDTH, is the host's choice: the one that
+// spreads the invocations' shared loads over the most banks for this layout of lines and blocks.
+#if STAGE_STRIDE < WG_X * WG_Y / LINES * BLOCK_X + 2 * RADIUS
+#error STAGE_STRIDE is shorter than a staged row
+#endif
+#if LDS_TEXELS != LINES * STAGE_STRIDE
+#error LDS_TEXELS does not match the staged rows LINES x STAGE_STRIDE
 #endif
 #include "lds_common.glsl"
 

@@ -12,11 +12,25 @@
 // window holds it, so a segment costs (K + 2r) / K reads per output instead of 2r + 1. All loop
 // bounds are compile-time (RADIUS, RB_K), so compilers unroll the short loops and keep out[] in
 // registers.
+//
+// With STREAM_TAPS = 1 (the knob `taps`, streamed) the weighted taps of the middle of the window
+// go through a loop that stays a loop, a block of RB_STREAM_INPUTS inputs per iteration, instead
+// of being unrolled whole: at r = 90 the unrolled sums are thousands of instructions, which the
+// compiler then leaves as loops that index the weights (and a constant weight array lands in
+// local memory, 40x slower on an H100). Streamed, each iteration reads its inputs and the
+// vec4s of weights its taps need from the uniform block by a run-time index, and everything
+// indexed inside it is a compile-time constant.
 
 #ifndef RB_SHARED_DECLARED
 #define RB_SHARED_DECLARED
 
 const int RB_TAPS = 2 * RADIUS + 1;
+#ifndef STREAM_TAPS
+#define STREAM_TAPS 0
+#endif
+// Inputs per iteration of the streamed loop: a multiple of 4, so that each iteration's first tap,
+// b * RB_STREAM_INPUTS, starts a vec4 of the uniform block's weights.
+const int RB_STREAM_INPUTS = 8;
 
 // Where a segment's inputs are: row start.y of the source from column start.x (the border rule
 // applied wherever they lie outside), or the cache (lds_common.glsl) at
@@ -83,9 +97,37 @@ void RB_LINE_SUM(RbLine line, out vec4 acc[RB_K]) {
   // ii - k), which compilers load once when they unroll the block. The inputs before (block 0)
   // and after the full blocks go one by one with compile-time conditions. Only k needs to be
   // unrolled to keep acc[] in registers.
+  for (int k = 0; k < RB_K; ++k) acc[k] = vec4(0.0);
+#if STREAM_TAPS
+  // Streamed: inputs K-1 .. 2r lie in every output's window. They go RB_STREAM_INPUTS at a time
+  // through a run-time loop; the inputs before and after them one by one, unrolled. Iteration b
+  // reads inputs i0 = K-1 + bS .. i0 + S - 1 (S = RB_STREAM_INPUTS), whose taps t = i - k run
+  // from bS to bS + K + S - 2: the vec4s of weights from flat index bS on (u_taps holds w(t - r)
+  // at t, 4 a vec4, so vec4 bS/4 + q holds taps bS + 4q .. bS + 4q + 3).
+  const int middle_start = RB_K - 1;
+  const int middle_blocks = max(RB_TAPS - middle_start, 0) / RB_STREAM_INPUTS;
+  const int rest_start = middle_start + middle_blocks * RB_STREAM_INPUTS;
+  const int weight_vec4s = (RB_K + RB_STREAM_INPUTS - 1 + 3) / 4;
+  for (int i = 0; i < middle_start; ++i) RB_SCATTER(acc, line, i)
+  // The trip count times gl_NumWorkGroups.z (1 for every dispatch of these variants) is unknown to
+  // the compiler, so no compiler unrolls this loop whole.
+  for (int b = 0; b < middle_blocks * int(gl_NumWorkGroups.z); ++b) {
+    vec4 w[weight_vec4s];
+    for (int q = 0; q < weight_vec4s; ++q) w[q] = u_taps[b * (RB_STREAM_INPUTS / 4) + q];
+    int i0 = middle_start + b * RB_STREAM_INPUTS;
+    for (int ii = 0; ii < RB_STREAM_INPUTS; ++ii) {
+      vec4 x = rb_input(line, i0 + ii);
+      for (int k = 0; k < RB_K; ++k) {
+        int e = RB_K - 1 + ii - k;  // tap i0 + ii - k, counted from this iteration's first (a constant once unrolled)
+        acc[k] += w[e >> 2][e & 3] * x;
+      }
+    }
+  }
+  for (int i = rest_start; i < inputs; ++i) RB_SCATTER(acc, line, i)
+#else
+  // Unrolled: every loop has compile-time bounds.
   const int full = RB_TAPS / RB_K;
   const int tail = max(RB_K, full * RB_K);
-  for (int k = 0; k < RB_K; ++k) acc[k] = vec4(0.0);
   for (int i = 0; i < RB_K; ++i) RB_SCATTER(acc, line, i)
   for (int b = 1; b < full; ++b)
     for (int ii = 0; ii < RB_K; ++ii) {
@@ -94,5 +136,6 @@ void RB_LINE_SUM(RbLine line, out vec4 acc[RB_K]) {
       for (int k = 0; k < RB_K; ++k) acc[k] += tap_weight(i - k - RADIUS) * x;
     }
   for (int i = tail; i < inputs; ++i) RB_SCATTER(acc, line, i)
+#endif
 #endif
 }

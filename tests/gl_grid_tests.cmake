@@ -1,6 +1,6 @@
 # Included by ctest (through the generated gl_grid_tests_config.cmake, which sets GL_TESTS): one
-# test per case of the GL grids, gl.<variant>.r<R>, gl.<variant>.knobs, gl.<variant>.walks and
-# gl.<variant>.border_<mode>, listed from the test program itself (e.g.
+# test per case of the GL grids, gl.<variant>.r<R>, gl.<variant>.knobs, gl.<variant>.walks,
+# gl.<variant>.border_<mode> and gl.<variant>.large_gauss, listed from the test program itself (e.g.
 # Grid/VariantGrid.MatchesReference/<variant with _ for ->_r<R>), so the registry stays the only
 # list of variants and `ctest -R 'gl\.<variant>\.'` selects one variant's cases.
 if(NOT EXISTS "${GL_TESTS}")
@@ -8,9 +8,10 @@ if(NOT EXISTS "${GL_TESTS}")
   set_tests_properties(gl.not_built PROPERTIES WILL_FAIL TRUE)
   return()
 endif()
-# The four grids: their gtest test, the case name's pattern and the ctest name's suffix (-: none).
+# The five grids: their gtest test, the case name's pattern and the ctest name's suffix (-: none).
 foreach(grid IN ITEMS "Grid/VariantGrid.MatchesReference|_r([0-9]+)|r" "Borders/BorderGrid.MatchesReference|_border_([a-z0-9]+)|border_"
-                      "Knobs/KnobGrid.EveryCandidateMatchesReference|_(knobs)|-" "Walks/WalkGrid.LongLinesMatchReference|_(walks)|-")
+                      "Knobs/KnobGrid.EveryCandidateMatchesReference|_(knobs)|-" "Walks/WalkGrid.LongLinesMatchReference|_(walks)|-"
+                      "LargeGauss/LargeGaussGrid.MatchesReference|_(large_gauss)|-")
   string(REPLACE "|" ";" grid "${grid}")
   list(GET grid 0 test)
   list(GET grid 1 pattern)

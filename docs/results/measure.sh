@@ -3,28 +3,36 @@
 # docs/charts/ are drawn from) and redraws its charts. docs/GPU.md says how to run it on the lent
 # GPU machine; in short:
 #
-#   docs/results/measure.sh sweep SIZE...     on the GPU: one blurlab sweep per image size, each
-#                                             its own JSON report in $OUT (default .)
+#   docs/results/measure.sh sweep SIZE...     on the GPU: the sweep's runs per image size (below),
+#                                             each its own JSON report in $OUT (default .)
 #   docs/results/measure.sh results NAME REPORT.json...
 #                                             here: docs/results/NAME.json from those reports, its
 #                                             charts docs/charts/NAME_*.png, and the table of
-#                                             docs/PERFORMANCE.md's "Current results"
+#                                             docs/PERFORMANCE.md's "Current results" and the
+#                                             ranking of every exact Gaussian per radius
 #   docs/results/measure.sh all NAME          both, on one machine, for 4096x4096 and 1920x1080
 #
-# The sweep: every variant (the copy pass, exact blurs and approximate Gaussians) at their default
-# knobs, box and Gaussian (sigma r/3, so the approximations answer with the same kernel), radii
-# RADII, rgba8 and the clamp border, --check (every row against the CPU reference, or an
-# approximation against its CPU model, with its fidelity to the exact Gaussian), --roofline and
-# --json. A setting a variant refuses is a row with the reason, never dropped; a failed check makes
-# blurlab exit 1 and write nothing, and this script stop.
+# The sweep, in parts, each one blurlab run with its own copy pass (the floor its rows are divided
+# by), --check (every row against the CPU reference, or an approximation against its CPU model with
+# its fidelity to the exact Gaussian), --roofline and --json, rgba8 and the clamp border; a setting
+# a variant refuses is a row with the reason, never dropped; a failed check makes blurlab exit 1 and
+# write nothing, and this script stop:
+#   gauss   every variant (the copy pass, exact blurs and approximate Gaussians) at its default
+#           knobs, sigma r/3, r = GAUSS_RADII (9,16,30,64,90,128: sigma 3, 10 and 30 among them);
+#           the variants that sum the whole (2r+1)^2 kernel per pixel (SLOW_2D) only up to r = 16,
+#           where a frame of theirs takes milliseconds, not seconds
+#   box     the same for the box, r = BOX_RADII (1,4,16,64,128)
+#   map     the variable-radius variants on the ramp map, R = 64, box and Gaussian
 # Environment: BLURLAB (the program; default .device/bin/blurlab where ../shared/device/pack.sh put
-# it, else build-release/app/blurlab), RADII (default 1,2,4,8,16,32,64), KERNELS (box,gauss),
-# FRAMES (30), BUDGET (0.3 s of frames per row), TUNED (a --tune file, for knobs other than the
-# defaults), BLURLAB_PYTHON (a python3 with matplotlib, as for blurlab --report).
-# Expect several minutes per size at 4096x4096 (an estimate, not yet run on a GPU: about 280 checked
-# rows of a second or so each, and the naive 2D variants' slow frames at large r): give each size
-# its own device call (10 minutes at most), or split it by KERNELS. On llvmpipe, 64x48 at r = 1, 2
-# took 59 s.
+# it, else build-release/app/blurlab), PARTS (default gauss,box,map), GAUSS_RADII, BOX_RADII, FRAMES
+# (15), BUDGET (0.15 s of frames per row), TUNED (a --tune file, for knobs other than the defaults),
+# BLURLAB_PYTHON (a python3 with matplotlib, as for blurlab --report).
+# Time: on an H200 the gauss part's r = 30..128 at 4096x4096 (22 variants, the fragment ones slow
+# on Hopper) took over 440 s of a device call's 600, and was cut before it wrote its JSON; so give
+# each size and part a call of its own (PARTS=gauss ... sweep 4096x4096), and the runs split the
+# radii (r <= 16, <= 64, above) so that a call cut short keeps what it finished. A call returns at
+# most 8 files: one size's gauss part writes 6 (.json and .txt each). On llvmpipe, PARTS=gauss
+# GAUSS_RADII=2,17 FRAMES=1 BUDGET=0.01 at 24x16 took 41 s.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -36,21 +44,49 @@ blurlab=${BLURLAB:-}
 # Python with matplotlib for the charts: as blurlab --report looks for it (Debian's python3-matplotlib).
 python=${BLURLAB_PYTHON:-}
 [ -n "$python" ] || { [ -x /usr/bin/python3 ] && python=/usr/bin/python3 || python=python3; }
-radii=${RADII:-1,2,4,8,16,32,64}
-kernels=${KERNELS:-box,gauss}
+parts=${PARTS:-gauss,box,map}
+gauss_radii=${GAUSS_RADII:-9,16,30,64,90,128}
+box_radii=${BOX_RADII:-1,4,16,64,128}
 out=${OUT:-.}
+# Every tap of the (2r+1)^2 kernel per pixel: timed up to r = 16 only.
+slow_2d=frag-naive,compute-naive,compute-naive-lds,frag-linear-2d
 
-# One image size: $out/<size>_<kernels>.json (and the table blurlab prints, .txt).
-sweep() {
-  local size=$1 report="$out/${1}_${kernels//,/-}"
-  local tuned=()
+# The variants to run: every uniform-radius one ("all" without the variable-radius variants, which
+# the map part runs), less those named in $1 (a comma list).
+variants_except() {
+  "$blurlab" --list-variants | awk '{print $1}' | grep -v '^variable-' | grep -vxF -f <(tr ',' '\n' <<< "${1:-}") | paste -sd, -
+}
+
+# One blurlab run: $out/<size>_<name>.json (and the table blurlab prints, .txt).
+run() {
+  local size=$1 name=$2; shift 2
+  local report="$out/${size}_$name" tuned=()
   [ -n "${TUNED:-}" ] && tuned=(--tuned "$TUNED")
-  echo "== $size: $blurlab, kernels $kernels, radii $radii -> $report.json"
+  echo "== $size $name: $blurlab $* -> $report.json"
   local start=$SECONDS
-  "$blurlab" --headless --check --roofline --variant all --kernel "$kernels" --radius "$radii" --size "$size" \
-             --input-format rgba8 --border clamp --frames "${FRAMES:-30}" --warmup 10 --budget "${BUDGET:-0.3}" "${tuned[@]}" \
-             --json "$report.json" > "$report.txt" 2>&1 || { tail -20 "$report.txt" >&2; exit 1; }
-  echo "$size done in $((SECONDS - start)) s: $(grep -c '"variant":' "$report.json") rows"
+  "$blurlab" --headless --check --roofline --size "$size" --input-format rgba8 --border clamp --frames "${FRAMES:-15}" --warmup 5 \
+             --budget "${BUDGET:-0.15}" "${tuned[@]}" "$@" --json "$report.json" > "$report.txt" 2>&1 || { tail -20 "$report.txt" >&2; exit 1; }
+  echo "$size $name done in $((SECONDS - start)) s: $(grep -c '"variant":' "$report.json") rows"
+}
+
+# One image size, every part asked for.
+sweep() {
+  local size=$1 small=() mid=() large=()
+  for r in ${gauss_radii//,/ }; do
+    if [ "$r" -le 16 ]; then small+=("$r"); elif [ "$r" -le 64 ]; then mid+=("$r"); else large+=("$r"); fi
+  done
+  # Three runs, so that a device call cut short keeps the runs it finished (each writes its JSON at its end).
+  if [[ ,$parts, == *,gauss,* ]]; then
+    [ ${#small[@]} -eq 0 ] || run "$size" gauss-small --kernel gauss --radius "$(IFS=,; echo "${small[*]}")" --variant "$(variants_except)"
+    [ ${#mid[@]} -eq 0 ] || run "$size" gauss-mid --kernel gauss --radius "$(IFS=,; echo "${mid[*]}")" --variant "$(variants_except "$slow_2d")"
+    [ ${#large[@]} -eq 0 ] || run "$size" gauss-large --kernel gauss --radius "$(IFS=,; echo "${large[*]}")" --variant "$(variants_except "$slow_2d")"
+  fi
+  if [[ ,$parts, == *,box,* ]]; then
+    run "$size" box --kernel box --radius "$box_radii" --variant "$(variants_except)"
+  fi
+  if [[ ,$parts, == *,map,* ]]; then
+    run "$size" map --kernel box,gauss --radius 64 --radius-map ramp --variant copy,variable-naive,variable-sat,variable-pyramid,variable-layers
+  fi
 }
 
 # docs/results/NAME.json from the reports, its charts, and PERFORMANCE.md's "Current results" table.
@@ -60,6 +96,7 @@ results() {
   rm -f "$root/docs/charts/${name}"_*.png
   "$python" "$root/docs/tools/charts.py" "$root/docs/results/$name.json" --out "$root/docs/charts" --log --radius 16 --prefix "${name}_"
   "$python" "$root/docs/tools/results.py" table "$root/docs/results/$name.json"
+  "$python" "$root/docs/tools/results.py" ranking "$root/docs/results/$name.json" --kernel gauss
 }
 
 case $1 in

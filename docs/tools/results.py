@@ -15,6 +15,11 @@
       where the file has approximate Gaussians, the fastest of them with its fidelity to the
       exact one.
 
+  python3 docs/tools/results.py ranking RESULTS.json [--kernel gauss|box] [--radius R,R,...]
+      Every exact variant the file measured at each radius (rgba8, clamp), fastest first by its x
+      copy at the larger size, with ms, x copy and own-bound fraction at each size, then the
+      variants refused there with their reasons: what the table's fastest was chosen among.
+
   python3 docs/tools/results.py race RESULTS.json
       Prints issue 27's race, the table that opens docs/PERFORMANCE.md: each variant at
       4096x4096 and 1920x1080 (rgba8, clamp) with its time, its time over the copy pass of its
@@ -336,6 +341,55 @@ def race(path):
     race_references(report, shown)
 
 
+def ranking(path, kernel, radii):
+    """Every exact variant a file measured at each radius of `kernel` (rgba8, clamp, one radius for
+    the image), fastest first by x copy at the larger size, each by its newest row: ms, x copy and
+    own-bound fraction at each size; then the variants refused there, with their reasons, so that a
+    reader sees what the fastest was chosen among."""
+    report = load(path)
+    sizes = sorted({(row["size"]["width"], row["size"]["height"]) for row in report["results"]}, key=lambda wh: -wh[0] * wh[1])
+    shown = sorted({row["settings"].get("radius") for row in report["results"]
+                    if is_exact_blur(row) and row["settings"].get("kernel") == kernel and not row["settings"].get("radius_map")}
+                   - {None})
+    if radii:
+        shown = [r for r in shown if r in radii]
+    if not shown:
+        sys.exit(f"results.py: {path} has no exact {kernel} rows")
+    print(f"{report['gl']['renderer']}, every exact {kernel} variant the file measured, rgba8, clamp "
+          f"({os.path.relpath(os.path.abspath(path), ROOT)}, {report.get('date', '?')[:10]}):")
+    for radius in shown:
+        rows = {}  # variant -> size -> newest row
+        for row in report["results"]:
+            for size in sizes:
+                if is_exact_blur(row) and is_race_setting(row, size, kernel, radius):
+                    rows.setdefault(row["variant"], {})[size] = row
+        timed = [v for v in rows if any(timed_ms(r) is not None for r in rows[v].values())]
+        refused = sorted(v for v in rows if v not in timed)
+
+        def key(variant):
+            row = rows[variant].get(sizes[0])
+            return (timed_ms(row) is None, speed(row) if row and timed_ms(row) is not None else 0)
+
+        print(f"\n{kernel} r = {radius}: {len(timed)} exact variant{'s' if len(timed) != 1 else ''} timed"
+              + (f", {len(refused)} refused" if refused else "") + "\n")
+        print("| variant | " + " | ".join(f"{size_name(z)} ms (x copy, own bound)" for z in sizes) + " |")
+        print("|" + " --- |" * (1 + len(sizes)))
+        for variant in sorted(timed, key=key):
+            cells = []
+            for size in sizes:
+                row = rows[variant].get(size)
+                if row is None or timed_ms(row) is None:
+                    cells.append("-")
+                    continue
+                own = row.get("own_bound", {}).get("fraction")
+                ratio = f"{row['x_copy']:.2f}x" if row.get("x_copy") else "?"
+                cells.append(f"{ms_text(timed_ms(row))} ({ratio}" + (f", {own * 100:.0f}%" if own else "") + ")")
+            print(f"| {variant} | " + " | ".join(cells) + " |")
+        for variant in refused:
+            reason = next((r.get("unsupported", {}).get("reason") for r in rows[variant].values() if r.get("unsupported")), None)
+            print(f"\n- refused: {variant}" + (f" ({reason})" if reason else ""))
+
+
 def main():
     parser = argparse.ArgumentParser(prog="results.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -347,11 +401,17 @@ def main():
     t.add_argument("--radius", help="only these radii, e.g. 1,8,16,32")
     r = commands.add_parser("race", help="issue 27's race: each variant against its target, as Markdown")
     r.add_argument("results")
+    k = commands.add_parser("ranking", help="every exact variant per radius, fastest first, and those refused, as Markdown")
+    k.add_argument("results")
+    k.add_argument("--kernel", default="gauss", choices=("gauss", "box"))
+    k.add_argument("--radius", help="only these radii, e.g. 9,16,30")
     args = parser.parse_args()
     if args.command == "merge":
         merge(args.out, args.reports)
     elif args.command == "race":
         race(args.results)
+    elif args.command == "ranking":
+        ranking(args.results, args.kernel, {int(r) for r in args.radius.split(",")} if args.radius else None)
     else:
         radii = {int(r) for r in args.radius.split(",")} if args.radius else None
         table(args.results, radii)

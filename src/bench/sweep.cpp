@@ -26,6 +26,13 @@ std::vector<Job> plan(const SweepRequest& r) {
         if (variant == added_floor) {
           list.resize(1);
           list.front().knobs.clear();
+        } else if (variant->role == Role::Floor && !list.empty() && !list.front().knobs.empty()) {
+          // The floor asked for with knob values (--workgroup 64,128 sweeping a blur's workgroup
+          // reaches the copy too): its defaults run first as well, so that every ratio divides by
+          // the copy at its best known settings, not by a copy slowed by another variant's knob.
+          BlurSettings defaults = list.front();
+          defaults.knobs.clear();
+          list.insert(list.begin(), defaults);
         }
         for (const BlurSettings& s : list) {
           Job job{size, input, variant, s, false};

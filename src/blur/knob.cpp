@@ -4,6 +4,18 @@
 
 namespace blurlab {
 
+Knob with_defaults_by_radius(Knob knob, std::vector<std::pair<int, KnobValue>> defaults) {
+  knob.default_by_radius = std::move(defaults);
+  return knob;
+}
+
+KnobValue Knob::default_value(int radius) const {
+  KnobValue value = candidates.front();
+  for (const auto& [from_radius, v] : default_by_radius)
+    if (radius >= from_radius) value = v;
+  return value;
+}
+
 std::string Knob::text(KnobValue v) const {
   switch (type) {
     case KnobType::Integer: return std::to_string(v.x);

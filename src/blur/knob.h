@@ -50,8 +50,14 @@ struct Knob {
   // What --tune, the overlay and the tests try; the first is the default. Other values in range
   // may be given too (the variant's check() refuses those it cannot run, with the reason).
   std::vector<KnobValue> candidates;
+  // Where the best value changes with the kernel's radius (measured, the variant's file says
+  // where): {r, value} pairs in increasing r, each value the default from r up to the next pair's
+  // r. Below the first pair, or with none, the default is the first candidate. Every value is a
+  // candidate, so the tests that try every candidate run it.
+  std::vector<std::pair<int, KnobValue>> default_by_radius;
 
-  KnobValue default_value() const { return candidates.front(); }
+  // The default at kernel radius `radius` (a variable-radius variant's largest, R).
+  KnobValue default_value(int radius) const;
   // "16x16", "8", "fp16".
   std::string text(KnobValue value) const;
   // One value as the command line and the tuning file give it. nullopt, with the reason in
@@ -70,6 +76,9 @@ struct Knob {
 
 // Values of an Integer or Choice knob from plain numbers (for Knob::candidates).
 std::vector<KnobValue> integer_values(const std::vector<int>& values);
+// `knob` with defaults that change with the radius (Knob::default_by_radius), for knobs made by
+// the shared functions below.
+Knob with_defaults_by_radius(Knob knob, std::vector<std::pair<int, KnobValue>> defaults);
 
 // The knob values of one setting, by knob name (ordered, so settings compare and print stably).
 using KnobValues = std::map<std::string, KnobValue, std::less<>>;

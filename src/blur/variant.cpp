@@ -76,7 +76,7 @@ BlurSettings resolve(const VariantInfo& variant, BlurSettings s) {
   KnobValues resolved;
   for (const Knob& k : variant.knobs) {
     const auto given = s.knobs.find(k.name);
-    resolved[std::string(k.name)] = given != s.knobs.end() ? given->second : k.default_value();
+    resolved[std::string(k.name)] = given != s.knobs.end() ? given->second : k.default_value(s.kernel.radius);
   }
   s.knobs = std::move(resolved);
   if (!variant.uses_intermediate) s.intermediate.reset();

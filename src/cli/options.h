@@ -16,6 +16,8 @@ namespace blurlab::cli {
 
 // The most configurations (variants x kernels x knobs x formats x sizes) one run may sweep.
 inline constexpr double kMaxConfigurations = 100000;
+// The widest line of --help.
+inline constexpr size_t kHelpWidth = 100;
 
 struct Options {
   bool help = false;  // --help: the text is in help_text
@@ -56,6 +58,7 @@ struct Options {
   std::string csv, json;   // headless report files
   std::string report_dir;  // --report: a Markdown page with its charts, CSV and JSON
   std::string export_dir;  // --export: the blur's shaders and recipe (src/export/export.h)
+  std::string dump_dir;    // --dump-programs: what the driver compiled each program into (gl/program_dump.h)
   bool wide = false;       // --wide: every column of the table (default: those that fit 120 columns)
   bool roofline = false;   // measure the device's bandwidth and FMA rate in the same run
   bool tune = false;       // try each variant's knob candidates, keep the fastest

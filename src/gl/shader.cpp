@@ -318,6 +318,7 @@ std::shared_ptr<const Program> ProgramCache::share(const std::vector<ShaderFile>
   if (it == programs_.end()) {
     auto program = std::make_shared<Program>(build_program(sources_, files, defines));
     ++compiled_;
+    if (on_compile_) on_compile_(*program, files, defines);
     it = programs_.emplace(key, Entry{files, defines, std::move(program), 0}).first;
   }
   it->second.last_use = ++clock_;

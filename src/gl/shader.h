@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -119,6 +120,10 @@ class ProgramCache {
   size_t size() const { return programs_.size(); }
   size_t compiled() const { return compiled_; }
   const ShaderSources& sources() const { return sources_; }
+  // Called once for each program compiled (not for programs found in the cache), with what it was
+  // compiled from: --dump-programs reads the driver's binary back there.
+  using CompileHook = std::function<void(const Program&, const std::vector<ShaderFile>&, const Defines&)>;
+  void on_compile(CompileHook hook) { on_compile_ = std::move(hook); }
 
  private:
   struct Entry {
@@ -132,6 +137,7 @@ class ProgramCache {
   uint64_t clock_ = 0;
   size_t compiled_ = 0;
   std::map<std::string, Entry> programs_;
+  CompileHook on_compile_;
 };
 
 }  // namespace blurlab::gl

@@ -158,7 +158,7 @@ std::string write_report_page(const Report& report, const fs::path& dir) {
   written.push_back("report.md");
   remove_earlier_output(dir, report_folder(), written);
   write_file_into(dir, "report.md", markdown.str(), "--report");
-  return "report: " + (dir / "report.md").string() + " (" + charts_line + "; report.json, report.csv beside it)";
+  return "report: " + single_line((dir / "report.md").string()) + " (" + charts_line + "; report.json, report.csv beside it)";
 }
 
 }  // namespace blurlab::report

@@ -461,6 +461,8 @@ std::vector<std::string> check_output_directory(const fs::path& given, const Out
       throw refusal(dir / entry, (S_ISLNK(es.st_mode) ? std::string("it is a symbolic link") : "it is " + kind_of(es.st_mode)) +
                                      ", not a file an earlier " + kind.name + " wrote; " + rule);
   }
+  // A kind without an index (program dumps) cannot tell its earlier files from others: an empty folder only.
+  if (kind.index.empty()) throw refusal(given, "it holds " + quoted(fs::path(entries.front())) + "; blurlab writes " + kind.name + " into an empty folder");
   if (std::find(entries.begin(), entries.end(), kind.index) == entries.end())
     throw refusal(given, "it holds " + quoted(fs::path(entries.front())) + " and no " + kind.index + " of an earlier " + kind.name + "; " + rule);
   std::vector<std::string> earlier;

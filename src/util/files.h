@@ -72,7 +72,7 @@ class DirectoryLock {
 struct OutputFolderKind {
   std::string option;  // "--export": messages name it
   std::string name;    // "export": what an earlier one is called in messages
-  std::string index;   // the file that lists the others: "recipe.json"
+  std::string index;   // the file that lists the others: "recipe.json"; none: only an empty folder is written into
   // The other files an earlier output of this kind wrote (plain names), from its index's text;
   // throws blurlab::Error when the text is no such index.
   std::function<std::vector<std::string>(std::string_view index_text)> listed;

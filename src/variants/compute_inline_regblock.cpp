@@ -31,6 +31,8 @@ const Knob kBlockY{.name = "block-y",
                    .min = 1,
                    .max = 64,
                    .candidates = {{8}, {4}, {16}}};
+// Streamed taps from r = 48: at r = 64 and 90 on an H100 7-8% faster than unrolled (docs/PERFORMANCE.md).
+const Knob kTaps = with_defaults_by_radius(regblock::taps_knob({0, 1}), {{48, {1}}});
 
 struct Tile {
   int width, height;  // outputs
@@ -79,7 +81,8 @@ double loop_iterations(const BlurSettings& s, glm::ivec2 /*size*/) {
   const Tile t = tile(s);
   const double invocations = s.workgroup().x * s.workgroup().y;
   const double rounds = std::ceil(double(t.rows) * (t.width / t.kx) / invocations);
-  return rounds * (1 + regblock::line_iterations(s, t.kx) + t.kx) + regblock::line_iterations(s, t.ky) + t.ky;
+  const bool streamed = regblock::streamed_taps(s, kTaps);
+  return rounds * (1 + regblock::line_iterations(s, t.kx, streamed) + t.kx) + regblock::line_iterations(s, t.ky, streamed) + t.ky;
 }
 
 // fp32 roundings per output (regblock.h); the fp16 cache's rounding is added by the check.
@@ -96,7 +99,7 @@ extern const VariantInfo compute_inline_regblock{
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch, register blocked: K outputs per invocation from K+2r inputs read once, "
                "horizontal into shared memory, then vertical",
-    .knobs = {knobs::workgroup({{16, 16}, {16, 8}, {32, 8}, {64, 4}}), kBlockX, kBlockY, lds::cache_knob({16, 32})},
+    .knobs = {knobs::workgroup({{16, 16}, {16, 8}, {32, 8}, {64, 4}}), kBlockX, kBlockY, lds::cache_knob({16, 32}), kTaps},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,

@@ -917,9 +917,10 @@ TEST(OutputFolders, AnEarlierExportIsReplacedNotMixedIn) {
   expect_success(run_program(BLURLAB_PROGRAM, {"--headless", "--variant", "variable-naive", "--kernel", "box", "--radius", "2", "--radius-map",
                                                "band", "--image", "in.png", "--frames", "0", "--export", "exp"},
                              sandbox.dir()));
-  EXPECT_EQ(names_in("exp"), (std::vector<std::string>{"1_2d.comp", "level_weights.bin", "radius_levels.bin", "recipe.json", "recipe.md"}));
+  EXPECT_EQ(names_in("exp"), (std::vector<std::string>{"1_2d.comp", "LICENSE", "README.md", "level_weights.bin", "level_weights.bin.license",
+                                                       "radius_levels.bin", "radius_levels.bin.license", "recipe.json", "recipe.md"}));
   expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--export", "exp"}), sandbox.dir()));
-  EXPECT_EQ(names_in("exp"), (std::vector<std::string>{"1_copy.comp", "recipe.json", "recipe.md"}));
+  EXPECT_EQ(names_in("exp"), (std::vector<std::string>{"1_copy.comp", "LICENSE", "README.md", "recipe.json", "recipe.md"}));
   // A folder holding anything else is not written into.
   std::ofstream(sandbox.dir() / "exp" / "notes.txt") << "mine";
   expect_refused_before_any_work(sandbox, copy_run({"--export", "exp"}),

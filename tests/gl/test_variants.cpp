@@ -8,7 +8,9 @@
 //  - gl.<variant>.walks: the default knobs at 2111x307 and 307x2111 (r = 7 with one kernel, 33 with
 //    the other), so every walk (segments, strips, tiles, blocks of a line) has several parts per
 //    line in both directions;
-//  - gl.<variant>.border_<mode>: the border modes other than clamp (BorderGrid below).
+//  - gl.<variant>.border_<mode>: the border modes other than clamp (BorderGrid below);
+//  - gl.<variant>.large_gauss: the exact Gaussian at r = 64, 90, 128, default knobs and each weight
+//    mode (LargeGaussGrid below).
 //
 // A refusal is a failure unless the case expects it, by its kind and its numbers (blur/refusal.h):
 //  - the kernel a variant does not blur (Limit::Kernel), an rgba8 intermediate for float input
@@ -80,7 +82,7 @@ const std::vector<ExpectedRefusal> kExpectedRefusals = {
     {"compute-strip-regblock", Limit::SharedMemory, 33},  // the ring of 2r + 64 rows
     {"compute-inline-persistent", Limit::SharedMemory, 64},
     {"compute-inline-regblock", Limit::SharedMemory, 64},
-    {"compute-inline-lds", Limit::SharedMemory, 128},
+    {"compute-inline-lds", Limit::SharedMemory, 65},  // its 8x(128 + 2r) fp32 tile fits r <= 64
 };
 
 bool reference_device() {
@@ -129,12 +131,14 @@ struct Candidate {
   std::string text() const { return std::string(knob->name) + "=" + knob->text(knob->candidates[index]); }
 };
 
-// The candidates other than the defaults, every `of`-th from the `part`-th (all: part 0 of 1).
+// The candidates other than the defaults, every `of`-th from the `part`-th (all: part 0 of 1). A
+// knob whose default changes with the radius gives all of its candidates: its first is not the
+// default everywhere, and each then runs beside the other knobs' defaults at the case's radius.
 std::vector<Candidate> candidates(const VariantInfo& v, int part = 0, int of = 1) {
   std::vector<Candidate> list;
   int n = 0;
   for (const Knob& k : v.knobs)
-    for (size_t i = 1; i < k.candidates.size(); ++i)
+    for (size_t i = k.default_by_radius.empty() ? 1 : 0; i < k.candidates.size(); ++i)
       if (n++ % of == part) list.push_back({&k, i});
   return list;
 }
@@ -380,6 +384,46 @@ std::vector<GridCase> grid() {
 
 INSTANTIATE_TEST_SUITE_P(Grid, VariantGrid, ::testing::ValuesIn(grid()),
                          [](const auto& p) { return test_name(*p.param.variant, "r" + std::to_string(p.param.radius)); });
+
+// The exact Gaussian at large radii, where unrolled sums of hundreds of taps once fell off a cliff
+// on a GPU (docs/PERFORMANCE.md): every exact variant that blurs Gaussians at r = 90 (the grid has
+// 64 and 128) with its default knobs, and, where it has a `weights` knob, each of its weight modes
+// at r = 64, 90 and 128 (the defaults there are chosen per radius). rgba8 at 517x389: several
+// workgroups, tiles and segments a line, partial ones at the edges. Refusals as the grid's.
+class LargeGaussGrid : public GlTestWithParam<const VariantInfo*> {};
+
+TEST_P(LargeGaussGrid, MatchesReference) {
+  const VariantInfo& variant = *GetParam();
+  Checker checker(variant);
+  Source source({517, 389}, gl::Format::rgba8, 90);
+  const Knob* weights = find_knob(variant, "weights");
+  for (int radius : {64, 90, kMaxRadius}) {
+    const Kernel kernel = make_kernel(KernelType::Gauss, radius, std::nullopt);
+    std::vector<SettingRun> runs;
+    if (radius == 90) runs.push_back({BlurSettings{.kernel = kernel}, true});
+    if (weights)
+      for (KnobValue mode : weights->candidates) {
+        SettingRun run{BlurSettings{.kernel = kernel}, mode == weights->default_value(radius)};
+        run.settings.knobs[std::string(weights->name)] = mode;
+        if (!(radius == 90 && run.defaults)) runs.push_back(run);
+      }
+    checker.check(source, runs);
+    if (HasFatalFailure()) return;
+  }
+  if (checker.checked == 0) GTEST_SKIP() << variant.name << " refuses r = 64, 90 and 128 on this device, as expected";
+  RecordProperty("checked", checker.checked);
+  RecordProperty("refused", checker.refused);
+}
+
+std::vector<const VariantInfo*> exact_gaussians() {
+  std::vector<const VariantInfo*> list;
+  for (const VariantInfo* v : variants())
+    if (is_blur(*v) && !is_approximation(*v) && !v->variable_radius && v->kernels == KernelSupport::BoxAndGauss) list.push_back(v);
+  return list;
+}
+
+INSTANTIATE_TEST_SUITE_P(LargeGauss, LargeGaussGrid, ::testing::ValuesIn(exact_gaussians()),
+                         [](const auto& p) { return test_name(*p.param, "large_gauss"); });
 
 // Every knob candidate at an odd size that takes several workgroups, tiles and segments, at a radius
 // past 64-wide tiles (2r = 66), or a small one where the candidate cannot run that. A candidate runs with the other knobs at their defaults where

@@ -19,7 +19,7 @@ root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 # name | file | perl substitution (applied with -0pi: the whole file is one string) | ctest regex
 mutations=(
   "refuse-everything|src/blur/variant.cpp|s/(std::optional<Refusal> unsupported_reason\([^{]*\{)/\$1\n  return Refusal{Limit::Setting, \"mutation\"};/|^gl\.compute-separable\.r1\$"
-  "refuse-non-default-knobs|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  for (const Knob* k : {&kColumns, &kRows, &kBatch, &kScan})\n    if (s.knob(k->name) != k->default_value()) return Refusal{Limit::Knobs, \"mutation\"};/|^gl\.compute-box-blocked\.knobs\$"
+  "refuse-non-default-knobs|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  for (const Knob* k : {&kColumns, &kRows, &kBatch, &kScan})\n    if (s.knob(k->name) != k->default_value(s.kernel.radius)) return Refusal{Limit::Knobs, \"mutation\"};/|^gl\.compute-box-blocked\.knobs\$"
   "refuse-large-radii|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  if (s.kernel.radius > 16) return Refusal{Limit::Reach, \"mutation\", double(s.kernel.radius), 16.0};/|^gl\.compute-box-blocked\.r33\$"
   "refuse-large-radii-as-shared-memory|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  if (s.kernel.radius > 16) return Refusal{Limit::SharedMemory, \"mutation\", 1e9, double(limits.max_compute_shared_memory)};/|^gl\.compute-box-blocked\.r33\$"
   "declare-too-much-shared-memory|src/variants/compute_box_blocked.cpp|s/(return \{batch \* padded \* \(2 \* texel \+ prefix\) \+ prefix \* batch \* n)/\$1 + (s.kernel.radius > 16 ? 1000000 : 0)/|^gl\.compute-box-blocked\.r33\$"
@@ -53,6 +53,8 @@ mutations=(
   "variable-pyramid-sample-off-by-half|glsl/variable_pyramid.comp|s/\/ float\(1 << l\.k\) - 0\.5;/\/ float(1 << l.k);/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_pyramid"
   "radius-map-key-does-nothing|src/ui/view_state.cpp|s/s\.settings\.radius_map = maps\[[^;]*;/(void)it;/|^(unit\.Keys\.MCycles|window\.radius_map)"
   "recipe-levels-transposed|tests/tools/run_recipe.cpp|s/(  return \{bytes\.begin\(\), bytes\.end\(\)\};)/  if (name == \"radius_levels\") {\n    const size_t w = texture.at(\"width\"), h = texture.at(\"height\");\n    std::string t = bytes;\n    for (size_t y = 0; y < h; ++y)\n      for (size_t x = 0; x < w; ++x) t.replace((y * w + x) * texel, texel, bytes, (x * h + y) * texel, texel);\n    return {t.begin(), t.end()};\n  }\n\$1/|^export\.variable-"
+  "regblock-unrolled-at-large-r|src/variants/compute_separable_regblock.cpp|s/with_defaults_by_radius\(regblock::taps_knob\(\{0, 1\}\), \{\{24, \{1\}\}\}\)/regblock::taps_knob({0, 1})/|^unit\.Defaults\."
+  "streamed-taps-weights-off-by-one|glsl/regblock_common.glsl|s/w\[q\] = u_taps\[b \* \(RB_STREAM_INPUTS \/ 4\) \+ q\]/w[q] = u_taps[b * (RB_STREAM_INPUTS \/ 4) + q + 1]/|^gl\.compute-separable-regblock\.large_gauss\$"
   "print-kernel-weights-off|app/main.cpp|s/(std::printf\(\"%s%\.17g\", i \? \" \" : \"\", weights\[i\])\)/\$1 * 1.0001)/|^cli\.print_kernel\$"
 )
 

@@ -3,7 +3,7 @@
 merge joins the rows of reports of one GPU and refuses another GPU's; table shows, per kernel,
 radius and size, the fastest timed exact row with its own time over the copy, and the fastest
 approximation apart with its fidelity, leaving out unsupported rows, other border modes and formats;
-race judges issue 27's targets from the numbers (2.4x meets 2.5x, 2.6x does not), holds Kawase to
+ranking lists every exact variant per radius by x copy with the refused ones named; race judges issue 27's targets from the numbers (2.4x meets 2.5x, 2.6x does not), holds Kawase to
 its worst pass, picks the fastest exact box, answers with the latest row of a setting and says "not
 measured" for a row the file lacks.
 
@@ -104,6 +104,24 @@ with tempfile.TemporaryDirectory() as tmp:
            f"the approximation is not apart with its fidelity: {approximate}")
     expect(any(line.startswith("| kernel, r | 4096x4096: fastest | ms | x copy | 1080p: fastest |") for line in lines),
            "the larger size does not come first")
+
+    # ranking: every exact variant at the radius, fastest first by x copy at the larger size (the
+    # faster-by-ms but slower-by-ratio one after), the refused one named with its reason, the
+    # approximation and the other border and format left out.
+    refused = row("too-wide", BIG, "box", 8, 0.0, 0.0, supported=False)
+    refused["unsupported"] = {"reason": "needs 60 KiB of shared memory"}
+    ranked_report = dict(first, results=first["results"] + [row("quick-ms-slow-ratio", BIG, "box", 8, 0.09, 2.2), refused])
+    ranked_path = os.path.join(tmp, "ranked.json")
+    with open(ranked_path, "w") as f:
+        json.dump(ranked_report, f)
+    ranked = run("ranking", ranked_path, "--kernel", "box")
+    expect(ranked.returncode == 0, f"ranking failed: {ranked.stderr}")
+    lines = ranked.stdout.splitlines()
+    rows = [line.split(" | ")[0].lstrip("| ") for line in lines if line.startswith("| ") and "---" not in line and "variant" not in line]
+    expect(rows == ["fast", "quick-ms-slow-ratio", "slow"], f"ranking's order is not by x copy: {rows}")
+    expect("box r = 8: 3 exact variants timed, 2 refused" in lines, f"ranking's count is wrong: {lines}")
+    expect("- refused: too-wide (needs 60 KiB of shared memory)" in lines, f"ranking does not name the refusal: {lines}")
+    expect(any(line.startswith("| fast | 0.100 (2.00x") for line in lines), f"ranking's cell is wrong: {lines}")
 
 # --- race -------------------------------------------------------------------------------------
 

@@ -199,6 +199,14 @@ TEST(Sweep, PlanAddsTheFloorFirstAndGroupsBySizeAndFormat) {
   ASSERT_EQ(with_knobs.size(), 2u * 2u * 2u);
   EXPECT_TRUE(with_knobs[0].settings.knobs.empty());
   EXPECT_EQ(with_knobs[1].settings.knobs.at("workgroup"), (KnobValue{8, 8}));
+  // The floor asked for with a knob swept for the blurs: its defaults run too, first, so the ratios
+  // divide by the copy at its own settings (a 128x1 copy took 1.3x the 16x16 default on an H100).
+  r.variants = {find_variant("copy"), find_variant("compute-separable")};
+  const std::vector<Job> listed = plan(r);
+  ASSERT_EQ(listed.size(), 2u * 2u * (1u + 3u + 1u));
+  EXPECT_EQ(listed[0].variant->role, Role::Floor);
+  EXPECT_TRUE(listed[0].settings.knobs.empty());
+  EXPECT_EQ(listed[1].settings.knobs.at("workgroup"), (KnobValue{8, 8}));
 }
 
 // A tuning file's entry: compute-sliding's segment tuned for a box r = 16 at `size` on "GPU".

@@ -11,7 +11,7 @@ namespace {
 
 TEST(Knob, IntegerParsesPrintsAndDefines) {
   const Knob k = knobs::segment({128, 64});
-  EXPECT_EQ(k.default_value(), (KnobValue{128, 0}));
+  EXPECT_EQ(k.default_value(0), (KnobValue{128, 0}));
   EXPECT_EQ(k.parse("256"), (KnobValue{256, 0}));
   std::string why;
   EXPECT_FALSE(k.parse("0", &why));
@@ -23,6 +23,17 @@ TEST(Knob, IntegerParsesPrintsAndDefines) {
   EXPECT_TRUE(k.invalid({0, 0}));
   EXPECT_TRUE(k.invalid({16385, 0}));
   EXPECT_FALSE(k.invalid({16384, 0}));
+}
+
+TEST(Knob, DefaultsByRadiusApplyFromTheirRadiusUp) {
+  Knob k = knobs::segment({128, 64, 32});
+  k.default_by_radius = {{30, {64, 0}}, {90, {32, 0}}};
+  EXPECT_EQ(k.default_value(0), (KnobValue{128, 0}));
+  EXPECT_EQ(k.default_value(29), (KnobValue{128, 0}));
+  EXPECT_EQ(k.default_value(30), (KnobValue{64, 0}));
+  EXPECT_EQ(k.default_value(89), (KnobValue{64, 0}));
+  EXPECT_EQ(k.default_value(90), (KnobValue{32, 0}));
+  EXPECT_EQ(k.default_value(128), (KnobValue{32, 0}));
 }
 
 TEST(Knob, SizeTakesWxHOrARow) {
@@ -75,6 +86,13 @@ TEST(Registry, EveryCandidateIsAValueAndNamesAreUnique) {
         EXPECT_TRUE(seen.insert(c).second) << v->name << "'s " << k.name << " lists " << k.text(c) << " twice";
         EXPECT_EQ(k.parse(k.text(c)), c) << "text and parse disagree for " << k.text(c);
       }
+      // Radius-dependent defaults: in increasing radius, each one of the candidates (which the tests try).
+      for (size_t i = 0; i < k.default_by_radius.size(); ++i) {
+        const auto& [radius, value] = k.default_by_radius[i];
+        if (i > 0) EXPECT_LT(k.default_by_radius[i - 1].first, radius) << v->name << "'s " << k.name << " defaults by radius out of order";
+        EXPECT_TRUE(seen.count(value)) << v->name << "'s " << k.name << " default from r = " << radius << ", " << k.text(value)
+                                       << ", is not a candidate";
+      }
       EXPECT_FALSE(k.help.empty());
       EXPECT_FALSE(k.define.empty());
     }
@@ -104,10 +122,30 @@ TEST(Settings, ResolveKeepsExactlyTheVariantsKnobs) {
   const BlurSettings r = resolve(sliding, s);
   EXPECT_EQ(r.knobs.size(), sliding.knobs.size());
   EXPECT_EQ(r.knob("segment"), (KnobValue{64, 0}));
-  EXPECT_EQ(r.knob("unroll"), find_knob(sliding, "unroll")->default_value());
+  EXPECT_EQ(r.knob("unroll"), find_knob(sliding, "unroll")->default_value(s.kernel.radius));
   EXPECT_EQ(r.knobs.count("block-x"), 0u);
   EXPECT_THROW(r.knob("block-x"), Error);
   EXPECT_EQ(describe(sliding, r).find("segment=64") != std::string::npos, true);
+}
+
+// The cliff a default must not return to: weighted taps unrolled whole past r = 64, the largest
+// radius at which compute-separable-regblock's unrolled sums ran at speed on an H100 (51% of the
+// FMA rate at r = 64); at r = 90 the compiler left them as loops indexing the weights, 2% of it
+// (docs/PERFORMANCE.md, "The exact Gaussian"). Every variant with the taps knob streams them there.
+TEST(Defaults, NoVariantUnrollsItsTapsPastTheLargestRadiusMeasuredFast) {
+  constexpr int kLargestFastUnrolled = 64;
+  int variants_with_taps = 0;
+  for (const VariantInfo* v : variants()) {
+    const Knob* taps = find_knob(*v, "taps");
+    if (!taps) continue;
+    ++variants_with_taps;
+    for (int r = kLargestFastUnrolled + 1; r <= kMaxRadius; ++r) {
+      BlurSettings s;
+      s.kernel = make_kernel(KernelType::Gauss, r, std::nullopt);
+      EXPECT_EQ(taps->text(resolve(*v, s).knob("taps")), "streamed") << v->name << " unrolls its taps whole at r = " << r;
+    }
+  }
+  EXPECT_GE(variants_with_taps, 2);  // compute-separable-regblock and compute-inline-regblock
 }
 
 // llvmpipe's compute limits (32 KiB of shared memory).

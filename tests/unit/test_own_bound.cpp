@@ -263,7 +263,8 @@ TEST(OwnBound, MatchesTheHandCount) {
     for (gl::Format input : {gl::Format::rgba8, gl::Format::rgba16f})
       for (gl::Format intermediate : {gl::Format::rgba8, gl::Format::rgba16f, gl::Format::rgba32f}) {
         std::vector<Kernel> kernels{make_kernel(KernelType::Gauss, std::nullopt, 10.0), make_kernel(KernelType::Gauss, 7, std::nullopt),
-                                    make_kernel(KernelType::Gauss, std::nullopt, 30.0), make_kernel(KernelType::Box, 5, std::nullopt)};
+                                    make_kernel(KernelType::Gauss, std::nullopt, 30.0), make_kernel(KernelType::Box, 5, std::nullopt),
+                                    make_kernel(KernelType::Gauss, kMaxRadius, std::nullopt), make_kernel(KernelType::Box, kMaxRadius, std::nullopt)};
         for (const Kernel& k : kernels)
           if (!is_approximation(*v) || k.type == KernelType::Gauss)
           for (BorderMode border : {BorderMode::Clamp, BorderMode::Wrap}) {
@@ -297,6 +298,14 @@ TEST(OwnBound, WrittenOutNumbers) {
   // 129600 + 32400) either way (level 3's counted once, though the tiles' regions overlap); each up phase
   // blends 13 texels (at n + 1/4: rows n-2 .. n+1 hold 2, 4, 4 and 3 of them): 4 x 13 x (2073600 +
   // 518400 + 129600) FMAs, plus 20 per texel written down.
+  // compute-separable-regblock at the largest radius, 4096x4096 rgba8 (rgba8 intermediate): two
+  // passes each reading and writing 4 bytes a texel; 2 passes x 257 taps x 4 channels of FMAs.
+  const VariantInfo& regblock = *find_variant("compute-separable-regblock");
+  BlurSettings widest;
+  widest.kernel = make_kernel(KernelType::Gauss, 128, std::nullopt);
+  const WorkBound rb = regblock.own_bound(resolve(regblock, widest), {4096, 4096});
+  EXPECT_DOUBLE_EQ(rb.bytes, 2.0 * 8.0 * 16777216);
+  EXPECT_DOUBLE_EQ(rb.fmas, 2.0 * 257.0 * 4.0 * 16777216);
   const VariantInfo& dual = *find_variant("dual-kawase");
   const WorkBound d = dual.own_bound(resolve(dual, s), {1920, 1080});
   EXPECT_DOUBLE_EQ(d.bytes, 4.0 * (2073600 + 518400 + 518400 + 129600 + 129600 + 2073600));

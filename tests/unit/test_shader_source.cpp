@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gl/program_dump.h"
 #include "gl/shader.h"
 
 namespace blurlab::gl {
@@ -186,6 +187,24 @@ TEST(EmbeddedShaders, EveryGlslFileIsEmbedded) {
     const std::string disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(embedded.read(name), disk) << name << " differs from its embedded copy";
   }
+}
+
+}  // namespace
+}  // namespace blurlab::gl
+
+namespace blurlab::gl {
+namespace {
+
+// --dump-programs: a driver's binary shown as the text it holds, each run on a line, short runs and
+// bytes outside printable ASCII dropped; the file's header names the shader and its defines.
+TEST(ProgramDump, PrintableRunsKeepTheBinarysTextAndLines) {
+  const std::string binary = std::string("\x01\x02") + "!!NVcp5.0\nTEMP R0, R1;\n" + std::string("\0\x7f", 2) + "ab" + "\x03" + "MAD.F R0, R1, R2, R0;";
+  EXPECT_EQ(printable_runs(binary, 8), "!!NVcp5.0\nTEMP R0, R1;\nMAD.F R0, R1, R2, R0;\n");
+  EXPECT_EQ(printable_runs(std::string("\x05\x06short\x07", 8), 8), "");
+  EXPECT_EQ(dump_file_name(7, {{GL_COMPUTE_SHADER, "compute_separable_regblock.comp"}}), "007_compute_separable_regblock.txt");
+  EXPECT_EQ(dump_file_name(12, {{GL_COMPUTE_SHADER, "../odd name.comp"}}), "012_odd_name.txt");
+  const std::string text = dump_file_text({{GL_COMPUTE_SHADER, "copy.comp"}}, {{"RADIUS", "3"}, {"WG_X", "16"}}, std::nullopt);
+  EXPECT_EQ(text, "# shaders: copy.comp\n# defines: RADIUS=3 WG_X=16\n# the driver offers no program binary\n");
 }
 
 }  // namespace
