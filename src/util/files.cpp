@@ -471,9 +471,13 @@ std::vector<std::string> check_output_directory(const fs::path& given, const Out
   } catch (const Error& e) {
     throw refusal(dir / kind.index, "it is not the " + kind.index + " of an earlier " + kind.name + " (" + e.what() + "); " + rule);
   }
-  for (const std::string& entry : entries)
+  for (const std::string& entry : entries) {
     if (std::find(earlier.begin(), earlier.end(), entry) == earlier.end())
       throw refusal(dir / entry, "the earlier " + kind.name + " there does not list it in its " + kind.index + "; " + rule);
+    // Each one is replaced or removed at the end of the run: one that cannot be (read-only,
+    // immutable) is refused now, not after the timed run.
+    check_output_target(dir / entry, kind.option);
+  }
   return earlier;
 }
 

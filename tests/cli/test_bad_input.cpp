@@ -931,8 +931,12 @@ TEST(OutputFolders, AnEarlierExportIsReplacedNotMixedIn) {
   expect_refused_before_any_work(sandbox, copy_run({"--export", "mine"}),
                                  "--export 'mine': it holds 'notes.txt' and no recipe.json of an earlier export; blurlab writes into an empty "
                                  "folder or over its own earlier export");
-  // A report over an earlier one: the earlier charts it does not make again go.
+  // A file of the earlier export that cannot be replaced is refused before the run, not at its end.
   fs::remove(sandbox.dir() / "exp" / "notes.txt");
+  fs::permissions(sandbox.dir() / "exp" / "recipe.md", fs::perms(0444));
+  expect_refused_before_any_work(sandbox, copy_run({"--export", "exp"}), "--export 'exp/recipe.md': it is read-only (mode 0444)");
+  fs::permissions(sandbox.dir() / "exp" / "recipe.md", fs::perms(0644));
+  // A report over an earlier one: the earlier charts it does not make again go.
   expect_success(run_program(BLURLAB_PROGRAM, every_output(), sandbox.dir()));
   ASSERT_TRUE(fs::is_regular_file(sandbox.dir() / "page" / kBarsChart));
   expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--report", "page"}), sandbox.dir()));
