@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "image/image_file.h"
+#include "image/memory_budget.h"
 #include "util/error.h"
 
 namespace blurlab {
@@ -31,6 +32,9 @@ std::shared_ptr<const RadiusMap> load_radius_map(const std::string& path) {
   const auto check = [&](const ImageFileInfo& info) {
     if (info.format != ImageFormat::png || info.channels != 1 || (info.bits_per_channel != 8 && info.bits_per_channel != 16))
       throw Error(what + "a radius map is a grey PNG of 8 or 16 bits (this one: " + blurlab::describe(info) + ")");
+    // By its header, before any of it is decoded.
+    if (const auto problem = map_memory_problem(info.width, info.height, info.file_bytes, info.decoder_bytes_per_texel, memory_bound()))
+      throw Error(what + *problem);
   };
   // Read and decode errors name the file and the option themselves (one line).
   const LoadedImage loaded = load_image(path, check, "--radius-map");

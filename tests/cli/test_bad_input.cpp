@@ -77,6 +77,9 @@ class Sandbox {
     std::ofstream(dir_ / "map.png", std::ios::binary) << map;
     std::ofstream(dir_ / "map_cut.png", std::ios::binary) << map.substr(0, map.size() - 20);
     std::ofstream(dir_ / "circle", std::ios::binary) << map;
+    // A map whose header says 16384x16384 in under 100 bytes: one row of zeros, the rest missing. It
+    // was decoded into 4 GiB of floats before its missing rows refused it.
+    std::ofstream(dir_ / "map_huge_header.png", std::ios::binary) << png_file(16384, 16384, 8, 0, {std::string(16384, '\0')});
     // Tuning files that are not JSON, or nest deeper than any tuning file (a quoting recursed per level).
     std::ofstream(dir_ / "tuned_not_json.json") << R"({"entries": [ {"renderer": "x", "variant": tru }]})";
     std::ofstream(dir_ / "tuned_deep.json") << R"({"entries": [{"renderer": )" << std::string(100000, '[') << std::string(100000, ']') << "}]}";
@@ -424,6 +427,9 @@ std::vector<Case> bad_arguments() {
         std::tuple{"radius_map_colour", "in.png", 1, "a radius map is a grey PNG of 8 or 16 bits (this one: "},
         // A damaged map said "cannot load the image": which one?
         std::tuple{"radius_map_damaged", "map_cut.png", 1, "cannot load --radius-map 'map_cut.png': "},
+        // Refused by its header, with the numbers, before 4 GiB were allocated for it.
+        std::tuple{"radius_map_header_beyond_its_bytes", "map_huge_header.png", 1,
+                   "cannot load --radius-map 'map_huge_header.png': 96 bytes cannot hold the 16384x16384 pixels its header gives"},
         // A file named like a built-in map was shadowed by the built-in, without a word.
         std::tuple{"radius_map_file_named_like_a_builtin", "circle", 2,
                    "--radius-map 'circle' names both a built-in map and a file: write ./circle for the file"}}) {
