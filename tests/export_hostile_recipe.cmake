@@ -1,0 +1,108 @@
+# cmake -DBLURLAB=... -DRUN_RECIPE=... -DMAKE_CHART=... -DDIR=... -P export_hostile_recipe.cmake
+# blurlab-run-recipe ships with every export, so it takes what it reads as blurlab takes bad input:
+# exports variable-naive (data files, a radius_map) and compute-separable, then tampers with one
+# thing at a time: special files where a shader, a data file, the recipe or IN.png should be, paths
+# out of the folder, values out of range, a dropped radius_map, escape sequences in names. Each
+# must exit 1 within seconds with one line on stderr naming what is wrong, and leave no OUT.png.
+file(REMOVE_RECURSE "${DIR}")
+file(MAKE_DIRECTORY "${DIR}")
+include(${CMAKE_CURRENT_LIST_DIR}/run_command.cmake)
+run(${MAKE_CHART} --noise 61 43 ${DIR}/input.png)
+run(${MAKE_CHART} --noise 30 20 ${DIR}/other.png)
+run(${BLURLAB} --headless --variant variable-naive --kernel box --radius 5 --radius-map band --image ${DIR}/input.png --frames 0
+    --export ${DIR}/var)
+run(${BLURLAB} --headless --variant compute-separable --kernel box --radius 3 --image ${DIR}/input.png --frames 0 --export ${DIR}/sep)
+foreach(folder var sep)
+  file(READ ${DIR}/${folder}/recipe.json ${folder}_recipe)
+  file(COPY_FILE ${DIR}/${folder}/recipe.json ${DIR}/${folder}.good)
+endforeach()
+run(${RUN_RECIPE} ${DIR}/var/recipe.json ${DIR}/input.png ${DIR}/out.png)  # untouched, both run
+run(${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/input.png ${DIR}/out.png)
+file(REMOVE ${DIR}/out.png)
+
+# refused(NAME FOLDER REGEX [IN]): the runner on FOLDER's recipe exits 1 within 20 s with one line on
+# stderr matching REGEX, no raw library text or control character in it, and no OUT.png (every case
+# is tried: SEND_ERROR fails the test at its end).
+function(refused name folder regex)
+  set(in ${DIR}/input.png)
+  if(ARGC GREATER 3)
+    set(in ${ARGV3})
+  endif()
+  execute_process(COMMAND ${RUN_RECIPE} ${DIR}/${folder}/recipe.json ${in} ${DIR}/${name}.png TIMEOUT 20
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(ASCII 27 escape)
+  if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab-run-recipe: [^\n]*${regex}[^\n]*\n$" OR err MATCHES "json\\.exception|${escape}")
+    message(SEND_ERROR "${name}: exit ${code}, expected 1 and one line matching '${regex}'; stderr:\n${err}")
+  endif()
+  if(EXISTS ${DIR}/${name}.png)
+    message(SEND_ERROR "${name}: wrote ${name}.png")
+  endif()
+  message(STATUS "${name}: ${err}")
+endfunction()
+# with(FOLDER JSON-PATH... VALUE): FOLDER's recipe.json with one value set (string(JSON SET)).
+function(with folder)
+  string(JSON changed SET "${${folder}_recipe}" ${ARGN})
+  file(WRITE ${DIR}/${folder}/recipe.json "${changed}")
+endfunction()
+function(restore folder)
+  file(COPY_FILE ${DIR}/${folder}.good ${DIR}/${folder}/recipe.json)
+endfunction()
+
+string(JSON shader GET "${sep_recipe}" passes 0 shaders compute)
+set(levels radius_levels.bin)
+# Special files: nothing waits for a writer or reads without end.
+file(RENAME ${DIR}/sep/${shader} ${DIR}/shader.good)
+execute_process(COMMAND mkfifo ${DIR}/sep/${shader})
+refused(shader_fifo sep "cannot read '.*${shader}': not a regular file")
+file(REMOVE ${DIR}/sep/${shader})
+file(CREATE_LINK /dev/zero ${DIR}/sep/${shader} SYMBOLIC)
+refused(shader_dev_zero sep "cannot read '.*${shader}': not a regular file")
+file(REMOVE ${DIR}/sep/${shader})
+file(RENAME ${DIR}/shader.good ${DIR}/sep/${shader})
+execute_process(COMMAND mkfifo ${DIR}/in.fifo)
+refused(image_fifo sep "cannot read '.*in.fifo': not a regular file" ${DIR}/in.fifo)
+refused(image_dev_zero sep "cannot read '/dev/zero': not a regular file" /dev/zero)
+file(RENAME ${DIR}/sep/recipe.json ${DIR}/recipe.moved)
+execute_process(COMMAND mkfifo ${DIR}/sep/recipe.json)
+refused(recipe_fifo sep "cannot read '.*recipe.json': not a regular file")
+file(REMOVE ${DIR}/sep/recipe.json)
+restore(sep)
+file(RENAME ${DIR}/var/${levels} ${DIR}/levels.good)
+file(CREATE_LINK /dev/zero ${DIR}/var/${levels} SYMBOLIC)
+refused(data_dev_zero var "cannot read '.*${levels}': not a regular file")
+file(REMOVE ${DIR}/var/${levels})
+file(RENAME ${DIR}/levels.good ${DIR}/var/${levels})
+# Nothing outside the recipe's folder.
+with(sep passes 0 shaders compute "\"/etc/passwd\"")
+refused(shader_absolute sep "shader '/etc/passwd' is not a file name in the recipe's folder")
+with(sep passes 0 shaders compute "\"../sep/${shader}\"")
+refused(shader_parent sep "shader '../sep/${shader}' is not a file name in the recipe's folder")
+# Values out of range, of the wrong kind, or missing.
+with(sep passes 0 groups "[0, 0, 0]")
+refused(groups_zero sep "\"groups\" holds 0, out of range 1..65535")
+with(sep width "\"wide\"")
+refused(width_text sep "\"width\" is not a whole number")
+with(sep passes 0 groups_formula "\"((((((((((((((((((((((((((((((((((((((((W))))))))))))))))))))))))))))))))))))))) x 1 x 1\"")
+refused(formula_deep sep "has no size formula this runner can evaluate" ${DIR}/other.png)
+string(JSON dropped REMOVE "${var_recipe}" radius_map)
+file(WRITE ${DIR}/var/recipe.json "${dropped}")
+refused(radius_map_dropped var "is filled from a file, but the recipe has no \"radius_map\" to check it by")
+string(JSON dropped REMOVE "${var_recipe}" radius_map weights)
+file(WRITE ${DIR}/var/recipe.json "${dropped}")
+refused(radius_map_weights_dropped var "is filled from a file the \"radius_map\" does not check")
+restore(var)
+# Names with escape sequences and line breaks stay one line of text.
+with(sep passes 0 shaders compute "\"\\u001b[2J\\nx.comp\"")
+refused(shader_escape sep "shader '\\\\e\\[2J\\\\nx.comp' is not a file name|cannot read '.*\\\\e\\[2J\\\\nx.comp'")
+file(WRITE ${DIR}/sep/recipe.json "{\"format\": \"blurlab-recipe\", \"version\": 3, \"variant\": 1")
+refused(recipe_cut sep "recipe.json' is not JSON: ")
+with(sep passes "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]")
+refused(recipe_deep sep "nests deeper than 32 levels")
+with(sep variant "\"\\u001b[2Jv\\nw\"")
+run(${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/input.png ${DIR}/out.png)
+string(ASCII 27 escape)
+if(run_output MATCHES "${escape}" OR NOT run_output MATCHES "^\\\\e\\[2Jv\\\\nw: ran [^\n]*\n$")
+  message(FATAL_ERROR "a variant's name in the recipe reached stdout as it was:\n${run_output}")
+endif()
+restore(sep)
+run(${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/input.png ${DIR}/out.png)  # restored, it runs again
