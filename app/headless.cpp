@@ -204,8 +204,8 @@ int run_headless(const cli::Options& given) {
   gl::ProgramCache programs(std::move(sources));
   std::vector<std::pair<std::string, std::string>> dumps;  // --dump-programs: file name, text
   if (!o.dump_dir.empty())
-    programs.on_compile([&dumps](const gl::Program& program, const std::vector<gl::ShaderFile>& files, const gl::Defines& defines) {
-      dumps.emplace_back(gl::dump_file_name(dumps.size() + 1, files), gl::dump_file_text(files, defines, gl::dump_program(program.id())));
+    programs.on_compile([&dumps](const gl::Program& program, const std::vector<gl::ShaderFile>& shader_files, const gl::Defines& defines) {
+      dumps.emplace_back(gl::dump_file_name(dumps.size() + 1, shader_files), gl::dump_file_text(shader_files, defines, gl::dump_program(program.id())));
     });
   // Room for every frame of a configuration in flight (timed frames are not waited for).
   gl::TimerPool timers(gl::make_gl_query_backend(info.software), static_cast<size_t>(o.frames) * 16 + 64);

@@ -187,22 +187,50 @@ void write_png(const std::string& path, const Picture& picture) {
   std::vector<char> png(size);
   if (!png_image_write_to_memory(&image, png.data(), &size, 0, picture.rgba.data(), 0, nullptr))
     throw Failure("cannot encode " + named(path) + ": " + image.message);
-  // Without waiting: a FIFO nobody reads fails at once ("No such device or address").
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
+  // Into a new file beside OUT.png, renamed over it once whole: a link already at OUT.png is
+  // replaced, never written through, and a failed write leaves whatever was there untouched.
+  const fs::path target(path);
+  fs::path temp = target;
+  temp += ".partial-XXXXXX";
+  std::string name = temp.string();
+  const int fd = ::mkstemp(name.data());
   if (fd < 0) throw Failure("cannot write " + named(path) + ": " + std::strerror(errno));
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  ::fchmod(fd, 0644);
   size_t done = 0;
-  while (done < size) {
+  int error = 0;
+  while (done < size && error == 0) {
     const ssize_t n = ::write(fd, png.data() + done, size - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error = errno;
-      ::close(fd);
-      throw Failure("cannot write " + named(path) + ": " + std::strerror(error));
-    }
-    done += static_cast<size_t>(n);
+    if (n <= 0) error = n < 0 ? errno : EIO;
+    else done += static_cast<size_t>(n);
   }
-  if (::close(fd) != 0) throw Failure("cannot write " + named(path) + ": " + std::strerror(errno));
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error == 0 && ::rename(name.c_str(), path.c_str()) != 0) error = errno;
+  if (error != 0) {
+    ::unlink(name.c_str());
+    throw Failure("cannot write " + named(path) + ": " + std::strerror(error));
+  }
+}
+
+// OUT.png must not be a file the run reads: IN.png, the recipe or any file in the recipe's folder
+// (its shaders and data files), compared by identity (device and inode), so a link or another
+// spelling of the same file is caught too. Checked before anything is read or computed.
+void check_output_spares_inputs(const std::string& out, const std::string& in, const fs::path& recipe_path) {
+  struct stat target {};
+  if (::stat(out.c_str(), &target) != 0) return;  // a new file: nothing of the run's to lose
+  if (!S_ISREG(target.st_mode)) throw Failure("OUT.png " + named(out) + " is there and not a regular file");
+  auto same = [&](const fs::path& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 && st.st_dev == target.st_dev && st.st_ino == target.st_ino;
+  };
+  if (same(in)) throw Failure("OUT.png " + named(out) + " is IN.png " + named(in) + ": the blur would replace its input");
+  const fs::path dir = recipe_path.parent_path().empty() ? fs::path(".") : recipe_path.parent_path();
+  if (same(recipe_path)) throw Failure("OUT.png " + named(out) + " is the recipe " + named(recipe_path));
+  std::error_code ec;
+  int looked = 0;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end && looked < 4096; it.increment(ec), ++looked)
+    if (same(it->path()))
+      throw Failure("OUT.png " + named(out) + " is " + named(it->path()) + ", a file of the recipe's folder it reads");
 }
 
 // sRGB (IEC 61966-2-1) to linear light and back, for a recipe whose source holds linear light.
@@ -726,6 +754,7 @@ std::string message_of(const std::exception& e) {
 }
 
 int run(const fs::path& recipe_path, const std::string& in, const std::string& out) {
+  check_output_spares_inputs(out, in, recipe_path);
   const json exported = parse_recipe(read_file(recipe_path, kMaxRecipeBytes, "more than a recipe may (16 MiB)"), named(recipe_path));
   try {
     check_recipe(exported);
