@@ -20,13 +20,15 @@ namespace {
 constexpr gl::Format kSpectrumFormat = gl::Format::rgba32f;
 
 // The transform's length: N points per line segment, N - 2r of them outputs. Shared memory: both
-// channel pairs, N complex fp32 values each (16 N bytes).
+// channel pairs, N complex fp32 values each (16 N bytes). 2048 (32 KiB, fewer segments' overlap at
+// large r) may be given, but is no candidate: the GL grid's 517x389 image would take a 2048-point
+// transform per line, past what it runs on a CPU rasterizer (gl/test_variants.cpp: reduced_size).
 const Knob kPoints{.name = "points",
                    .help = "FFT length N (a power of two): each transform yields N - 2r outputs of a line; shared memory 16 N bytes",
                    .define = "FFT_N",
                    .min = 4,
                    .max = 4096,
-                   .candidates = {{1024}, {512}, {2048}}};
+                   .candidates = {{1024}, {512}}};
 
 int points(const BlurSettings& s) { return s.integer(kPoints); }
 // Outputs per segment (overlap-save: the first and last r points are the window's apron).
@@ -61,7 +63,7 @@ class Fft final : public Blur {
     const BlurSettings& s = passes.settings();
     const glm::ivec2 size = passes.size();
     const int n = points(s), m = outputs(s);
-    const gl::Texture& spectrum = passes.intermediate(1, kSpectrumFormat, glm::ivec2(n, 1));
+    const gl::Texture& spectrum = passes.fixed_intermediate(1, kSpectrumFormat, glm::ivec2(n, 1));
     const gl::Texture& rows = passes.intermediate(0);
     passes.dispatch("spectrum", *spectrum_, {Binding::write(spectrum)}, {{(n + 63) / 64, 1, 1}, std::to_string((n + 63) / 64) + " x 1 x 1"});
     auto segs = [&](const char* side) { return "ceil(" + std::string(side) + " / " + std::to_string(m) + ")"; };
