@@ -12,8 +12,9 @@
 //               window (line length + r) are set to 0: no output reads them.
 // The transform: Stockham autosort steps in place in shared memory (each invocation reads its
 // butterfly's inputs, a barrier, writes its outputs, a barrier), natural order in and out: one
-// radix-2 step when log2 N is odd, then radix-4 steps. FFT_WG = N / 4 invocations: one radix-4
-// butterfly of each channel pair per step. Twiddles from sin/cos of exact fractions of 2 pi.
+// radix-2 step when log2 N is odd, then radix-4 steps. The workgroup's WG_X invocations (WG_Y = 1)
+// take the N / 4 radix-4 butterflies of each channel pair per step in turn, ceil(N / 4 / WG_X)
+// each, those past N / 4 idle. Twiddles from sin/cos of exact fractions of 2 pi.
 // Every loop and barrier runs in uniform control flow: partial segments only skip loads and stores.
 #include "blur_common.glsl"
 
@@ -41,37 +42,43 @@ void main() {
 #include "source_image.glsl"
 #include "target_image.glsl"
 
-layout(local_size_x = FFT_WG) in;
+layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 layout(rgba32f, binding = 2) uniform restrict readonly image2D u_spectrum;
 
-const int M = N - 2 * RADIUS;  // outputs per segment
-shared vec2 s_rg[N];           // R + iG
-shared vec2 s_ba[N];           // B + iA
+const int M = N - 2 * RADIUS;             // outputs per segment
+const int Q = N / 4;                      // radix-4 butterflies per step
+const int B = (Q + WG_X - 1) / WG_X;      // of them per invocation (the last ones idle past Q)
+shared vec2 s_rg[N];                      // R + iG
+shared vec2 s_ba[N];                      // B + iA
 
 vec2 cmul(vec2 a, vec2 b) { return vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 // e^(i angle)
 vec2 twiddle(float angle) { return vec2(cos(angle), sin(angle)); }
 
 #if (FFT_LOG2 & 1) == 1
-// The first step when log2 N is odd: radix 2 at Ns = 1 (no twiddles), N / 2 butterflies, two per
-// invocation: y[2j] = x[j] + x[j + N/2], y[2j + 1] = x[j] - x[j + N/2].
+// The first step when log2 N is odd: radix 2 at Ns = 1 (no twiddles), N / 2 = 2Q butterflies:
+// y[2j] = x[j] + x[j + N/2], y[2j + 1] = x[j] - x[j + N/2].
 void radix2_step() {
   int t = int(gl_LocalInvocationIndex);
-  vec2 a[4], b[4];
-  for (int q = 0; q < 2; ++q) {
-    int j = t + q * FFT_WG;
-    a[2 * q] = s_rg[j];
-    a[2 * q + 1] = s_rg[j + N / 2];
-    b[2 * q] = s_ba[j];
-    b[2 * q + 1] = s_ba[j + N / 2];
+  vec2 a[4 * B], b[4 * B];
+  for (int q = 0; q < 2 * B; ++q) {
+    int j = t + q * WG_X;
+    if (j < 2 * Q) {
+      a[2 * q] = s_rg[j];
+      a[2 * q + 1] = s_rg[j + N / 2];
+      b[2 * q] = s_ba[j];
+      b[2 * q + 1] = s_ba[j + N / 2];
+    }
   }
   barrier();
-  for (int q = 0; q < 2; ++q) {
-    int j = t + q * FFT_WG;
-    s_rg[2 * j] = a[2 * q] + a[2 * q + 1];
-    s_rg[2 * j + 1] = a[2 * q] - a[2 * q + 1];
-    s_ba[2 * j] = b[2 * q] + b[2 * q + 1];
-    s_ba[2 * j + 1] = b[2 * q] - b[2 * q + 1];
+  for (int q = 0; q < 2 * B; ++q) {
+    int j = t + q * WG_X;
+    if (j < 2 * Q) {
+      s_rg[2 * j] = a[2 * q] + a[2 * q + 1];
+      s_rg[2 * j + 1] = a[2 * q] - a[2 * q + 1];
+      s_ba[2 * j] = b[2 * q] + b[2 * q + 1];
+      s_ba[2 * j + 1] = b[2 * q] - b[2 * q + 1];
+    }
   }
   barrier();
 }
@@ -91,24 +98,42 @@ void dft4(inout vec2 v0, inout vec2 v1, inout vec2 v2, inout vec2 v3, float dir)
 // reads x[j + q N/4], twiddled by e^(dir i 2 pi k q / (4 ns)) with k = j mod ns, and writes its
 // DFT's q-th value to y[(j - k) 4 + k + q ns].
 void radix4_step(int ns, float dir) {
-  int j = int(gl_LocalInvocationIndex);
-  int k = j & (ns - 1);
-  float angle = dir * TWO_PI * float(k) / float(4 * ns);
-  vec2 w1 = twiddle(angle), w2 = twiddle(2.0 * angle), w3 = twiddle(3.0 * angle);
-  vec2 a0 = s_rg[j], a1 = cmul(s_rg[j + N / 4], w1), a2 = cmul(s_rg[j + N / 2], w2), a3 = cmul(s_rg[j + 3 * N / 4], w3);
-  vec2 b0 = s_ba[j], b1 = cmul(s_ba[j + N / 4], w1), b2 = cmul(s_ba[j + N / 2], w2), b3 = cmul(s_ba[j + 3 * N / 4], w3);
+  int t = int(gl_LocalInvocationIndex);
+  vec2 a[4 * B], b[4 * B];
+  for (int q = 0; q < B; ++q) {
+    int j = t + q * WG_X;
+    if (j < Q) {
+      int k = j & (ns - 1);
+      float angle = dir * TWO_PI * float(k) / float(4 * ns);
+      vec2 w1 = twiddle(angle), w2 = twiddle(2.0 * angle), w3 = twiddle(3.0 * angle);
+      a[4 * q] = s_rg[j];
+      a[4 * q + 1] = cmul(s_rg[j + Q], w1);
+      a[4 * q + 2] = cmul(s_rg[j + 2 * Q], w2);
+      a[4 * q + 3] = cmul(s_rg[j + 3 * Q], w3);
+      b[4 * q] = s_ba[j];
+      b[4 * q + 1] = cmul(s_ba[j + Q], w1);
+      b[4 * q + 2] = cmul(s_ba[j + 2 * Q], w2);
+      b[4 * q + 3] = cmul(s_ba[j + 3 * Q], w3);
+    }
+  }
   barrier();
-  dft4(a0, a1, a2, a3, dir);
-  dft4(b0, b1, b2, b3, dir);
-  int d = (j - k) * 4 + k;
-  s_rg[d] = a0;
-  s_rg[d + ns] = a1;
-  s_rg[d + 2 * ns] = a2;
-  s_rg[d + 3 * ns] = a3;
-  s_ba[d] = b0;
-  s_ba[d + ns] = b1;
-  s_ba[d + 2 * ns] = b2;
-  s_ba[d + 3 * ns] = b3;
+  for (int q = 0; q < B; ++q) {
+    int j = t + q * WG_X;
+    if (j < Q) {
+      dft4(a[4 * q], a[4 * q + 1], a[4 * q + 2], a[4 * q + 3], dir);
+      dft4(b[4 * q], b[4 * q + 1], b[4 * q + 2], b[4 * q + 3], dir);
+      int k = j & (ns - 1);
+      int d = (j - k) * 4 + k;
+      s_rg[d] = a[4 * q];
+      s_rg[d + ns] = a[4 * q + 1];
+      s_rg[d + 2 * ns] = a[4 * q + 2];
+      s_rg[d + 3 * ns] = a[4 * q + 3];
+      s_ba[d] = b[4 * q];
+      s_ba[d + ns] = b[4 * q + 1];
+      s_ba[d + 2 * ns] = b[4 * q + 2];
+      s_ba[d + 3 * ns] = b[4 * q + 3];
+    }
+  }
   barrier();
 }
 
@@ -131,7 +156,7 @@ void main() {
   int first = segment * M;  // the segment's first output along the line
   int t = int(gl_LocalInvocationIndex);
 
-  for (int i = t; i < N; i += FFT_WG) {
+  for (int i = t; i < N; i += WG_X) {
     int pos = first - RADIUS + i;
     vec4 v = vec4(0.0);
     if (pos < length + RADIUS) v = source_texel(AXIS == 0 ? ivec2(pos, line) : ivec2(line, pos));
@@ -141,7 +166,7 @@ void main() {
   barrier();
 
   transform(-1.0);
-  for (int i = t; i < N; i += FFT_WG) {
+  for (int i = t; i < N; i += WG_X) {
     float h = imageLoad(u_spectrum, ivec2(i, 0)).x;
     s_rg[i] *= h;
     s_ba[i] *= h;
@@ -149,7 +174,7 @@ void main() {
   barrier();
   transform(1.0);
 
-  for (int i = t; i < M; i += FFT_WG) {
+  for (int i = t; i < M; i += WG_X) {
     int pos = first + i;
     if (pos < length) store_target(AXIS == 0 ? ivec2(pos, line) : ivec2(line, pos), vec4(s_rg[i + RADIUS], s_ba[i + RADIUS]));
   }

@@ -38,8 +38,10 @@ int log2_of(int n) {
   while ((1 << l) < n) ++l;
   return l;
 }
-// Invocations per workgroup: one radix-4 butterfly each per channel pair and step.
-int invocations(const BlurSettings& s) { return points(s) / 4; }
+// The line passes' workgroup: WG_X invocations along one line segment, each taking ceil(N / 4 /
+// WG_X) radix-4 butterflies of each channel pair per step (those past N / 4 idle): 256 x 1 gives
+// 1024 points one each.
+const Knob kWorkgroup = knobs::workgroup({{256, 1}, {128, 1}, {64, 1}});
 int segments(int length, const BlurSettings& s) { return (length + outputs(s) - 1) / outputs(s); }
 
 class Fft final : public Blur {
@@ -47,7 +49,7 @@ class Fft final : public Blur {
   void prepare(BlurSetup& setup) override {
     const BlurSettings& s = setup.settings();
     const gl::Format io = s.input_format, mid = s.intermediate_format();
-    const gl::Defines common = {{"FFT_LOG2", std::to_string(log2_of(points(s)))}, {"FFT_WG", std::to_string(invocations(s))}};
+    const gl::Defines common = {{"FFT_LOG2", std::to_string(log2_of(points(s)))}};
     gl::Defines spectrum = common, rows = common, columns = common;
     spectrum.push_back({"FFT_PASS", "0"});
     rows.push_back({"FFT_PASS", "1"});
@@ -84,6 +86,10 @@ std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const g
   if ((n & (n - 1)) != 0)
     return Refusal{Limit::Setting, "points " + std::to_string(n) + " is not a power of two (the transform's radix-4 and radix-2 steps)",
                    static_cast<double>(n), static_cast<double>(1 << log2_of(n))};
+  if (s.workgroup().y != 1)
+    return Refusal{Limit::Knobs, "workgroup " + std::to_string(s.workgroup().x) + "x" + std::to_string(s.workgroup().y) +
+                                     ": a workgroup transforms one line segment, so its height must be 1",
+                   static_cast<double>(s.workgroup().y), 1.0};
   if (outputs(s) < 1)
     return Refusal{Limit::Reach,
                    "a transform of " + std::to_string(n) + " points holds no output beside the kernel's " +
@@ -138,7 +144,7 @@ extern const VariantInfo fft{
     .stage = Stage::Compute,
     .summary = "rows then columns by overlap-save FFT convolution (radix-4 Stockham in shared memory, two channels per complex line)",
     .uses_intermediate = true,
-    .knobs = {kPoints},
+    .knobs = {kWorkgroup, kPoints},
     .accumulated_terms = accumulated_terms,
     .shared_memory = shared_memory,
     .check = check,
