@@ -8,8 +8,9 @@
 // spectrum, transforms back and stores the N - 2r outputs whose window did not wrap around. The
 // spectrum of the kernel placed circularly on N points, H[k] = w0 + 2 sum_t w_t cos(2 pi k t / N)
 // (real: the kernel is symmetric), is computed by a first pass from the weights block (the same
-// float weights every variant reads), divided by N for the inverse transform, into a 1-row texture
-// per axis; each line pass reads it.
+// float weights every variant reads), divided by N for the inverse transform, into an N x 1
+// rgba32f texture both line passes read (its size is the same at every image size: a recipe runs
+// at any size). A pass, not an upload: the weights block is the pipeline's one per-kernel datum.
 #include <cmath>
 
 #include "blur/blur.h"
