@@ -271,6 +271,9 @@ class BlurPasses {
   // size (or `size`: the levels of a pyramid).
   virtual const gl::Texture& intermediate(int slot, std::optional<gl::Format> format = std::nullopt,
                                           std::optional<glm::ivec2> size = std::nullopt) = 0;
+  // An intermediate whose size does not depend on the image's (a kernel's spectrum): like
+  // intermediate(), and an export's recipe gives its size as these numbers at any image size.
+  virtual const gl::Texture& fixed_intermediate(int slot, gl::Format format, glm::ivec2 size) = 0;
   // Variable-radius variants (VariantInfo::variable_radius), made by the pipeline from the
   // settings' map: each pixel's level, an rgba8 texture of the image's size holding level / 255 in
   // red; and the weights of every level, an rgba32f texture of (R + 1) x (R + 1) texels whose texel

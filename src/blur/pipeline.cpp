@@ -53,6 +53,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   std::map<const gl::Program*, RecordedProgram> held_sources;
   Recording* recording = nullptr;  // record(): passes are written down here too
   std::set<int> poisoned_;          // the intermediates this run has poisoned
+  std::set<int> fixed_slots_;       // intermediates of a size independent of the image's
 
   const gl::Texture& source() const override { return *source_; }
   const gl::Texture& destination() const override { return *destination_; }
@@ -65,6 +66,11 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
       t = gl::Texture(extent.x, extent.y, f, "intermediate " + std::to_string(slot));
     if (owner_.poison_when_taken_ && poisoned_.insert(slot).second) gl::fill(t, owner_.poison_when_taken_->data());
     return t;
+  }
+
+  const gl::Texture& fixed_intermediate(int slot, gl::Format format, glm::ivec2 size) override {
+    fixed_slots_.insert(slot);
+    return intermediate(slot, format, size);
   }
 
   const gl::Texture& radius_levels() override {
@@ -155,7 +161,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
         const std::string name = "intermediate" + std::to_string(slot);
         for (size_t i = 2; i < textures.size(); ++i)
           if (textures[i].name == name) return i;
-        textures.push_back({name, t.format(), {t.width(), t.height()}});
+        textures.push_back({name, t.format(), {t.width(), t.height()}, {}, fixed_slots_.count(slot) > 0});
         return textures.size() - 1;
       }
     // The levels and weights of a variable-radius variant: data made on the CPU, recorded with

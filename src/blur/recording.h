@@ -25,6 +25,8 @@ struct RecordedTexture {
   // variant's levels and weights, BlurPasses::radius_levels()): its texels as stored
   // (Texture::download_texels), which a recipe must carry. Empty for the others.
   std::vector<uint8_t> contents;
+  // Its size is the same at every image size (BlurPasses::fixed_intermediate).
+  bool fixed_size = false;
 };
 
 // The names of a variable-radius variant's levels and weights textures (BlurPasses::radius_levels(),

@@ -28,6 +28,7 @@
   X(compute_scan)               \
   X(compute_box_prefix)         \
   X(compute_box_blocked)        \
+  X(fft)                        \
   X(box_iterated)               \
   X(kawase)                     \
   X(dual_kawase)                \

@@ -400,7 +400,8 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
                     {"width", t.size.x},
                     {"height", t.size.y},
                     {"size_formula", t.name == kLevelWeightsTexture ? "(R + 1) x (R + 1), R = the radius map's max_level"
-                                                                    : size_formula(t.size, r.size)}};
+                                     : t.fixed_size ? std::to_string(t.size.x) + " x " + std::to_string(t.size.y) + " (at every image size)"
+                                                    : size_formula(t.size, r.size)}};
     if (!t.contents.empty()) {
       // The texels as GL stores them, so filling the texture is one glTexSubImage2D of the file.
       const gl::FormatInfo& info = gl::info(t.format);

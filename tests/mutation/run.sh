@@ -29,6 +29,8 @@ mutations=(
   "check-loosened-by-2-lsb|src/blur/check.cpp|s/allowed = tolerance\.lsb_limit;/allowed = tolerance.lsb_limit + 2;/|^unit\.Check\."
   "strip-segments-skip-their-prologue|glsl/compute_strip_regblock.comp|s/for \(int first = start - RADIUS;/for (int first = start > 0 ? start + RADIUS : start - RADIUS;/g|^gl\.compute-strip-regblock\.walks\$"
   "zeros|glsl/target_image.glsl|s/imageStore\(u_dst, p, v\)/imageStore(u_dst, p, vec4(0.0))/|^gl\.compute-separable\.r7\$"
+  "fft-twiddle-sign|glsl/fft.comp|s/vec2\(cos\(angle\), sin\(angle\)\)/vec2(cos(angle), -sin(angle))/|^gl\.fft\.r7\$"
+  "fft-segment-apron|glsl/fft.comp|s/const int M = N - 2 \* RADIUS;/const int M = N - RADIUS;/|^gl\.fft\.walks\$"
   "off-by-one-tap|glsl/separable_1d.glsl|s/i <= RADIUS; \+\+i/i < RADIUS; ++i/|^gl\.compute-separable\.r7\$"
   "weights-times-1.01|src/blur/pipeline.cpp|s/block\.taps\[i\] = static_cast<float>\(weights\[i\]\);/block.taps[i] = static_cast<float>(weights[i] * 1.01);/|^gl\.compute-separable\.r7\$"
   "kawase-one-pass-fewer|src/variants/kawase.cpp|s/const size_t n = offsets_\.size\(\);/const size_t n = offsets_.size() > 1 ? offsets_.size() - 1 : 1;/|^gl\.kawase\.r16\$"

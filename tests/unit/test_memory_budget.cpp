@@ -60,10 +60,23 @@ TEST(MemoryBudget, TheSummedAreaTableIsDeclared) {
   ASSERT_TRUE(layers.intermediate_bytes);
   EXPECT_DOUBLE_EQ(layers.intermediate_bytes(resolve(layers, BlurSettings{}), {100, 10}), 240.0 * 1000);
   for (const VariantInfo* v : variants()) {  // the others keep one rgba32f texture at most
-    if (v->name != "variable-sat" && v->name != "variable-layers") {
+    if (v->name != "variable-sat" && v->name != "variable-layers" && v->name != "fft") {
       EXPECT_FALSE(v->intermediate_bytes) << v->name;
     }
   }
+}
+
+TEST(MemoryBudget, TheFftsSpectrumIsDeclared) {
+  // fft: the intermediate of the image's size in its format, and the kernel's spectrum, one rgba32f
+  // texel per point (1024 by default). Its complex lines live in shared memory only.
+  const VariantInfo& fft = *find_variant("fft");
+  BlurSettings s = resolve(fft, BlurSettings{.kernel = make_kernel(KernelType::Gauss, 128, std::nullopt)});
+  ASSERT_TRUE(fft.intermediate_bytes);
+  EXPECT_DOUBLE_EQ(fft.intermediate_bytes(s, {4096, 4096}), 4.0 * 4096 * 4096 + 16.0 * 1024);
+  s.input_format = gl::Format::rgba16f;
+  s.intermediate = gl::Format::rgba32f;
+  s.knobs["points"] = {2048};
+  EXPECT_DOUBLE_EQ(fft.intermediate_bytes(s, {16384, 16384}), 16.0 * 16384 * 16384 + 16.0 * 2048);
 }
 
 TEST(MemoryBudget, DecodingCountsWhereItIsLarger) {

@@ -101,6 +101,19 @@ const std::map<std::string, HandCount>& hand_counts() {
       {"compute-naive", direct_2d},
       {"compute-naive-lds", direct_2d},
       {"frag-separable", two_passes_of_taps},
+      // fft: a spectrum pass writing N rgba32f texels, then rows and columns through the
+      // intermediate, each line in segments of N - 2r outputs (overlap-save); per segment two
+      // channel pairs, each transformed forward and back (3.5 N log2 N operations a transform: a
+      // radix-4 butterfly is 3 complex twiddle products of 4 and 8 complex adds, 28 per 4 points,
+      // log4 N steps) and multiplied by the real spectrum (2 N); the spectrum's r + 1 terms per point.
+      {"fft",
+       [](const BlurSettings& s, glm::ivec2 n) {
+         const double points = s.knob("points").x, outputs = points - 2.0 * s.kernel.radius;
+         const double segments = std::ceil(n.x / outputs) * n.y + std::ceil(n.y / outputs) * n.x;
+         return WorkBound{.bytes = points * 16.0 + pass(n, in(s), n, mid(s)) + pass(n, mid(s), n, in(s)),
+                          .fmas = segments * 2.0 * (2.0 * 3.5 * points * std::log2(points) + 2.0 * points) +
+                                  points * (s.kernel.radius + 1.0)};
+       }},
       {"compute-separable", two_passes_of_taps},
       {"compute-separable-lds", two_passes_of_taps},
       {"compute-separable-regblock", [](const BlurSettings& s, glm::ivec2 n) { return two_passes(s, n, true); }},
@@ -298,6 +311,15 @@ TEST(OwnBound, WrittenOutNumbers) {
   // 129600 + 32400) either way (level 3's counted once, though the tiles' regions overlap); each up phase
   // blends 13 texels (at n + 1/4: rows n-2 .. n+1 hold 2, 4, 4 and 3 of them): 4 x 13 x (2073600 +
   // 518400 + 129600) FMAs, plus 20 per texel written down.
+  // fft at the largest radius, 4096x4096 rgba8 (rgba8 intermediate), N = 1024: 768 outputs a
+  // segment, 6 segments a line, 2 x 6 x 4096 segments of 2 x (2 x 3.5 x 1024 x 10 + 2 x 1024)
+  // operations; the spectrum 1024 x 129; bytes: 1024 rgba32f texels, then two passes of 8 bytes a texel.
+  const VariantInfo& fft = *find_variant("fft");
+  BlurSettings wide;
+  wide.kernel = make_kernel(KernelType::Gauss, 128, std::nullopt);
+  const WorkBound f = fft.own_bound(resolve(fft, wide), {4096, 4096});
+  EXPECT_DOUBLE_EQ(f.bytes, 16384.0 + 268435456.0);
+  EXPECT_DOUBLE_EQ(f.fmas, 49152.0 * 147456.0 + 132096.0);
   // compute-separable-regblock at the largest radius, 4096x4096 rgba8 (rgba8 intermediate): two
   // passes each reading and writing 4 bytes a texel; 2 passes x 257 taps x 4 channels of FMAs.
   const VariantInfo& regblock = *find_variant("compute-separable-regblock");

@@ -1,0 +1,157 @@
+// fft: an exact blur in the frequency domain, whose cost does not grow with the radius
+// (glsl/fft.comp). The box and the Gaussian are separable, so each axis is convolved on its own:
+// rows (source -> intermediate), then columns (intermediate -> destination), each line cut into
+// segments by overlap-save. A workgroup takes N texels of the line extended by the border rule
+// (N - 2r outputs and their 2r apron), packs them as two complex lines (R + iG, B + iA: the kernel
+// is real, so the two channels of a pair never mix), transforms both forward (radix-4 Stockham
+// steps in shared memory, one radix-2 step when log2 N is odd), multiplies them by the kernel's
+// spectrum, transforms back and stores the N - 2r outputs whose window did not wrap around. The
+// spectrum of the kernel placed circularly on N points, H[k] = w0 + 2 sum_t w_t cos(2 pi k t / N)
+// (real: the kernel is symmetric), is computed by a first pass from the weights block (the same
+// float weights every variant reads), divided by N for the inverse transform, into an N x 1
+// rgba32f texture both line passes read (its size is the same at every image size: a recipe runs
+// at any size). A pass, not an upload: the weights block is the pipeline's one per-kernel datum.
+#include <cmath>
+
+#include "blur/blur.h"
+
+namespace blurlab {
+namespace {
+
+constexpr gl::Format kSpectrumFormat = gl::Format::rgba32f;
+
+// The transform's length: N points per line segment, N - 2r of them outputs. Shared memory: both
+// channel pairs, N complex fp32 values each (16 N bytes). 2048 (32 KiB, fewer segments' overlap at
+// large r) may be given, but is no candidate: the GL grid's 517x389 image would take a 2048-point
+// transform per line, past what it runs on a CPU rasterizer (gl/test_variants.cpp: reduced_size).
+const Knob kPoints{.name = "points",
+                   .help = "FFT length N (a power of two): each transform yields N - 2r outputs of a line; shared memory 16 N bytes",
+                   .define = "FFT_N",
+                   .min = 4,
+                   .max = 4096,
+                   .candidates = {{1024}, {512}}};
+
+int points(const BlurSettings& s) { return s.integer(kPoints); }
+// Outputs per segment (overlap-save: the first and last r points are the window's apron).
+int outputs(const BlurSettings& s) { return points(s) - 2 * s.kernel.radius; }
+int log2_of(int n) {
+  int l = 0;
+  while ((1 << l) < n) ++l;
+  return l;
+}
+// The line passes' workgroup: WG_X invocations along one line segment, each taking ceil(N / 4 /
+// WG_X) radix-4 butterflies of each channel pair per step (those past N / 4 idle): 256 x 1 gives
+// 1024 points one each.
+const Knob kWorkgroup = knobs::workgroup({{256, 1}, {128, 1}, {64, 1}});
+int segments(int length, const BlurSettings& s) { return (length + outputs(s) - 1) / outputs(s); }
+
+class Fft final : public Blur {
+ public:
+  void prepare(BlurSetup& setup) override {
+    const BlurSettings& s = setup.settings();
+    const gl::Format io = s.input_format, mid = s.intermediate_format();
+    const gl::Defines common = {{"FFT_LOG2", std::to_string(log2_of(points(s)))}};
+    gl::Defines spectrum = common, rows = common, columns = common;
+    spectrum.push_back({"FFT_PASS", "0"});
+    rows.push_back({"FFT_PASS", "1"});
+    rows.push_back({"AXIS", "0"});
+    columns.push_back({"FFT_PASS", "1"});
+    columns.push_back({"AXIS", "1"});
+    spectrum_ = &setup.compute("fft.comp", kSpectrumFormat, kSpectrumFormat, spectrum);
+    rows_ = &setup.compute("fft.comp", io, mid, rows);
+    columns_ = &setup.compute("fft.comp", mid, io, columns);
+  }
+
+  void run(BlurPasses& passes) override {
+    const BlurSettings& s = passes.settings();
+    const glm::ivec2 size = passes.size();
+    const int n = points(s), m = outputs(s);
+    const gl::Texture& spectrum = passes.fixed_intermediate(1, kSpectrumFormat, glm::ivec2(n, 1));
+    const gl::Texture& rows = passes.intermediate(0);
+    passes.dispatch("spectrum", *spectrum_, {Binding::write(spectrum)}, {{(n + 63) / 64, 1, 1}, std::to_string((n + 63) / 64) + " x 1 x 1"});
+    auto segs = [&](const char* side) { return "ceil(" + std::string(side) + " / " + std::to_string(m) + ")"; };
+    passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows), Binding::read(spectrum, 2)},
+                    {{segments(size.x, s), size.y, 1}, segs("W") + " x H x 1"});
+    passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination()), Binding::read(spectrum, 2)},
+                    {{size.x, segments(size.y, s), 1}, "W x " + segs("H") + " x 1"});
+  }
+
+ private:
+  const gl::Program* spectrum_ = nullptr;
+  const gl::Program* rows_ = nullptr;
+  const gl::Program* columns_ = nullptr;
+};
+
+std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
+  const int n = points(s);
+  if ((n & (n - 1)) != 0)
+    return Refusal{Limit::Setting, "points " + std::to_string(n) + " is not a power of two (the transform's radix-4 and radix-2 steps)",
+                   static_cast<double>(n), static_cast<double>(1 << log2_of(n))};
+  if (s.workgroup().y != 1)
+    return Refusal{Limit::Knobs, "workgroup " + std::to_string(s.workgroup().x) + "x" + std::to_string(s.workgroup().y) +
+                                     ": a workgroup transforms one line segment, so its height must be 1",
+                   static_cast<double>(s.workgroup().y), 1.0};
+  if (outputs(s) < 1)
+    return Refusal{Limit::Reach,
+                   "a transform of " + std::to_string(n) + " points holds no output beside the kernel's " +
+                       std::to_string(2 * s.kernel.radius + 1) + " taps (r = " + std::to_string(s.kernel.radius) +
+                       "; needs N >= 2r + 2)",
+                   2.0 * s.kernel.radius + 2.0, static_cast<double>(n)};
+  return std::nullopt;
+}
+
+SharedMemory shared_memory(const BlurSettings& s) {
+  const int n = points(s);
+  return {16LL * n, "2 channel pairs x " + std::to_string(n) + " complex fp32"};
+}
+
+// Float output: each axis's forward and inverse transform round log2 N times per value (one
+// complex multiply and add per step, twiddles from fp32 sin/cos, whose error GPUs take to a few
+// units of 2^-24), 4 roundings a step counted; an error of the transform spreads over the whole
+// segment, so one output may carry up to sqrt(N) times the per-value error (the L2 bound); then
+// the spectrum's r + 1 terms and its product, per axis.
+double accumulated_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
+  const int n = points(s);
+  return 2.0 * (2.0 * 4.0 * log2_of(n) * std::sqrt(static_cast<double>(n)) + s.kernel.radius + 2.0);
+}
+
+// The least its passes cost: the spectrum pass writes N rgba32f texels, the line passes read and
+// write the image once each through the intermediate (overlap-save re-reads 2r texels a segment,
+// not counted); fp32 operations (an FMA or an add one each) per segment and channel pair: two
+// transforms of 3.5 N log2 N (a radix-4 step: 3 complex twiddle products of 4 operations and 8
+// complex adds, 28 per 4 points) and the product with the real spectrum (2 N); and the spectrum's
+// N (r + 1) terms.
+WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
+  const gl::Format in = s.input_format, mid = s.intermediate_format();
+  const double n = points(s);
+  const double per_segment = 2.0 * (2.0 * 3.5 * n * log2_of(points(s)) + 2.0 * n);
+  const double segs = static_cast<double>(segments(size.x, s)) * size.y + static_cast<double>(segments(size.y, s)) * size.x;
+  return {.bytes = pass_bytes({0, 0}, kSpectrumFormat, {points(s), 1}, kSpectrumFormat) + pass_bytes(size, in, size, mid) +
+                   pass_bytes(size, mid, size, in),
+          .fmas = segs * per_segment + n * (s.kernel.radius + 1.0)};
+}
+
+// The intermediate (the row-blurred image) and the spectrum texture.
+double intermediate_bytes(const BlurSettings& s, glm::ivec2 size) {
+  return static_cast<double>(size.x) * size.y * gl::info(s.intermediate_format()).bytes_per_texel +
+         static_cast<double>(points(s)) * gl::info(kSpectrumFormat).bytes_per_texel;
+}
+
+}  // namespace
+
+namespace variant {
+extern const VariantInfo fft{
+    .name = "fft",
+    .stage = Stage::Compute,
+    .summary = "rows then columns by overlap-save FFT convolution (radix-4 Stockham in shared memory, two channels per complex line)",
+    .uses_intermediate = true,
+    .knobs = {kWorkgroup, kPoints},
+    .accumulated_terms = accumulated_terms,
+    .shared_memory = shared_memory,
+    .check = check,
+    .create = [] { return std::unique_ptr<Blur>(new Fft); },
+    .own_bound = own_bound,
+    .intermediate_bytes = intermediate_bytes,
+};
+}  // namespace variant
+}  // namespace blurlab
