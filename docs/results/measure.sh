@@ -24,7 +24,9 @@
 #   box     the same for the box, r = BOX_RADII (1,4,16,64,128)
 #   map     the variable-radius variants on the ramp map, R = 64, box and Gaussian
 # Environment: BLURLAB (the program; default .device/bin/blurlab where ../shared/device/pack.sh put
-# it, else build-release/app/blurlab), PARTS (default gauss,box,map), GAUSS_RADII, BOX_RADII, FRAMES
+# it, else build-release/app/blurlab), PARTS (default gauss,box,map), VARIANTS (a comma list: only
+# these variants and the copy pass, for a refresh that `results` merges into a results file after
+# its earlier reports: the newest row of a setting answers), GAUSS_RADII, BOX_RADII, FRAMES
 # (15), BUDGET (0.15 s of frames per row), TUNED (a --tune file, for knobs other than the defaults),
 # BLURLAB_PYTHON (a python3 with matplotlib, as for blurlab --report).
 # Time: on an H200 the gauss part's r = 30..128 at 4096x4096 (22 variants, the fragment ones slow
@@ -54,7 +56,8 @@ slow_2d=frag-naive,compute-naive,compute-naive-lds,frag-linear-2d
 # The variants to run: every uniform-radius one ("all" without the variable-radius variants, which
 # the map part runs), less those named in $1 (a comma list).
 variants_except() {
-  "$blurlab" --list-variants | awk '{print $1}' | grep -v '^variable-' | grep -vxF -f <(tr ',' '\n' <<< "${1:-}") | paste -sd, -
+  "$blurlab" --list-variants | awk '{print $1}' | grep -v '^variable-' | grep -vxF -f <(tr ',' '\n' <<< "${1:-}") |
+    { if [ -n "${VARIANTS:-}" ]; then grep -xF -f <(tr ',' '\n' <<< "copy,$VARIANTS"); else cat; fi; } | paste -sd, -
 }
 
 # One blurlab run: $out/<size>_<name>.json (and the table blurlab prints, .txt).
