@@ -55,6 +55,8 @@ mutations=(
   "recipe-levels-transposed|tests/tools/run_recipe.cpp|s/(  return \{bytes\.begin\(\), bytes\.end\(\)\};)/  if (name == \"radius_levels\") {\n    const size_t w = texture.at(\"width\"), h = texture.at(\"height\");\n    std::string t = bytes;\n    for (size_t y = 0; y < h; ++y)\n      for (size_t x = 0; x < w; ++x) t.replace((y * w + x) * texel, texel, bytes, (x * h + y) * texel, texel);\n    return {t.begin(), t.end()};\n  }\n\$1/|^export\.variable-"
   "regblock-unrolled-at-large-r|src/variants/compute_separable_regblock.cpp|s/with_defaults_by_radius\(regblock::taps_knob\(\{0, 1\}\), \{\{24, \{1\}\}\}\)/regblock::taps_knob({0, 1})/|^unit\.Defaults\."
   "streamed-taps-weights-off-by-one|glsl/regblock_common.glsl|s/w\[q\] = u_taps\[b \* \(RB_STREAM_INPUTS \/ 4\) \+ q\]/w[q] = u_taps[b * (RB_STREAM_INPUTS \/ 4) + q + 1]/|^gl\.compute-separable-regblock\.large_gauss\$"
+  "recursive-gaussian-tolerance-times-10|src/variants/recursive_gaussian.cpp|s/return bound\.tolerance\(\"recursive filter, 4 passes\"\);/Tolerance t = bound.tolerance(\"recursive filter, 4 passes\");\n  t.lsb_limit *= 10;\n  return t;/|^unit\.Tolerances\."
+  "dual-kawase-tolerance-times-10|src/variants/dual_kawase.cpp|s/return bound\.tolerance\(std::to_string\(choice\.levels\) \+ \" levels down and up\"\);/Tolerance t = bound.tolerance(std::to_string(choice.levels) + \" levels down and up\");\n  t.lsb_limit *= 10;\n  return t;/|^unit\.Tolerances\."
   "print-kernel-weights-off|app/main.cpp|s/(std::printf\(\"%s%\.17g\", i \? \" \" : \"\", weights\[i\])\)/\$1 * 1.0001)/|^cli\.print_kernel\$"
 )
 
