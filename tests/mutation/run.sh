@@ -59,6 +59,7 @@ mutations=(
   "dual-kawase-tolerance-times-10|src/variants/dual_kawase.cpp|s/return bound\.tolerance\(std::to_string\(choice\.levels\) \+ \" levels down and up\"\);/Tolerance t = bound.tolerance(std::to_string(choice.levels) + \" levels down and up\");\n  t.lsb_limit *= 10;\n  return t;/|^unit\.Tolerances\."
   "compare-loosened-by-3-lsb|tests/tools/compare.cpp|s/if \(largest <= tolerance\)/if (largest <= tolerance + 3)/|^tools\.compare\$"
   "golden-regeneration-accepts-anything|tests/regenerated_test.cmake|s/--tolerance 0/--tolerance 255/|^tools\.compare\$"
+  "closest-approximation-lowest-psnr|src/report/conclusion.cpp|s/psnr\(\*m\) > psnr\(\*k\.closest_approximation->row\)/psnr(*m) < psnr(*k.closest_approximation->row)/|^unit\.Conclusion\."
   "print-kernel-weights-off|app/main.cpp|s/(std::printf\(\"%s%\.17g\", i \? \" \" : \"\", weights\[i\])\)/\$1 * 1.0001)/|^cli\.print_kernel\$"
 )
 
