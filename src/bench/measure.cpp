@@ -109,7 +109,7 @@ report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, 
       m.fidelity = measure_fidelity(output,
                                     variant.variable_radius ? input.variable_reference(m.settings)
                                                             : input.fidelity_reference(m.approximation->sigma, m.settings.border),
-                                    fidelity_scale(m.settings.input_format, peak), m.approximation->sigma);
+                                    m.settings.input_format, peak, m.approximation->sigma);
   }
   return m;
 }

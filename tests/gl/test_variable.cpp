@@ -96,7 +96,7 @@ TEST_P(Variable, MatchesThePerPixelReference) {
           if (is_approximation(variant) && c.size.x > 100 && mode == BorderMode::Clamp) {
             // How close it comes to the exact per-pixel kernel (information: its check is its model's).
             const Fidelity f = measure_fidelity(destination.download(), fidelity_reference(variant, resolved, uploaded),
-                                                fidelity_scale(format, peak_magnitude(uploaded)), 0.0);
+                                                format, peak_magnitude(uploaded), 0.0);
             std::printf("%s: fidelity against the exact per-pixel kernel: max %.1f LSB, RMS %.2f LSB, PSNR %.1f dB\n", what.c_str(),
                         f.max_lsb, f.rms_lsb, f.psnr_db);
           }

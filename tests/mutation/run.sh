@@ -60,6 +60,7 @@ mutations=(
   "compare-loosened-by-3-lsb|tests/tools/compare.cpp|s/if \(largest <= tolerance\)/if (largest <= tolerance + 3)/|^tools\.compare\$"
   "golden-regeneration-accepts-anything|tests/regenerated_test.cmake|s/--tolerance 0/--tolerance 255/|^tools\.compare\$"
   "closest-approximation-lowest-psnr|src/report/conclusion.cpp|s/psnr\(\*m\) > psnr\(\*k\.closest_approximation->row\)/psnr(*m) < psnr(*k.closest_approximation->row)/|^unit\.Conclusion\."
+  "fidelity-of-the-unrounded-value|src/blur/check.cpp|s/model::stored\(exact\.texels\[i\], format\)/exact.texels[i]/|^gl\.ReportedNumbers\.Fidelity"
   "print-kernel-weights-off|app/main.cpp|s/(std::printf\(\"%s%\.17g\", i \? \" \" : \"\", weights\[i\])\)/\$1 * 1.0001)/|^cli\.print_kernel\$"
 )
 
