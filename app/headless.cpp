@@ -38,11 +38,13 @@ constexpr glm::ivec2 kDefaultSize{1920, 1080};
 // A CPU rasterizer (llvmpipe) takes 4 to 7 minutes on 2 cores for the sweep a GPU does in seconds
 // at the defaults above (30 frames, at most 3 s each, and half a second of warm-up for clocks a
 // CPU does not have). A run on one that chooses neither the image (--size, --image) nor the timing
-// (--warmup, --frames, --budget) is sized to about a minute (about 40 s of CPU time on 2 cores,
-// measured for every variant at the default kernel) and says so.
+// (--warmup, --frames, --budget) is sized down, and says so, with the time the default run
+// (every variant, the default kernel) took on 2 cores; --tune and --tuned are sized alike, so a
+// tuning file made there is used there.
 constexpr glm::ivec2 kCpuRasterizerSize{480, 270};
 constexpr int kCpuRasterizerWarmup = 1, kCpuRasterizerFrames = 5;
 constexpr double kCpuRasterizerBudgetS = 1.0;
+constexpr std::string_view kCpuRasterizerRunTime = "about 45 s on 2 cores, 42 s of CPU time";
 
 std::string now_iso8601() {
   char buffer[32];
@@ -58,16 +60,19 @@ std::string gl_errors(bool debug) {
 
 // Sizes `o` for a CPU rasterizer (above) when it chose none of that; returns what it says about it.
 std::optional<std::string> size_for_cpu_rasterizer(cli::Options& o, const gl::GlInfo& info, bench::TimingPolicy& policy) {
-  // --tune and --tuned keep the GPU's defaults: a tuning file is made and used at one size.
-  if (!info.software || !o.sizes.empty() || !o.image.empty() || o.timing_given || o.tune || !o.tuned.empty()) return std::nullopt;
+  if (!info.software || !o.sizes.empty() || !o.image.empty() || o.timing_given) return std::nullopt;
   o.sizes = {kCpuRasterizerSize};
   o.warmup = kCpuRasterizerWarmup;
   o.frames = o.frames > 0 ? kCpuRasterizerFrames : 0;  // --check alone times nothing
   o.budget = kCpuRasterizerBudgetS;
   policy = {.warmup_frames = o.warmup, .min_warmup_s = 0.0, .frames = o.frames, .budget_s = o.budget};
-  return "The renderer is a CPU rasterizer, so this run is sized to take about a minute: " + size_text(kCpuRasterizerSize) + ", " +
-         std::to_string(o.frames) + " timed frames per setting, at most " + format_double(o.budget) + " s each (a GPU's defaults: " +
-         size_text(kDefaultSize) + ", 30 frames, 3 s; --size, --frames and --budget choose).";
+  if (o.frames == 0)
+    return "The renderer is a CPU rasterizer, so this run is sized down to " + size_text(kCpuRasterizerSize) + " (a GPU's default: " +
+           size_text(kDefaultSize) + "; --size chooses).";
+  return "The renderer is a CPU rasterizer, so this run is sized down: " + size_text(kCpuRasterizerSize) + ", " +
+         plural(o.frames, "timed frame") + " per setting, at most " + format_double(o.budget) + " s each (the default run took " +
+         std::string(kCpuRasterizerRunTime) + "; a GPU's defaults: " + size_text(kDefaultSize) +
+         ", 30 frames, 3 s; --size, --frames and --budget choose).";
 }
 
 // --export: records the one blur the run measured (its row, with --tuned knobs filled in) and stages
@@ -85,12 +90,19 @@ std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPi
                         .settings = row->settings,
                         .size = row->size,
                         .gpu = rep.gl.renderer,
-                        .median_ms = row->total_median(),
+                        .cpu_rasterizer = rep.gl.software,
+                        .median_ms = rep.gl.software ? std::nullopt : row->total_median(),
                         .check = row->check ? std::string(row->check->ok ? "ok " : "FAILED ") + row->check->text() : "",
                         .command = o.command_line,
-                        .tolerance = row->tolerance};
+                        .tolerance = row->tolerance,
+                        .fidelity = row->fidelity,
+                        .approximation = row->approximation,
+                        // The file's name alone: the shaders' headers are not the place for this machine's paths.
+                        .input = o.image.empty() ? "the scene (" + size_text(row->size) + ")"
+                                                 : "--image " + std::filesystem::path(o.image).filename().string()};
   std::string line = "exported " + std::string(row->variant->name) + " to " + o.export_dir + "/:";
   for (const std::string& file : write_export(recording, request, programs.sources(), o.export_dir)) line += " " + file;
+  if (const std::string warning = fidelity_warning(request); !warning.empty()) line += "\n" + wrapped("warning: " + warning, report::kTableWidth);
   return line;
 }
 

@@ -1,9 +1,11 @@
 #include "overlay.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
+#include "blur/radius_map.h"
 #include "blur/registry.h"
 #include "util/strings.h"
 
@@ -108,6 +110,14 @@ void text_line(const std::string& text, const ImVec4* colour = nullptr, Tone ton
   ImGui::TextUnformatted(text.c_str());
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
+}
+
+// What an approximation's fidelity is against: the exact per-pixel blur of a radius map, or the
+// exact Gaussian of the sigma it declares (and the one asked for, where they differ).
+std::string fidelity_target(const VariantInfo& variant, const BlurSettings& settings, const Fidelity& f) {
+  if (variant.variable_radius) return "the exact per-pixel blur (map " + describe(settings.radius_map.get()) + ")";
+  const std::string realized = format_double(f.sigma, 3), asked = format_double(settings.kernel.sigma, 3);
+  return "gauss sigma " + realized + (realized == asked ? "" : " (realized; " + asked + " asked)");
 }
 
 // The GPU time of the blur and of each pass: a row per span, "total" as "blur".
@@ -257,6 +267,14 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
   }
   text_line(describe(current, m.settings), nullptr, Tone::Dim, &lines);
   if (m.unsupported) text_line("cannot run: " + *m.unsupported, &kRed, Tone::Normal, &lines);
+  if (m.radius_map_texture) {  // the map itself, so its shape need not be guessed
+    text_line("radius map " + describe(m.settings.radius_map.get()) + ": black r = 0, white r = " +
+                  std::to_string(m.settings.kernel.radius),
+              nullptr, Tone::Dim, &lines);
+    const float shown = std::min(ImGui::GetContentRegionAvail().x, 160.0f * ImGui::GetFontSize() / 13.0f);
+    ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(m.radius_map_texture)),
+                 ImVec2(shown, shown * static_cast<float>(m.radius_map_size.y) / static_cast<float>(std::max(1, m.radius_map_size.x))));
+  }
 
   ImGui::BeginGroup();
   if (m.unsupported) {
@@ -274,12 +292,11 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
   ImGui::BeginGroup();
   const bool done = m.check_state == CheckState::Done;
   text_line(check_text(m), done ? (m.check->result.ok ? &kGreen : &kRed) : nullptr, Tone::Dim, &lines);
-  if (done && m.check->fidelity) {  // an approximation: how far from the Gaussian it stands in for
+  if (done && m.check->fidelity) {  // an approximation: how far from the exact kernel it stands in for
     const Fidelity& f = *m.check->fidelity;
-    char fidelity[128];
-    std::snprintf(fidelity, sizeof fidelity, "fidelity to gauss sigma %.3g: max %.1f, rms %.2f LSB, %.1f dB", f.sigma, f.max_lsb,
-                  f.rms_lsb, f.psnr_db);
-    text_line(fidelity, nullptr, Tone::Dim, &lines);
+    char numbers[96];
+    std::snprintf(numbers, sizeof numbers, ": max %.1f, rms %.2f LSB, %.1f dB", f.max_lsb, f.rms_lsb, f.psnr_db);
+    text_line("fidelity to " + fidelity_target(current, m.settings, f) + numbers, nullptr, Tone::Dim, &lines);
   }
   ImGui::EndGroup();
   if (done && ImGui::IsItemHovered())

@@ -22,7 +22,7 @@ struct CheckLine {
   CheckResult result;
   Tolerance tolerance;
   std::string label;
-  std::optional<Fidelity> fidelity;  // an approximation's, against the exact Gaussian it stands in for
+  std::optional<Fidelity> fidelity;  // an approximation's, against the exact kernel it stands in for
 };
 
 // The correctness line: of the current configuration only.
@@ -60,6 +60,10 @@ struct OverlayModel {
   const CheckLine* check;  // CheckState::Done
   const DiffLine& diff;
   double time;
+  // A variable-radius variant blurring by a map: the map's levels as grey (black r = 0, white
+  // r = R) in a texture of that size, for the panel to show; 0 otherwise.
+  unsigned radius_map_texture = 0;
+  glm::ivec2 radius_map_size{0, 0};
 };
 
 // Where the panel and its always-visible lines are, in window pixels, for --frames runs to print

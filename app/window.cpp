@@ -14,6 +14,7 @@
 
 #include "blur/check.h"
 #include "blur/pipeline.h"
+#include "blur/radius_map.h"
 #include "blur/registry.h"
 #include "check_worker.h"
 #include "gl/debug.h"
@@ -39,6 +40,22 @@ bool display_available() {
 }
 
 namespace {
+
+// A radius map as the overlay shows it: each pixel's level as grey, black r = 0 to white r = R,
+// 160 texels wide with the window's aspect.
+gl::Texture radius_map_thumbnail(const RadiusMap& map, glm::ivec2 window, int max_radius) {
+  const glm::ivec2 size{160, std::max(1, 160 * window.y / std::max(1, window.x))};
+  const std::vector<uint8_t> levels = radius_levels(&map, size, max_radius);
+  Image grey(size.x, size.y);
+  for (size_t i = 0; i < levels.size(); ++i) {
+    const float v = max_radius > 0 ? static_cast<float>(levels[i]) / static_cast<float>(max_radius) : 0.0f;
+    for (size_t c = 0; c < 3; ++c) grey.texels[i * 4 + c] = v;
+    grey.texels[i * 4 + 3] = 1.0f;
+  }
+  gl::Texture texture(size.x, size.y, gl::Format::rgba8, "radius map thumbnail");
+  texture.upload(grey);
+  return texture;
+}
 
 // The window's frame loop: input (keys, scripts, soak), the scene and the blur each frame, the
 // picture, the overlay. The check worker, the second variant, the presenter and screenshots have
@@ -146,6 +163,7 @@ class App {
       }
       if (effects_ & ui::kReconfigure) configure();
       if (effects_ & (ui::kReconfigure | ui::kCheck)) check_requested_ = true;
+      if (effects_ & ui::kCheck) check_asked_ = true;
       effects_ = ui::kNone;
 
       const auto now = std::chrono::steady_clock::now();
@@ -157,6 +175,14 @@ class App {
 
       render_frame();
       const bool last_frame = options_.frames_given && frame + 1 >= static_cast<uint64_t>(options_.frames);
+      // A --frames run ends on the result of a check it asked for (C) of the settings on screen,
+      // not on "comparing": on a CPU rasterizer the reference (a radius map's, an approximation's
+      // two) shares the cores with the animation and may need more frames than the run has left.
+      // The check a change of settings starts by itself is not waited for.
+      if (last_frame && check_asked_ && checks_.busy()) {
+        checks_.wait();
+        poll_check();
+      }
       if (state_.overlay) draw_overlay();
       if (last_frame && state_.overlay) std::printf("%s\n", describe(layout_, size_).c_str());
       if (pending_screenshot_) save_screenshot(automatic_screenshot_path(variants()[state_.variant]->name));
@@ -227,12 +253,14 @@ class App {
     const auto all = variants();
     const VariantInfo& variant = *all[state_.variant];
     ++configuration_;
+    check_asked_ = false;  // a check asked for belongs to the settings it was asked for
     shader_error_.clear();
     reference_ = gl::Texture();
     last_check_.reset();
     second_difference_.reset();
     second_.reset();
     settings_ = resolve(variant, state_.settings);
+    map_thumbnail_ = settings_.radius_map ? radius_map_thumbnail(*settings_.radius_map, size_, settings_.kernel.radius) : gl::Texture();
     // The exact Gaussian is what an approximation stands in for; an exact variant's is its reference.
     if (state_.view == ui::View::DiffGaussian && !is_approximation(variant)) state_.view = ui::View::DiffReference;
     try {
@@ -353,8 +381,10 @@ class App {
     diff.second_ms = second_.total_ms();
     diff.first_ms = first_total_ms();
     diff.second_problem = second_.problem();
-    const OverlayModel model{info_, size_, state_, settings_, unsupported_, presented_, stats_, cpu_frame_ms_, shader_error_, notice_,
-                             check_state, last_check_ ? &*last_check_ : nullptr, diff, time_};
+    const OverlayModel model{info_,        size_,       state_,      settings_,
+                             unsupported_, presented_,  stats_,      cpu_frame_ms_,
+                             shader_error_, notice_,    check_state, last_check_ ? &*last_check_ : nullptr,
+                             diff,         time_,       map_thumbnail_.id(), {map_thumbnail_.width(), map_thumbnail_.height()}};
     const OverlayActions actions = draw_overlay_panels(model, overlay_memory_);
     layout_ = actions.layout;
     ImGui::Render();
@@ -400,6 +430,7 @@ class App {
   std::string shader_error_;
   std::string notice_;  // why the last key did nothing
   CheckWorker checks_;
+  gl::Texture map_thumbnail_;  // a variable-radius variant's map, for the overlay (radius_map_thumbnail)
   std::optional<CheckLine> last_check_;
   std::optional<CheckResult> second_difference_;
   Tolerance diff_tolerance_;
@@ -407,6 +438,7 @@ class App {
   OverlayLayout layout_;
   uint32_t effects_ = ui::kReconfigure | ui::kRebuildTargets | ui::kVsync;
   bool check_requested_ = false;
+  bool check_asked_ = false;  // by C (or the panel's button), for these settings
   bool pending_screenshot_ = false;
   bool screenshot_made_ = false;
   std::string screenshot_error_;

@@ -2,7 +2,7 @@
 // from tiles in shared memory; shared by compute-sliding-tiles (one box per axis) and
 // box-iterated (three). Include it after blur_common.glsl, source_image.glsl and
 // target_image.glsl with TARGET_RAW (outputs are stored as their bits); main() calls box_walk().
-// The host side is src/variants/box_walk.h.
+// (The host side: src/variants/box_walk.h.)
 //
 // A workgroup owns a tile: LINES lines by a segment of CHUNKS x CHAINS x CHUNK outputs along them. It loads
 // the segment and its apron (REACH + ORDER texels before it, REACH after) through the border rule

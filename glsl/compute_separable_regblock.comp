@@ -14,7 +14,7 @@
 // A workgroup takes TILES such tiles down the same columns, software pipelined: the next tile's
 // texels are fetched into registers before this tile is summed, so its loads are in flight during
 // the sums (the sums alone reach 69-74% of the FMA rate on Hopper, the loads and stores alone take
-// about as long as the whole blur at r = 16: docs/PERFORMANCE.md, issue 16).
+// about as long as the whole blur at r = 16) (docs/PERFORMANCE.md).
 #include "blur_common.glsl"
 #include "source_sampler.glsl"
 #include "target_image.glsl"
@@ -24,9 +24,8 @@ layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 const int N = WG_X * WG_Y;
 const int SPAN = N / LINES * BLOCK_X;  // outputs per row of the tile (the host checks N % LINES)
 const int STAGE_WIDTH = SPAN + 2 * RADIUS;
-// The staged rows' stride, STAGE_STRIDE >= STAGE_WIDTH, is the host's (src/variants/
-// compute_separable_regblock.cpp): the one that spreads the invocations' shared loads over the
-// most banks for this layout of lines and blocks.
+// The staged rows' stride, STAGE_STRIDE >= STAGE_WIDTH, is the host's choice: the one that
+// spreads the invocations' shared loads over the most banks for this layout of lines and blocks.
 #if STAGE_STRIDE < WG_X * WG_Y / LINES * BLOCK_X + 2 * RADIUS
 #error STAGE_STRIDE is shorter than a staged row
 #endif

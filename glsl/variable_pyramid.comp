@@ -1,6 +1,6 @@
 #version 430 core
-// variable-pyramid: a mip pyramid read between two levels by each pixel's radius (an
-// approximation; its CPU model is in src/variants/variable_pyramid.cpp). Two passes of this file:
+// variable-pyramid: a mip pyramid read between two levels by each pixel's radius, an
+// approximation (its CPU model: src/variants/variable_pyramid.cpp). Two passes of this file:
 //   PASS 0, down, level k = 1..K (u_pass.x = k): texel i of level k is the mean of the 2x2 texels
 //     2i + {0,1} of level k - 1 (the source for k = 1), read with the border rule of level k - 1's
 //     size (an odd edge's missing partner included). Levels 1..K lie side by side in one rgba32f

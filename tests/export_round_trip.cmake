@@ -6,7 +6,12 @@
 #    shaders alone and writes what it made; 3. that matches the CPU reference (blurlab-golden; an
 #    approximation's CPU model) within the tolerance the recipe states (LINEAR: 1 LSB of the
 #    sRGB-encoded result, as tests/linear_test.cmake); 4. glslangValidator accepts every exported
-#    shader (vertex + fragment linked); 5. recipe.md says what the recipe has.
+#    shader (vertex + fragment linked); 5. recipe.md says what the recipe has; 6. every exported
+#    file carries the MIT licence (LICENSE, an SPDX line first in each text file, a .license file
+#    beside each data file) and no shader points into blurlab's tree; 7. the recipe states its
+#    fidelity against the exact kernel and the bar; 8. the runner blurs an image of another size
+#    (37x29) from the same recipe, matching the reference of that image, or, where the recipe
+#    carries data made per pixel (a radius map's levels), refuses it naming both sizes.
 # MAP (variable-radius variants): blur by that per-pixel radius map, a built-in one or (png) a grey
 # PNG of seeded noise of another size than the image (scaled to it), whose levels and weights the
 # recipe carries as data files; the reference blurs by the same map. INPUT_FORMAT=rgba16f: blur
@@ -24,7 +29,10 @@ if(BORDER)  # a mode other than clamp; constant with a value that is not 0 (what
     list(APPEND border_args --border-value 1,0.5,0,1)
   endif()
 endif()
-set(blur_args --kernel ${KERNEL} --radius 5 ${border_args})
+if(NOT RADIUS)  # a radius where every variant's defaults run on llvmpipe
+  set(RADIUS 5)
+endif()
+set(blur_args --kernel ${KERNEL} --radius ${RADIUS} ${border_args})
 set(light_args)
 if(LINEAR)
   set(light_args --linear)
@@ -128,4 +136,98 @@ if(MAP AND NOT page MATCHES "## The radius map\n[^#]*`radius_levels` from `radiu
 endif()
 if(LINEAR AND NOT page MATCHES "linear light: decode the sRGB picture[^\n]*\n[^\n]*encode it to sRGB")
   message(FATAL_ERROR "recipe.md of a --linear export does not say the source holds linear light:\n${page}")
+endif()
+
+# The licence travels with every file: LICENSE itself, an SPDX line first in each text file (a
+# key of recipe.json, which has no comments), a NAME.license beside each data file.
+file(READ ${SOURCE_LICENSE} licence)
+file(READ ${DIR}/export/LICENSE exported_licence)
+if(NOT exported_licence STREQUAL licence)
+  message(FATAL_ERROR "the export's LICENSE is not the repository's")
+endif()
+string(JSON spdx GET "${recipe}" "SPDX-License-Identifier")
+if(NOT spdx STREQUAL "MIT")
+  message(FATAL_ERROR "recipe.json has no SPDX-License-Identifier MIT:\n${recipe}")
+endif()
+file(GLOB exported RELATIVE ${DIR}/export ${DIR}/export/*)
+foreach(name IN LISTS exported)
+  if(name MATCHES "^(LICENSE|recipe\\.json)$" OR name MATCHES "\\.license$")
+    continue()
+  elseif(name MATCHES "\\.bin$")
+    file(READ ${DIR}/export/${name}.license sidecar)
+    if(NOT sidecar MATCHES "^SPDX-License-Identifier: MIT\n")
+      message(FATAL_ERROR "${name} has no ${name}.license with the SPDX line")
+    endif()
+    continue()
+  endif()
+  file(STRINGS ${DIR}/export/${name} first LIMIT_COUNT 1)
+  if(NOT first MATCHES "^(// |<!-- )SPDX-License-Identifier: MIT( -->)?$")
+    message(FATAL_ERROR "${name} does not open with the SPDX line: '${first}'")
+  endif()
+  # Nothing an integrator does not have: no path into blurlab's tree, no issue, in any shader (the
+  # settings line names the user's own files, a map PNG, wherever they are).
+  if(name MATCHES "\\.(comp|vert|frag)$")
+    file(READ ${DIR}/export/${name} text)
+    string(REGEX REPLACE "\n// settings: [^\n]*" "" text "${text}")
+    string(REGEX MATCH "[^\n]*((src|docs|tests)/[A-Za-z_./]+|[a-z_]+\\.(cpp|h)[^a-z]|issue [0-9]+)[^\n]*" pointer "${text}")
+    if(pointer)
+      message(FATAL_ERROR "${name} points into blurlab's source: ${pointer}")
+    endif()
+  endif()
+endforeach()
+
+# The fidelity against the exact kernel asked for (an approximation: of the sigma it realizes),
+# with the bar and whether it reaches it; README.md and recipe.md say it too.
+if(NOT VARIANT STREQUAL "copy")
+  string(JSON against GET "${recipe}" fidelity against)
+  string(JSON max_lsb GET "${recipe}" fidelity max_lsb)
+  string(JSON rms_lsb GET "${recipe}" fidelity rms_lsb)
+  string(JSON bar GET "${recipe}" fidelity bar_psnr_db)
+  string(JSON meets GET "${recipe}" fidelity meets_bar)
+  string(JSON psnr ERROR_VARIABLE equal GET "${recipe}" fidelity psnr_db)
+  if(NOT bar EQUAL 50 OR NOT against MATCHES "^the exact ")
+    message(FATAL_ERROR "the recipe's fidelity does not say what it is against, or its bar:\n${recipe}")
+  endif()
+  if(NOT equal)  # meets_bar is psnr_db >= 50
+    if((psnr LESS 50 AND meets) OR (NOT psnr LESS 50 AND NOT meets))
+      message(FATAL_ERROR "the recipe's meets_bar (${meets}) does not follow its PSNR ${psnr}:\n${recipe}")
+    endif()
+  endif()
+  if(reference STREQUAL "model" AND NOT MAP)
+    string(JSON realized GET "${recipe}" fidelity realized_sigma)
+    string(JSON asked GET "${recipe}" fidelity asked_sigma)
+    if(NOT against MATCHES "sigma" OR NOT asked EQUAL kernel_sigma)
+      message(FATAL_ERROR "an approximation's fidelity does not name the sigma it realizes (${realized}):\n${recipe}")
+    endif()
+  elseif(reference STREQUAL "kernel" AND NOT MAP)
+    # An exact blur: within its tolerance of the reference rounded, so half a step more of the exact one.
+    math(EXPR limit "${tolerance} + 1")
+    if(max_lsb GREATER ${limit})
+      message(FATAL_ERROR "an exact blur states a fidelity of ${max_lsb} LSB:\n${recipe}")
+    endif()
+  endif()
+  file(READ ${DIR}/export/README.md readme)
+  if(NOT page MATCHES "## Fidelity\n\n[^\n]*against the exact " OR NOT readme MATCHES "Fidelity: [^\n]*against the exact ")
+    message(FATAL_ERROR "recipe.md or README.md does not state the fidelity:\n${page}\n${readme}")
+  endif()
+  if(NOT readme MATCHES "build-release/app/blurlab-run-recipe THIS_FOLDER/recipe.json IN.png OUT.png")
+    message(FATAL_ERROR "README.md does not say how to run the recipe:\n${readme}")
+  endif()
+endif()
+
+# Another size from the same recipe: what its formulas allow.
+run(${MAKE_CHART} --noise 37 29 ${DIR}/other.png)
+if(MAP)
+  # Its levels were made per pixel of the recipe's image: refused, with both sizes.
+  run_refused("other.png is 37x29, the recipe's image 61x43: [^\n]*; export the blur again at 37x29 "
+              ${RUN_RECIPE} ${DIR}/export/recipe.json ${DIR}/other.png ${DIR}/other_blurred.png)
+  if(NOT readme MATCHES "Made for 61x43; it runs at that size only: ")
+    message(FATAL_ERROR "README.md does not say the recipe runs at its own size only:\n${readme}")
+  endif()
+else()
+  run(${RUN_RECIPE} ${DIR}/export/recipe.json ${DIR}/other.png ${DIR}/other_blurred.png)
+  message("${run_output}")
+  run(${GOLDEN_TOOL} ${DIR}/other.png ${DIR}/other_golden.png ${golden_args} ${light_args})
+  run(${COMPARE} ${DIR}/other_blurred.png ${DIR}/other_golden.png --tolerance ${tolerance})
+  message("${run_output}")
 endif()

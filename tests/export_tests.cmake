@@ -13,7 +13,17 @@ if(own_includes)
   set_tests_properties(export.runner_standalone PROPERTIES WILL_FAIL TRUE)
 endif()
 set(tools -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DGLSLANG=${GLSLANG} -DGOLDEN_TOOL=${GOLDEN_TOOL} -DCOMPARE=${COMPARE}
-          -DMAKE_CHART=${MAKE_CHART})
+          -DMAKE_CHART=${MAKE_CHART} -DSOURCE_LICENSE=${SOURCE_LICENSE})
+# The variants whose sums change form with the radius (the taps knob, --help lists them): their
+# exports also at r = 50, where the defaults stream the taps through a run-time loop.
+execute_process(COMMAND "${BLURLAB}" --help OUTPUT_VARIABLE help)
+string(REGEX MATCH "\n  --taps [^;]*;([a-z0-9, \n-]+)\n  -" taps_entry "${help}")  # its variants end its (wrapped) description
+string(REGEX REPLACE "[ \n]" "" streamed_variants "${CMAKE_MATCH_1}")
+string(REPLACE "," ";" streamed_variants "${streamed_variants}")
+if(NOT streamed_variants)
+  add_test(export.taps_listing "${CMAKE}" -E echo "no variants listed for --taps in blurlab --help")
+  set_tests_properties(export.taps_listing PROPERTIES WILL_FAIL TRUE)
+endif()
 execute_process(COMMAND "${BLURLAB}" --list-variants OUTPUT_VARIABLE listing RESULT_VARIABLE code)
 string(REPLACE "\n" ";" lines "${listing}")
 set(count 0)
@@ -49,6 +59,12 @@ foreach(line IN LISTS lines)
                -DDIR=${WORK}/${variant}.${border} -P "${ROUND_TRIP}")
       set_tests_properties(export.${variant}.border_${border} PROPERTIES TIMEOUT 300 LABELS export)
     endforeach()
+  endif()
+  list(FIND streamed_variants ${variant} streamed_at)  # (no IN_LIST: ctest runs this without policies)
+  if(NOT streamed_at EQUAL -1)
+    add_test(export.${variant}.streamed "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=gauss -DRADIUS=50
+             -DDIR=${WORK}/${variant}.streamed -P "${ROUND_TRIP}")
+    set_tests_properties(export.${variant}.streamed PROPERTIES TIMEOUT 300 LABELS export)
   endif()
   # Linear light: the recipe says the source holds it and the result must be encoded, and the runner does so.
   if(variant MATCHES "^(compute-separable|frag-separable)$")

@@ -3,21 +3,14 @@
 #   CPU rasterizer sized down and saying so; a progress line per variant on stderr; every line of
 #   stdout within 120 columns; the report page opening with its conclusion.
 #   MODE=tune: --tune's table within 120 columns, saying which knob changed and why; --tuned with a
-#   file of another size says so.
+#   file of another size says so; on a CPU rasterizer --tune and --tuned are sized like the default
+#   run, with progress.
 #   MODE=one_blur: --image --output prints its row without the sweep's legend and conclusion.
 #   MODE=terminal: in a pseudo-terminal (script(1)) the progress bar is erased before the table.
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 
-function(expect_width text what)
-  string(REPLACE "\n" ";" lines "${text}")
-  foreach(line IN LISTS lines)
-    string(LENGTH "${line}" length)
-    if(length GREATER 120)
-      message(FATAL_ERROR "${what}: a line of ${length} columns:\n${line}\n\n${text}")
-    endif()
-  endforeach()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/line_width.cmake)
 
 if(MODE STREQUAL "default")
   execute_process(COMMAND ${CMAKE_COMMAND} -E env BLURLAB_PYTHON=${PYTHON} ${BLURLAB} --headless --report ${OUT}/page
@@ -25,7 +18,7 @@ if(MODE STREQUAL "default")
   if(NOT code EQUAL 0)
     message(FATAL_ERROR "the default run exited ${code}\n${out}\n${err}")
   endif()
-  expect_width("${out}" "the default run")
+  expect_width("${out}" 120 "the default run")
   execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing)
   string(REGEX MATCHALL "(^|\n)[a-z0-9-]+ " names "${listing}")
   list(LENGTH names count)
@@ -43,21 +36,52 @@ if(MODE STREQUAL "default")
   file(READ ${OUT}/page/report.json json)
   string(JSON renderer GET "${json}" gl renderer)
   string(JSON width GET "${json}" results 0 size width)
-  if(renderer MATCHES "llvmpipe|softpipe|swrast")
-    if(NOT width EQUAL 480 OR NOT out MATCHES "CPU rasterizer, so this run is sized to take about a minute: 480x270")
-      message(FATAL_ERROR "a CPU rasterizer's default run is ${width} wide:\n${out}")
-    endif()
-  endif()
   file(READ ${OUT}/page/report.md page)
   string(FIND "${page}" "## Conclusion" conclusion)
   string(FIND "${page}" "## GPU and driver" gpu)
-  if(conclusion LESS 0 OR conclusion GREATER gpu OR NOT page MATCHES "\\| [0-9x]+ rgba8 gauss r=16 sigma=5.333, border clamp \\| [a-z-]+, ")
+  if(conclusion LESS 0 OR conclusion GREATER gpu)
     message(FATAL_ERROR "the page does not open with its conclusion:\n${page}")
   endif()
-  if(NOT out MATCHES "\nConclusion [^\n]*\n- [0-9x]+ rgba8 gauss r=16 sigma=5.333, border clamp: fastest exact [a-z-]+, ")
-    message(FATAL_ERROR "the terminal has no conclusion:\n${out}")
+  if(renderer MATCHES "llvmpipe|softpipe|swrast")
+    if(NOT width EQUAL 480 OR NOT out MATCHES "CPU rasterizer, so this run is sized down: 480x270, 5 timed frames")
+      message(FATAL_ERROR "a CPU rasterizer's default run is ${width} wide:\n${out}")
+    endif()
+    # First that a CPU's ranking does not carry, then the GPUs' answers (the results files the
+    # program carries) beside this run's, each labelled; a winner only where the spreads settle it.
+    if(NOT out MATCHES "\nConclusion [^\n]*\n- This run is on a CPU rasterizer \\(llvmpipe[^\n]*: its ranking says how a CPU runs"
+       OR NOT out MATCHES "\n- 480x270 rgba8 gauss r=16 sigma=5.333, border clamp:\n  - NVIDIA H100[^\n]*h100.json\\):[ \n]+fastest[ \n]+exact"
+       OR NOT out MATCHES "\n  - NVIDIA H200[^\n]*h200.json\\):[ \n]+fastest[ \n]+exact"
+       OR NOT out MATCHES "\n  - this run \\(CPU rasterizer; [0-9]+ variants timed\\):[ \n]+fastest[ \n]+exact[ \n]+(not[ \n]+settled:[ \n]+)?[a-z-]+")
+      message(FATAL_ERROR "the terminal's conclusion does not put the GPUs' answers beside a CPU rasterizer's:\n${out}")
+    endif()
+    if(NOT page MATCHES "## Conclusion\n\n\\*\\*This run is on a CPU rasterizer"
+       OR NOT page MATCHES "\\| 480x270 rgba8 gauss r=16 sigma=5.333, border clamp \\| NVIDIA H100[^|]*\\| [a-z-]+, [0-9.]+x copy \\|")
+      message(FATAL_ERROR "the page's conclusion does not open with what GPUs answered:\n${page}")
+    endif()
+  elseif(NOT out MATCHES "\nConclusion [^\n]*\n- [0-9x]+ rgba8 gauss r=16 sigma=5.333, border clamp: fastest exact [a-z-]+"
+         OR NOT page MATCHES "\\| [0-9x]+ rgba8 gauss r=16 sigma=5.333, border clamp \\| ([a-z-]+, |not settled)")
+    message(FATAL_ERROR "no conclusion:\n${out}\n${page}")
   endif()
 elseif(MODE STREQUAL "tune")
+  # On a CPU rasterizer --tune is sized like the default run (and --tuned alike, so the file it
+  # made is used there), with a progress line per variant on stderr.
+  execute_process(COMMAND ${BLURLAB} --headless --gl-debug --tune --tune-file ${OUT}/sized.json
+                          --variant copy,compute-separable,compute-separable-regblock
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "--tune exited ${code}\n${out}\n${err}")
+  endif()
+  if(out MATCHES "GL_RENDERER +llvmpipe")
+    if(NOT out MATCHES "CPU rasterizer, so this run is sized down: 480x270" OR NOT out MATCHES "\n== 480x270 rgba8 gauss r=16\n"
+       OR NOT err MATCHES "^(\\[[12]/3\\] [a-z-]+ \\(480x270 rgba8\\)\n)*\\[3/3\\] compute-separable-regblock \\(480x270 rgba8\\)\n$")
+      message(FATAL_ERROR "--tune on a CPU rasterizer is not sized like the default run, or says nothing as it goes:\n${out}\n${err}")
+    endif()
+    execute_process(COMMAND ${BLURLAB} --headless --tuned ${OUT}/sized.json --variant compute-separable-regblock
+                    RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT code EQUAL 0 OR out MATCHES "has no entry" OR NOT out MATCHES "sized down: 480x270")
+      message(FATAL_ERROR "--tuned does not use the sized --tune's file:\n${out}\n${err}")
+    endif()
+  endif()
   # The variants with the longest knob changes to print (two knobs of sizes), and an approximation.
   execute_process(COMMAND ${BLURLAB} --headless --tune --tune-file ${OUT}/tune.json --size 48x32 --frames 3 --warmup 1
                           --variant compute-separable-regblock,compute-inline-persistent,box-iterated
@@ -66,14 +90,14 @@ elseif(MODE STREQUAL "tune")
      OR NOT out MATCHES "\n== 48x32 rgba8 gauss r=16\n" OR NOT out MATCHES "(won by [0-9.]+%|kept: (in spread|none faster))")
     message(FATAL_ERROR "--tune exited ${code}\n${out}\n${err}")
   endif()
-  expect_width("${out}" "--tune")
+  expect_width("${out}" 120 "--tune")
   execute_process(COMMAND ${BLURLAB} --headless --tuned ${OUT}/tune.json --size 40x30 --frames 2 --warmup 1
                           --variant compute-separable-regblock
                   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT code EQUAL 0 OR NOT out MATCHES "--tuned [^\n]*tune.json has[ \n]no[ \n]entry[ \n]for[ \n]1[ \n]of[ \n]the[ \n]1[ \n]runs")
     message(FATAL_ERROR "--tuned of another size exited ${code}\n${out}\n${err}")
   endif()
-  expect_width("${out}" "--tuned")
+  expect_width("${out}" 120 "--tuned")
 elseif(MODE STREQUAL "one_blur")
   execute_process(COMMAND ${BLURLAB} --headless --variant compute-separable --image ${ASSETS}/chart.png --output ${OUT}/out.png
                           --sigma 2
@@ -81,7 +105,7 @@ elseif(MODE STREQUAL "one_blur")
   if(NOT code EQUAL 0 OR NOT out MATCHES "\ncompute-separable " OR out MATCHES "total ms: median|Conclusion" OR NOT err STREQUAL "")
     message(FATAL_ERROR "one blur exited ${code}\n${out}\n${err}")
   endif()
-  expect_width("${out}" "one blur")
+  expect_width("${out}" 120 "one blur")
 elseif(MODE STREQUAL "terminal")
   execute_process(COMMAND script -qec "'${BLURLAB}' --headless --size 32x24 --variant copy,compute-separable --frames 2 --warmup 1"
                           /dev/null

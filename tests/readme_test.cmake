@@ -3,6 +3,8 @@ cmake_minimum_required(VERSION 3.25)
 # (blurlab --list-variants: "exact" or "N LSB" for exact variants other than the copy, "model" for
 # approximations); it says where the program is, how long the first build takes, and how to build
 # without run.sh (the cmake lines); and that Hopper's fragment-versus-compute ratios do not carry.
+# Its commands run as written from the repository root: the program by its path, the pictures
+# from assets/; and it links the licence.
 file(STRINGS ${README} lines)
 list(LENGTH lines count)
 if(count GREATER 200)
@@ -17,9 +19,33 @@ list(LENGTH exact exact_count)
 list(LENGTH approximate approximate_count)
 math(EXPR blurs "${exact_count} - 1")  # the copy pass is listed as exact, and is no blur
 foreach(part "${blurs} exact ways to blur" "${approximate_count} approximate Gaussians" "build-release/app/blurlab"
-             "the first build takes about [0-9]+ minutes on 2" "cmake -S \\. -B build-release -DCMAKE_BUILD_TYPE=Release"
+             "its first build: about [0-9]+[ \n]+minutes[ \n]+on[ \n]+2[ \n]+idle" "cmake -S \\. -B build-release -DCMAKE_BUILD_TYPE=Release"
              "--target blurlab" "do not carry to desktop GPUs")
   if(NOT readme MATCHES "${part}")
     message(FATAL_ERROR "README.md does not say '${part}' (the registry has ${blurs} exact blurs and ${approximate_count} approximations)")
   endif()
 endforeach()
+
+# Every command of its shell blocks that runs the program names it by its path (it is not on PATH),
+# and every file it reads from the repository is there.
+string(REGEX MATCHALL "```sh\n[^`]*```" blocks "${readme}")
+foreach(block IN LISTS blocks)
+  string(REPLACE "\n" ";" block_lines "${block}")
+  foreach(line IN LISTS block_lines)
+    if(line MATCHES "^blurlab( |$)")
+      message(FATAL_ERROR "README.md runs blurlab by a name that is not on PATH: ${line}")
+    endif()
+    string(REGEX MATCHALL "assets/[A-Za-z0-9_.-]+" files "${line}")
+    foreach(file IN LISTS files)
+      if(NOT EXISTS ${SOURCE}/${file})
+        message(FATAL_ERROR "README.md reads ${file}, which the repository does not have: ${line}")
+      endif()
+    endforeach()
+    if(line MATCHES "--image ([^ ]+)" AND NOT CMAKE_MATCH_1 MATCHES "^assets/")
+      message(FATAL_ERROR "README.md blurs a picture the repository does not have: ${line}")
+    endif()
+  endforeach()
+endforeach()
+if(NOT readme MATCHES "\\[LICENSE\\]\\(LICENSE\\)" OR NOT EXISTS ${SOURCE}/LICENSE)
+  message(FATAL_ERROR "README.md does not link the licence, or there is none")
+endif()

@@ -1,4 +1,5 @@
-# ./run.sh builds what its mode runs: the program alone for a run, everything for `./run.sh test`.
+# ./run.sh builds what its mode runs: the program and the recipe runner for a run, everything for
+# `./run.sh test`.
 # run.sh runs in a copy of itself with cmake, ctest and dpkg-query replaced by scripts that log
 # their arguments (the fake cmake "builds" a blurlab that logs its own), so nothing is installed,
 # built or timed here.
@@ -34,5 +35,5 @@ function(run_sh expected)
   set(calls "${calls}" PARENT_SCOPE)
 endfunction()
 
-run_sh("cmake --build build-release -j[0-9]+ --target blurlab\nblurlab --headless --report out --variant copy\n$" --variant copy)
+run_sh("cmake --build build-release -j[0-9]+ --target blurlab blurlab-run-recipe\nblurlab --headless --report out --variant copy\n$" --variant copy)
 run_sh("cmake --build build-release -j[0-9]+\nctest --output-on-failure -j[0-9]+ -R unit\n$" test -R unit)

@@ -15,6 +15,9 @@ execute_process(COMMAND ${BLURLAB} --help OUTPUT_VARIABLE help RESULT_VARIABLE c
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "blurlab --help exited ${code}")
 endif()
+# Every line within 100 columns (cli::kHelpWidth): a knob's list of variants is wrapped.
+include(${CMAKE_CURRENT_LIST_DIR}/line_width.cmake)
+expect_width("${help}" 100 "blurlab --help")
 string(FIND "${help}" "Options:\n" at)
 if(at EQUAL -1)
   message(FATAL_ERROR "blurlab --help printed no 'Options:'")

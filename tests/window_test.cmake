@@ -7,6 +7,8 @@
 #   (screenshots kept in OUT).
 #   MODE=linear: linear light (L) leaves the unblurred scene as it is and changes only the blur.
 #   MODE=stale: switching to a box-only variant with the Gaussian on; a check of older settings.
+#   MODE=radius_map: M cycles the map; the map is shown; a variable approximation's fidelity is to
+#   the per-pixel blur; a --frames run that animates ends on its check's result.
 #   MODE=border: E cycles the border mode; the same picture as --border; a constant differs.
 #   MODE=difference: the difference views (to the CPU reference, to a second variant; an
 #   approximation's to its CPU model and to the exact Gaussian it stands in for).
@@ -237,8 +239,18 @@ elseif(MODE STREQUAL "radius_map")
   run_blurlab(band_keys "0:key=Space;0:key=M;0:key=M;0:key=C;3:wait=check" --frames 5 --size 640x360 ${sat})
   expect_line("${run_output}" "box r=6 [^\n]*map=band [^\n]*")
   expect_line("${run_output}" "check ok: [^\n]*")
+  # The map itself is shown (a thumbnail under its line), so its shape need not be guessed.
+  expect_line("${run_output}" "radius map band: black r = 0, white r = 6")
+  # An approximation's fidelity says what it is against: the exact per-pixel blur of the map, not a
+  # uniform Gaussian. Animating, without wait=check: a --frames run ends on the check's result.
+  run_blurlab(pyramid_animated "1:key=C" --frames 4 --size 640x360 --variant variable-pyramid --radius-map band)
+  expect_line("${run_output}" "check ok: [^\n]*")
+  expect_line("${run_output}" "fidelity to the exact per-pixel blur \\(map band\\): max [0-9.]+, rms [0-9.]+ LSB, [0-9.]+ dB")
+  forbid_line("${run_output}" "fidelity to gauss[^\n]*")
   run_blurlab(band_keys_bare "0:key=Space;0:key=M;0:key=M;0:key=Tab" --frames 4 --size 640x360 ${sat})
   run_blurlab(band_flag_bare "0:key=Space;0:key=Tab" --frames 4 --size 640x360 ${sat} --radius-map band)
+  run_blurlab(none "0:key=Space" --frames 4 --size 640x360 ${sat})
+  forbid_line("${run_output}" "radius map [^\n]*")  # no map, no thumbnail
   run_blurlab(none_bare "0:key=Space;0:key=Tab" --frames 4 --size 640x360 ${sat})
   check_screenshots(same ${OUT}/band_keys_bare.png ${OUT}/band_flag_bare.png --max-lsb 0 --max-mean 0)
   check_screenshots(differ ${OUT}/band_flag_bare.png ${OUT}/none_bare.png --min-mean 0.5)

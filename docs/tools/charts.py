@@ -39,7 +39,8 @@ try:
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.colors import hsv_to_rgb, to_rgb
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLocator
+    from matplotlib.transforms import blended_transform_factory, offset_copy
 except ImportError as e:
     sys.exit(f"charts.py: matplotlib is missing for {sys.executable} ({e}); on Debian: apt-get install python3-matplotlib")
 
@@ -52,8 +53,13 @@ PALETTE = [to_rgb(c) for c in plt.get_cmap("tab10").colors] + [
     to_rgb(c) for c in ("#fdae6b", "#f0027f", "#393b79", "#6baed6", "#bcbddc", "#d6616b", "#7fc97f", "#1b9e77", "#c49c94",
                         "#a6761d", "#66a61e", "#6a3d9a", "#8ca252", "#637939", "#e6ab02", "#d95f02", "#9e9ac8", "#fb9a99",
                         "#a55194", "#fd8d3c")]
-# Markers cycle apart from the colours, so two variants never share both.
-MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*", "h", "p"]
+# Fifteen filled markers, then the same hollow: thirty variants each a marker of its own, on top
+# of its colour (beyond thirty they cycle, apart from the colours, so two never share both).
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*", "h", "p", "H", "d", "8"]
+# Text sizes in points: at the page's 110 dpi, 9 points are 14 pixels, readable at 100% zoom.
+FONT, SMALL = 9, 8
+# A legend of more entries than this gives way to labels beside the lines they name.
+DIRECT_LABELS_FROM = 8
 
 
 def palette(count):
@@ -92,8 +98,23 @@ def colours(report):
 
 
 def markers(report):
-    """variant -> marker, the same in every chart."""
-    return {v: MARKERS[i % len(MARKERS)] for i, v in enumerate(variant_order(report))}
+    """variant -> (marker, filled), the same in every chart."""
+    return {v: (MARKERS[i % len(MARKERS)], i // len(MARKERS) % 2 == 0) for i, v in enumerate(variant_order(report))}
+
+
+def text_colour(colour):
+    """A variant's colour dark enough for text on white: light ones (lavender, light blue) darkened."""
+    r, g, b = to_rgb(colour)
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return (r, g, b) if luminance < 0.45 else tuple(c * 0.45 / luminance for c in (r, g, b))
+
+
+def marker_style(colour, marker, size=6, edge=None):
+    """The keyword arguments that draw a variant's marker: filled in its colour, or hollow; `edge`
+    outlines a filled one (on a bar of its own colour)."""
+    shape, filled = marker
+    return {"marker": shape, "markersize": size, "markeredgecolor": edge if edge and filled else colour, "markeredgewidth": 1.2,
+            "markerfacecolor": colour if filled else "white"}
 
 
 def number(value):
@@ -118,11 +139,68 @@ def label_log_axis(axis, lo, hi):
 def legend_below(fig, handles, ncol):
     """A figure legend below everything the figure has (the x-axis labels included): its top at the
     figure's bottom edge; savefig's bbox_inches="tight" takes it in."""
-    return fig.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, frameon=False)
+    return fig.legend(handles=handles, fontsize=SMALL, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, frameon=False)
+
+
+def spread_labels(fig, texts):
+    """Moves direct labels up, in pixels, until none overlaps another: from the lowest, each one
+    that overlaps a label placed before it goes just above that label."""
+    if not texts:
+        return
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    placed = []
+    for text in sorted(texts, key=lambda t: t.get_window_extent(renderer).y0):
+        box = text.get_window_extent(renderer)
+        y0 = box.y0
+        moved = True
+        while moved:
+            moved = False
+            for x0, x1, b0, b1 in placed:
+                if box.x0 < x1 and x0 < box.x1 and y0 < b1 and b0 < y0 + box.height:
+                    y0, moved = b1 + 1, True
+        if y0 != box.y0:
+            transform = text.get_transform()
+            x, y = transform.transform(text.get_position())
+            text.set_position(transform.inverted().transform((x, y + y0 - box.y0)))
+        placed.append((box.x0, box.x1, y0, y0 + box.height))
+
+
+def stack_labels(fig, texts):
+    """Labels in one column (beside a chart's lines), moved apart vertically as little as they can
+    be: labels that would overlap form a stack, centred on the points they name."""
+    if not texts:
+        return
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = sorted(((t, t.get_window_extent(renderer)) for t in texts), key=lambda tb: tb[1].y0 + tb[1].height / 2)
+    want = [b.y0 + b.height / 2 for _, b in boxes]
+    gaps = [0.0] + [(boxes[i - 1][1].height + boxes[i][1].height) / 2 + 1 for i in range(1, len(boxes))]
+    at = list(want)
+    for _ in range(len(boxes)):  # each round merges stacks that overlap; touching ones stay merged
+        stacks = [[0]]
+        for i in range(1, len(boxes)):
+            if at[i] - at[i - 1] < gaps[i] + 1e-6:
+                stacks[-1].append(i)
+            else:
+                stacks.append([i])
+        if all(at[i] - at[i - 1] >= gaps[i] - 1e-6 for i in range(1, len(boxes))):
+            break
+        for stack in stacks:
+            offsets = [0.0]
+            for i in stack[1:]:
+                offsets.append(offsets[-1] + gaps[i])
+            start = sum(want[i] - o for i, o in zip(stack, offsets)) / len(stack)
+            for i, o in zip(stack, offsets):
+                at[i] = start + o
+    for (text, box), y in zip(boxes, at):
+        transform = text.get_transform()
+        x0, y0 = transform.transform(text.get_position())
+        text.set_position(transform.inverted().transform((x0, y0 + y - (box.y0 + box.height / 2))))
 
 
 def kernel_label(settings):
-    """The kernel, with the border mode when it is not clamp: "box", "box_wrap"."""
+    """The kernel, with the border mode when it is not clamp: "box", "box_wrap" (for file names)."""
     border = settings.get("border", "clamp")
     label = settings["kernel"] if border == "clamp" else f'{settings["kernel"]}_{border}'
     # A radius per pixel (--radius-map) is a problem of its own: never on a chart of uniform blurs.
@@ -133,13 +211,29 @@ def kernel_label(settings):
     return f'{label}_map-{re.sub(r"[^A-Za-z0-9.]+", "-", settings["radius_map"]).strip("-")}'
 
 
+def kernel_title(settings):
+    """The kernel in words, for a chart's title: "Gaussian blur (sigma r / 3)", "box blur, border wrap"."""
+    words = "Gaussian blur" if settings["kernel"] == "gauss" else "Box blur"
+    border = settings.get("border", "clamp")
+    if border != "clamp":
+        words += f", border {border}"
+    radius_map = settings.get("radius_map")
+    if radius_map and radius_map.startswith("none"):
+        words += ", variable-radius variants without a map (every pixel at r)"
+    elif radius_map:
+        words += f", radius per pixel by map {radius_map}"
+    return words
+
+
 def groups(report):
-    """(size, format, kernel) -> {variant: {radius: ms}}, the copy pass per (size, format), and
-    the rows of every blur per (size, format), for saying who is missing from a chart. A border
-    mode other than clamp is a kernel of its own ("box_wrap", kernel_label): modes are not mixed."""
+    """(size, format, kernel) -> {variant: {radius: ms}}, the copy pass per (size, format), the
+    rows of every blur per (size, format), for saying who is missing from a chart, and each
+    kernel's title. A border mode other than clamp is a kernel of its own ("box_wrap",
+    kernel_label): modes are not mixed."""
     series = collections.defaultdict(lambda: collections.defaultdict(dict))
     floors = {}
     rows_of = collections.defaultdict(list)
+    titles = {}
     for row in report["results"]:
         s, size = row["settings"], (row["size"]["width"], row["size"]["height"])
         if row.get("role") == "floor" or "kernel" not in s:  # the copy pass (older reports have no role)
@@ -152,13 +246,14 @@ def groups(report):
         if ms is None:
             continue
         key = (size, s["input_format"], kernel_label(s))
+        titles[key] = kernel_title(s)
         previous = series[key][row["variant"]].get(s["radius"])
         series[key][row["variant"]][s["radius"]] = ms if previous is None else min(previous, ms)
-    return series, floors, rows_of
+    return series, floors, rows_of, titles
 
 
 def missing(rows, kernel, shown):
-    """Legend lines for the variants of these rows that a chart of `kernel` (a kernel_label) does not
+    """Note lines for the variants of these rows that a chart of `kernel` (a kernel_label) does not
     show, and why."""
     why = collections.OrderedDict()
     for row in rows:
@@ -179,7 +274,7 @@ def missing(rows, kernel, shown):
     for reason, variants in by_reason.items():
         if len(reason) > 90:
             reason = reason[:87] + "..."
-        lines.append(textwrap.fill(f"not shown ({reason}): " + ", ".join(variants), 44))
+        lines.append(textwrap.fill(f"not in this chart ({reason}): " + ", ".join(variants), 60))
     return lines
 
 
@@ -194,8 +289,10 @@ def stage_of(report, variant):
     return "compute"
 
 
-def title(report, size, fmt, kernel):
-    return f"{report['gl']['renderer']}\n{size[0]}x{size[1]} {fmt}, {kernel}"
+def title(report, what, size, fmt):
+    """A chart's title: what it shows, then the GPU (or CPU rasterizer) and the image."""
+    device = report["gl"]["renderer"] + (", a CPU rasterizer (its times are not a GPU's)" if report["gl"].get("software") else "")
+    return f"{what}\n{device}, {size[0]}x{size[1]} {fmt}"
 
 
 def frontier_points(report):
@@ -222,72 +319,104 @@ def pareto(points):
 
 
 def frontier_chart(report, size, fmt, by_sigma, metric, floor_ms, colour, marker):
-    """One panel per requested sigma: time against error, exact variants on the floor."""
+    """One panel per requested sigma: time against error. Each approximation is labelled where it
+    is drawn; of the exact variants (within 1 LSB by construction) only the fastest is drawn, on the
+    floor, and the panel says how many others there are."""
     key = "rms_lsb" if metric == "rms" else "max_lsb"
     sigmas = sorted(by_sigma)
     cols = min(3, len(sigmas))
     rows = (len(sigmas) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.2 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, 4.8 * rows), squeeze=False)
     errors = [p[1][key] for sigma in sigmas for p in by_sigma[sigma] if not p[1].get("exact")]
     positive = [e for e in errors if e > 0]
     floor = min(positive) / 3 if positive else 0.1  # where the exact variants sit
+    panel_labels = []
     for index, sigma in enumerate(sigmas):
         ax = axes[index // cols][index % cols]
-        plotted = []
-        for ms, fidelity, variant, row in by_sigma[sigma]:
-            exact = bool(fidelity.get("exact"))
-            y = floor if exact else max(fidelity[key], floor)
-            ax.scatter([ms], [y], color=colour[variant], marker=marker[variant], s=24, zorder=3, label=variant)
+        plotted, labels = [], []
+        exact = sorted((p for p in by_sigma[sigma] if p[1].get("exact")), key=lambda p: p[0])
+        approximate = sorted((p for p in by_sigma[sigma] if not p[1].get("exact")), key=lambda p: p[0])
+        shown = ([exact[0]] if exact else []) + approximate
+        fastest, slowest = min(p[0] for p in shown), max(p[0] for p in shown)
+        labelled = set()
+        for ms, fidelity, variant, row in shown:
+            is_exact = bool(fidelity.get("exact"))
+            y = floor if is_exact else max(fidelity[key], floor)
+            ax.plot([ms], [y], linestyle="none", zorder=3, **marker_style(colour[variant], marker[variant], 7))
             plotted.append((ms, y))
-            if not exact:
-                text = row["settings"].get("approximation", {}).get("parameters", "")
-                ax.annotate(text, (ms, y), fontsize=5, xytext=(3, 2), textcoords="offset points", color=colour[variant])
+            if variant in labelled:  # another setting of a variant already named
+                continue
+            labelled.add(variant)
+            text = f"fastest exact: {variant}" if is_exact else variant
+            # Right of the point, or left of it in the right third, where the text would leave the axes.
+            right = math.log(ms) > math.log(slowest) - (math.log(slowest) - math.log(fastest)) / 3 if slowest > fastest else False
+            labels.append(ax.text(ms, y, text, fontsize=SMALL, color=text_colour(colour[variant]), va="bottom",
+                                  ha="right" if right else "left",
+                                  transform=offset_copy(ax.transData, fig=fig, x=-5 if right else 5, y=3, units="points")))
         front = pareto(plotted)
         if front:
             xs, ys = zip(*front)
             ax.step(xs, ys, where="post", color="black", linewidth=0.8, linestyle="--", zorder=2, label="Pareto front")
         ax.axhline(floor, color="grey", linewidth=0.6, linestyle=":")
-        ax.text(0.01, 0.02, "exact variants (within 1 LSB max by construction)", transform=ax.transAxes, fontsize=6,
-                color="grey")
+        others = len({p[2] for p in exact}) - 1
+        note = "exact variants sit on this line (within 1 LSB by construction)"
+        if others > 0:
+            note += f"; {others} slower {'one' if others == 1 else 'ones'} not drawn"
+        ax.text(0.01, 0.02, note, transform=ax.transAxes, fontsize=SMALL, color="grey")
         if floor_ms:
-            ax.axvline(floor_ms, color="black", linewidth=0.8, linestyle=":", label=f"copy {number(floor_ms)} ms")
+            ax.axvline(floor_ms, color="black", linewidth=0.8, linestyle=":", label=f"copy pass {number(floor_ms)} ms")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.margins(0.15)
+        ax.margins(0.2)
         ax.autoscale_view()
         label_log_axis(ax.xaxis, *ax.get_xlim())
         label_log_axis(ax.yaxis, *ax.get_ylim())
-        ax.set_title(f"sigma {sigma:.4g}", fontsize=9)
-        ax.set_xlabel("median GPU time (ms)", fontsize=8)
-        ax.set_ylabel(f"{metric} error vs the exact Gaussian (LSB)", fontsize=8)
-        ax.tick_params(labelsize=7)
+        ax.set_title(f"sigma {sigma:.4g}", fontsize=FONT)
+        ax.set_xlabel("median GPU time (ms)", fontsize=FONT)
+        ax.set_ylabel(f"{metric.upper() if metric == 'rms' else metric} error against the exact Gaussian (LSB)", fontsize=FONT)
+        ax.tick_params(labelsize=SMALL)
         ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=SMALL, loc="upper right")  # the two lines; the points are labelled where they are
+        panel_labels.append(labels)
     for index in range(len(sigmas), rows * cols):
         axes[index // cols][index % cols].axis("off")
-    handles, labels = [], []
-    for ax in axes.flat:
-        for h, l in zip(*ax.get_legend_handles_labels()):
-            if l not in labels:
-                handles.append(h)
-                labels.append(l)
     source = report.get("run", {}).get("input", "scene")
-    fig.suptitle(f"{report['gl']['renderer']}: {size[0]}x{size[1]} {fmt}, input {source}", fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 0.96))
-    legend_below(fig, handles, min(5, len(labels)))
+    fig.suptitle(title(report, f"Approximate Gaussians: error against time, on the {source}", size, fmt), fontsize=FONT + 1)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    for labels in panel_labels:  # in the final layout: pixels moved now stay moved
+        spread_labels(fig, labels)
     return fig
 
 
-def time_chart(report, size, fmt, kernel, by_variant, floor, notes, colour, marker, log):
+def direct_labels(fig, ax, by_variant, colour):
+    """Each line's name beside its last point, right of the axes (to be moved apart with
+    spread_labels once the layout is final): a legend this long would leave a reader matching
+    colours."""
+    transform = offset_copy(blended_transform_factory(ax.transAxes, ax.transData), fig=fig, x=4, y=0, units="points")
+    texts = []
+    ax.set_xlim(*ax.get_xlim())  # the leaders below must not widen the axis
+    right = ax.get_xlim()[1]
+    for variant, points in by_variant.items():
+        last = max(points)
+        # A line that ends before the widest radius leads to its name with a faint dotted line.
+        ax.plot([last, right], [points[last]] * 2, ":", color=colour[variant], linewidth=0.7, alpha=0.6, label="_leader")
+        texts.append(ax.text(1.0, points[last], variant, fontsize=SMALL, color=text_colour(colour[variant]), va="center", ha="left",
+                             transform=transform, clip_on=False))
+    return texts
+
+
+def time_chart(report, size, fmt, kernel_words, by_variant, floor, notes, colour, marker, log):
     """Median GPU time against the radius, a line per variant; the copy pass as the floor."""
-    fig, ax = plt.subplots(figsize=(12, 5.5))
+    fig, ax = plt.subplots(figsize=(11, 6.5))
     for variant, points in sorted(by_variant.items()):
         radii = sorted(points)
-        ax.plot(radii, [points[r] for r in radii], STAGE_STYLE.get(stage_of(report, variant), "-"), marker=marker[variant],
-                markersize=4, color=colour[variant], label=variant)
+        ax.plot(radii, [points[r] for r in radii], STAGE_STYLE.get(stage_of(report, variant), "-"), color=colour[variant],
+                label=variant, **marker_style(colour[variant], marker[variant], 5))
     if floor:
         ax.axhline(floor, color="black", linewidth=1, linestyle=":", label=f"copy pass (floor) {number(floor)} ms")
-    ax.set_xlabel("radius r (taps -r..r)" + (", log scale" if log else ""))
-    ax.set_ylabel("median GPU time (ms)")
+    ax.set_xlabel("radius r (taps -r..r)" + (", log scale" if log else ""), fontsize=FONT)
+    ax.set_ylabel("median GPU time (ms)", fontsize=FONT)
+    ax.tick_params(labelsize=SMALL)
     if log:
         ax.set_yscale("log")
         label_log_axis(ax.yaxis, *ax.get_ylim())
@@ -298,33 +427,50 @@ def time_chart(report, size, fmt, kernel, by_variant, floor, notes, colour, mark
         else:
             ax.set_xscale("log", base=2)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda r, _: f"{r:g}"))  # 1, 2, 4, ... rather than powers
-    ax.set_title(title(report, size, fmt, kernel), fontsize=10)
+    radii = sorted({r for points in by_variant.values() for r in points})
+    if len(radii) <= 16:  # the radii measured labelled (a sweep of 6 and 15 had only "8"), none within a
+        ticks = []        # quarter octave of the one before (30 and 32 would print over each other)
+        for r in radii:
+            if not ticks or (r > 0 and (ticks[-1] <= 0 or math.log2(r / ticks[-1]) >= 0.25)):
+                ticks.append(r)
+        ax.set_xticks(ticks)
+        ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_title(title(report, f"{kernel_words}: GPU time against radius", size, fmt), fontsize=FONT + 1)
     ax.grid(True, which="both", alpha=0.3)
-    handles, _ = ax.get_legend_handles_labels()
-    # Beside the axes: the lines of slow variants run along the top, where a legend inside would sit.
-    ax.legend(handles=handles + note_handles(notes), fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    handles, labels = ax.get_legend_handles_labels()
+    stages = {stage_of(report, v) for v in by_variant}
+    style_note = ["dashed: fragment, solid: compute"] if len(stages) > 1 else []
+    texts = []
+    if len(by_variant) >= DIRECT_LABELS_FROM:
+        texts = direct_labels(fig, ax, by_variant, colour)
+        handles = [h for h, label in zip(handles, labels) if label not in by_variant]  # the floor alone
+        legend_below(fig, handles + note_handles(style_note + notes), 1)
+    else:
+        # Beside the axes: the lines of slow variants run along the top, where a legend inside would sit.
+        ax.legend(handles=handles + note_handles(style_note + notes), fontsize=SMALL, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
+    stack_labels(fig, texts)
     return fig
 
 
-def bar_chart(report, size, fmt, kernel, radius, bars, floor, notes, colour, marker, log):
-    """One bar per variant at one radius, fastest first."""
-    fig, ax = plt.subplots(figsize=(9, 0.35 * (len(bars) + len(notes)) + 1.8))
+def bar_chart(report, size, fmt, kernel_words, radius, bars, floor, notes, colour, marker, log):
+    """One bar per variant at one radius, fastest first, each named on its axis."""
+    fig, ax = plt.subplots(figsize=(9, 0.38 * len(bars) + 1.8))
     names = [v for _, v in bars]
     values = [ms for ms, _ in bars]
     ax.barh(names, values, color=[colour[v] for v in names], edgecolor="white")
-    for patch, name in zip(ax.patches, names):
-        if stage_of(report, name) == "fragment":
+    fragment = [stage_of(report, name) == "fragment" for name in names]
+    for patch, hatched in zip(ax.patches, fragment):
+        if hatched:
             patch.set_hatch("//")
     for y, (ms, name) in enumerate(zip(values, names)):  # the variant's marker, as in the other charts
-        ax.plot([ms], [y], linestyle="none", marker=marker[name], color=colour[name], markeredgecolor="black",
-                markeredgewidth=0.5, markersize=6)
+        ax.plot([ms], [y], linestyle="none", **marker_style(colour[name], marker[name], 7, edge="black"))
     handles = []
     if floor:
         ax.axvline(floor, color="black", linewidth=1, linestyle=":", label=f"copy pass (floor) {number(floor)} ms")
         handles, _ = ax.get_legend_handles_labels()
     for y, ms in enumerate(values):
-        ax.text(ms, y, f"   {number(ms)} ms" + (f" ({number(ms / floor)}x copy)" if floor else ""), va="center", fontsize=7)
+        ax.text(ms, y, f"   {number(ms)} ms" + (f" ({number(ms / floor)}x copy)" if floor else ""), va="center", fontsize=SMALL)
     if log:
         ax.set_xscale("log")
         lo, hi = min(values + ([floor] if floor else [])), max(values)
@@ -333,8 +479,11 @@ def bar_chart(report, size, fmt, kernel, radius, bars, floor, notes, colour, mar
     else:
         ax.set_xlim(0, max(values) * 1.35)
     ax.invert_yaxis()
-    ax.set_xlabel("median GPU time (ms); hatched: fragment, plain: compute")
-    ax.set_title(title(report, size, fmt, f"{kernel} r={radius}"), fontsize=10)
+    ax.tick_params(labelsize=SMALL)
+    # Hatching is named only where a bar has it.
+    ax.set_xlabel("median GPU time (ms)" + ("; hatched: fragment, plain: compute" if any(fragment) and not all(fragment) else
+                                            "; hatched: fragment" if any(fragment) else ""), fontsize=FONT)
+    ax.set_title(title(report, f"{kernel_words}, r = {radius}: GPU time per variant", size, fmt), fontsize=FONT + 1)
     fig.tight_layout()
     if handles or notes:  # below the x-axis label: the bars fill the axes
         legend_below(fig, handles + note_handles(notes), 1)
@@ -343,7 +492,7 @@ def bar_chart(report, size, fmt, kernel, radius, bars, floor, notes, colour, mar
 
 def charts(report, log=False, radius=None, metric="rms"):
     """Every chart of the report: (file name tag, figure)."""
-    series, floors, rows_of = groups(report)
+    series, floors, rows_of, titles = groups(report)
     colour, marker = colours(report), markers(report)
     made = []
     for (size, fmt), by_sigma in sorted(frontier_points(report).items()):
@@ -353,15 +502,16 @@ def charts(report, log=False, radius=None, metric="rms"):
         made.append((f"frontier_{size[0]}x{size[1]}_{fmt}", fig))
     for (size, fmt, kernel), by_variant in sorted(series.items()):
         tag = f"{size[0]}x{size[1]}_{fmt}_{kernel}"
+        words = titles[(size, fmt, kernel)]
         floor = floors.get((size, fmt))
         notes = missing(rows_of[(size, fmt)], kernel, by_variant)
         radii = sorted({r for points in by_variant.values() for r in points})
         if len(radii) > 1:  # one radius makes a column of dots: the bar chart says it
-            made.append((f"time_vs_radius_{tag}", time_chart(report, size, fmt, kernel, by_variant, floor, notes, colour, marker, log)))
+            made.append((f"time_vs_radius_{tag}", time_chart(report, size, fmt, words, by_variant, floor, notes, colour, marker, log)))
         at = radius if radius is not None else radii[-1]
         bars = sorted(((points[at], v) for v, points in by_variant.items() if at in points))
         if bars:
-            made.append((f"bars_{tag}_r{at}", bar_chart(report, size, fmt, kernel, at, bars, floor, notes, colour, marker, log)))
+            made.append((f"bars_{tag}_r{at}", bar_chart(report, size, fmt, words, at, bars, floor, notes, colour, marker, log)))
     return made
 
 

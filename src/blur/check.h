@@ -80,6 +80,9 @@ struct Fidelity {
   double rms_lsb = 0.0;
   double psnr_db = 0.0;  // 20 log10(255 / rms_lsb); infinite when equal
 };
+// The PSNR against the exact kernel at or above which an approximation stands in for it: the
+// report's conclusion picks only such, and --export warns below it.
+inline constexpr double kFidelityBarDb = 50.0;
 // The exact Gaussian of `sigma` as the exact variants blur it (r = ceil(3 sigma), the integrated
 // weights), at any radius; sigma 0 is the identity.
 Kernel fidelity_kernel(double sigma);

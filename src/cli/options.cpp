@@ -158,6 +158,30 @@ std::string shell_word(std::string_view word) {
   return quoted + "'";
 }
 
+// --help's lines within kHelpWidth: CLI11 prints each description on one line, and a knob's (the
+// variants that have it) runs past 200 columns. A longer option line's description is wrapped,
+// its lines under the description column.
+std::string wrapped_help(const std::string& help, size_t description_column) {
+  std::string out;
+  for (const std::string& line : split(help, '\n')) {
+    // An option's line, or its description alone on the next line (after a long option name).
+    const bool option = (line.rfind("  -", 0) == 0 || line.find_first_not_of(' ') == description_column) &&
+                        line.size() > description_column && line[description_column - 1] == ' ';
+    if (line.size() <= kHelpWidth || !option) {
+      out += line + "\n";
+      continue;
+    }
+    // Every line of the description as wide as the first, under the description column.
+    const std::string indent(description_column, ' ');
+    std::string description = line.substr(0, description_column);
+    for (const std::string& part : split(wrapped(trim(line.substr(description_column)), kHelpWidth - description_column, ""), '\n'))
+      description += (description.size() > description_column ? "\n" + indent : "") + part;
+    out += description + "\n";
+  }
+  if (!help.empty() && help.back() != '\n') out.pop_back();
+  return out;
+}
+
 }  // namespace
 
 Options parse_options(int argc, const char* const* argv) {
@@ -168,7 +192,8 @@ Options parse_options(int argc, const char* const* argv) {
                "Opens a window when a display is available; --headless (EGL) times, checks, or blurs an image file.",
                "blurlab"};
   app.set_help_flag("-h,--help", "Print this help and exit");
-  app.get_formatter()->column_width(34);
+  constexpr size_t kDescriptionColumn = 34;
+  app.get_formatter()->column_width(kDescriptionColumn);
   app.option_defaults()->always_capture_default(false);
 
   std::string variant_text, kernel_text, radius_text, sigma_text, format_text, input_format_text, size_text, border_text,
@@ -189,7 +214,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--format", format_text, "Intermediate format of multi-pass variants: rgba8, rgba16f, rgba32f")->type_name("LIST");
   app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (HDR: the scene's highlights above 1 kept)")->type_name("LIST");
   app.add_flag("--linear", o.linear, "Blur in linear light: decode the sRGB input, blur in rgba16f, encode the output (the window's L)");
-  app.add_option("--size", size_text, "Image size of the scene (default 1920x1080)")->type_name("WxH|LIST");
+  app.add_option("--size", size_text, "Image size: headless, the scene's (default 1920x1080); the window's (default 1280x720)")
+      ->type_name("WxH|LIST");
   app.add_option("--border", border_text, "What taps outside the image read: clamp (default), reflect, reflect101, wrap, constant")
       ->type_name("MODE|LIST");
   app.add_option("--border-value", border_value_text,
@@ -233,7 +259,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings)")->type_name("FILE");
   app.add_option("--report", o.report_dir, "Headless: write DIR/report.md (GPU, settings, table, charts, checks) with its files")->type_name("DIR");
   app.add_option("--export", o.export_dir,
-                 "Headless, one variant and setting: write DIR/ self-contained shaders per pass and recipe.md/.json to ship it")
+                 "Headless, one variant and setting: write DIR/ self-contained shaders per pass, recipe.md/.json, README.md "
+                 "(fidelity, how to run it) and LICENSE, to ship it")
       ->type_name("DIR");
   app.add_option("--dump-programs", o.dump_dir,
                  "Headless: write DIR/NNN_<shader>.txt per compiled program, the driver's binary as text (NVIDIA: its assembly)")
@@ -257,7 +284,7 @@ Options parse_options(int argc, const char* const* argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     o.help = true;
-    o.help_text = app.help();
+    o.help_text = wrapped_help(app.help(), kDescriptionColumn);
     return o;
   } catch (const CLI::ValidationError& e) {
     throw UsageError(validation_message(e));  // print_error() makes it one line

@@ -15,6 +15,8 @@ namespace blurlab::cli {
 
 // The most configurations (variants x kernels x knobs x formats x sizes) one run may sweep.
 inline constexpr double kMaxConfigurations = 100000;
+// The widest line of --help.
+inline constexpr size_t kHelpWidth = 100;
 
 struct Options {
   bool help = false;  // --help: the text is in help_text

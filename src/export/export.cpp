@@ -5,12 +5,14 @@
 #include <cctype>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "blur/kernel.h"
 #include "blur/radius_map.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "report/report.h"
 #include "util/strings.h"
 
 namespace blurlab {
@@ -154,15 +156,140 @@ std::string_view image_format(const RecordedBinding& b, const Recording& r) {
   return b.raw ? info.raw_name : info.name;
 }
 
+// What the check compared the output with.
+std::string check_reference(const ExportRequest& r) {
+  return is_approximation(*r.variant) ? "blurlab's CPU model of its algorithm" : "blurlab's CPU reference (the exact blur)";
+}
+
+// The sigma an approximation realizes, where it blurs a uniform Gaussian for another asked for.
+std::optional<double> realized_sigma(const ExportRequest& r) {
+  if (!r.approximation || r.variant->variable_radius || r.settings.kernel.type != KernelType::Gauss) return std::nullopt;
+  return r.approximation->sigma;
+}
+
+// What the fidelity was measured against: the kernel asked for, or for an approximation of the
+// Gaussian the one of the sigma it realizes, or per pixel by the radius map.
+std::string fidelity_against(const ExportRequest& r) {
+  const std::string kernel = report::kernel_text(r.settings.kernel);
+  if (r.variant->variable_radius) {
+    // A map file by its name alone: the fidelity goes into the shaders' headers, not this machine's paths.
+    const RadiusMap* map = r.settings.radius_map.get();
+    const std::string name = map && map->shape == MapShape::File ? "file " + fs::path(map->name).filename().string() : describe(map);
+    return "the exact per-pixel blur by radius map " + name + " (levels 0.." + std::to_string(r.settings.kernel.radius) + " of " +
+           kernel + ")";
+  }
+  if (const auto sigma = realized_sigma(r)) {
+    const std::string asked = format_double(r.settings.kernel.sigma, 4), realized = format_double(*sigma, 4);
+    return "the exact Gaussian of sigma " + realized +
+           (realized == asked ? ", as asked" : ", the sigma it realizes (sigma " + asked + " was asked)");
+  }
+  return "the exact " + kernel + " blur";
+}
+
+bool meets_bar(const Fidelity& f) { return !std::isfinite(f.psnr_db) || f.psnr_db >= kFidelityBarDb; }
+
+std::string psnr_words(const Fidelity& f) {
+  return std::isfinite(f.psnr_db) ? "PSNR " + format_double(f.psnr_db, 3) + " dB" : "equal (no PSNR)";
+}
+
+// "PSNR 45.1 dB, max 45 LSB, RMS 1.29 LSB against the exact Gaussian of sigma 9.539, ..., on the scene"
+std::string fidelity_summary(const ExportRequest& r) {
+  const Fidelity& f = *r.fidelity;
+  return psnr_words(f) + ", max " + format_double(f.max_lsb, 3) + " LSB, RMS " + format_double(f.rms_lsb, 3) + " LSB against " +
+         fidelity_against(r) + ", on " + r.input + (meets_bar(f) ? "" : "; below the " + format_double(kFidelityBarDb) + " dB bar");
+}
+
+// The recipe's "fidelity": the numbers, what they are against, and the bar.
+json fidelity_json(const ExportRequest& r) {
+  const Fidelity& f = *r.fidelity;
+  json j = {{"against", fidelity_against(r)}, {"max_lsb", f.max_lsb}, {"rms_lsb", f.rms_lsb}, {"measured_on", r.input},
+            {"bar_psnr_db", kFidelityBarDb}, {"meets_bar", meets_bar(f)},
+            {"unit", "8-bit steps (LSB) of the input's range; PSNR 20 log10(255 / RMS)"}};
+  if (std::isfinite(f.psnr_db)) j["psnr_db"] = f.psnr_db;
+  if (const auto sigma = realized_sigma(r)) {
+    j["asked_sigma"] = r.settings.kernel.sigma;
+    j["realized_sigma"] = *sigma;
+  }
+  if (!meets_bar(f)) j["warning"] = fidelity_warning(r);
+  return j;
+}
+
+}  // namespace
+
+std::string fidelity_warning(const ExportRequest& r) {
+  if (!r.fidelity || meets_bar(*r.fidelity)) return "";
+  return std::string(r.variant->name) + " comes to " + psnr_words(*r.fidelity) + " (max " +
+         format_double(r.fidelity->max_lsb, 3) + " LSB) of " + fidelity_against(r) + ", below the " +
+         format_double(kFidelityBarDb) + " dB at which blurlab counts an approximation as standing in for it";
+}
+
+std::optional<std::string> without_source_pointers(const std::string& line) {
+  const size_t slash = line.find("//");
+  if (slash == std::string::npos) return line;
+  // A path in blurlab's tree ("src/blur/kernel.h", "blur/radius_map.h", "docs/PERFORMANCE.md") or an issue.
+  static const std::regex pointer(
+      R"((?:\b(?:src|docs|tests|glsl)/[\w./-]*\w|\b(?:util|image|gl|blur|variants|bench|report|export|cli|ui|scene|app)/[\w.-]+\.(?:h|cpp)\b|\bissue \d+))");
+  const std::string comment = line.substr(slash);
+  if (!std::regex_search(comment, pointer)) return line;
+  // Each outermost parenthesis (which may hold calls, "f()"): its parts (split at ";" and "," outside
+  // inner parentheses) that name a pointer go, and the parenthesis with them when none is left.
+  std::string out;
+  size_t at = 0;
+  while (at < comment.size()) {
+    const size_t open = comment.find('(', at);
+    if (open == std::string::npos) break;
+    size_t close = open;
+    for (int depth = 0; close < comment.size(); ++close)
+      if (comment[close] == '(') ++depth;
+      else if (comment[close] == ')' && --depth == 0) break;
+    if (close == comment.size()) break;  // unbalanced: leave the rest as it is
+    const std::string inside = comment.substr(open + 1, close - open - 1);
+    out += comment.substr(at, open - at);
+    at = close + 1;
+    if (!std::regex_search(inside, pointer)) {
+      out += "(" + inside + ")";
+      continue;
+    }
+    std::string kept, separator;
+    size_t start = 0;
+    for (size_t i = 0, depth = 0; i <= inside.size(); ++i) {
+      if (i < inside.size()) {
+        depth += inside[i] == '(' ? 1 : 0;
+        depth -= inside[i] == ')' && depth > 0 ? 1 : 0;
+        if (depth > 0 || (inside[i] != ';' && inside[i] != ',')) continue;
+      }
+      const std::string part(trim(std::string_view(inside).substr(start, i - start)));
+      if (!part.empty() && !std::regex_search(part, pointer)) {
+        kept += separator + part;
+        separator = i < inside.size() ? std::string(1, inside[i]) + " " : "";
+      }
+      start = i + 1;
+    }
+    if (kept.empty()) {
+      while (!out.empty() && out.back() == ' ') out.pop_back();  // the space before the parenthesis
+    } else {
+      out += "(" + kept + ")";
+    }
+  }
+  out += comment.substr(std::min(at, comment.size()));
+  const std::string code = line.substr(0, slash);
+  if (out.find_first_not_of("/ .") == std::string::npos)  // nothing left of the comment
+    return trim(code).empty() ? std::nullopt : std::optional(code);
+  return code + out;
+}
+
+namespace {
+
 // One stage of one pass as a file that needs nothing else: the expansion the program cache
 // compiles (#version, the defines, the includes inlined), with the weights baked in, the #line
 // directives (they name source-string numbers of blurlab's files) turned into comments, and a
 // header saying what it is.
+// The licence line first (GLSL allows comments before #version).
 std::string exported_shader(const gl::ShaderSources& sources, const gl::ShaderFile& file, const gl::Defines& defines,
                             const std::string& header) {
   const gl::ExpandedSource expanded = gl::expand_source(sources, file.name, defines);
   std::istringstream in(expanded.text);
-  std::string line, out;
+  std::string line, out = "// " + std::string(kSpdxLine) + "\n";
   bool first = true;
   while (std::getline(in, line)) {
     if (line.rfind("#line ", 0) == 0) {
@@ -172,7 +299,7 @@ std::string exported_shader(const gl::ShaderSources& sources, const gl::ShaderFi
         out += "// ---- " + expanded.files[static_cast<size_t>(index)] + "\n";
       continue;
     }
-    out += line + "\n";
+    if (const auto kept = without_source_pointers(line)) out += *kept + "\n";
     if (first) out += header;  // right after #version, which must come first
     first = false;
   }
@@ -183,11 +310,13 @@ std::string shader_header(const ExportRequest& r, const RecordedPass& pass, size
   std::ostringstream h;
   h << "// Exported by blurlab --export: " << r.variant->name << ", pass " << index + 1 << " of " << count << " (\""
     << pass.name << "\")\n"
+    << "// Copyright 2026 the blurlab authors; MIT licence (LICENSE beside this file).\n"
     << "// settings: " << describe(*r.variant, r.settings) << "\n"
     << "// image:    " << r.size.x << "x" << r.size.y << " (workgroup counts for other sizes: recipe.md)\n"
-    << "// GPU:      " << r.gpu << "\n";
+    << "// made on:  " << r.gpu << (r.cpu_rasterizer ? ", a CPU rasterizer (its time says nothing of a GPU's: none given)" : "") << "\n";
   if (r.median_ms) h << "// measured: " << format_double(*r.median_ms, 4) << " ms for the whole blur (median)\n";
-  if (!r.check.empty()) h << "// check:    " << r.check << " against blurlab's CPU reference\n";
+  if (!r.check.empty()) h << "// check:    " << r.check << " against " << check_reference(r) << "\n";
+  if (r.fidelity) h << "// fidelity: " << wrapped(fidelity_summary(r), 88, "//           ") << "\n";
   if (r.variant->variable_radius)
     h << "// Per-pixel radius: each pixel's level and every level's weights are textures filled from data\n"
          "// files (recipe.md, \"The radius map\").\n";
@@ -349,7 +478,11 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
                  {"passes", passes},
                  {"after_last_pass", after_last_pass(recording)}};
   if (r.median_ms) recipe["median_ms"] = *r.median_ms;
+  recipe["cpu_rasterizer"] = r.cpu_rasterizer;  // then no time: a CPU's says nothing of a GPU's
   if (!r.check.empty()) recipe["check"] = r.check;
+  if (r.fidelity) recipe["fidelity"] = fidelity_json(r);
+  recipe["SPDX-License-Identifier"] = "MIT";  // kSpdxLine, as JSON has no comments
+  recipe["copyright"] = "2026 the blurlab authors (LICENSE)";
   if (r.variant->variable_radius) recipe["radius_map"] = radius_map_json(recording, r.settings);
   return recipe;
 }
@@ -359,12 +492,20 @@ namespace {
 std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
   std::ostringstream md;
   auto text = [](const json& value) { return value.get<std::string>(); };
-  md << "# " << r.variant->name << ": exported blur\n\n"
-     << "Settings: `" << describe(*r.variant, r.settings) << "`, made for " << r.size.x << "x" << r.size.y << " on "
-     << r.gpu << (r.median_ms ? " (" + format_double(*r.median_ms, 4) + " ms measured)" : "") << ".\n"
-     << (r.check.empty() ? "" : "Check against blurlab's CPU reference: " + r.check + ".\n") << "\nCommand: `" << r.command
-     << "`\n\nEverything below is also in `recipe.json`, for programs; `blurlab-run-recipe` (tests/tools/run_recipe.cpp) "
-        "runs a recipe from that file alone with plain GL.\n\n";
+  md << "<!-- " << kSpdxLine << " -->\n# " << r.variant->name << ": exported blur\n\n"
+     << "Settings: `" << describe(*r.variant, r.settings) << "`, made for " << r.size.x << "x" << r.size.y << " on " << r.gpu
+     << (r.median_ms        ? " (" + format_double(*r.median_ms, 4) + " ms measured)"
+         : r.cpu_rasterizer ? ", a CPU rasterizer (no time given: a CPU's says nothing of a GPU's; time it on yours)"
+                            : "")
+     << ".\n" << (r.check.empty() ? "" : "Check against " + check_reference(r) + ": " + r.check + ".\n") << "\nCommand: `"
+     << r.command << "`\n\n";
+  if (recipe.contains("fidelity")) {
+    md << "## Fidelity\n\n" << fidelity_summary(r) << " (the bar: PSNR " << format_double(kFidelityBarDb) << " dB).\n";
+    if (const std::string warning = fidelity_warning(r); !warning.empty()) md << "\n**Warning: " << warning << ".**\n";
+    md << "\n";
+  }
+  md << "Everything below is also in `recipe.json`, for programs; README.md says how to run the blur without blurlab "
+        "(`blurlab-run-recipe`).\n\n";
 
   const json& light = recipe["light"];
   md << "## The image\n\n- `source` holds " << text(light["source"]) << ".\n- `destination` receives the blur: "
@@ -449,6 +590,62 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
   return md.str();
 }
 
+// The sizes the recipe runs at: any, when every texture and pass gives its size as a formula in W x
+// H and no data file was made for this size; else this size alone, and why.
+std::string sizes_text(const ExportRequest& r, const json& recipe) {
+  const std::string made = "Made for " + size_text(r.size);
+  for (const json& t : recipe["textures"]) {
+    const std::string formula = t["size_formula"];
+    if (t.contains("contents") && formula.find('W') != std::string::npos)
+      return made + "; it runs at that size only: `" + t["contents"]["file"].get<std::string>() +
+             "` holds data made per pixel of it (recipe.md says how to make it for another size).";
+    if (formula == "fixed for this image size")
+      return made + "; it runs at that size only: texture `" + t["name"].get<std::string>() + "` has no size formula.";
+  }
+  for (const json& p : recipe["passes"])
+    if (p.value("groups_formula", "") == "fixed for this image size")
+      return made + "; it runs at that size only: pass `" + p["name"].get<std::string>() + "` has no workgroup formula.";
+  return made + "; it runs at any size: recipe.md and recipe.json give every texture's size and every pass's workgroups "
+                "as a formula in the image's W x H.";
+}
+
+// The export's README: what the files are, the blur's fidelity and licence, and how to run it
+// without blurlab.
+std::string export_readme(const ExportRequest& r, const json& recipe, const std::vector<std::string>& shaders,
+                          const std::vector<std::string>& data) {
+  std::ostringstream md;
+  const auto list = [](const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names) text += (text.empty() ? "`" : ", `") + name + "`";
+    return text;
+  };
+  md << "<!-- " << kSpdxLine << " -->\n# " << r.variant->name << ", exported by blurlab\n\n"
+     << "`" << r.variant->name << "` as OpenGL 4.3 shaders that need nothing of blurlab: " << r.variant->summary << " (`"
+     << describe(*r.variant, r.settings) << "`). " << sizes_text(r, recipe) << "\n\n";
+  if (r.fidelity) {
+    md << "Fidelity: " << fidelity_summary(r) << ".\n";
+    if (const std::string warning = fidelity_warning(r); !warning.empty()) md << "\n**Warning: " << warning << ".**\n";
+    md << "\n";
+  }
+  md << "## Files\n\n"
+     << "- " << list(shaders) << ": one self-contained shader per pass and stage, its constants baked in\n"
+     << "- `recipe.md`: how to run them (textures, bindings, barriers, dispatches), and `recipe.json`, the same for programs\n";
+  if (!data.empty()) md << "- " << list(data) << ": data to fill textures with before the first pass (recipe.md says how)\n";
+  md << "- `LICENSE`: the MIT licence, copyright 2026 the blurlab authors. Each text file says so in its first line (`"
+     << kSpdxLine << "`)" << (data.empty() ? "" : ", each data file in the `.license` file beside it") << ".\n\n"
+     << "## Run it without blurlab\n\n"
+     << "`blurlab-run-recipe` runs the blur from `recipe.json` and the shaders alone, with plain OpenGL (libepoxy and EGL, no\n"
+        "window), nlohmann-json and libpng, as an engine would. blurlab's `./run.sh` builds it with the program, as\n"
+        "`build-release/app/blurlab-run-recipe` (`cmake --build build-release --target blurlab-run-recipe` alone). From\n"
+        "blurlab's folder:\n\n"
+        "```sh\nbuild-release/app/blurlab-run-recipe THIS_FOLDER/recipe.json IN.png OUT.png\n```\n\n"
+        "IN.png is an 8-bit PNG"
+     << (r.settings.linear ? " (sRGB: the runner decodes it to linear light first and encodes the result)" : "")
+     << "; OUT.png gets the blur, 8-bit. A size the recipe cannot run is refused with both sizes. The runner's source\n"
+        "(`tests/tools/run_recipe.cpp` in blurlab) shows every GL call the recipe asks for.\n";
+  return md.str();
+}
+
 }  // namespace
 
 void check_export_dir(const fs::path& dir) { check_output_directory(dir, "--export", kExportFiles); }
@@ -470,13 +667,20 @@ std::vector<std::string> write_export(const Recording& recording, const ExportRe
       files.emplace_back(std::to_string(i + 1) + "_" + pass.name + "." + std::string(stage_extension(f.stage)),
                          exported_shader(sources, f, defines, header));
   }
-  std::vector<std::string> names;
+  std::vector<std::string> names, data;
   for (const auto& [name, content] : files) names.push_back(name);
   const json recipe = recipe_json(recording, r, names);
   for (const RecordedTexture& t : recording.textures)
-    if (!t.contents.empty()) files.emplace_back(contents_file(t), std::string(t.contents.begin(), t.contents.end()));
+    if (!t.contents.empty()) {
+      files.emplace_back(contents_file(t), std::string(t.contents.begin(), t.contents.end()));
+      // A data file has no room for a comment: its licence is in a file of its own (REUSE's way).
+      files.emplace_back(contents_file(t) + ".license", std::string(kSpdxLine) + "\nSPDX-FileCopyrightText: 2026 the blurlab authors\n");
+      data.push_back(contents_file(t));
+    }
   files.emplace_back("recipe.json", recipe.dump(2) + "\n");
   files.emplace_back("recipe.md", recipe_markdown(r, recipe));
+  files.emplace_back("README.md", export_readme(r, recipe, names, data));
+  files.emplace_back("LICENSE", std::string(embedded_license()));
 
   for (const auto& [name, content] : files) write_file_into(dir, name, content, "--export");
   names.clear();

@@ -24,10 +24,18 @@ struct ExportRequest {
   BlurSettings settings;  // resolved
   glm::ivec2 size{0, 0};
   std::string gpu;                   // GL_RENDERER
-  std::optional<double> median_ms;   // the measured time of the whole blur, if it was timed
+  // The renderer is a CPU rasterizer: its time says nothing of a GPU's, so none is given.
+  bool cpu_rasterizer = false;
+  std::optional<double> median_ms;   // the measured time of the whole blur, if it was timed on a GPU
   std::string check;                 // the check's verdict, e.g. "ok R 0 G 1 B 0 A 0 LSB", or ""
   std::string command;               // the command line that made it
   Tolerance tolerance;               // what the check allows for these settings, and why
+  // How close the output came to the exact kernel on the run's input (report::Measurement's
+  // fidelity; none for the copy), what an approximation chose (the sigma it realizes), and what
+  // the input was ("the scene", "--image photo.png").
+  std::optional<Fidelity> fidelity;
+  std::optional<ApproxChoice> approximation;
+  std::string input;
 };
 
 // The defines that replace the weights block (glsl/blur_common.glsl, BAKED_TAPS) with constants:
@@ -43,7 +51,21 @@ bool uses_kernel_weights(const VariantInfo& variant);
 nlohmann::json recipe_json(const Recording& recording, const ExportRequest& request, const std::vector<std::string>& shader_files);
 
 // The files of an export whose names are known before the run (the shaders' depend on the passes).
-inline const std::vector<std::string> kExportFiles = {"recipe.json", "recipe.md"};
+inline const std::vector<std::string> kExportFiles = {"recipe.json", "recipe.md", "README.md", "LICENSE"};
+
+// LICENSE as the program was built with it: every export carries it, and every exported file
+// names it in its first line (kSpdxLine) or, for a data file, in a NAME.license beside it.
+std::string_view embedded_license();
+inline constexpr std::string_view kSpdxLine = "SPDX-License-Identifier: MIT";
+
+// What --export warns of when the blur does not reach kFidelityBarDb against the exact kernel
+// (recipe.md, README.md and recipe.json say it too), else "".
+std::string fidelity_warning(const ExportRequest& request);
+
+// A comment line of a shader without what points into blurlab's source tree (a parenthesis naming
+// "src/blur/kernel.h", "docs/PERFORMANCE.md", an issue), which someone shipping the shader does
+// not have; a comment left empty is dropped (nullopt). Code is kept as it is.
+std::optional<std::string> without_source_pointers(const std::string& line);
 
 // Throws Error (exit 1) unless `dir` can take the export at the end (check_output_directory()
 // for --export with kExportFiles). Called before any GL work.

@@ -5,22 +5,76 @@
 #include <cstdio>
 #include <map>
 
+#include "blur/radius_map.h"
 #include "util/strings.h"
 
 namespace blurlab::report {
 
 namespace {
 
+// A ranking's candidate: its pick, whether it may be ranked at all, and among which.
+struct Candidate {
+  Pick pick;
+  bool passed = true;  // ran its check within its tolerance, or was not checked
+  bool approximation = false;
+};
+
 std::optional<Pick> pick(const Measurement& m) {
   const auto it = m.spans_ms.find("total");
   if (m.unsupported || it == m.spans_ms.end() || it->second.empty()) return std::nullopt;
   const Stats s = stats_of(it->second);
-  return Pick{&m, s.median, s.median > 0 ? 50.0 * s.spread / s.median : 0.0};
+  Pick p{&m, std::string(m.variant->name), s.median, s.median > 0 ? 50.0 * s.spread / s.median : 0.0, s.median};
+  if (m.fidelity && std::isfinite(m.fidelity->psnr_db)) p.psnr_db = m.fidelity->psnr_db;
+  return p;
 }
 
-bool passed(const Measurement& m) { return !m.check || m.check->ok; }
+Pick pick(const ResultsRow& r) {
+  Pick p{nullptr, r.variant, r.median_ms, r.median_ms > 0 ? 50.0 * r.spread_ms / r.median_ms : 0.0, r.x_copy};
+  p.x_copy = r.x_copy;
+  p.psnr_db = r.psnr_db;
+  return p;
+}
 
-double psnr(const Measurement& m) { return m.fidelity ? m.fidelity->psnr_db : -INFINITY; }
+// An approximation's PSNR; one equal to the exact kernel has none (infinite).
+double psnr(const Pick& p) {
+  if (p.row) return p.row->fidelity ? p.row->fidelity->psnr_db : -INFINITY;
+  return p.psnr_db.value_or(-INFINITY);
+}
+
+// value +- half the spread, `side` -1 or +1.
+double reach(const Pick& p, double side) { return p.value * (1 + side * p.spread_percent / 100); }
+
+// The fastest of `picks` (each variant by its fastest row) and the variants within its reach.
+Ranking rank(std::vector<Pick> picks) {
+  std::stable_sort(picks.begin(), picks.end(), [](const Pick& a, const Pick& b) { return a.value < b.value; });
+  Ranking r;
+  std::vector<std::string> seen;
+  for (Pick& p : picks) {
+    if (std::find(seen.begin(), seen.end(), p.variant) != seen.end()) continue;
+    seen.push_back(p.variant);
+    if (!r.fastest) r.fastest = std::move(p);
+    else if (reach(*r.fastest, +1) >= reach(p, -1)) r.tied.push_back(std::move(p));
+  }
+  return r;
+}
+
+Answer answer(const std::vector<Candidate>& candidates, double min_psnr_db) {
+  Answer a;
+  std::vector<Pick> exact, close;
+  std::vector<std::string> variants;
+  for (const Candidate& c : candidates) {
+    if (std::find(variants.begin(), variants.end(), c.pick.variant) == variants.end()) variants.push_back(c.pick.variant);
+    if (!c.passed) continue;
+    if (!c.approximation) exact.push_back(c.pick);
+    else if (psnr(c.pick) >= min_psnr_db) close.push_back(c.pick);
+    else if (!a.closest_approximation || psnr(c.pick) > psnr(*a.closest_approximation)) a.closest_approximation = c.pick;
+  }
+  a.variants = variants.size();
+  a.exact = rank(std::move(exact));
+  a.approximation = rank(std::move(close));
+  if (a.approximation.fastest) a.closest_approximation.reset();
+  return a;
+}
 
 // The rows of one conclusion: same image, input format, light, kernel and border.
 auto kernel_group(const Measurement& m) {
@@ -30,55 +84,171 @@ auto kernel_group(const Measurement& m) {
                     m.settings.radius_map.get());  // a per-pixel radius map blurs another image than the uniform rows
 }
 
+// --- what the GPUs' results files answer -------------------------------------------------------
+
+// "NVIDIA H100 80GB HBM3/PCIe/SSE2" -> "NVIDIA H100 80GB HBM3": NVIDIA's GL_RENDERER names the bus
+// and the CPU's instruction set after the GPU.
+std::string gpu_name(const std::string& renderer) { return renderer.substr(0, renderer.find('/')); }
+
+bool same_sigma(double a, double b) { return std::abs(a - b) <= 1e-3 * std::max(1.0, std::abs(b)); }
+
+// How far a kernel the file measured is from the one asked for: 0 for the same; otherwise the
+// ratio of the sigmas (gauss) or of the widths (box) on a log scale.
+double kernel_distance(const Kernel& measured, const Kernel& asked) {
+  if (measured.radius == asked.radius && same_sigma(measured.sigma, asked.sigma)) return 0.0;
+  if (asked.type == KernelType::Gauss) return std::abs(std::log(measured.sigma / asked.sigma)) + 1e-6 * std::abs(measured.radius - asked.radius);
+  return std::abs(std::log((2.0 * measured.radius + 1) / (2.0 * asked.radius + 1)));
+}
+
+std::optional<GpuAnswer> gpu_answer(const ResultsFile& file, const Measurement& asked, double min_psnr_db) {
+  const BlurSettings& s = asked.settings;
+  const std::string map = s.radius_map ? describe(s.radius_map.get()) : "";
+  std::vector<const ResultsRow*> rows;
+  for (const ResultsRow& r : file.rows)
+    if (r.kernel.type == s.kernel.type && r.input_format == gl::name(s.input_format) && r.linear == s.linear &&
+        r.border == name(s.border.mode) && r.radius_map == map)
+      rows.push_back(&r);
+  if (rows.empty()) return std::nullopt;
+  // The kernel nearest the one asked for, then the size nearest the run's in pixels, then the most
+  // variants.
+  const auto pixels = [](glm::ivec2 z) { return std::log(static_cast<double>(z.x) * z.y); };
+  const ResultsRow* best = rows.front();
+  const auto variants_of = [&](const ResultsRow& like) {
+    std::vector<std::string> names;
+    for (const ResultsRow* r : rows)
+      if (r->size == like.size && r->kernel == like.kernel && std::find(names.begin(), names.end(), r->variant) == names.end())
+        names.push_back(r->variant);
+    return names.size();
+  };
+  const auto key = [&](const ResultsRow& r) {
+    return std::tuple(kernel_distance(r.kernel, s.kernel), std::abs(pixels(r.size) - pixels(asked.size)), -static_cast<double>(variants_of(r)));
+  };
+  for (const ResultsRow* r : rows)
+    if (key(*r) < key(*best)) best = r;
+  std::vector<Candidate> candidates;
+  for (const ResultsRow* r : rows)
+    if (r->size == best->size && r->kernel == best->kernel) candidates.push_back({pick(*r), r->check_ok, r->approximation});
+  GpuAnswer g;
+  g.gpu = gpu_name(file.renderer);
+  g.file = file.name;
+  g.size = best->size;
+  g.kernel = kernel_text(best->kernel);
+  g.same_kernel = kernel_distance(best->kernel, s.kernel) == 0.0;
+  g.answer = answer(candidates, min_psnr_db);
+  return g;
+}
+
+// --- the words -------------------------------------------------------------------------------
+
 std::string fixed(double v, int digits) {
   char text[48];
   std::snprintf(text, sizeof text, "%.*f", digits, v);
   return text;
 }
 
+// This run's rows by their median; a results file's by their time over the copy.
 std::string time_text(const Pick& p) {
+  if (!p.row && p.x_copy) return format_double(*p.x_copy, 3) + "x copy";
   return format_double(p.median_ms, 4) + " ms +-" + fixed(p.spread_percent, 0) + "%";
 }
 
-std::string name_of(const Pick& p) { return std::string(p.row->variant->name); }
+std::string psnr_text(const Pick& p) { return std::isfinite(psnr(p)) ? fixed(psnr(p), 1) + " dB" : "equal"; }
 
-std::string psnr_text(const Pick& p) { return std::isfinite(psnr(*p.row)) ? fixed(psnr(*p.row), 1) + " dB" : "equal"; }
-
-std::string exact_text(const KernelConclusion& k) {
-  if (!k.exact) return "none ran and passed its check";
-  return name_of(*k.exact) + ", " + time_text(*k.exact);
+// "a (1 ms +-40%), b (1.2 ms +-0%) and 3 more overlap within their spreads"
+std::string tied_text(const Ranking& r) {
+  constexpr size_t kNamed = 4;
+  std::vector<const Pick*> all{&*r.fastest};
+  for (const Pick& p : r.tied) all.push_back(&p);
+  std::string text;
+  for (size_t i = 0; i < std::min(all.size(), kNamed); ++i)
+    text += (i == 0 ? "" : i + 1 == all.size() ? " and " : ", ") + all[i]->variant + " (" + time_text(*all[i]) + ")";
+  if (all.size() > kNamed) text += " and " + std::to_string(all.size() - kNamed) + " more";
+  return text + " overlap within their spreads";
 }
 
-std::string approximation_text(const Conclusion& c, const KernelConclusion& k) {
-  if (k.approximation) {
-    std::string text = name_of(*k.approximation) + ", " + time_text(*k.approximation) + ", " + psnr_text(*k.approximation);
-    if (k.exact)
-      text += k.approximation->median_ms < k.exact->median_ms
-                  ? ", " + format_double(k.exact->median_ms / k.approximation->median_ms, 3) + "x as fast as the exact one"
-                  : ", no faster than the exact one";
+// The page's cells (under their column's heading) and the terminal's words, which name the column.
+std::string exact_cell(const Answer& a) {
+  if (!a.exact.fastest) return "none ran and passed its check";
+  if (!a.exact.settled()) return "not settled: " + tied_text(a.exact);
+  return a.exact.fastest->variant + ", " + time_text(*a.exact.fastest);
+}
+
+std::string exact_text(const Answer& a) {
+  return a.exact.fastest ? "fastest exact " + exact_cell(a) : "no exact blur ran and passed its check";
+}
+
+std::string approximation_cell(const Conclusion& c, const Answer& a) {
+  if (a.approximation.fastest) {
+    if (!a.approximation.settled()) return "not settled: " + tied_text(a.approximation);
+    const Pick& p = *a.approximation.fastest;
+    std::string text = p.variant + ", " + time_text(p) + ", " + psnr_text(p);
+    // A ratio between two picks holds only where both are settled.
+    if (a.exact.settled())
+      text += p.value < a.exact.fastest->value ? ", " + format_double(a.exact.fastest->value / p.value, 3) + "x as fast as the exact one"
+                                               : ", no faster than the exact one";
     return text;
   }
-  if (k.closest_approximation)
-    return "none reaches " + fixed(c.min_psnr_db, 0) + " dB (the closest: " + name_of(*k.closest_approximation) + ", " +
-           psnr_text(*k.closest_approximation) + ")";
+  if (a.closest_approximation)
+    return "none reaches " + fixed(c.min_psnr_db, 0) + " dB (the closest: " + a.closest_approximation->variant + ", " +
+           psnr_text(*a.closest_approximation) + ")";
   return "";
 }
 
-std::string uncertain_text(const KernelConclusion& k) {
-  return k.heading + ": " + name_of(*k.exact) + " (" + time_text(*k.exact) + ") and " + name_of(*k.runner_up) + " (" +
-         time_text(*k.runner_up) + ") overlap within their spreads, so which is faster is not settled by this run";
+std::string approximation_text(const Conclusion& c, const Answer& a) {
+  if (a.approximation.fastest) return "fastest approximation at PSNR >= " + fixed(c.min_psnr_db, 0) + " dB " + approximation_cell(c, a);
+  if (a.closest_approximation) return "no approximation " + approximation_cell(c, a).substr(std::string("none ").size());
+  return "";
+}
+
+std::string answer_text(const Conclusion& c, const Answer& a) {
+  const std::string approximation = approximation_text(c, a);
+  return exact_text(a) + (approximation.empty() ? "" : "; " + approximation);
+}
+
+std::string variants_text(size_t n) { return std::to_string(n) + (n == 1 ? " variant" : " variants") + " timed"; }
+
+std::string source_text(const GpuAnswer& g) {
+  return g.gpu + " (" + size_text(g.size) + (g.same_kernel ? "" : ", " + g.kernel + ", the nearest kernel it measured") + "; " +
+         variants_text(g.answer.variants) + ", " + g.file + ")";
+}
+
+std::string this_run_text(const Conclusion& c, const Answer& a) {
+  return "this run (" + std::string(c.cpu_rasterizer.empty() ? "" : "CPU rasterizer; ") + variants_text(a.variants) + ")";
+}
+
+std::string cpu_rasterizer_text(const Conclusion& c) {
+  return "This run is on a CPU rasterizer (" + c.cpu_rasterizer +
+         "): its ranking says how a CPU runs these shaders and does not carry to GPUs. Beside it, what blurlab measured on "
+         "GPUs (the results files in docs/results/ of its source), ranked by the time over a copy of the image in the same "
+         "run, for the same kernel or the nearest one measured.";
 }
 
 std::string spread_text(const Pick& p) {
-  return name_of(p) + " in " + group_heading(p.row->size, *p.row->variant, p.row->settings) + ": " + time_text(p);
+  return p.variant + " in " + group_heading(p.row->size, *p.row->variant, p.row->settings) + ": " + time_text(p);
 }
+
+std::string unmapped_text(const Conclusion& c) {
+  std::string names;
+  for (size_t i = 0; i < c.unmapped_variable.size(); ++i)
+    names += (i == 0 ? "" : i + 1 == c.unmapped_variable.size() ? " and " : ", ") + c.unmapped_variable[i];
+  return "Not ranked: " + names + " blur by a radius map and ran without one (every pixel at r = R, a uniform blur); " +
+         "--radius-map ramp (or band, circle, a PNG) ranks them among themselves.";
+}
+
+std::string cell(const std::string& text) { return text.empty() ? "-" : text; }
 
 }  // namespace
 
 Conclusion conclude(const Report& report, double min_psnr_db, double wide_spread_percent) {
+  static const std::vector<ResultsFile> none;
+  return conclude(report, report.gl.software ? embedded_results_files() : none, min_psnr_db, wide_spread_percent);
+}
+
+Conclusion conclude(const Report& report, const std::vector<ResultsFile>& gpu_results, double min_psnr_db, double wide_spread_percent) {
   Conclusion c;
   c.min_psnr_db = min_psnr_db;
   c.wide_spread_percent = wide_spread_percent;
+  if (report.gl.software) c.cpu_rasterizer = report.gl.renderer;
   // The groups in the order their first row ran.
   std::vector<std::vector<const Measurement*>> groups;
   std::map<decltype(kernel_group(report.rows.front())), size_t> index;
@@ -88,6 +258,11 @@ Conclusion conclude(const Report& report, double min_psnr_db, double wide_spread
       if (p->spread_percent > wide_spread_percent) c.wide_spreads.push_back(*p);
     }
     if (!is_blur(*m.variant)) continue;
+    if (m.variant->variable_radius && !m.settings.radius_map) {
+      if (std::find(c.unmapped_variable.begin(), c.unmapped_variable.end(), m.variant->name) == c.unmapped_variable.end())
+        c.unmapped_variable.emplace_back(m.variant->name);
+      continue;
+    }
     const auto [it, added] = index.try_emplace(kernel_group(m), groups.size());
     if (added) groups.emplace_back();
     groups[it->second].push_back(&m);
@@ -95,28 +270,15 @@ Conclusion conclude(const Report& report, double min_psnr_db, double wide_spread
   if (!c.timed) return c;
   for (const auto& rows : groups) {
     KernelConclusion k;
-    k.heading = group_heading(rows.front()->size, *rows.front()->variant, rows.front()->settings);
-    std::vector<Pick> exact;
-    for (const Measurement* m : rows) {
-      const auto p = pick(*m);
-      if (!p || !passed(*m)) continue;
-      if (!is_approximation(*m->variant)) {
-        exact.push_back(*p);
-      } else if (psnr(*m) >= min_psnr_db) {
-        if (!k.approximation || p->median_ms < k.approximation->median_ms) k.approximation = p;
-      } else if (!k.closest_approximation || psnr(*m) > psnr(*k.closest_approximation->row)) {
-        k.closest_approximation = p;
-      }
-    }
-    if (k.approximation) k.closest_approximation.reset();
-    std::stable_sort(exact.begin(), exact.end(), [](const Pick& a, const Pick& b) { return a.median_ms < b.median_ms; });
-    if (!exact.empty()) k.exact = exact[0];
-    if (exact.size() > 1) {
-      k.runner_up = exact[1];
-      // median +- (p90 - p10) / 2, which spread_percent is in percent of the median.
-      auto reach = [](const Pick& p, double side) { return p.median_ms * (1 + side * p.spread_percent / 100); };
-      k.uncertain = reach(exact[0], +1) >= reach(exact[1], -1);
-    }
+    const Measurement& first = *rows.front();
+    k.heading = group_heading(first.size, *first.variant, first.settings);
+    std::vector<Candidate> candidates;
+    for (const Measurement* m : rows)
+      if (const auto p = pick(*m)) candidates.push_back({*p, !m->check || m->check->ok, is_approximation(*m->variant)});
+    k.answer = answer(candidates, min_psnr_db);
+    for (const ResultsFile& file : gpu_results)
+      if (report.gl.software && !file.software)
+        if (auto g = gpu_answer(file, first, min_psnr_db)) k.gpus.push_back(std::move(*g));
     c.kernels.push_back(std::move(k));
   }
   return c;
@@ -128,23 +290,35 @@ void write_conclusion_markdown(const Conclusion& c, std::ostream& out) {
     out << "Nothing was timed (--frames 0), so nothing is ranked; the correctness summary below holds.\n";
     return;
   }
-  out << "From this run's rows: per image and kernel the fastest exact variant that passed its check (times are medians, "
-         "+- half the p90 - p10 spread), and the fastest approximation of the Gaussian whose PSNR against the exact "
-         "Gaussian is at least "
-      << fixed(c.min_psnr_db, 0) << " dB.\n\n";
+  if (!c.cpu_rasterizer.empty()) out << "**" << cpu_rasterizer_text(c) << "**\n\n";
+  out << "Per image and kernel: the fastest exact variant that passed its check and the fastest approximation of the "
+         "Gaussian whose PSNR against the exact Gaussian is at least "
+      << fixed(c.min_psnr_db, 0)
+      << " dB, each named only where the spreads settle it (times are medians, +- half the p90 - p10 spread).\n\n";
   const bool approximations = std::any_of(c.kernels.begin(), c.kernels.end(), [](const KernelConclusion& k) {
-    return k.approximation || k.closest_approximation;
+    const auto has = [](const Answer& a) { return a.approximation.fastest || a.closest_approximation; };
+    return has(k.answer) || std::any_of(k.gpus.begin(), k.gpus.end(), [&](const GpuAnswer& g) { return has(g.answer); });
   });
-  out << "| image and kernel | fastest exact |" << (approximations ? " fastest approximation at PSNR >= " + fixed(c.min_psnr_db, 0) + " dB |" : "")
-      << "\n| --- | --- |" << (approximations ? " --- |" : "") << "\n";
+  const bool sources = !c.cpu_rasterizer.empty();
+  out << "| image and kernel |" << (sources ? " measured on |" : "") << " fastest exact |"
+      << (approximations ? " fastest approximation at PSNR >= " + fixed(c.min_psnr_db, 0) + " dB |" : "") << "\n| --- |"
+      << (sources ? " --- |" : "") << " --- |" << (approximations ? " --- |" : "") << "\n";
   for (const KernelConclusion& k : c.kernels) {
-    out << "| " << k.heading << " | " << exact_text(k) << (k.uncertain ? " (uncertain, see below)" : "") << " |";
-    if (approximations) out << " " << (approximation_text(c, k).empty() ? "-" : approximation_text(c, k)) << " |";
-    out << "\n";
+    auto row = [&](const std::string& heading, const std::string& source, const Answer& a) {
+      out << "| " << heading << " |" << (sources ? " " + source + " |" : "") << " " << exact_cell(a) << " |";
+      if (approximations) out << " " << cell(approximation_cell(c, a)) << " |";
+      out << "\n";
+    };
+    bool first = true;
+    for (const GpuAnswer& g : k.gpus) {
+      row(first ? k.heading : "", source_text(g), g.answer);
+      first = false;
+    }
+    row(first ? k.heading : "", this_run_text(c, k.answer), k.answer);
   }
   std::vector<std::string> warnings;
   for (const KernelConclusion& k : c.kernels)
-    if (k.uncertain) warnings.push_back("Uncertain ranking: " + uncertain_text(k) + ".");
+    if (sources && k.gpus.empty()) warnings.push_back("No GPU's results file has " + k.heading + ".");
   if (!c.wide_spreads.empty()) {
     std::string list;
     for (const Pick& p : c.wide_spreads) list += "\n  - " + spread_text(p);
@@ -152,23 +326,31 @@ void write_conclusion_markdown(const Conclusion& c, std::ostream& out) {
                        "%: these times moved too much between frames to rank them (a busy machine, clocks changing; "
                        "more --frames or a quieter machine):" + list);
   }
+  if (!c.unmapped_variable.empty()) warnings.push_back(unmapped_text(c));
   if (!warnings.empty()) out << "\n";
   for (const std::string& w : warnings) out << "- " << w << "\n";
 }
 
 void write_conclusion_text(const Conclusion& c, std::ostream& out) {
   if (!c.timed || c.kernels.empty()) return;
+  const auto item = [&](const std::string& text, const std::string& indent = "") {
+    out << indent << "- " << wrapped(text, kTableWidth - 2 - indent.size(), indent + "  ") << "\n";
+  };
   out << "\nConclusion (the page made by --report says more):\n";
+  if (!c.cpu_rasterizer.empty()) item(cpu_rasterizer_text(c));
   for (const KernelConclusion& k : c.kernels) {
-    std::string line = k.heading + ": fastest exact " + exact_text(k);
-    if (const std::string approximation = approximation_text(c, k); !approximation.empty())
-      line += "; fastest approximation at PSNR >= " + fixed(c.min_psnr_db, 0) + " dB: " + approximation;
-    out << "- " << wrapped(line, kTableWidth - 2, "  ") << "\n";
+    if (c.cpu_rasterizer.empty()) {
+      item(k.heading + ": " + answer_text(c, k.answer));
+      continue;
+    }
+    item(k.heading + ":");
+    for (const GpuAnswer& g : k.gpus) item(source_text(g) + ": " + answer_text(c, g.answer), "  ");
+    if (k.gpus.empty()) item("no GPU's results file has this kernel", "  ");
+    item(this_run_text(c, k.answer) + ": " + answer_text(c, k.answer), "  ");
   }
-  for (const KernelConclusion& k : c.kernels)
-    if (k.uncertain) out << "- " << wrapped("uncertain: " + uncertain_text(k), kTableWidth - 2, "  ") << "\n";
   for (const Pick& p : c.wide_spreads)
-    out << "- " << wrapped("spread above +-" + fixed(c.wide_spread_percent, 0) + "%: " + spread_text(p), kTableWidth - 2, "  ") << "\n";
+    item("spread above +-" + fixed(c.wide_spread_percent, 0) + "%: " + spread_text(p));
+  if (!c.unmapped_variable.empty()) item(unmapped_text(c));
 }
 
 }  // namespace blurlab::report

@@ -43,12 +43,6 @@ std::string ratio_text(double v) {
   return fixed(v, std::max(0, 2 - static_cast<int>(std::floor(std::log10(std::strtod(rounded, nullptr))))));
 }
 
-std::string kernel_text(const Kernel& k) {
-  std::string text = std::string(name(k.type)) + " r=" + std::to_string(k.radius);
-  if (k.type == KernelType::Gauss) text += " sigma=" + format_double(k.sigma, 4);
-  return text;
-}
-
 std::string_view role_name(Role role) {
   switch (role) {
     case Role::Floor: return "floor";
@@ -230,7 +224,7 @@ RowRecord row_record(const Report& report, const Measurement& m) {
   row.check = m.check;
   row.tolerance = m.tolerance.reason;
   row.approximation = m.approximation;
-  row.fidelity = m.fidelity;
+  if (is_approximation(*m.variant)) row.fidelity = m.fidelity;  // an exact blur's is its check
   row.exact_gaussian = m.check && !m.unsupported && is_blur(*m.variant) && !is_approximation(*m.variant) &&
                        m.settings.kernel.type == KernelType::Gauss;
   return row;
@@ -304,6 +298,12 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   } else if (row.exact_gaussian) {
     j["fidelity"] = {{"exact", true}, {"max_lsb_bound", 1}};
   }
+}
+
+std::string kernel_text(const Kernel& k) {
+  std::string text = std::string(name(k.type)) + " r=" + std::to_string(k.radius);
+  if (k.type == KernelType::Gauss) text += " sigma=" + format_double(k.sigma, 4);
+  return text;
 }
 
 std::string group_heading(glm::ivec2 size, const VariantInfo& variant, const BlurSettings& settings) {
@@ -518,7 +518,7 @@ void write_table(const Report& r, std::ostream& out, Columns columns, bool legen
 void write_csv(const Report& r, std::ostream& out) {
   // A column per knob name of the registry, so the header is the same for every run.
   const std::vector<Knob>& knobs = all_knobs();
-  out << "variant,stage,role,kernel,radius,sigma,border,border_value,input_format,linear,intermediate";
+  out << "variant,stage,role,kernel,radius,sigma,border,border_value,input_format,linear,intermediate,radius_map";
   for (const Knob& k : knobs) out << "," << k.name;
   out << ",tuned,width,height,supported,reason,frames,total_median_ms,total_min_ms,total_max_ms,total_spread_ms,passes,"
          "cpu_median_ms,copy_ms,x_copy,speedup_vs_naive,x_clamp,min_traffic_gbps,bound,bound_fraction,own_bound,own_bound_fraction,"
@@ -534,7 +534,8 @@ void write_csv(const Report& r, std::ostream& out) {
                                is_blur(v) ? std::string(name(s.border.mode)) : "",
                                is_blur(v) && s.border.mode == BorderMode::Constant ? value_text(s.border.value) : "",
                                std::string(gl::name(s.input_format)), s.linear ? "yes" : "",
-                               v.uses_intermediate ? std::string(gl::name(s.intermediate_format())) : ""};
+                               v.uses_intermediate ? std::string(gl::name(s.intermediate_format())) : "",
+                               v.variable_radius ? describe(s.radius_map.get()) : ""};  // as the JSON's settings.radius_map
     for (const Knob& k : knobs) {
       const auto it = std::find_if(row.knobs.begin(), row.knobs.end(), [&](const auto& kv) { return kv.first == k.name; });
       f.push_back(it == row.knobs.end() ? "" : it->second);
@@ -703,9 +704,9 @@ void write_markdown(const Report& r, const Page& page, std::ostream& out) {
   out << "\n## Settings\n\n";
   out << "- input: " << (r.image.empty() ? "the animated scene at t = " + format_double(r.scene_time) + " s" : "`" + r.image + "`") << "\n";
   if (r.frames > 0)
-    out << "- timing: " << r.warmup << " warm-up frames"
-        << (r.min_warmup_s > 0 ? " (and at least " + format_double(r.min_warmup_s) + " s of them)" : "") << ", then up to " << r.frames
-        << " timed frames per configuration" << (r.budget_s > 0 ? ", at most " + format_double(r.budget_s) + " s each" : "")
+    out << "- timing: " << plural(r.warmup, "warm-up frame")
+        << (r.min_warmup_s > 0 ? " (and at least " + format_double(r.min_warmup_s) + " s of them)" : "") << ", then up to "
+        << plural(r.frames, "timed frame") << " per configuration" << (r.budget_s > 0 ? ", at most " + format_double(r.budget_s) + " s each" : "")
         << "; medians over the timed frames\n";
   else
     out << "- no timing (--frames 0): correctness only\n";

@@ -36,8 +36,9 @@ struct Measurement {
   std::optional<CheckResult> check;
   Tolerance tolerance;
   bool tuned = false;  // knobs taken from a --tuned file
-  // An approximation: what it chose for the request, and its error against the exact Gaussian of
-  // the sigma it declares (measured with the check).
+  // An approximation: what it chose for the request. Fidelity, measured with the check: an
+  // approximation's error against the exact Gaussian of the sigma it declares (a variable-radius
+  // one's against the exact per-pixel kernel), an exact blur's against its reference.
   std::optional<ApproxChoice> approximation;
   std::optional<Fidelity> fidelity;
 
@@ -175,6 +176,9 @@ void write_markdown(const Report& report, const Page& page, std::ostream& out);
 // worst texel (GPU value, reference, allowance) and the tolerance's reason. The page's correctness
 // section and the headless run's output below the table both print it.
 std::string failure_text(const Measurement& m);
+
+// A kernel as the table's headings show it: "gauss r=16 sigma=5.333", "box r=4".
+std::string kernel_text(const Kernel& kernel);
 
 // The heading of a table group: "1920x1080 rgba8 gauss r=16 sigma=5.333, border clamp".
 std::string group_heading(glm::ivec2 size, const VariantInfo& variant, const BlurSettings& settings);

@@ -68,6 +68,10 @@ std::string format_double(double value, int significant) {
   return out.str();
 }
 
+std::string plural(long long count, std::string_view noun) {
+  return std::to_string(count) + " " + std::string(noun) + (count == 1 ? "" : "s");
+}
+
 std::string format_bytes(uint64_t bytes) {
   constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
   if (bytes < 1024) return std::to_string(bytes) + " bytes";

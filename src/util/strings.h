@@ -20,6 +20,8 @@ std::string format_double(double value, int significant = 6);
 std::string format_bytes(uint64_t bytes);
 // "WxH".
 std::string size_text(glm::ivec2 size);
+// "1 frame", "0 frames", "5 frames": a count and a regular noun, plural unless the count is 1.
+std::string plural(long long count, std::string_view noun);
 // Text broken at spaces into lines of at most `width` characters (a longer word stays whole);
 // lines after the first start with `indent`.
 std::string wrapped(std::string_view text, size_t width, std::string_view indent = "");

@@ -59,7 +59,7 @@ mutations=(
   "dual-kawase-tolerance-times-10|src/variants/dual_kawase.cpp|s/return bound\.tolerance\(std::to_string\(choice\.levels\) \+ \" levels down and up\"\);/Tolerance t = bound.tolerance(std::to_string(choice.levels) + \" levels down and up\");\n  t.lsb_limit *= 10;\n  return t;/|^unit\.Tolerances\."
   "compare-loosened-by-3-lsb|tests/tools/compare.cpp|s/if \(largest <= tolerance\)/if (largest <= tolerance + 3)/|^tools\.compare\$"
   "golden-regeneration-accepts-anything|tests/regenerated_test.cmake|s/--tolerance 0/--tolerance 255/|^tools\.compare\$"
-  "closest-approximation-lowest-psnr|src/report/conclusion.cpp|s/psnr\(\*m\) > psnr\(\*k\.closest_approximation->row\)/psnr(*m) < psnr(*k.closest_approximation->row)/|^unit\.Conclusion\."
+  "closest-approximation-lowest-psnr|src/report/conclusion.cpp|s/psnr\(c\.pick\) > psnr\(\*a\.closest_approximation\)/psnr(c.pick) < psnr(*a.closest_approximation)/|^unit\.Conclusion\."
   "fidelity-of-the-unrounded-value|src/blur/check.cpp|s/model::stored\(exact\.texels\[i\], format\)/exact.texels[i]/|^gl\.ReportedNumbers\.Fidelity"
   "variable-sat-levels-clamped-to-64|glsl/variable_sat.comp|s/int R = max_radius\(\), r = pixel_level\(p\);/int R = max_radius(), r = min(pixel_level(p), 64);/|^gl\.Variable\/Variable\.LargeLevelsOnARamp\/variable_sat"
   "variable-layers-level-one-pixel-right|glsl/variable_layers.comp|s/int R = int\(u_pass\.x\), r = pixel_level\(p\);/int R = int(u_pass.x), r = pixel_level(min(p + ivec2(1, 0), imageSize(u_levels) - 1));/|^(gl\.Variable\/Variable\.LargeLevelsOnARamp\/variable_layers|export\.variable-layers)\$"

@@ -66,9 +66,10 @@ for tag, fig in made:
         check(ax.get_xscale() == "log", f"{tag}: --log leaves the radius axis {ax.get_xscale()}")
         check(ax.get_yscale() == "log", f"{tag}: --log leaves the time axis {ax.get_yscale()}")
     if "gauss" in tag:
-        check(any("not shown (box kernel only): compute-sliding" in t for t in legend), f"{tag} does not name compute-sliding: {legend}")
+        check(any("not in this chart (box kernel only): compute-sliding" in t for t in legend),
+              f"{tag} does not name compute-sliding: {legend}")
     else:
-        check(not any("not shown" in t for t in legend), f"{tag} names variants it shows: {legend}")
+        check(not any("not in this chart" in t for t in legend), f"{tag} names variants it shows: {legend}")
 check(len(colours) == 4, f"variants seen: {sorted(colours)}")
 check(len(set(colours.values())) == len(colours), f"two variants share a colour: {colours}")
 
@@ -138,6 +139,67 @@ for tag, fig in charts.charts(report([1, 2, 4, 8]), log=True) + charts.charts(fr
                   f"{tag}: the legend overlaps the x-axis text '{label.get_text()}'")
 check(legends_checked >= 5, f"only {legends_checked} legends checked")
 check(any(tag.startswith("frontier") for tag, _ in charts.charts(frontier_report(), log=True)), "no frontier chart drawn")
+
+
+# --- readable at a glance: titles, markers, direct labels, notes that match ----------------------
+def texts_of(fig):
+    return [t for ax in fig.axes for t in ax.texts]
+
+
+def boxes_overlap(fig, texts):
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
+    return [(a, b) for i, (a, x) in enumerate(boxes) for b, y in boxes[:i] if overlaps(x, y)]
+
+
+def titles_of(fig):
+    return [fig._suptitle.get_text()] if fig._suptitle else [ax.get_title() for ax in fig.axes[:1]]
+
+
+# Twenty-four variants: a legend that long gives way to labels beside the lines.
+crowded = report([1, 2, 4])
+for i in range(20):
+    for r in (1, 2, 4):
+        crowded["results"].append(row(f"exact-{i}", "compute", "blur", "gauss", r, 0.5 + 0.01 * i + 0.001 * r))
+crowded["variants"] += [f"exact-{i}" for i in range(20)]
+for source, tag, fig in [(r, *made) for r in (crowded, frontier_report()) for made in charts.charts(r, log=True)]:
+    for text in titles_of(fig):
+        # A title says what the chart shows in words, never its file name.
+        # What the chart shows first, in words; then the device and the image.
+        check(tag not in text and "_" not in text and text.startswith(("Gaussian blur", "Box blur", "Approximate Gaussians")),
+              f"{tag}: title {text!r}")
+    if tag.startswith("time_vs_radius") and "gauss" in tag:
+        ax = fig.axes[0]
+        shown = {line.get_label() for line in ax.get_lines() if not line.get_label().startswith(("_", "copy"))}
+        styles = [(line.get_marker(), line.get_markerfacecolor() == "white") for line in ax.get_lines() if line.get_label() in shown]
+        check(len(set(styles)) == len(styles), f"{tag}: {len(styles) - len(set(styles))} variants share a marker and its fill")
+        labels = {t.get_text() for t in ax.texts}
+        check(shown <= labels, f"{tag}: lines without a label beside them: {sorted(shown - labels)}")
+        legend = [t.get_text() for lg in fig.legends + [ax.get_legend()] if lg for t in lg.get_texts()]
+        check(not (shown & set(legend)), f"{tag}: {len(shown)} variants also in a legend: {legend}")
+        check(not boxes_overlap(fig, ax.texts), f"{tag}: labels overlap: {boxes_overlap(fig, ax.texts)}")
+    if tag.startswith("frontier"):
+        for ax in fig.axes:
+            drawn = [line for line in ax.get_lines() if line.get_marker() not in ("None", None, "")]
+            names = [t.get_text() for t in ax.texts]
+            check(sum(n.startswith("fastest exact: ") for n in names) == 1, f"{tag}: exact variants named {names}")
+            check(len(drawn) == 6, f"{tag}: {len(drawn)} markers, not the fastest exact and the five approximations")
+            check(all(n in names for n in ("dual-kawase", "kawase", "box-iterated", "recursive-gaussian", "recursive-gaussian-blocks")),
+                  f"{tag}: approximations not named where they are drawn: {names}")
+            check(not any("passes=" in n for n in names), f"{tag}: a label with an approximation's parameters: {names}")
+            # 19 exact variants (compute-separable, frag-separable, compute-sliding, exact-0..15): the fastest drawn.
+            check(any("18 slower ones not drawn" in n for n in names), f"{tag}: the exact variants left out are not counted: {names}")
+            check(not boxes_overlap(fig, [t for t in ax.texts if t.get_transform() != ax.transAxes]),
+                  f"{tag}: labels overlap: {boxes_overlap(fig, ax.texts)}")
+    if tag.startswith("bars"):
+        xlabel = fig.axes[0].get_xlabel()
+        fragments = any(charts.stage_of(source, v.get_text()) == "fragment" for v in fig.axes[0].get_yticklabels())
+        check(("hatched" in xlabel) == fragments, f"{tag}: hatching named {'without' if not fragments else 'with'} fragment bars: {xlabel}")
+compute_only = report([1, 2])
+compute_only["results"] = [r for r in compute_only["results"] if r["stage"] == "compute"]
+for tag, fig in charts.charts(compute_only, log=True):
+    check("hatched" not in fig.axes[0].get_xlabel() and "dashed" not in str(texts_of(fig)), f"{tag}: names a fragment style it lacks")
 
 
 # --- one radius: no column of dots -----------------------------------------------------------------

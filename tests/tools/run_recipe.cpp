@@ -5,11 +5,12 @@
 // barrier, dispatch and draw comes from the recipe: the textures' formats, sizes and levels, each
 // binding's access, image format and sampler state, each pass's barriers before it, workgroup
 // counts or framebuffer and viewport, the barrier after the last pass, and whether the source
-// holds linear light. It blurs IN.png (8-bit RGBA, the recipe's size) and writes the destination
-// to OUT.png (8-bit; from linear light encoded to sRGB, as the recipe says); the test compares it
-// with the CPU reference (tests/export_round_trip.cmake). It also evaluates each size and
-// workgroup formula of the recipe it can read ("ceil(W / 32) x ceil(H / 16) x 1", "H x W") at
-// the recipe's size and fails if one disagrees with the counts the recipe gives. Textures with
+// holds linear light. It blurs IN.png (8-bit RGBA) and writes the destination to OUT.png (8-bit;
+// from linear light encoded to sRGB, as the recipe says); the test compares it with the CPU
+// reference (tests/export_round_trip.cmake). It evaluates each size and workgroup formula of the
+// recipe it can read ("ceil(W / 32) x ceil(H / 16) x 1", "H x W") at the recipe's size and fails
+// if one disagrees with the counts the recipe gives; IN.png may have another size wherever the
+// formulas give every texture, workgroup count and viewport for it (at_size). Textures with
 // "contents" (a variable-radius variant's levels and weights) are filled from their data files,
 // each checked first: its size, and for a "radius_map" the levels within 0..max_level and each
 // level's weights a kernel. A bad or missing file is one line on stderr and exit 1.
@@ -20,12 +21,14 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
@@ -145,24 +148,128 @@ GLuint compile(const fs::path& dir, const json& shaders) {
   return program;
 }
 
-// A formula of the recipe at W x H, if it is one this reader knows: terms "W", "H", "ceil(W / n)",
-// "ceil(H / n)" or a number, joined by " x ", with an optional note in parentheses at the end.
-std::optional<std::vector<long long>> evaluate(std::string formula, long long w, long long h) {
-  formula = std::regex_replace(formula, std::regex(R"( \(.*\)$)"), "");
-  static const std::regex term(R"(^(?:(W|H)|ceil\((W|H) / (\d+)\)|(\d+))$)");
-  std::vector<long long> values;
-  size_t start = 0;
-  for (;;) {
-    const size_t end = formula.find(" x ", start);
-    const std::string part = formula.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    std::smatch m;
-    if (!std::regex_match(part, m, term)) return std::nullopt;
-    if (m[1].matched) values.push_back(m[1] == "W" ? w : h);
-    else if (m[2].matched) values.push_back(((m[2] == "W" ? w : h) + std::stoll(m[3]) - 1) / std::stoll(m[3]));
-    else values.push_back(std::stoll(m[4]));
-    if (end == std::string::npos) return values;
-    start = end + 3;
+// The arithmetic of the recipe's formulas, exact: a fraction of two integers.
+struct Fraction {
+  long long n = 0, d = 1;
+  static Fraction of(long long num, long long den) {
+    if (den < 0) num = -num, den = -den;
+    const long long g = std::gcd(num < 0 ? -num : num, den);
+    return {num / (g ? g : 1), den / (g ? g : 1)};
   }
+  long long ceil() const { return n >= 0 ? (n + d - 1) / d : -((-n) / d); }
+};
+bool operator<(Fraction a, Fraction b) { return a.n * b.d < b.n * a.d; }
+
+// A recursive-descent reader of one expression of a formula: numbers, W, H, the names bound by
+// "with", + - * /, "x" as a product inside parentheses, (...), ceil(...), min(a, b), max(a, b).
+// Anything else makes it fail (`ok` false), never guess.
+struct Expression {
+  std::string_view text;
+  const std::map<std::string, Fraction>& names;
+  size_t at = 0;
+  bool ok = true;
+
+  void space() { while (at < text.size() && text[at] == ' ') ++at; }
+  bool take(std::string_view token) {
+    space();
+    if (text.substr(at, token.size()) != token) return false;
+    at += token.size();
+    return true;
+  }
+  Fraction fail() { ok = false; return {}; }
+  Fraction sum() {
+    Fraction v = product();
+    for (;;) {
+      if (take("+")) { const Fraction r = product(); v = Fraction::of(v.n * r.d + r.n * v.d, v.d * r.d); }
+      else if (take("-")) { const Fraction r = product(); v = Fraction::of(v.n * r.d - r.n * v.d, v.d * r.d); }
+      else return v;
+    }
+  }
+  Fraction product() {
+    Fraction v = factor();
+    for (;;) {
+      if (take("*") || take("x ")) { const Fraction r = factor(); v = Fraction::of(v.n * r.n, v.d * r.d); }
+      else if (take("/")) {
+        const Fraction r = factor();
+        if (r.n == 0) return fail();
+        v = Fraction::of(v.n * r.d, v.d * r.n);
+      } else return v;
+    }
+  }
+  Fraction factor() {
+    space();
+    if (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) {
+      long long v = 0;
+      while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])) && v < (1LL << 40)) v = v * 10 + (text[at++] - '0');
+      return {v, 1};
+    }
+    if (take("(")) {
+      const Fraction v = sum();
+      return take(")") ? v : fail();
+    }
+    for (const char* function : {"ceil(", "min(", "max("}) {
+      if (!take(function)) continue;
+      const Fraction a = sum();
+      if (function[0] == 'c') return take(")") ? Fraction{a.ceil(), 1} : fail();
+      if (!take(",")) return fail();
+      const Fraction b = sum();
+      if (!take(")")) return fail();
+      return function[1] == 'i' ? (b < a ? b : a) : (a < b ? b : a);
+    }
+    size_t end = at;
+    while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
+    const auto name = names.find(std::string(text.substr(at, end - at)));
+    if (end == at || name == names.end()) return fail();
+    at = end;
+    return name->second;
+  }
+};
+
+// Splits `text` at `separator` where it stands outside parentheses.
+std::vector<std::string_view> split_outside(std::string_view text, std::string_view separator) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+    if (depth == 0 && text.substr(i, separator.size()) == separator) {
+      parts.push_back(text.substr(start, i - start));
+      start = i + separator.size();
+      i = start - 1;
+    }
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+// A formula of the recipe at W x H, if this reader can evaluate it: expressions joined by " x "
+// (one per dimension), then optionally " with NAME = EXPR, NAME = EXPR" (each may use those before
+// it), and a note in parentheses at the end ("H x W (transposed)"). Every dimension must come out
+// a whole number.
+std::optional<std::vector<long long>> evaluate(std::string formula, long long w, long long h) {
+  formula = std::regex_replace(formula, std::regex(R"( \([a-z][^()]*\)$)"), "");
+  std::map<std::string, Fraction> names{{"W", {w, 1}}, {"H", {h, 1}}};
+  const std::vector<std::string_view> halves = split_outside(formula, " with ");
+  if (halves.size() > 2) return std::nullopt;
+  if (halves.size() == 2)
+    for (std::string_view binding : split_outside(halves[1], ", ")) {
+      const size_t equals = binding.find(" = ");
+      if (equals == std::string_view::npos) return std::nullopt;
+      Expression e{binding.substr(equals + 3), names};
+      const Fraction v = e.sum();
+      e.space();
+      if (!e.ok || e.at != e.text.size()) return std::nullopt;
+      names[std::string(binding.substr(0, equals))] = v;
+    }
+  std::vector<long long> values;
+  for (std::string_view part : split_outside(halves[0], " x ")) {
+    Expression e{part, names};
+    const Fraction v = e.sum();
+    e.space();
+    if (!e.ok || e.at != e.text.size() || v.d != 1) return std::nullopt;
+    values.push_back(v.n);
+  }
+  return values;
 }
 
 // Fails where a formula the reader knows disagrees with the recipe's own numbers; returns how many it checked.
@@ -183,6 +290,49 @@ int check_formulas(const json& recipe) {
     else check("pass " + p.at("name").get<std::string>(), p.at("viewport_formula"), {p.at("viewport")[2], p.at("viewport")[3]});
   }
   return checked;
+}
+
+std::string size_text(long long w, long long h) { return std::to_string(w) + "x" + std::to_string(h); }
+
+// The recipe for an image of w x h: every texture size, workgroup count and viewport from its
+// formula. A size other than the recipe's runs where every formula that depends on the image can
+// be evaluated, and no data file was made per pixel of the recipe's image; otherwise the error
+// names both sizes. A formula without W or H ("(R + 1) x (R + 1)") does not change.
+json at_size(json recipe, long long w, long long h, const std::string& in) {
+  const long long rw = recipe.at("width"), rh = recipe.at("height");
+  if (w == rw && h == rh) return recipe;
+  const std::string sizes = in + " is " + size_text(w, h) + ", the recipe's image " + size_text(rw, rh);
+  const std::string again = "; export the blur again at " + size_text(w, h) + " (blurlab --size or --image)";
+  static const std::regex image_term(R"(\b[WH]\b)");
+  auto resized = [&](const std::string& what, const std::string& formula, std::vector<long long> values) {
+    if (const auto at = evaluate(formula, w, h)) return *at;
+    if (formula != "fixed for this image size" && !std::regex_search(formula, image_term)) return values;
+    throw Failure(sizes + ": " + what + " has no size formula this runner can evaluate ('" + formula + "')" + again);
+  };
+  for (json& t : recipe.at("textures")) {
+    const std::string name = t.at("name");
+    const std::vector<long long> size = resized("texture " + name, t.at("size_formula"), {t.at("width"), t.at("height")});
+    if (t.contains("contents") && (size[0] != t.at("width") || size[1] != t.at("height")))
+      throw Failure(sizes + ": " + t.at("contents").at("file").get<std::string>() + " holds the texels of texture " + name + " for " +
+                    size_text(t.at("width"), t.at("height")) + again);
+    t["width"] = size[0];
+    t["height"] = size[1];
+  }
+  for (json& p : recipe.at("passes")) {
+    const std::string what = "pass " + p.at("name").get<std::string>();
+    if (p.contains("groups")) {
+      std::vector<long long> groups = resized(what, p.at("groups_formula"), p.at("groups").get<std::vector<long long>>());
+      if (groups.size() == 2) groups.push_back(1);
+      p["groups"] = groups;
+    } else {
+      const std::vector<long long> size = resized(what, p.at("viewport_formula"), {p.at("viewport")[2], p.at("viewport")[3]});
+      p["viewport"][2] = size[0];
+      p["viewport"][3] = size[1];
+    }
+  }
+  recipe["width"] = w;
+  recipe["height"] = h;
+  return recipe;
 }
 
 struct Texture {
@@ -264,16 +414,18 @@ void check_radius_map(const json& recipe, const std::map<std::string, std::vecto
 }
 
 int run(const fs::path& recipe_path, const std::string& in, const std::string& out) {
-  const json recipe = json::parse(read_text(recipe_path));
-  if (recipe.value("format", "") != "blurlab-recipe" || recipe.value("version", 0) != 3)
+  const json exported = json::parse(read_text(recipe_path));
+  if (exported.value("format", "") != "blurlab-recipe" || exported.value("version", 0) != 3)
     throw Failure(recipe_path.string() + " is not a blurlab recipe of version 3");
   const fs::path dir = recipe_path.parent_path();
-  const int formulas = check_formulas(recipe);
+  const int formulas = check_formulas(exported);
   // Every data file is read and checked before GL starts: a bad one costs no context.
   std::map<std::string, std::vector<uint8_t>> contents;
-  for (const json& t : recipe.at("textures"))
+  for (const json& t : exported.at("textures"))
     if (t.contains("contents")) contents[t.at("name")] = read_contents(dir, t);
-  if (recipe.contains("radius_map")) check_radius_map(recipe, contents);
+  if (exported.contains("radius_map")) check_radius_map(exported, contents);
+  const Picture picture = read_png(in);
+  const json recipe = at_size(exported, picture.width, picture.height, in);
   make_context();
 
   std::map<std::string, Texture> textures;
@@ -292,8 +444,8 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
   const bool linear = recipe.at("light").at("linear");
   const Texture& source = textures.at("source");
   const Texture& destination = textures.at("destination");
-  const Picture picture = read_png(in);
-  if (picture.width != source.width || picture.height != source.height) throw Failure(in + " is not the recipe's size");
+  if (picture.width != source.width || picture.height != source.height)
+    throw Failure(in + " is " + size_text(picture.width, picture.height) + ", the source texture " + size_text(source.width, source.height));
   glBindTexture(GL_TEXTURE_2D, source.id);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   if (source.unorm8 && !linear) {
@@ -370,8 +522,9 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
     blurred.rgba[i] = static_cast<uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255.0));
   }
   write_png(out, blurred);
-  std::printf("%s: ran %zu passes from %s alone (%d formulas agree with its counts); wrote %s\n",
-              recipe.at("variant").get<std::string>().c_str(), recipe.at("passes").size(), recipe_path.c_str(), formulas, out.c_str());
+  std::printf("%s: ran %zu passes at %s from %s alone (%d formulas agree with its counts at %s); wrote %s\n",
+              recipe.at("variant").get<std::string>().c_str(), recipe.at("passes").size(), size_text(picture.width, picture.height).c_str(),
+              recipe_path.c_str(), formulas, size_text(exported.at("width"), exported.at("height")).c_str(), out.c_str());
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "blur/radius_map.h"
 #include "blur/registry.h"
 #include "fixtures/measurements.h"
 #include "report/report.h"
@@ -64,8 +65,8 @@ TEST(Report, CsvHasOneLinePerRowAndAStableHeader) {
   const std::vector<std::string> lines = split(out.str(), '\n');
   ASSERT_EQ(lines.size(), 7u);  // header, 5 rows, trailing empty
   const size_t columns = split(lines[0], ',').size();
-  EXPECT_EQ(columns, 43u + all_knobs().size()) << "a column per knob name of the registry";
-  EXPECT_NE(lines[0].find(",input_format,linear,intermediate,"), std::string::npos);
+  EXPECT_EQ(columns, 44u + all_knobs().size()) << "a column per knob name of the registry";
+  EXPECT_NE(lines[0].find(",input_format,linear,intermediate,radius_map,"), std::string::npos);
   EXPECT_EQ(lines[0].substr(0, 33), "variant,stage,role,kernel,radius,");
   for (size_t i = 1; i < 5; ++i) EXPECT_EQ(split(lines[i], ',').size(), columns) << lines[i];
   EXPECT_NE(lines[3].find("frag-separable,fragment,blur,gauss,16,"), std::string::npos);
@@ -178,6 +179,27 @@ TEST(Report, ApproximationsCarryTheirChoiceAndFidelity) {
   r.roofline = Roofline{{4096, 4096}, 2.0, "copy", 3.0, 1e9};
   EXPECT_EQ(r.bound(r.rows[5])->limit, "memory");
   EXPECT_EQ(r.bound(r.rows[3])->limit, "arithmetic");
+}
+
+// A variable-radius row names its map in the CSV as in the JSON; other rows leave it empty.
+TEST(Report, CsvNamesTheRadiusMap) {
+  Report r = sample();
+  Measurement banded = timed("variable-naive", 16, {2.0, 2.0, 2.0});
+  banded.settings.radius_map = builtin_radius_map("band");
+  r.rows.push_back(banded);
+  r.rows.push_back(timed("variable-naive", 16, {2.0, 2.0, 2.0}));  // no map: every pixel at R
+  std::ostringstream csv, json;
+  write_csv(r, csv);
+  write_json(r, json);
+  const std::vector<std::string> lines = split(csv.str(), '\n');
+  const std::vector<std::string> header = split(lines[0], ',');
+  const size_t column = static_cast<size_t>(std::find(header.begin(), header.end(), "radius_map") - header.begin());
+  ASSERT_LT(column, header.size());
+  const auto doc = nlohmann::json::parse(json.str());
+  EXPECT_EQ(split(lines[6], ',')[column], "band") << lines[6];
+  EXPECT_EQ(doc["results"][5]["settings"]["radius_map"], "band");
+  EXPECT_EQ(split(lines[7], ',')[column], "none (uniform r = R)") << lines[7];
+  EXPECT_EQ(split(lines[4], ',')[column], "") << "frag-separable has no map: " << lines[4];
 }
 
 TEST(Report, BorderModesAreGroupsWithTheirCostAgainstClamp) {
