@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 30's correctness target on a GPU: every variable-radius variant against the per-pixel CPU
+# The variable-radius blurs' correctness on a GPU: every variable-radius variant against the per-pixel CPU
 # reference at odd sizes, every border mode, rgba8 and rgba16f, box and Gaussian, the built-in maps
 # and a 16-bit grey PNG map of another size. docs/PERFORMANCE.md ("Variable radius") has its result.
 #

@@ -21,7 +21,7 @@
       variants refused there with their reasons: what the table's fastest was chosen among.
 
   python3 docs/tools/results.py targets RESULTS.json [--targets TARGETS.json]
-      Prints the file's rows against the project's performance targets (docs/results/targets.json,
+      Prints the file's rows against the project's performance targets (docs/targets.json,
       which says what a target is, or another targets file), as docs/PERFORMANCE.md shows them:
       each row at the two image sizes the targets name (rgba8, clamp) with its time, its time over
       the copy pass of its own run and its fraction of its own bound, the target, and whether the
@@ -161,7 +161,7 @@ def table(path, radii):
 
 # --- targets: the rows of a targets file, each against the copy of its own run ------------------
 
-DEFAULT_TARGETS = os.path.join(ROOT, "docs", "results", "targets.json")
+DEFAULT_TARGETS = os.path.join(ROOT, "docs", "targets.json")
 
 
 def parse_size(text):
@@ -170,7 +170,7 @@ def parse_size(text):
 
 
 def load_targets(path):
-    """A targets file (docs/results/targets.json says what one holds), checked enough that a typo
+    """A targets file (docs/targets.json says what one holds), checked enough that a typo
     fails here rather than judging nothing."""
     try:
         with open(path) as f:
@@ -428,7 +428,7 @@ def main():
     t.add_argument("--radius", help="only these radii, e.g. 1,8,16,32")
     g = commands.add_parser("targets", help="each row of a targets file against its target, as Markdown")
     g.add_argument("results")
-    g.add_argument("--targets", default=DEFAULT_TARGETS, help="the targets file (default: docs/results/targets.json)")
+    g.add_argument("--targets", default=DEFAULT_TARGETS, help="the targets file (default: docs/targets.json)")
     k = commands.add_parser("ranking", help="every exact variant per radius, fastest first, and those refused, as Markdown")
     k.add_argument("results")
     k.add_argument("--kernel", default="gauss", choices=("gauss", "box"))

@@ -20,8 +20,8 @@ const Knob kColumns{.name = "columns",
                     .candidates = {{0}, {4}, {8}, {16}}};
 const Knob kBatch = sliding::batch_knob({1, 2, 4});
 const Knob kScan = sliding::scan_knob();
-// The H200's fastest walks were as short as the warm-up allows (docs/PERFORMANCE.md, issue 16); a
-// small image needs them shorter still to give the GPU enough workgroups (issue 27).
+// The H200's fastest walks were as short as the warm-up allows (docs/PERFORMANCE.md); a
+// small image needs them shorter still to give the GPU enough workgroups.
 const Knob kRows{.name = "rows",
                  .help = "Box blocked: rows a workgroup walks down after its 2r + 1 warm-up rows (0: the longest power of two "
                          "from 16 up to 4r + 2 that still makes 1024 workgroups)",

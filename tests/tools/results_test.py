@@ -236,7 +236,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # The project's own targets file is one.
     project = run("targets", path)
-    expect(project.returncode == 0 and "docs/results/targets.json" in project.stdout, f"the project's targets file: {project.stderr}")
+    expect(project.returncode == 0 and "docs/targets.json" in project.stdout, f"the project's targets file: {project.stderr}")
 
 
 for failure in failures:
