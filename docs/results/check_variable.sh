@@ -6,7 +6,7 @@
 #   docs/results/check_variable.sh map FILE.png   here: writes the 311x197 16-bit map the run reads
 #   docs/results/check_variable.sh run [MAP.png]   on the GPU: the checks, one line per group
 #
-# On the lent GPU: make the map into .device/ after ../shared/device/pack.sh, then run
+# On the lent GPU: make the map into .device/ after docs/tools/pack_device.sh, then run
 # `source .device/env.sh && docs/results/check_variable.sh run .device/map16.png` with
 # carry [".device"]. Each group is one blurlab run with --check: it exits 1 if any run exceeds its
 # tolerance, and says below its table where and by how much. Expected refusals: variable-sat with

@@ -24,7 +24,7 @@
 #           where a frame of theirs takes milliseconds, not seconds
 #   box     the same for the box, r = BOX_RADII (1,4,16,64,128)
 #   map     the variable-radius variants on the ramp map, R = 64, box and Gaussian
-# Environment: BLURLAB (the program; default .device/bin/blurlab where ../shared/device/pack.sh put
+# Environment: BLURLAB (the program; default .device/bin/blurlab where docs/tools/pack_device.sh put
 # it, else build-release/app/blurlab), PARTS (default gauss,box,map), GAUSS_RADII, BOX_RADII, FRAMES
 # (15), BUDGET (0.15 s of frames per row), TUNED (a --tune file, for knobs other than the defaults),
 # BLURLAB_PYTHON (a python3 with matplotlib, as for blurlab --report).

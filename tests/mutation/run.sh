@@ -68,6 +68,18 @@ mutations=(
   "print-kernel-weights-off|app/main.cpp|s/(std::printf\(\"%s%\.17g\", i \? \" \" : \"\", weights\[i\])\)/\$1 * 1.0001)/|^cli\.print_kernel\$"
 )
 
+# Breaks that llvmpipe cannot show: it runs one dispatch at a time, so a missing barrier between
+# dispatches changes nothing there. tests/gpu/pack.sh builds each (same fields; the tests are run
+# on a GPU by tests/gpu/run.sh, which prints whether they went red); here --gpu-list prints them.
+gpu_mutations=(
+  "no-memory-barrier-in-the-tracker|src/gl/barriers.cpp|s/\[\]\(GLbitfield bits\) \{ glMemoryBarrier\(bits\); \}/[](GLbitfield bits) { (void)bits; }/|^(gl\.|image\.)"
+  "no-memory-barrier-in-the-recipe-runner|tests/tools/run_recipe.cpp|s/bits != 0\) glMemoryBarrier\(bits\);/bits != 0) (void)bits;/|^export\."
+)
+if [ "${1:-}" = "--gpu-list" ]; then
+  printf '%s\n' "${gpu_mutations[@]}"
+  exit 0
+fi
+
 if [ "${1:-}" = "--list" ]; then
   for m in "${mutations[@]}"; do echo "${m%%|*}"; done
   exit 0
