@@ -117,6 +117,50 @@ void end_unchecked(const VariantInfo& v, const std::vector<int>& radii) {
                << (expected.empty() ? " (declared device limits)" : " (" + expected + ", as kExpectedRefusals says)");
 }
 
+// kExpectedRefusals is kept by hand, so that a variant refusing more than it did fails the grid;
+// this keeps it equal to what the registry declares (VariantInfo::check, shared memory, loop
+// iterations) for the default knobs on the reference device, at the grid's radii (rgba8, its
+// default intermediate, the grid's large image): the first radius each variant refuses and why.
+TEST(ExpectedRefusals, AreWhatTheRegistryDeclaresForTheReferenceDevice) {
+  gl::GlLimits limits = gl_info().limits;
+  limits.max_compute_shared_memory = 32768;  // llvmpipe's, as reference_device() reads them
+  limits.max_loop_iterations = 65535;
+  const std::vector<int> radii = {0, 1, 2, 7, 16, 33, 64, kMaxRadius};
+  for (const VariantInfo* v : variants()) {
+    if (!is_blur(*v)) continue;
+    std::optional<std::pair<int, Limit>> derived;
+    for (int r : radii) {
+      for (KernelType type : {KernelType::Box, KernelType::Gauss}) {
+        if ((type == KernelType::Box && v->kernels == KernelSupport::GaussOnly) ||
+            (type == KernelType::Gauss && v->kernels == KernelSupport::BoxOnly))
+          continue;
+        BlurSettings s;
+        s.kernel = make_kernel(type, r, std::nullopt);
+        if (const auto refusal = unsupported_reason(*v, resolve(*v, s), {517, 389}, limits)) {
+          derived = {r, refusal->limit};
+          break;
+        }
+      }
+      if (derived) break;
+    }
+    const ExpectedRefusal* listed = nullptr;
+    for (const ExpectedRefusal& e : kExpectedRefusals)
+      if (e.variant == v->name) listed = &e;
+    if (!listed) {
+      EXPECT_FALSE(derived) << v->name << " refuses its default knobs from r = " << derived->first << " (" << name(derived->second)
+                            << ") on the reference device, which kExpectedRefusals does not list";
+      continue;
+    }
+    // The list says from which radius on; the grid's first radius at or past it is where it shows.
+    const int first = *std::find_if(radii.begin(), radii.end(), [&](int r) { return r >= listed->from; });
+    ASSERT_TRUE(derived) << v->name << ": kExpectedRefusals lists a refusal from r = " << listed->from << " the registry does not declare";
+    EXPECT_EQ(derived->first, first) << v->name << ": the registry refuses from grid radius " << derived->first << ", the list from "
+                                     << listed->from;
+    EXPECT_EQ(derived->second, listed->limit) << v->name << ": the registry refuses for " << name(derived->second) << ", the list says "
+                                              << name(listed->limit);
+  }
+}
+
 // What a run expects of the pipeline.
 enum class Expect { Run, RefuseKernel, RefuseFormat, RefuseBorder, RunOrDeclaredLimit };
 
