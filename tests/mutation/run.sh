@@ -63,7 +63,7 @@ mutations=(
   "fidelity-of-the-unrounded-value|src/blur/check.cpp|s/model::stored\(exact\.texels\[i\], format\)/exact.texels[i]/|^gl\.ReportedNumbers\.Fidelity"
   "variable-sat-levels-clamped-to-64|glsl/variable_sat.comp|s/int R = max_radius\(\), r = pixel_level\(p\);/int R = max_radius(), r = min(pixel_level(p), 64);/|^gl\.Variable\/Variable\.LargeLevelsOnARamp\/variable_sat"
   "variable-layers-level-one-pixel-right|glsl/variable_layers.comp|s/int R = int\(u_pass\.x\), r = pixel_level\(p\);/int R = int(u_pass.x), r = pixel_level(min(p + ivec2(1, 0), imageSize(u_levels) - 1));/|^(gl\.Variable\/Variable\.LargeLevelsOnARamp\/variable_layers|export\.variable-layers)\$"
-  "targets-met-when-rounded|docs/tools/results.py|s/\("yes" if value <= limit else "no"\)/("yes" if round(value, 1) <= limit else "no")/|^report\.results\$"
+  "targets-met-when-rounded|docs/tools/results.py|s/\(\"yes\" if value <= limit else \"no\"\)/(\"yes\" if round(value, 1) <= limit else \"no\")/|^report\.results\$"
   "estimate-drops-intermediate-bytes|app/image_input.cpp|s/if \(!v->intermediate_bytes\) continue;/continue;/|^bad_input\.MemoryPlan\."
   "a-knob-define-no-shader-reads|src/variants/compute_box_blocked.cpp|s/( +)\/\/ No define: the host resolves the rows into the dispatch and the shader's defines\.\n/\$1.define = \"ROWS_KNOB\",\n/|^unit\.Registry\.EveryKnobDefineReachesAShader\$"
   "fuzz-dictionary-drops-a-knob|tests/fuzz/cli.dict|s/\"--weights\"\n//|^cli\.fuzz_dictionary\$"
