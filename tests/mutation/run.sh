@@ -8,6 +8,7 @@
 #   tests/mutation/run.sh                 every mutation (about 20 minutes on 2 cores)
 #   tests/mutation/run.sh NAME...         some of them (names: tests/mutation/run.sh --list)
 #   KEEP=1 tests/mutation/run.sh ...      keep the scratch clone and its build, and say where
+#   tests/mutation/run.sh --gpu-list      the breaks only a GPU shows (tests/gpu/pack.sh builds them)
 #
 # It ends with a table: "caught" (the tests failed, as they must), "SURVIVED" (the tests passed
 # with the break in place: a hole in the suite) or "STALE" (the edit no longer applies, or no longer
