@@ -100,7 +100,7 @@ std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPi
                         // The file's name alone: the shaders' headers are not the place for this machine's paths.
                         .input = o.image.empty() ? "the scene (" + size_text(row->size) + ")"
                                                  : "--image " + std::filesystem::path(o.image).filename().string()};
-  std::string line = "exported " + std::string(row->variant->name) + " to " + o.export_dir + "/:";
+  std::string line = "exported " + std::string(row->variant->name) + " to " + single_line(o.export_dir) + "/:";
   for (const std::string& file : write_export(recording, request, programs.sources(), o.export_dir)) line += " " + file;
   if (const std::string warning = fidelity_warning(request); !warning.empty()) line += "\n" + wrapped("warning: " + warning, report::kTableWidth);
   return line;
@@ -154,8 +154,16 @@ int run_headless(const cli::Options& given) {
   if (o.tune) report::TuningTable::check_target(o.tune_file);
   if (!o.report_dir.empty()) report::check_report_dir(o.report_dir);
   if (!o.export_dir.empty()) check_export_dir(o.export_dir);
-  if (!o.dump_dir.empty()) check_output_directory(o.dump_dir, "--dump-programs");
+  static const OutputFolderKind program_dumps{"--dump-programs", "program dumps", "", nullptr};
+  if (!o.dump_dir.empty()) check_output_directory(o.dump_dir, program_dumps);
   check_distinct_outputs(all_outputs(o));
+  OutputList folders;
+  if (!o.report_dir.empty()) folders.emplace_back(o.report_dir, "--report");
+  if (!o.export_dir.empty()) folders.emplace_back(o.export_dir, "--export");
+  if (!o.dump_dir.empty()) folders.emplace_back(o.dump_dir, "--dump-programs");
+  OutputList files = file_outputs(o);
+  if (o.tune) files.emplace_back(o.tune_file, "--tune-file");
+  check_outputs_spare_inputs(files, folders, o.input_files(), o.input_directories());
   RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
   const std::optional<Image> image = std::move(run_input.image);
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
@@ -191,13 +199,13 @@ int run_headless(const cli::Options& given) {
   for (const auto& [knob, values] : o.knob_values) request.given_knobs.push_back(knob);
   request.renderer = info.renderer;
   const std::vector<bench::Job> jobs = bench::plan(request);
-  if (const auto note = bench::untuned_note(request, jobs, o.tuned)) std::cout << wrapped(*note, report::kTableWidth) << "\n\n";
+  if (const auto note = bench::untuned_note(request, jobs, o.tuned)) std::cout << wrapped(single_line(*note), report::kTableWidth) << "\n\n";
 
   gl::ProgramCache programs(std::move(sources));
   std::vector<std::pair<std::string, std::string>> dumps;  // --dump-programs: file name, text
   if (!o.dump_dir.empty())
-    programs.on_compile([&dumps](const gl::Program& program, const std::vector<gl::ShaderFile>& files, const gl::Defines& defines) {
-      dumps.emplace_back(gl::dump_file_name(dumps.size() + 1, files), gl::dump_file_text(files, defines, gl::dump_program(program.id())));
+    programs.on_compile([&dumps](const gl::Program& program, const std::vector<gl::ShaderFile>& shader_files, const gl::Defines& defines) {
+      dumps.emplace_back(gl::dump_file_name(dumps.size() + 1, shader_files), gl::dump_file_text(shader_files, defines, gl::dump_program(program.id())));
     });
   // Room for every frame of a configuration in flight (timed frames are not waited for).
   gl::TimerPool timers(gl::make_gl_query_backend(info.software), static_cast<size_t>(o.frames) * 16 + 64);
@@ -231,7 +239,7 @@ int run_headless(const cli::Options& given) {
     }
     check_standard_output();
     choices.merge_into(o.tune_file);
-    std::cout << "\nsaved the choices to " << o.tune_file << "\nuse them with --tuned " << o.tune_file << "\n";
+    std::cout << "\nsaved the choices to " << single_line(o.tune_file) << "\nuse them with --tuned " << single_line(o.tune_file) << "\n";
     return 0;
   }
 
@@ -252,21 +260,24 @@ int run_headless(const cli::Options& given) {
   progress.clear();  // the table starts at the left edge, not on the bar's line
   rep.rows = std::move(result.rows);
 
-  const bool all_unsupported =
-      std::all_of(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.unsupported.has_value(); });
-  if (!rep.rows.empty() && all_unsupported && (o.variants.size() == 1 || !o.output.empty()))
-    throw UsageError(std::string(rep.rows.front().variant->name) + " cannot run " +
-                     describe(*rep.rows.front().variant, rep.rows.front().settings) + ": " + rep.rows.front().unsupported->reason + " (limit: " +
-                     std::string(name(rep.rows.front().unsupported->limit)) + ")");
-  // --check promises that what ran matches the reference: a run in which nothing was checked
-  // (every setting refused) has shown nothing, and fails.
-  if (o.check && std::none_of(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.check.has_value(); })) {
-    const auto refused = std::find_if(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& r) { return r.unsupported.has_value(); });
+  // The rows of the variants asked for: the floor a timed sweep adds for its ratios
+  // (SweepRequest::add_floor) runs and is checked whatever they do, and answers for none of them.
+  std::vector<const report::Measurement*> asked;
+  for (const report::Measurement& r : rep.rows)
+    if (std::find(request.variants.begin(), request.variants.end(), r.variant) != request.variants.end()) asked.push_back(&r);
+  const bool all_unsupported = std::all_of(asked.begin(), asked.end(), [](const report::Measurement* r) { return r->unsupported.has_value(); });
+  if (!asked.empty() && all_unsupported && (o.variants.size() == 1 || !o.output.empty()))
+    throw UsageError(std::string(asked.front()->variant->name) + " cannot run " + describe(*asked.front()->variant, asked.front()->settings) +
+                     ": " + asked.front()->unsupported->reason + " (limit: " + std::string(name(asked.front()->unsupported->limit)) + ")");
+  // --check promises that what ran matches the reference: a run in which nothing asked for was
+  // checked (every setting refused) has shown nothing, and fails (the floor's check once passed it).
+  if (o.check && std::none_of(asked.begin(), asked.end(), [](const report::Measurement* r) { return r->check.has_value(); })) {
+    const auto refused = std::find_if(asked.begin(), asked.end(), [](const report::Measurement* r) { return r->unsupported.has_value(); });
     throw Error("--check: nothing was checked" +
-                (refused == rep.rows.end() ? std::string()
-                                           : ": every run was refused (" + std::to_string(rep.rows.size()) + "; the first, " +
-                                                 std::string(refused->variant->name) + " " + describe(*refused->variant, refused->settings) +
-                                                 ": " + refused->unsupported->reason + ")"));
+                (refused == asked.end() ? std::string()
+                                        : ": every run was refused (" + std::to_string(asked.size()) + "; the first, " +
+                                              std::string((*refused)->variant->name) + " " + describe(*(*refused)->variant, (*refused)->settings) +
+                                              ": " + (*refused)->unsupported->reason + ")"));
   }
 
   // --output: one run only (checked by the parser). Linear light is encoded back to sRGB.
@@ -310,12 +321,12 @@ int run_headless(const cli::Options& given) {
   outputs.commit();
   if (!summary.empty()) print_error(summary);  // without --check, a check that fails is reported, not fatal
   if (!o.output.empty())
-    std::cout << "\nwrote " << o.output << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
+    std::cout << "\nwrote " << single_line(o.output) << " (" << run_input.output_bits << "-bit " << name(output_format(o.output, "--output")) << ")\n";
   for (const std::string* file : {&o.csv, &o.json})
-    if (!file->empty()) std::cout << "wrote " << *file << "\n";
-  for (const std::string* line : {&exported, &page})
+    if (!file->empty()) std::cout << "wrote " << single_line(*file) << "\n";
+  for (const std::string* line : {&exported, &page})  // the names in them each on one line (single_line where made)
     if (!line->empty()) std::cout << *line << "\n";
-  if (!o.dump_dir.empty()) std::cout << "wrote " << dumps.size() << " program dumps to " << o.dump_dir << "\n";
+  if (!o.dump_dir.empty()) std::cout << "wrote " << dumps.size() << " program dumps to " << single_line(o.dump_dir) << "\n";
   return 0;
 }
 

@@ -55,9 +55,9 @@ RunInput prepare_run_input(const cli::Options& o, glm::ivec2 default_size, std::
                                kernels,
                                intermediate_bytes_per_texel(o, selected, input.input_formats, {file.width, file.height})};
       if (const auto problem = run_memory_problem(file.width, file.height, plan, memory))
-        throw Error("cannot load the image '" + o.image + "': " + *problem);
+        throw Error("cannot load --image '" + o.image + "': " + *problem);
     }, "--image");
-    out << "image: " << o.image << ", " << loaded.image.width << "x" << loaded.image.height << " " << describe(loaded.info);
+    out << "image: " << single_line(o.image) << ", " << loaded.image.width << "x" << loaded.image.height << " " << describe(loaded.info);
     if (loaded.info.bits_per_channel == 16)
       out << (input.input_formats == std::vector<gl::Format>{gl::Format::rgba8}
                   ? "; rgba8 keeps 8 bits per channel (--input-format rgba16f keeps 11 significant bits)"

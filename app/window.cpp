@@ -478,7 +478,10 @@ struct ImGuiBackends {
 
 int run_window(const cli::Options& o) {
   const GlfwLibrary glfw;  // display_available() initialized it
-  if (!o.screenshot.empty()) check_output_target(o.screenshot, "--screenshot");  // before any GL work
+  if (!o.screenshot.empty()) {  // before any GL work
+    check_output_target(o.screenshot, "--screenshot");
+    check_outputs_spare_inputs({{o.screenshot, "--screenshot"}}, {}, o.input_files(), o.input_directories());
+  }
   const bool debug = o.gl_debug || gl::kDebugBuild;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);

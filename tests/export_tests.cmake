@@ -78,6 +78,11 @@ endforeach()
 add_test(export.run_recipe_bad_data "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DMAKE_CHART=${MAKE_CHART}
          -DDIR=${WORK}/bad_data -P "${BAD_DATA}")
 set_tests_properties(export.run_recipe_bad_data PROPERTIES TIMEOUT 300 LABELS export)
+# It refuses special files, paths out of its folder, values out of range and names that would drive
+# the terminal, in one line and without waiting (tests/export_hostile_recipe.cmake).
+add_test(export.run_recipe_hostile "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DMAKE_CHART=${MAKE_CHART}
+         -DDIR=${WORK}/hostile_recipe -P "${HOSTILE_RECIPE}")
+set_tests_properties(export.run_recipe_hostile PROPERTIES TIMEOUT 300 LABELS export)
 if(count EQUAL 0)
   add_test(export.no_variants "${CMAKE}" -E echo "no variants listed by ${BLURLAB} --list-variants")
   set_tests_properties(export.no_variants PROPERTIES WILL_FAIL TRUE)

@@ -91,9 +91,10 @@ std::optional<Rgba> parse_border_value(std::string_view text, std::string* why) 
   if (parts.size() != 4) return fail("is not R,G,B,A (four numbers)");
   Rgba value{};
   for (size_t i = 0; i < 4; ++i) {
-    const auto v = parse_double(trim(parts[i]));
-    if (!v) return fail("has '" + parts[i] + "', not a number");
-    if (!(*v >= 0.0 && *v <= kMaxBorderValue))
+    bool beyond = false;
+    const auto v = parse_double(trim(parts[i]), &beyond);
+    if (!v && !beyond) return fail("has '" + parts[i] + "', not a number");
+    if (!v || !(*v >= 0.0 && *v <= kMaxBorderValue))
       return fail("has " + parts[i] + ", outside 0.." + format_double(kMaxBorderValue));
     value[i] = static_cast<float>(*v);
   }

@@ -68,26 +68,29 @@ std::optional<KnobValue> Knob::parse(std::string_view item, std::string* why) co
   KnobValue v;
   switch (type) {
     case KnobType::Integer: {
-      const auto n = parse_int(t);
-      if (!n) return fail("is not a whole number");
-      if (*n < min || *n > max) return fail("is out of range " + std::to_string(min) + ".." + std::to_string(max));
+      bool beyond = false;
+      const auto n = parse_int(t, &beyond);
+      if (!n && !beyond) return fail("is not a whole number");
+      if (!n || *n < min || *n > max) return fail("is out of range " + std::to_string(min) + ".." + std::to_string(max));
       v.x = static_cast<int>(*n);
       break;
     }
     case KnobType::Size: {
       // "N" alone is a row of N (workgroups of Nx1).
-      if (const auto n = parse_int(t)) {
-        if (*n < min || *n > max) return fail("is out of range " + std::to_string(min) + ".." + std::to_string(max));
+      bool beyond = false;
+      if (const auto n = parse_int(t, &beyond); n || beyond) {
+        if (!n || *n < min || *n > max) return fail("is out of range " + std::to_string(min) + ".." + std::to_string(max));
         v = {static_cast<int>(*n), 1};
         break;
       }
-      const auto wh = parse_size(t);
+      const auto wh = parse_size(t, &beyond);
       if (!wh) {
         // Name the actual mistake where the form is right but a side is not positive.
         const auto parts = split(t, 'x');
         if (parts.size() == 2)
           for (const auto& p : parts)
             if (const auto side = parse_int(p); side && *side <= 0) return fail("must have positive sides");
+        if (beyond) return fail("is larger than " + std::to_string(max) + " on a side");
         return fail("is not WxH or N");
       }
       if (wh->first > max || wh->second > max) return fail("is larger than " + std::to_string(max) + " on a side");

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "image/image_file.h"
+#include "image/memory_budget.h"
 #include "util/error.h"
 
 namespace blurlab {
@@ -31,6 +32,9 @@ std::shared_ptr<const RadiusMap> load_radius_map(const std::string& path) {
   const auto check = [&](const ImageFileInfo& info) {
     if (info.format != ImageFormat::png || info.channels != 1 || (info.bits_per_channel != 8 && info.bits_per_channel != 16))
       throw Error(what + "a radius map is a grey PNG of 8 or 16 bits (this one: " + blurlab::describe(info) + ")");
+    // By its header, before any of it is decoded.
+    if (const auto problem = map_memory_problem(info.width, info.height, info.file_bytes, info.decoder_bytes_per_texel, memory_bound()))
+      throw Error(what + *problem);
   };
   // Read and decode errors name the file and the option themselves (one line).
   const LoadedImage loaded = load_image(path, check, "--radius-map");
@@ -48,9 +52,14 @@ std::shared_ptr<const RadiusMap> load_radius_map(const std::string& path) {
 }
 
 std::shared_ptr<const RadiusMap> radius_map_from_option(const std::string& text) {
-  if (auto builtin = builtin_radius_map(text)) return builtin;
   std::error_code error;
-  if (!std::filesystem::exists(text, error))
+  const bool file = std::filesystem::exists(std::filesystem::symlink_status(text, error));
+  if (auto builtin = builtin_radius_map(text)) {
+    // The built-in once won silently over a file of its name: which one was meant is the user's to say.
+    if (file) throw UsageError("--radius-map '" + text + "' names both a built-in map and a file: write ./" + text + " for the file");
+    return builtin;
+  }
+  if (!file)
     throw Error("cannot read --radius-map '" + text + "': no such file, nor a built-in map (" + std::string(builtin_radius_map_names()) + ")");
   return load_radius_map(text);
 }
@@ -100,7 +109,8 @@ Kernel level_kernel(const Kernel& kernel, int level) {
 std::string describe(const RadiusMap* map) {
   if (!map) return "none (uniform r = R)";
   if (map->shape != MapShape::File) return map->name;
-  return "file " + map->name + " (" + std::to_string(map->width) + "x" + std::to_string(map->height) + ", " +
+  // The name on one line whatever it holds: every report, table and recipe shows it.
+  return "file " + single_line(map->name) + " (" + std::to_string(map->width) + "x" + std::to_string(map->height) + ", " +
          (map->max_value == 65535 ? "16" : "8") + "-bit)";
 }
 

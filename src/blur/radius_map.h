@@ -44,7 +44,8 @@ std::string_view builtin_radius_map_names();
 // A grey PNG of 8 or 16 bits (no alpha, no palette, no colour). Throws Error with one line:
 // "cannot read --radius-map 'PATH': REASON".
 std::shared_ptr<const RadiusMap> load_radius_map(const std::string& path);
-// --radius-map's value: a built-in's name or a file (above).
+// --radius-map's value: a built-in's name or a file (above); a name that is both is refused
+// (UsageError), since neither may silently stand for the other.
 std::shared_ptr<const RadiusMap> radius_map_from_option(const std::string& text);
 
 // The level (0..max_radius) of every pixel of a width x height image, row-major, row 0 at the top.

@@ -211,7 +211,7 @@ std::string describe(const VariantInfo& variant, const BlurSettings& s) {
     out << name(s.kernel.type) << " r=" << s.kernel.radius;
     if (s.kernel.type == KernelType::Gauss) out << " sigma=" << format_double(s.kernel.sigma, 4);
     out << " border=" << describe(s.border);
-    if (variant.variable_radius) out << " map=" << (s.radius_map ? s.radius_map->name : std::string("uniform"));
+    if (variant.variable_radius) out << " map=" << (s.radius_map ? single_line(s.radius_map->name) : std::string("uniform"));
   } else {
     out << "no blur";
   }

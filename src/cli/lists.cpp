@@ -34,8 +34,9 @@ std::vector<int> parse_int_list(std::string_view text, std::string_view option, 
   std::vector<int> values;
   const std::string range_text = std::to_string(min) + ".." + std::to_string(max);
   auto in_range = [&](std::string_view item) {
-    const auto v = parse_int(item);
-    if (!v) throw UsageError(quoted(option, item) + " is not a whole number");
+    bool beyond = false;
+    const auto v = parse_int(item, &beyond);
+    if (!v) throw UsageError(quoted(option, item) + (beyond ? " is out of range " + range_text : " is not a whole number"));
     if (*v < min || *v > max) throw UsageError(quoted(option, item) + " is out of range " + range_text);
     return *v;
   };
@@ -70,12 +71,19 @@ std::vector<int> parse_int_list(std::string_view text, std::string_view option, 
   return values;
 }
 
+int parse_one_int(std::string_view text, std::string_view option, long long min, long long max) {
+  if (text.find_first_of(",:") != std::string_view::npos)
+    throw UsageError(std::string(option) + " takes one number, not '" + std::string(text) + "'");
+  return parse_int_list(text, option, min, max).front();
+}
+
 std::vector<double> parse_double_list(std::string_view text, std::string_view option, double min_exclusive, double max) {
   std::vector<double> values;
   for (const std::string& item : items(text, option)) {
-    const auto v = parse_double(item);
-    if (!v) throw UsageError(quoted(option, item) + " is not a number");
-    if (!(*v > min_exclusive && *v <= max))
+    bool beyond = false;
+    const auto v = parse_double(item, &beyond);
+    if (!v && !beyond) throw UsageError(quoted(option, item) + " is not a number");
+    if (!v || !(*v > min_exclusive && *v <= max))
       throw UsageError(quoted(option, item) + " is out of range (" + format_double(min_exclusive) + ", " + format_double(max) + "]");
     values.push_back(*v);
     check_length(values.size(), option);
@@ -87,7 +95,8 @@ std::vector<glm::ivec2> parse_size_list(std::string_view text, std::string_view 
   std::vector<glm::ivec2> values;
   for (const std::string& item : items(text, option)) {
     glm::ivec2 size;
-    if (const auto wh = parse_size(item)) {
+    bool beyond = false;
+    if (const auto wh = parse_size(item, &beyond)) {
       size = {wh->first, wh->second};
     } else if (const auto n = parse_int(item); bare_is_row && n) {
       if (*n <= 0) throw UsageError(quoted(option, item) + " must be positive");
@@ -99,6 +108,7 @@ std::vector<glm::ivec2> parse_size_list(std::string_view text, std::string_view 
         for (const auto& p : parts)
           if (const auto v = parse_int(p); v && *v <= 0) throw UsageError(quoted(option, item) + ": sizes must be positive");
       }
+      if (beyond) throw UsageError(quoted(option, item) + " is larger than " + std::to_string(max_edge) + " on a side");
       throw UsageError(quoted(option, item) + (bare_is_row ? " is not WxH or N" : " is not WxH"));
     }
     if (size.x > max_edge || size.y > max_edge)

@@ -17,6 +17,8 @@ namespace blurlab::cli {
 inline constexpr size_t kMaxListLength = 4096;
 
 std::vector<int> parse_int_list(std::string_view text, std::string_view option, long long min, long long max);
+// One whole number in min..max: a list or a range is refused ("--frames takes one number, not '1:3'").
+int parse_one_int(std::string_view text, std::string_view option, long long min, long long max);
 std::vector<double> parse_double_list(std::string_view text, std::string_view option, double min_exclusive, double max);
 // "WxH" items; a bare number N means Nx1 when `bare_is_row` (workgroups), else an error.
 std::vector<glm::ivec2> parse_size_list(std::string_view text, std::string_view option, int max_edge, bool bare_is_row = false);

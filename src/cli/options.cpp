@@ -112,6 +112,19 @@ double Options::configuration_count() const {
   return per_image * static_cast<double>(input_formats.size()) * static_cast<double>(std::max<size_t>(sizes.size(), 1));
 }
 
+std::vector<std::pair<std::filesystem::path, std::string>> Options::input_files() const {
+  std::vector<std::pair<std::filesystem::path, std::string>> files;
+  if (!image.empty()) files.emplace_back(image, "--image");
+  if (!tuned.empty()) files.emplace_back(tuned, "--tuned");
+  if (radius_map && radius_map->shape == MapShape::File) files.emplace_back(radius_map->name, "--radius-map");
+  return files;
+}
+
+std::vector<std::pair<std::filesystem::path, std::string>> Options::input_directories() const {
+  if (shader_dir.empty()) return {};
+  return {{shader_dir, "--shader-dir"}};
+}
+
 namespace {
 
 std::vector<gl::Format> parse_formats(const std::string& text, const char* option, bool allow_32f) {
@@ -347,16 +360,14 @@ Options parse_options(int argc, const char* const* argv) {
     const std::string option = "--" + std::string(k.name);
     if (app.count(option)) o.knob_values[std::string(k.name)] = parse_knob_list(k, knob_texts.at(std::string(k.name)), option);
   }
-  if (app.count("--warmup")) o.warmup = parse_int_list(warmup_text, "--warmup", 0, 100000).front();
+  if (app.count("--warmup")) o.warmup = parse_one_int(warmup_text, "--warmup", 0, 100000);
   if (app.count("--frames")) {
-    o.frames = parse_int_list(frames_text, "--frames", 0, 100000).front();
+    o.frames = parse_one_int(frames_text, "--frames", 0, 100000);
     o.frames_given = true;
   } else if (o.check) {
     o.frames = 0;
   }
   o.timing_given = app.count("--warmup") || app.count("--frames") || app.count("--budget");
-  if (app.count("--warmup") && split(warmup_text, ',').size() > 1) throw UsageError("--warmup takes one number");
-  if (app.count("--frames") && split(frames_text, ',').size() > 1) throw UsageError("--frames takes one number");
   if (app.count("--time")) {
     const auto t = parse_double(time_text);
     if (!t || *t < 0.0 || *t > 1e6) throw UsageError("--time '" + time_text + "' is not a time in 0..1e6 seconds");
@@ -403,6 +414,10 @@ Options parse_options(int argc, const char* const* argv) {
   }
   if (!o.formats.empty() && !std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return v->uses_intermediate; }))
     throw UsageError("--format: " + names() + " has no intermediate texture");
+  // Like a knob no selected variant has: a map no selected variant reads was ignored without a word.
+  if (o.radius_map && !std::any_of(selected.begin(), selected.end(), [](const VariantInfo* v) { return v->variable_radius; }))
+    throw UsageError("--radius-map: " + names() + (selected.size() == 1 ? " blurs" : " blur") +
+                     " by one radius everywhere (a radius map is for the variable-* variants)");
 
   // A sweep is bounded before its lists are built: one run cannot mean a billion configurations.
   if (const double n = o.configuration_count(); n > kMaxConfigurations)

@@ -1,5 +1,6 @@
 #pragma once
 // blurlab's command line. Parsing never touches GL; every mistake is a UsageError (exit 2).
+#include <filesystem>
 #include <glm/vec2.hpp>
 #include <map>
 #include <optional>
@@ -77,6 +78,10 @@ struct Options {
   // if none given) and input formats, times the sizes. Counted without building the lists.
   double configuration_count() const;
   bool any_knob_given() const { return !knob_values.empty(); }
+  // What the run reads, with the options naming it: files (--image, --tuned, a --radius-map file)
+  // and directories (--shader-dir). No output may write over any of it (check_outputs_spare_inputs).
+  std::vector<std::pair<std::filesystem::path, std::string>> input_files() const;
+  std::vector<std::pair<std::filesystem::path, std::string>> input_directories() const;
 };
 
 // Throws UsageError with one line on any mistake.

@@ -13,6 +13,8 @@
 #include "util/error.h"
 #include "util/files.h"
 #include "report/report.h"
+#include "util/json_text.h"
+#include "util/markup.h"
 #include "util/strings.h"
 
 namespace blurlab {
@@ -308,15 +310,16 @@ std::string exported_shader(const gl::ShaderSources& sources, const gl::ShaderFi
 
 std::string shader_header(const ExportRequest& r, const RecordedPass& pass, size_t index, size_t count) {
   std::ostringstream h;
+  // What a user or a driver named (a radius map's file, GL_RENDERER) stays inside its comment.
   h << "// Exported by blurlab --export: " << r.variant->name << ", pass " << index + 1 << " of " << count << " (\""
     << pass.name << "\")\n"
     << "// Copyright 2026 the blurlab authors; MIT licence (LICENSE beside this file).\n"
-    << "// settings: " << describe(*r.variant, r.settings) << "\n"
+    << "// settings: " << glsl_comment_text(describe(*r.variant, r.settings)) << "\n"
     << "// image:    " << r.size.x << "x" << r.size.y << " (workgroup counts for other sizes: recipe.md)\n"
-    << "// made on:  " << r.gpu << (r.cpu_rasterizer ? ", a CPU rasterizer (its time says nothing of a GPU's: none given)" : "") << "\n";
+    << "// made on:  " << glsl_comment_text(r.gpu) << (r.cpu_rasterizer ? ", a CPU rasterizer (its time says nothing of a GPU's: none given)" : "") << "\n";
   if (r.median_ms) h << "// measured: " << format_double(*r.median_ms, 4) << " ms for the whole blur (median)\n";
-  if (!r.check.empty()) h << "// check:    " << r.check << " against " << check_reference(r) << "\n";
-  if (r.fidelity) h << "// fidelity: " << wrapped(fidelity_summary(r), 88, "//           ") << "\n";
+  if (!r.check.empty()) h << "// check:    " << glsl_comment_text(r.check) << " against " << check_reference(r) << "\n";
+  if (r.fidelity) h << "// fidelity: " << wrapped(glsl_comment_text(fidelity_summary(r)), 88, "//           ") << "\n";
   if (r.variant->variable_radius)
     h << "// Per-pixel radius: each pixel's level and every level's weights are textures filled from data\n"
          "// files (recipe.md, \"The radius map\").\n";
@@ -493,15 +496,16 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
   std::ostringstream md;
   auto text = [](const json& value) { return value.get<std::string>(); };
   md << "<!-- " << kSpdxLine << " -->\n# " << r.variant->name << ": exported blur\n\n"
-     << "Settings: `" << describe(*r.variant, r.settings) << "`, made for " << r.size.x << "x" << r.size.y << " on " << r.gpu
+     << "Settings: " << markdown_code(describe(*r.variant, r.settings)) << ", made for " << r.size.x << "x" << r.size.y << " on "
+     << markdown_text(r.gpu)
      << (r.median_ms        ? " (" + format_double(*r.median_ms, 4) + " ms measured)"
          : r.cpu_rasterizer ? ", a CPU rasterizer (no time given: a CPU's says nothing of a GPU's; time it on yours)"
                             : "")
-     << ".\n" << (r.check.empty() ? "" : "Check against " + check_reference(r) + ": " + r.check + ".\n") << "\nCommand: `"
-     << r.command << "`\n\n";
+     << ".\n" << (r.check.empty() ? "" : "Check against " + check_reference(r) + ": " + markdown_text(r.check) + ".\n") << "\nCommand: "
+     << markdown_code(r.command) << "\n\n";
   if (recipe.contains("fidelity")) {
-    md << "## Fidelity\n\n" << fidelity_summary(r) << " (the bar: PSNR " << format_double(kFidelityBarDb) << " dB).\n";
-    if (const std::string warning = fidelity_warning(r); !warning.empty()) md << "\n**Warning: " << warning << ".**\n";
+    md << "## Fidelity\n\n" << markdown_text(fidelity_summary(r)) << " (the bar: PSNR " << format_double(kFidelityBarDb) << " dB).\n";
+    if (const std::string warning = fidelity_warning(r); !warning.empty()) md << "\n**Warning: " << markdown_text(warning) << ".**\n";
     md << "\n";
   }
   md << "Everything below is also in `recipe.json`, for programs; README.md says how to run the blur without blurlab "
@@ -526,7 +530,7 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
        << (t.contains("contents") ? "; filled from `" + text(t["contents"]["file"]) + "`" : "") << " |\n";
   if (recipe.contains("radius_map")) {
     const json& map = recipe["radius_map"];
-    md << "\n## The radius map\n\nThe passes read each pixel's radius from data made from the map (" << text(map["map"])
+    md << "\n## The radius map\n\nThe passes read each pixel's radius from data made from the map (" << markdown_text(text(map["map"]))
        << ", largest level R = " << map["max_level"].get<int>()
        << "): fill these textures before the first pass, each with one\n"
           "`glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, TYPE, bytes)` of its file, whole (no header;\n"
@@ -620,11 +624,11 @@ std::string export_readme(const ExportRequest& r, const json& recipe, const std:
     return text;
   };
   md << "<!-- " << kSpdxLine << " -->\n# " << r.variant->name << ", exported by blurlab\n\n"
-     << "`" << r.variant->name << "` as OpenGL 4.3 shaders that need nothing of blurlab: " << r.variant->summary << " (`"
-     << describe(*r.variant, r.settings) << "`). " << sizes_text(r, recipe) << "\n\n";
+     << "`" << r.variant->name << "` as OpenGL 4.3 shaders that need nothing of blurlab: " << r.variant->summary << " ("
+     << markdown_code(describe(*r.variant, r.settings)) << "). " << sizes_text(r, recipe) << "\n\n";
   if (r.fidelity) {
-    md << "Fidelity: " << fidelity_summary(r) << ".\n";
-    if (const std::string warning = fidelity_warning(r); !warning.empty()) md << "\n**Warning: " << warning << ".**\n";
+    md << "Fidelity: " << markdown_text(fidelity_summary(r)) << ".\n";
+    if (const std::string warning = fidelity_warning(r); !warning.empty()) md << "\n**Warning: " << markdown_text(warning) << ".**\n";
     md << "\n";
   }
   md << "## Files\n\n"
@@ -648,7 +652,42 @@ std::string export_readme(const ExportRequest& r, const json& recipe, const std:
 
 }  // namespace
 
-void check_export_dir(const fs::path& dir) { check_output_directory(dir, "--export", kExportFiles); }
+const OutputFolderKind& export_folder() {
+  static const OutputFolderKind kind{"--export", "export", "recipe.json", [](std::string_view text) {
+    std::vector<std::string> files{"recipe.md", "README.md", "LICENSE"};  // what every export writes beside its recipe
+    json recipe;
+    try {
+      recipe = json::parse(text);
+    } catch (const json::exception& e) {
+      throw Error("not JSON: " + json_error_text(e));
+    }
+    // By reference only: copying a value recurses as deep as the file nests.
+    const auto member = [](const json& object, const char* key) -> const json* {
+      return object.is_object() && object.contains(key) ? &object.at(key) : nullptr;
+    };
+    const json* format = member(recipe, "format");
+    if (!format || *format != "blurlab-recipe") throw Error("no \"format\": \"blurlab-recipe\"");
+    const auto name = [&](const json& value) {
+      if (!value.is_string()) throw Error("a file name " + json_value_text(value) + " is not a string");
+      files.push_back(value.get<std::string>());
+    };
+    if (const json* passes = member(recipe, "passes"); passes && passes->is_array())
+      for (const json& pass : *passes)
+        if (const json* shaders = member(pass, "shaders"); shaders && shaders->is_object())
+          for (auto file = shaders->begin(); file != shaders->end(); ++file) name(*file);
+    if (const json* textures = member(recipe, "textures"); textures && textures->is_array())
+      for (const json& texture : *textures)
+        if (const json* contents = member(texture, "contents"))
+          if (const json* file = member(*contents, "file")) {
+            name(*file);
+            files.push_back(files.back() + ".license");  // its licence beside it
+          }
+    return files;
+  }};
+  return kind;
+}
+
+void check_export_dir(const fs::path& dir) { check_output_directory(dir, export_folder()); }
 
 std::vector<std::string> write_export(const Recording& recording, const ExportRequest& r, const gl::ShaderSources& sources,
                                       const fs::path& dir) {
@@ -677,14 +716,15 @@ std::vector<std::string> write_export(const Recording& recording, const ExportRe
       files.emplace_back(contents_file(t) + ".license", std::string(kSpdxLine) + "\nSPDX-FileCopyrightText: 2026 the blurlab authors\n");
       data.push_back(contents_file(t));
     }
-  files.emplace_back("recipe.json", recipe.dump(2) + "\n");
+  files.emplace_back("recipe.json", recipe.dump(2, ' ', false, json::error_handler_t::replace) + "\n");  // a name's invalid UTF-8 as U+FFFD
   files.emplace_back("recipe.md", recipe_markdown(r, recipe));
   files.emplace_back("README.md", export_readme(r, recipe, names, data));
   files.emplace_back("LICENSE", std::string(embedded_license()));
 
-  for (const auto& [name, content] : files) write_file_into(dir, name, content, "--export");
   names.clear();
   for (const auto& [name, content] : files) names.push_back(name);
+  remove_earlier_output(dir, export_folder(), names);  // read before the new recipe.json is staged over it
+  for (const auto& [name, content] : files) write_file_into(dir, name, content, "--export");
   return names;
 }
 

@@ -16,6 +16,7 @@
 #include "blur/check.h"
 #include "blur/recording.h"
 #include "gl/context.h"
+#include "util/files.h"
 
 namespace blurlab {
 
@@ -67,13 +68,16 @@ std::string fidelity_warning(const ExportRequest& request);
 // not have; a comment left empty is dropped (nullopt). Code is kept as it is.
 std::optional<std::string> without_source_pointers(const std::string& line);
 
-// Throws Error (exit 1) unless `dir` can take the export at the end (check_output_directory()
-// for --export with kExportFiles). Called before any GL work.
+// An export folder's kind (util/files.h): recipe.json lists the shaders and data files beside it,
+// and recipe.md goes with it.
+const OutputFolderKind& export_folder();
+// Throws Error (exit 1) unless `dir` can take the export at the end (check_output_directory():
+// empty, new, or an earlier export and nothing else). Called before any GL work.
 void check_export_dir(const std::filesystem::path& dir);
 
 // Writes the shaders, the data files, recipe.json and recipe.md into `dir` (made if missing), staged with the
-// run's other outputs (util/files.h: all of them appear at the run's commit, or none). Returns
-// the names of the files.
+// run's other outputs (util/files.h: all of them appear at the run's commit, or none), and removes
+// there the files of an earlier export it did not write again. Returns the names of the files.
 std::vector<std::string> write_export(const Recording& recording, const ExportRequest& request,
                                       const gl::ShaderSources& sources, const std::filesystem::path& dir);
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "util/files.h"
+#include "util/glsl_limits.h"
 #include "util/strings.h"
 
 namespace blurlab::gl {
@@ -129,8 +130,11 @@ void expand_into(const ShaderSources& sources, const std::string& name, const st
     const std::optional<Directive> directive = directive_of(line);
     if (const auto include = directive ? include_name(*directive) : std::nullopt) {
       const std::string included(*include);
-      if (std::find(stack.begin(), stack.end(), included) != stack.end())
-        throw Error(where() + ": shader '" + included + "' includes itself");
+      if (std::find(stack.begin(), stack.end(), included) != stack.end()) {
+        std::string cycle = "an include cycle: " + stack.front();
+        for (auto file = stack.begin() + 1; file != stack.end(); ++file) cycle += std::string(file == stack.begin() + 1 ? " includes " : ", which includes ") + *file;
+        throw Error(where() + ": " + cycle + (stack.size() > 1 ? ", which includes " : " includes ") + included + " again");
+      }
       if (stack.size() >= 16) throw Error(where() + ": shader includes nest more than 16 deep at '" + included + "'");
       std::string included_text;
       try {
@@ -188,6 +192,7 @@ ExpandedSource expand_source(const ShaderSources& sources, const std::string& na
   ExpandedSource out;
   std::vector<std::string> stack;
   expand_into(sources, name, sources.read(name), out, stack, &prelude);
+  check_glsl_limits(out.text, out.files);  // what the driver is handed: no define or statement it cannot take
   return out;
 }
 

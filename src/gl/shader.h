@@ -68,8 +68,9 @@ struct ExpandedSource {
   std::vector<std::string> files;  // index = GLSL source-string number
 };
 // Throws Error (one line, naming the file and line) on a missing or unreadable file, an include
-// cycle, includes nested more than 16 deep, a #version outside the main file, or an expansion
-// beyond kMaxExpandedShaderBytes.
+// cycle, includes nested more than 16 deep, a #version outside the main file, an expansion
+// beyond kMaxExpandedShaderBytes, or defines and statements a GL compiler could not take
+// (check_glsl_limits, util/glsl_limits.h).
 ExpandedSource expand_source(const ShaderSources& sources, const std::string& name, const Defines& defines);
 // Rewrites "0:12(5): error" (Mesa) and "0(12) : error" (NVIDIA) into "file:12: error".
 std::string map_log_to_files(std::string_view log, const std::vector<std::string>& files);

@@ -1,6 +1,7 @@
 #pragma once
-// The codecs behind image_file.h, one file each. Decoders throw blurlab::Error with one line,
-// "cannot load the image 'NAME': REASON"; exceptions from `check` pass through as they are.
+// The codecs behind image_file.h, one file each. `name` is what messages call the file ("--image
+// 'x.png'"). Decoders throw blurlab::Error with one line, "cannot load NAME: REASON"; exceptions
+// from `check` pass through as they are.
 #include <string>
 #include <string_view>
 
@@ -14,7 +15,7 @@ std::string encode_png(const Image& image, int bits);
 LoadedImage decode_jpeg(std::string_view bytes, const std::string& name, const ImageHeaderCheck& check);
 std::string encode_jpeg(const Image& image);
 
-// "cannot load the image 'NAME': REASON"
+// "cannot load NAME: REASON"
 std::string load_failure(const std::string& name, const std::string& reason);
 // What every decoder does with a header before it decodes a pixel: refuses edges above
 // kMaxImageEdge, then asks `check` (if any).

@@ -77,9 +77,7 @@ std::string extension_problem(const std::filesystem::path& path) {
 
 namespace codecs {
 
-std::string load_failure(const std::string& name, const std::string& reason) {
-  return "cannot load the image '" + name + "': " + reason;
-}
+std::string load_failure(const std::string& label, const std::string& reason) { return "cannot load " + label + ": " + reason; }
 
 void check_header(const ImageFileInfo& info, const std::string& name, const ImageHeaderCheck& check) {
   if (info.width <= 0 || info.height <= 0 || info.width > kMaxImageEdge || info.height > kMaxImageEdge)
@@ -102,16 +100,17 @@ std::string describe(const ImageFileInfo& info) {
          std::string(name(info.format));
 }
 
-LoadedImage decode_image(std::string_view bytes, const std::string& name, const ImageHeaderCheck& check) {
-  check_signature(bytes.substr(0, kFileHeadBytes), name);
-  return *format_of(bytes) == ImageFormat::png ? codecs::decode_png(bytes, name, check) : codecs::decode_jpeg(bytes, name, check);
+LoadedImage decode_image(std::string_view bytes, const std::string& name, const ImageHeaderCheck& check, std::string_view what) {
+  const std::string label = std::string(what) + " '" + name + "'";
+  check_signature(bytes.substr(0, kFileHeadBytes), label);
+  return *format_of(bytes) == ImageFormat::png ? codecs::decode_png(bytes, label, check) : codecs::decode_jpeg(bytes, label, check);
 }
 
 LoadedImage load_image(const std::filesystem::path& path, const ImageHeaderCheck& check, std::string_view what) {
   const std::string name = path.string();
-  const std::string bytes =
-      read_regular_file(path, kMaxImageFileBytes, what, [&](std::string_view head) { check_signature(head, name); });
-  return decode_image(bytes, name, check);
+  const std::string bytes = read_regular_file(path, kMaxImageFileBytes, what,
+                                              [&](std::string_view head) { check_signature(head, std::string(what) + " '" + name + "'"); });
+  return decode_image(bytes, name, check, what);
 }
 
 ImageFormat output_format(const std::filesystem::path& path, std::string_view option) {

@@ -45,9 +45,11 @@ using ImageHeaderCheck = std::function<void(const ImageFileInfo&)>;
 // 2 GiB; the rest is room for its framing and metadata.
 inline constexpr uint64_t kMaxImageFileBytes = uint64_t{5} << 29;  // 2.5 GiB
 
-// Decodes a PNG or JPEG held in memory. `name` names it in messages. Throws blurlab::Error with
-// one line: "cannot load the image 'NAME': REASON".
-LoadedImage decode_image(std::string_view bytes, const std::string& name, const ImageHeaderCheck& check = {});
+// Decodes a PNG or JPEG held in memory. `name` names it in messages, after `what` (the option it
+// came from, "--radius-map", or "the image"). Throws blurlab::Error with one line: "cannot load
+// WHAT 'NAME': REASON".
+LoadedImage decode_image(std::string_view bytes, const std::string& name, const ImageHeaderCheck& check = {},
+                         std::string_view what = "the image");
 // Reads the file (read_regular_file: regular files only, at most kMaxImageFileBytes, the
 // signature checked first) and decodes it. `what` names it in messages: "--image" for the option.
 LoadedImage load_image(const std::filesystem::path& path, const ImageHeaderCheck& check = {}, std::string_view what = "the image");

@@ -115,6 +115,19 @@ MemoryBound memory_bound() {
   return memory_bound_from(physical, cgroup_limit(), process_limit());
 }
 
+std::optional<std::string> map_memory_problem(int width, int height, uint64_t file_bytes, int decoder_bytes_per_texel,
+                                              const MemoryBound& bound) {
+  const uint64_t per_texel = 16 + 2 + static_cast<uint64_t>(std::max(decoder_bytes_per_texel, 0));
+  const uint64_t texels = static_cast<uint64_t>(std::max(width, 0)) * static_cast<uint64_t>(std::max(height, 0));
+  const uint64_t bytes = kFixedRunBytes + file_bytes + texels * per_texel;
+  if (bytes <= bound.bytes) return std::nullopt;
+  return std::to_string(width) + "x" + std::to_string(height) + " needs about " + format_bytes(bytes) + " to decode (" +
+         std::to_string(per_texel) + " bytes per texel: decoded 16 + values 2" +
+         (decoder_bytes_per_texel > 0 ? " + decoder " + std::to_string(decoder_bytes_per_texel) : std::string()) +
+         "; the file and " + format_bytes(kFixedRunBytes) + " for the program and GL driver), more than the bound of " +
+         format_bytes(bound.bytes) + " (" + bound.source + ")";
+}
+
 std::optional<std::string> run_memory_problem(int width, int height, const RunMemoryPlan& plan, const MemoryBound& bound) {
   const MemoryEstimate estimate = estimate_run_memory(width, height, plan);
   if (estimate.bytes <= bound.bytes) return std::nullopt;

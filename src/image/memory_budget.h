@@ -57,6 +57,12 @@ MemoryBound memory_bound();
 // The same from given numbers (memory_bound() reads them from the system).
 MemoryBound memory_bound_from(uint64_t physical, std::optional<uint64_t> cgroup_limit, std::optional<uint64_t> rlimit);
 
+// What is wrong when a radius map of width x height (seen by its header) would not fit while it is
+// decoded: the file, the decoder's buffers, the decoded float RGBA (16 bytes per texel) and the
+// map's values (2), with the program's fixed share.
+std::optional<std::string> map_memory_problem(int width, int height, uint64_t file_bytes, int decoder_bytes_per_texel,
+                                              const MemoryBound& bound);
+
 // What is wrong when the run would not fit, in one sentence for a message: "16384x16384 needs
 // about 34.0 GiB (136 bytes per texel: ...), more than the bound of 17.3 GiB (3/4 of ...)".
 std::optional<std::string> run_memory_problem(int width, int height, const RunMemoryPlan& plan, const MemoryBound& bound);

@@ -15,6 +15,9 @@
 
 namespace blurlab::codecs {
 
+// zlib's deflate: a run of 258 bytes in at most 2 bits of a fixed-code block, about 1032 to 1.
+constexpr uint64_t kDeflateMostPerByte = 1032;
+
 namespace {
 
 // libpng reports an error through on_error, which keeps the message and longjmps back into
@@ -159,6 +162,16 @@ LoadedImage decode_png(std::string_view bytes, const std::string& name, const Im
   // Interlaced images are decoded whole before conversion; others a row at a time.
   file.decoder_bytes_per_texel = h.interlace != PNG_INTERLACE_NONE ? (h.bit_depth == 16 ? 8 : 4) : 0;
   check_header(file, name, check);
+  // Deflate packs at most about 1032 bytes into one: a file too short to hold the pixels its header
+  // gives even so is cut short or damaged, refused before the image is allocated (a 69-byte map
+  // saying 16384x16384 was decoded into 4 GiB of floats first).
+  const uint64_t pixel_bytes = static_cast<uint64_t>(h.height) *
+                               ((static_cast<uint64_t>(h.width) * (h.color_type == PNG_COLOR_TYPE_PALETTE ? 1 : file.channels) * h.bit_depth + 7) / 8);
+  if (pixel_bytes / kDeflateMostPerByte > bytes.size())
+    throw Error(load_failure(name, std::to_string(bytes.size()) + " bytes cannot hold the " + std::to_string(h.width) + "x" +
+                                       std::to_string(h.height) + " pixels its header gives (" + std::to_string(pixel_bytes) +
+                                       " bytes, deflate packs at most " + std::to_string(kDeflateMostPerByte) +
+                                       " into one): it is cut short or damaged"));
 
   const bool is_palette = h.color_type == PNG_COLOR_TYPE_PALETTE;
   const size_t expected_row_bytes = static_cast<size_t>(h.width) * (is_palette ? 1 : (h.bit_depth == 16 ? 8 : 4));

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "blur/radius_map.h"
+#include "util/markup.h"
 #include "util/strings.h"
 
 namespace blurlab::report {
@@ -305,7 +306,7 @@ void write_conclusion_markdown(const Conclusion& c, std::ostream& out) {
       << (sources ? " --- |" : "") << " --- |" << (approximations ? " --- |" : "") << "\n";
   for (const KernelConclusion& k : c.kernels) {
     auto row = [&](const std::string& heading, const std::string& source, const Answer& a) {
-      out << "| " << heading << " |" << (sources ? " " + source + " |" : "") << " " << exact_cell(a) << " |";
+      out << "| " << markdown_text(heading) << " |" << (sources ? " " + source + " |" : "") << " " << exact_cell(a) << " |";
       if (approximations) out << " " << cell(approximation_cell(c, a)) << " |";
       out << "\n";
     };

@@ -83,6 +83,12 @@ Charts make_charts(std::string_view json) {
     const fs::path file(std::string(trim(line)));
     const std::string name = file.filename().string();
     if (file.parent_path() != dir || name.empty() || name.front() == '.' || file.extension() != ".png") continue;
+    // report.md links it as it is: a name that would need escaping is no chart charts.py makes.
+    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != std::string::npos) {
+      charts.failure = "the chart script named a chart '" + name + "', which is not letters, digits, dots, dashes and underscores";
+      charts.files.clear();
+      return charts;
+    }
     try {
       charts.files.emplace_back(name, read_regular_file(file, kMaxChartBytes, "the chart"));
     } catch (const Error& e) {
@@ -95,8 +101,24 @@ Charts make_charts(std::string_view json) {
   return charts;
 }
 
+const OutputFolderKind& report_folder() {
+  // The page links its charts as "![NAME](NAME)" and its files as "- [NAME](NAME)" (write_markdown).
+  static const OutputFolderKind kind{"--report", "report", "report.md", [](std::string_view text) {
+    const std::vector<std::string> lines = split(text, '\n');
+    if (lines.empty() || lines.front() != "# blurlab report") throw Error("it does not start with \"# blurlab report\"");
+    std::vector<std::string> files;
+    for (const std::string& line : lines) {
+      const size_t target = line.rfind("](");
+      if ((line.rfind("![", 0) == 0 || line.rfind("- [", 0) == 0) && target != std::string::npos && line.back() == ')')
+        files.push_back(line.substr(target + 2, line.size() - target - 3));
+    }
+    return files;
+  }};
+  return kind;
+}
+
 void check_report_dir(const fs::path& dir) {
-  check_output_directory(dir, "--report", kReportFiles);
+  check_output_directory(dir, report_folder());
   chart_seconds();  // a bad BLURLAB_CHART_SECONDS is refused now, not after the run
 }
 
@@ -131,8 +153,12 @@ std::string write_report_page(const Report& report, const fs::path& dir) {
   }
   std::ostringstream markdown;
   write_markdown(report, page, markdown);
+  std::vector<std::string> written = page.files;
+  written.insert(written.end(), page.charts.begin(), page.charts.end());
+  written.push_back("report.md");
+  remove_earlier_output(dir, report_folder(), written);
   write_file_into(dir, "report.md", markdown.str(), "--report");
-  return "report: " + (dir / "report.md").string() + " (" + charts_line + "; report.json, report.csv beside it)";
+  return "report: " + single_line((dir / "report.md").string()) + " (" + charts_line + "; report.json, report.csv beside it)";
 }
 
 }  // namespace blurlab::report

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "report/report.h"
+#include "util/files.h"
 
 namespace blurlab::report {
 
@@ -37,13 +38,16 @@ Charts make_charts(std::string_view json);
 // The files report.md links to besides the charts, whose names are known before the run.
 inline const std::vector<std::string> kReportFiles = {"report.md", "report.json", "report.csv"};
 
-// Throws Error (exit 1) unless the page can be written at the end (check_output_directory() for
-// --report with kReportFiles) and BLURLAB_CHART_SECONDS, if set, is a number of seconds. Called
-// before any GL work.
+// A report folder's kind (util/files.h): report.md, and the charts and files it links to.
+const OutputFolderKind& report_folder();
+// Throws Error (exit 1) unless the page can be written at the end (check_output_directory(): empty,
+// new, or an earlier report and nothing else) and BLURLAB_CHART_SECONDS, if set, is a number of
+// seconds. Called before any GL work.
 void check_report_dir(const std::filesystem::path& dir);
 
 // Writes report.json, report.csv, the charts and report.md into DIR (made if missing), staged with
-// the run's other outputs (util/files.h: all of them appear at the run's commit, or none). Returns
+// the run's other outputs (util/files.h: all of them appear at the run's commit, or none), and
+// removes there the files of an earlier report it did not write again (its other charts). Returns
 // the line to print once they are in place.
 std::string write_report_page(const Report& report, const std::filesystem::path& dir);
 

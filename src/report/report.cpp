@@ -10,6 +10,7 @@
 
 #include "blur/registry.h"
 #include "report/conclusion.h"
+#include "util/markup.h"
 #include "util/strings.h"
 #include "util/table.h"
 
@@ -597,7 +598,7 @@ void write_json(const Report& r, std::ostream& out) {
   json rows = json::array();
   for (const Measurement& m : r.rows) rows.push_back(row_record(r, m));
   doc["results"] = rows;
-  out << doc.dump(1) << "\n";
+  out << doc.dump(1, ' ', false, json::error_handler_t::replace) << "\n";  // a file name's invalid UTF-8 as U+FFFD, not an exception
 }
 
 }  // namespace blurlab::report
@@ -606,20 +607,11 @@ namespace blurlab::report {
 
 namespace {
 
-// A Markdown table cell: pipes escaped, so a reason with one does not split the row.
-std::string md_cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 void md_table(std::ostream& out, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
   auto line = [&](const std::vector<std::string>& cells) {
     out << "|";
-    for (const std::string& c : cells) out << " " << md_cell(c) << " |";
+    for (const std::string& c : cells) out << " " << markdown_text(c) << " |";  // a pipe in a reason does not split the row
     out << "\n";
   };
   line(header);
@@ -670,14 +662,14 @@ void correctness_summary(const Report& r, std::ostream& out) {
     out << "All " << checked << " runs match the CPU reference within their tolerance.\n";
   else
     out << "**" << failed.size() << " of " << checked << " runs exceed their tolerance:**\n";
-  for (const Measurement* m : failed) out << "- " << failure_text(*m) << "\n";
+  for (const Measurement* m : failed) out << "- " << markdown_text(failure_text(*m)) << "\n";
   if (!refused.empty()) out << "\nSettings a variant does not run (never counted as checked, and left out of the results below):\n";
   for (const auto& [variant, reasons] : refused) {
     out << "- " << variant << ": ";
     for (size_t i = 0; i < reasons.size(); ++i) {
       std::string where;
       for (const std::string& setting : reasons[i].second) where += (where.empty() ? "" : ", ") + setting;
-      out << (i ? "; " : "") << reasons[i].first << " (" << where << ")";
+      out << (i ? "; " : "") << markdown_text(reasons[i].first) << " (" << markdown_text(where) << ")";
     }
     out << "\n";
   }
@@ -687,7 +679,7 @@ void correctness_summary(const Report& r, std::ostream& out) {
 
 void write_markdown(const Report& r, const Page& page, std::ostream& out) {
   out << "# blurlab report\n\n";
-  out << "Made " << r.date << " by:\n\n```sh\n" << r.command << "\n```\n\n";
+  out << "Made " << r.date << " by:\n\n" << markdown_code_block(r.command, "sh") << "\n";
   write_conclusion_markdown(conclude(r), out);
   out << "\n";
   out << "## GPU and driver\n\n";
@@ -702,7 +694,7 @@ void write_markdown(const Report& r, const Page& page, std::ostream& out) {
                            std::to_string(l.max_compute_invocations) + " invocations per workgroup, textures up to " +
                            std::to_string(l.max_texture_size)}});
   out << "\n## Settings\n\n";
-  out << "- input: " << (r.image.empty() ? "the animated scene at t = " + format_double(r.scene_time) + " s" : "`" + r.image + "`") << "\n";
+  out << "- input: " << (r.image.empty() ? "the animated scene at t = " + format_double(r.scene_time) + " s" : markdown_code(r.image)) << "\n";
   if (r.frames > 0)
     out << "- timing: " << plural(r.warmup, "warm-up frame")
         << (r.min_warmup_s > 0 ? " (and at least " + format_double(r.min_warmup_s) + " s of them)" : "") << ", then up to "
@@ -718,7 +710,7 @@ void write_markdown(const Report& r, const Page& page, std::ostream& out) {
       if (const std::string map = describe(m.settings.radius_map.get()); std::find(maps.begin(), maps.end(), map) == maps.end())
         maps.push_back(map);
   for (const std::string& map : maps)
-    out << "- radius map of the variable-radius variants: " << map << " (each pixel's radius 0..R, R the kernel's radius)\n";
+    out << "- radius map of the variable-radius variants: " << markdown_text(map) << " (each pixel's radius 0..R, R the kernel's radius)\n";
   out << "- every output compared with the CPU reference (double precision), with the tolerance its check states\n";
 
   out << "\n## Correctness\n\n";
@@ -732,7 +724,7 @@ void write_markdown(const Report& r, const Page& page, std::ostream& out) {
     for (size_t i = 0; i < group.rows.size(); ++i)
       if (group.ran[i]) ran.push_back(group.rows[i]);
     if (ran.empty()) continue;
-    out << "\n### " << group.heading << "\n\n";
+    out << "\n### " << markdown_text(group.heading) << "\n\n";
     md_table(out, view.header, ran);
   }
   if (!view.legend.empty()) {

@@ -9,6 +9,7 @@
 #include "blur/registry.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/json_text.h"
 
 namespace blurlab::report {
 
@@ -28,13 +29,6 @@ json to_json(const TunedEntry& e) {
           {"knobs", knobs},          {"median_ms", e.median_ms},   {"default_ms", e.default_ms}};
 }
 
-// A value as the file holds it, for a message: JSON text, at most 60 bytes of it.
-std::string as_read(const json& value) {
-  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
-}
-
 // Reads one entry; throws blurlab::Error (its message without the file's name: the caller adds
 // it) on the first value the command line would refuse, quoting the value as the file has it.
 TunedEntry from_json(const json& j) {
@@ -44,23 +38,23 @@ TunedEntry from_json(const json& j) {
   };
   auto text = [&](const char* key) {
     const json& v = field(key);
-    if (!v.is_string()) throw Error(std::string("\"") + key + "\" " + as_read(v) + " is not a string");
+    if (!v.is_string()) throw Error(std::string("\"") + key + "\" " + json_value_text(v) + " is not a string");
     return v.get<std::string>();
   };
   auto integer = [&](const char* key, long long min, long long max) {
     const json& v = field(key);
-    if (!v.is_number_integer()) throw Error(std::string("\"") + key + "\" " + as_read(v) + " is not a whole number");
+    if (!v.is_number_integer()) throw Error(std::string("\"") + key + "\" " + json_value_text(v) + " is not a whole number");
     // 18446744073709551615 is unsigned in JSON: read as signed it would be -1.
     const bool in_range = v.is_number_unsigned() ? v.get<uint64_t>() <= static_cast<uint64_t>(max) && static_cast<long long>(v.get<uint64_t>()) >= min
                                                  : v.get<long long>() >= min && v.get<long long>() <= max;
     if (!in_range)
-      throw Error(std::string("\"") + key + "\" " + as_read(v) + " is out of range " + std::to_string(min) + ".." + std::to_string(max));
+      throw Error(std::string("\"") + key + "\" " + json_value_text(v) + " is out of range " + std::to_string(min) + ".." + std::to_string(max));
     return static_cast<int>(v.get<long long>());
   };
   auto milliseconds = [&](const char* key) {
     const json& v = field(key);
     if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0.0)
-      throw Error(std::string("\"") + key + "\" " + as_read(v) + " is not a time in ms");
+      throw Error(std::string("\"") + key + "\" " + json_value_text(v) + " is not a time in ms");
     return v.get<double>();
   };
 
@@ -81,11 +75,11 @@ TunedEntry from_json(const json& j) {
   e.kernel = *k;
   e.radius = integer("radius", 0, kMaxRadius);
   const json& knobs = field("knobs");
-  if (!knobs.is_object()) throw Error("\"knobs\" " + as_read(knobs) + " is not an object");
+  if (!knobs.is_object()) throw Error("\"knobs\" " + json_value_text(knobs) + " is not an object");
   for (const auto& [name, value] : knobs.items()) {
     const Knob* knob = find_knob(*variant, name);
     if (!knob) throw Error(e.variant + " has no knob '" + name + "'");
-    if (!value.is_string()) throw Error("knob '" + name + "' " + as_read(value) + " is not a string");
+    if (!value.is_string()) throw Error("knob '" + name + "' " + json_value_text(value) + " is not a string");
     std::string why;
     const auto v = knob->parse(value.get<std::string>(), &why);
     if (!v) throw Error("knob " + name + " '" + value.get<std::string>() + "' " + why);
@@ -103,7 +97,7 @@ TuningTable TuningTable::parse(std::string_view text, const std::string& origin)
   try {
     doc = json::parse(text);
   } catch (const json::exception& e) {
-    throw Error(origin + " is not a blurlab tuning file (" + std::string(e.what()).substr(0, 120) + ")");
+    throw Error(origin + " is not a blurlab tuning file (not JSON: " + json_error_text(e) + ")");
   }
   if (!doc.is_object() || !doc.contains("entries") || !doc.at("entries").is_array())
     throw Error(origin + " is not a blurlab tuning file (no \"entries\" list)");
@@ -129,7 +123,7 @@ void TuningTable::save(const std::filesystem::path& path, std::string_view optio
   doc["tool"] = "blurlab --tune";
   doc["entries"] = json::array();
   for (const TunedEntry& e : entries_) doc["entries"].push_back(to_json(e));
-  write_file_atomically(path, doc.dump(1) + "\n", option);
+  write_file_atomically(path, doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n", option);  // a GL_RENDERER's invalid UTF-8 as U+FFFD
 }
 
 void TuningTable::check_target(const std::filesystem::path& path, std::string_view option) {

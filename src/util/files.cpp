@@ -79,6 +79,16 @@ bool under_proc(const fs::path& dir) {
   return !ec && (real == "/proc" || real.string().rfind("/proc/", 0) == 0);
 }
 
+std::string read_only(mode_t mode) {
+  char octal[8];
+  std::snprintf(octal, sizeof octal, "%04o", static_cast<unsigned>(mode & 07777));
+  return std::string("it is read-only (mode ") + octal + ")";
+}
+
+bool is_plain_name(std::string_view name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string_view::npos && name.find('\0') == std::string_view::npos;
+}
+
 // The directory a new file would go into must exist and take it.
 std::string directory_refusal(const fs::path& file) {
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
@@ -140,7 +150,9 @@ Target classify(const fs::path& given) {
   }
   if (through_proc)  // /dev/stdout -> /proc/self/fd/1 -> a file the shell opened: replacing it would cut the shell off
     return refused("it leads through /proc to a file a process has open; name the file itself");
-  if (::access(path.c_str(), W_OK) != 0) return refused(std::strerror(errno));  // read-only, or immutable (EPERM)
+  // By its mode, not only access(): root may write anything, and replaced read-only files.
+  if ((st.st_mode & 0222) == 0) return refused(read_only(st.st_mode));
+  if (::access(path.c_str(), W_OK) != 0) return refused(std::strerror(errno));  // not ours to write, or immutable (EPERM)
   if (const std::string why = directory_refusal(path); !why.empty()) return refused(why);
   Target t;
   t.path = path;
@@ -218,9 +230,11 @@ struct StagedOutputs::Staged {
   std::unique_ptr<TemporaryFile> temp;            // Replace: written, waiting for its rename
   std::unique_ptr<TemporaryDirectory> directory;  // a new directory: filled, waiting for its rename
   std::string content;                            // WriteThrough: written at commit
+  bool remove = false;                            // an earlier output's file the new one replaces by nothing
   // Commit order: devices first (they can fail, /dev/full, where a rename in the same directory
-  // hardly can), then new directories, then files, so a failure usually comes before any rename.
-  int rank() const { return temp ? 2 : directory ? 1 : 0; }
+  // hardly can), then new directories, then files, then what goes, so a failure usually comes
+  // before any rename, and nothing is removed before the new output is in place.
+  int rank() const { return remove ? 3 : temp ? 2 : directory ? 1 : 0; }
 };
 
 std::string read_regular_file(const std::filesystem::path& path, uint64_t max_bytes, std::string_view what,
@@ -309,6 +323,84 @@ void check_distinct_outputs(const std::vector<std::pair<fs::path, std::string>>&
   }
 }
 
+namespace {
+
+struct Identity {
+  dev_t device;
+  ino_t inode;
+  bool operator==(const Identity&) const = default;
+};
+
+// The file a name stands for (links followed), if it exists.
+std::optional<Identity> identity_of(const fs::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return Identity{st.st_dev, st.st_ino};
+}
+
+// Where a name is, its directories' links resolved (it need not exist).
+fs::path location_of(const fs::path& path) {
+  std::error_code ec;
+  const fs::path full = fs::weakly_canonical(fs::absolute(without_trailing_separator(path), ec), ec);
+  return ec ? fs::absolute(path).lexically_normal() : full;
+}
+
+bool is_inside(const fs::path& path, const fs::path& dir) {
+  const auto [end, at] = std::mismatch(dir.begin(), dir.end(), path.begin(), path.end());
+  return end == dir.end();
+}
+
+// An output folder holds a few dozen files; anything far larger is not an output of ours.
+constexpr size_t kMaxFolderEntries = 4096;
+constexpr uint64_t kMaxIndexBytes = 16 << 20;
+// Reading a directory of inputs (--shader-dir) to learn its files' identities stops here.
+constexpr size_t kMaxInputDirectoryEntries = 100000;
+
+}  // namespace
+
+void check_outputs_spare_inputs(const NamedPaths& outputs, const NamedPaths& folders, const NamedPaths& inputs,
+                                const NamedPaths& input_directories) {
+  // Every file the run may read, by identity: the input files and the files of the input directories.
+  std::vector<std::pair<Identity, std::string>> read;  // identity, its name for messages
+  for (const auto& [path, option] : inputs)
+    if (const auto id = identity_of(path)) read.emplace_back(*id, option + " " + quoted(path));
+  for (const auto& [dir, option] : input_directories) {
+    std::error_code ec;
+    size_t seen = 0;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end && seen < kMaxInputDirectoryEntries; it.increment(ec), ++seen)
+      if (const auto id = identity_of(it->path())) read.emplace_back(*id, option + " file " + quoted(it->path()));
+  }
+  const auto refuse_if_read = [&](const fs::path& target, const std::string& output) {
+    if (const auto id = identity_of(target))
+      for (const auto& [input, name] : read)
+        if (*id == input) throw UsageError(output + " is the same file as " + name + ": an output never replaces a file the run reads");
+  };
+  const auto refuse_if_inside = [&](const fs::path& path, const std::string& output, const fs::path* itself) {
+    const fs::path where = location_of(path);
+    for (const auto& [dir, option] : input_directories)
+      if (is_inside(where, location_of(dir)))
+        throw UsageError(output + " is inside " + option + " " + quoted(dir) + ": an output never goes among the files the run reads");
+    for (const auto& [folder, option] : folders)
+      if (&folder != itself && is_inside(where, location_of(folder)))
+        throw UsageError(output + " is inside " + option + " " + quoted(folder) + ": an output folder holds its own output alone");
+  };
+  for (const auto& [path, option] : outputs) {
+    const Target t = classify(path);  // the file a link leads to (a refused one is refused by its own check)
+    if (t.kind == Target::Kind::WriteThrough) continue;  // a device or FIFO: nothing is replaced
+    const fs::path target = t.refusal.empty() ? t.path : path;
+    const std::string output = option + " " + quoted(path);
+    refuse_if_read(target, output);
+    refuse_if_inside(target, output, nullptr);
+  }
+  for (const auto& [folder, option] : folders) {
+    refuse_if_inside(folder, option + " " + quoted(folder), &folder);
+    std::error_code ec;
+    size_t seen = 0;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end && seen < kMaxFolderEntries; it.increment(ec), ++seen)
+      refuse_if_read(it->path(), option + " " + quoted(it->path()));
+  }
+}
+
 DirectoryLock::DirectoryLock(const fs::path& dir, std::string_view what, double timeout_s) {
   const fs::path name = dir.empty() ? fs::path(".") : dir;
   fd_ = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -330,12 +422,80 @@ DirectoryLock::~DirectoryLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the lock
 }
 
-void check_output_directory(const fs::path& given, std::string_view what, const std::vector<std::string>& files) {
+namespace {
+
+// The earlier output's files as its index lists them (the index first), each a plain name.
+std::vector<std::string> earlier_output_files(const fs::path& dir, const OutputFolderKind& kind) {
+  std::vector<std::string> files{kind.index};
+  for (const std::string& name : kind.listed(read_regular_file(dir / kind.index, kMaxIndexBytes, kind.option))) {
+    if (!is_plain_name(name)) throw Error("it lists '" + name + "', which is no file of its folder");
+    if (std::find(files.begin(), files.end(), name) == files.end()) files.push_back(name);
+  }
+  return files;
+}
+
+}  // namespace
+
+std::vector<std::string> check_output_directory(const fs::path& given, const OutputFolderKind& kind) {
   const fs::path dir = without_trailing_separator(given);
-  if (const std::string why = directory_target_refusal(dir); !why.empty()) throw Error(std::string(what) + " " + quoted(given) + ": " + why);
+  const auto refusal = [&](const fs::path& path, const std::string& why) { return Error(kind.option + " " + quoted(path) + ": " + why); };
+  if (const std::string why = directory_target_refusal(dir); !why.empty()) throw refusal(given, why);
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) return {};  // a new folder, made whole at the commit
+  const std::string rule = "blurlab writes into an empty folder or over its own earlier " + kind.name;
+  std::vector<std::string> entries;
   std::error_code ec;
-  if (fs::is_directory(dir, ec))
-    for (const std::string& file : files) check_output_target(dir / file, what);
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    entries.push_back(it->path().filename().string());
+    if (entries.size() > kMaxFolderEntries)
+      throw refusal(given, "it holds more than " + std::to_string(kMaxFolderEntries) + " entries; " + rule);
+  }
+  if (ec) throw refusal(given, ec.message());
+  if (entries.empty()) return {};
+  std::sort(entries.begin(), entries.end());
+  // Each entry as itself (lstat): a link is never followed, whatever it points to.
+  for (const std::string& entry : entries) {
+    struct stat es {};
+    if (::lstat((dir / entry).c_str(), &es) != 0) throw refusal(dir / entry, std::strerror(errno));
+    if (!S_ISREG(es.st_mode))
+      throw refusal(dir / entry, (S_ISLNK(es.st_mode) ? std::string("it is a symbolic link") : "it is " + kind_of(es.st_mode)) +
+                                     ", not a file an earlier " + kind.name + " wrote; " + rule);
+  }
+  // A kind without an index (program dumps) cannot tell its earlier files from others: an empty folder only.
+  if (kind.index.empty()) throw refusal(given, "it holds " + quoted(fs::path(entries.front())) + "; blurlab writes " + kind.name + " into an empty folder");
+  if (std::find(entries.begin(), entries.end(), kind.index) == entries.end())
+    throw refusal(given, "it holds " + quoted(fs::path(entries.front())) + " and no " + kind.index + " of an earlier " + kind.name + "; " + rule);
+  std::vector<std::string> earlier;
+  try {
+    earlier = earlier_output_files(dir, kind);
+  } catch (const Error& e) {
+    throw refusal(dir / kind.index, "it is not the " + kind.index + " of an earlier " + kind.name + " (" + e.what() + "); " + rule);
+  }
+  for (const std::string& entry : entries) {
+    if (std::find(earlier.begin(), earlier.end(), entry) == earlier.end())
+      throw refusal(dir / entry, "the earlier " + kind.name + " there does not list it in its " + kind.index + "; " + rule);
+    // Each one is replaced or removed at the end of the run: one that cannot be (read-only,
+    // immutable) is refused now, not after the timed run.
+    check_output_target(dir / entry, kind.option);
+  }
+  return earlier;
+}
+
+void remove_earlier_output(const fs::path& given, const OutputFolderKind& kind, const std::vector<std::string>& written) {
+  if (!current_stage) throw std::logic_error("remove_earlier_output: no StagedOutputs open");
+  const fs::path dir = without_trailing_separator(given);
+  struct stat st {};
+  struct stat index {};
+  if (::stat(dir.c_str(), &st) != 0 || ::lstat((dir / kind.index).c_str(), &index) != 0) return;  // a new or empty folder
+  for (const std::string& name : earlier_output_files(dir, kind)) {
+    if (std::find(written.begin(), written.end(), name) != written.end()) continue;
+    auto staged = std::make_unique<StagedOutputs::Staged>();
+    staged->name = dir / name;
+    staged->what = kind.option;
+    staged->target = dir / name;
+    staged->remove = true;
+    current_stage->staged_.push_back(std::move(staged));
+  }
 }
 
 void write_file_atomically(const fs::path& path, std::string_view content, std::string_view what) {
@@ -377,9 +537,27 @@ void write_file_into(const fs::path& given, std::string_view name, std::string_v
   try {
     for (const auto& s : current_stage->staged_)
       if (s->directory && s->name == dir) return s->directory->write_file(name, content);
-    check_output_directory(dir, what);
+    if (const std::string why = directory_target_refusal(dir); !why.empty()) throw Error(std::string(what) + " " + quoted(given) + ": " + why);
     struct stat st {};
-    if (::stat(dir.c_str(), &st) == 0) return write_file_atomically(dir / std::string(name), content, what);  // it exists: a directory
+    if (::stat(dir.c_str(), &st) == 0) {
+      // It exists (a directory): the file is created beside its name and renamed onto the name
+      // itself at the commit, which replaces a regular file there and never follows a link.
+      const fs::path path = dir / std::string(name);
+      if (::lstat(path.c_str(), &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+          throw Error(cannot_write(path, what, (S_ISLNK(st.st_mode) ? std::string("it is a symbolic link") : "it is " + kind_of(st.st_mode)) +
+                                                   " (in an output folder blurlab replaces only files)"));
+        if ((st.st_mode & 0222) == 0) throw Error(cannot_write(path, what, read_only(st.st_mode)));
+      }
+      auto staged = std::make_unique<StagedOutputs::Staged>();
+      staged->name = path;
+      staged->what = what;
+      staged->target = path;
+      staged->temp = std::make_unique<TemporaryFile>(dir);
+      staged->temp->write_and_close(content);
+      current_stage->staged_.push_back(std::move(staged));
+      return;
+    }
     auto staged = std::make_unique<StagedOutputs::Staged>();
     staged->name = dir;
     staged->what = what;
@@ -421,12 +599,17 @@ void StagedOutputs::commit() {
   open_ = false;
   current_stage = outer_;
   std::string done;
-  for (const int rank : {0, 1, 2})  // Staged::rank()
+  for (const int rank : {0, 1, 2, 3})  // Staged::rank()
     for (const auto& s : staged_) {
       if (s->rank() != rank) continue;
       std::string why;
       try {
-        if (s->temp)
+        struct stat st {};
+        if (s->remove) {
+          // Only a regular file of the earlier output goes; one already gone is gone.
+          if (::lstat(s->target.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::unlink(s->target.c_str()) != 0 && errno != ENOENT)
+            why = std::strerror(errno);
+        } else if (s->temp)
           s->temp->rename_to(s->target);
         else if (s->directory)
           s->directory->rename_to(s->target);

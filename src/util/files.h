@@ -42,6 +42,16 @@ std::optional<std::filesystem::path> file_to_replace(const std::filesystem::path
 // Devices and FIFOs, written through in turn, may take several outputs.
 void check_distinct_outputs(const std::vector<std::pair<std::filesystem::path, std::string>>& outputs);
 
+// Throws UsageError before any work when an output would write over, or remove, what the run reads:
+// one of `inputs` (files: --image, --tuned, a --radius-map file), compared by identity (device and
+// inode: links resolved, hard links too), or a file in or below one of `input_directories`
+// (--shader-dir). `outputs` are files (the file a link leads to is the one replaced) and `folders`
+// output folders (every file in one may be replaced or removed). An output file or folder inside an
+// output folder is refused too: the folder would then hold more than its own output.
+using NamedPaths = std::vector<std::pair<std::filesystem::path, std::string>>;
+void check_outputs_spare_inputs(const NamedPaths& outputs, const NamedPaths& folders, const NamedPaths& inputs,
+                                const NamedPaths& input_directories);
+
 // An exclusive lock (flock) on a directory for a read-merge-write of a file in it that other runs
 // may write at the same time (--tune-file): held from construction to destruction. Waits at most
 // `timeout_s` for another holder, then throws blurlab::Error naming `what` and the directory.
@@ -56,20 +66,42 @@ class DirectoryLock {
   int fd_ = -1;
 };
 
-// An output directory (--report, --export) is a directory to write into (a link to one is
-// followed), or does not exist and its parent is a directory to write into. Throws blurlab::Error
-// "WHAT 'PATH': REASON" otherwise (a file, a link to nothing, a directory that cannot be written
-// or searched), and when one of `files` in it could not be written (check_output_target).
-void check_output_directory(const std::filesystem::path& dir, std::string_view what, const std::vector<std::string>& files = {});
+// An output folder (--report, --export) holds the files of one output of its kind and nothing else:
+// an existing one is replaced file by file, so what it held must be known before the run. An
+// earlier output says what it wrote in its index (recipe.json, report.md), which `listed` reads.
+struct OutputFolderKind {
+  std::string option;  // "--export": messages name it
+  std::string name;    // "export": what an earlier one is called in messages
+  std::string index;   // the file that lists the others: "recipe.json"; none: only an empty folder is written into
+  // The other files an earlier output of this kind wrote (plain names), from its index's text;
+  // throws blurlab::Error when the text is no such index.
+  std::function<std::vector<std::string>(std::string_view index_text)> listed;
+};
+
+// An output folder is a directory to write into (a link to one is followed: the user named it), or
+// does not exist and its parent is a directory to write into. An existing one must be empty, or
+// hold an earlier output of its kind and nothing else: its index and the files it lists, each a
+// regular file. A link, FIFO, device or directory in it, or a file no earlier output of ours wrote,
+// is refused before any work (a link planted there had its target replaced, outside the folder;
+// an earlier export's shaders stayed beside a new recipe). Throws blurlab::Error "OPTION 'PATH':
+// REASON". Returns the earlier output's files (its index first), which the new one replaces.
+std::vector<std::string> check_output_directory(const std::filesystem::path& dir, const OutputFolderKind& kind);
+
+// After a run wrote its files into `dir` (write_file_into): the files of the earlier output there
+// that it did not write again are removed at the commit, so the folder holds the new output alone.
+void remove_earlier_output(const std::filesystem::path& dir, const OutputFolderKind& kind, const std::vector<std::string>& written);
 
 // Throws blurlab::Error with one line: "cannot write WHAT 'PATH': REASON" (`what` names the option
 // the file came from, e.g. "--csv"; may be empty). While a StagedOutputs is open on this thread,
 // the file is only staged (see below).
 void write_file_atomically(const std::filesystem::path& path, std::string_view content, std::string_view what = {});
 
-// DIR/NAME (NAME a plain file name) as write_file_atomically() writes it, DIR made when missing
-// (check_output_directory()'s rules). Under a StagedOutputs a missing DIR is a temporary directory
-// beside it until commit() renames it into place, so a new directory appears whole or not at all.
+// DIR/NAME (NAME a plain file name) written whole, DIR made when missing. Under a StagedOutputs a
+// missing DIR is a temporary directory beside it until commit() renames it into place, so a new
+// directory appears whole or not at all. In an existing DIR the file is created, or replaces a
+// regular file of that name (check_output_directory() allowed only its kind's own): the name itself,
+// never what a link there points to, and never written through (a link, a FIFO, a device there is
+// refused).
 void write_file_into(const std::filesystem::path& dir, std::string_view name, std::string_view content, std::string_view what);
 
 // Throws blurlab::Error ("cannot write to standard output: REASON") when something printed on
@@ -102,6 +134,7 @@ class StagedOutputs {
   bool open_ = true;
   friend void write_file_atomically(const std::filesystem::path&, std::string_view, std::string_view);
   friend void write_file_into(const std::filesystem::path&, std::string_view, std::string_view, std::string_view);
+  friend void remove_earlier_output(const std::filesystem::path&, const OutputFolderKind&, const std::vector<std::string>&);
 };
 
 }  // namespace blurlab

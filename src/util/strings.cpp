@@ -28,7 +28,8 @@ std::string_view trim(std::string_view text) {
   return text.substr(first, last - first + 1);
 }
 
-std::optional<long long> parse_int(std::string_view text) {
+std::optional<long long> parse_int(std::string_view text, bool* out_of_range) {
+  if (out_of_range) *out_of_range = false;
   if (text.empty()) return std::nullopt;
   if (text.front() == '+') {
     text.remove_prefix(1);
@@ -36,11 +37,14 @@ std::optional<long long> parse_int(std::string_view text) {
   }
   long long value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if (end != text.data() + text.size()) return std::nullopt;
+  if (ec == std::errc::result_out_of_range && out_of_range) *out_of_range = true;
+  if (ec != std::errc()) return std::nullopt;
   return value;
 }
 
-std::optional<double> parse_double(std::string_view text) {
+std::optional<double> parse_double(std::string_view text, bool* out_of_range) {
+  if (out_of_range) *out_of_range = false;
   if (text.empty() || text.size() > 64) return std::nullopt;
   // Decimal notation only (strtod would also take hex floats, "inf" and "nan").
   if (text.find_first_not_of("0123456789.eE+-") != std::string_view::npos) return std::nullopt;
@@ -48,16 +52,22 @@ std::optional<double> parse_double(std::string_view text) {
   char* end = nullptr;
   errno = 0;
   const double value = std::strtod(copy.c_str(), &end);
-  if (errno != 0 || end != copy.c_str() + copy.size() || !std::isfinite(value)) return std::nullopt;
+  if (end != copy.c_str() + copy.size()) return std::nullopt;
+  if (errno == ERANGE && out_of_range) *out_of_range = true;  // beyond a double, or below its smallest
+  if (errno != 0 || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 
-std::optional<std::pair<int, int>> parse_size(std::string_view text) {
+std::optional<std::pair<int, int>> parse_size(std::string_view text, bool* out_of_range) {
+  if (out_of_range) *out_of_range = false;
   const auto x = text.find_first_of("xX");
   if (x == std::string_view::npos) return std::nullopt;
-  const auto w = parse_int(text.substr(0, x));
-  const auto h = parse_int(text.substr(x + 1));
-  if (!w || !h || *w <= 0 || *h <= 0 || *w > 1 << 20 || *h > 1 << 20) return std::nullopt;
+  bool w_beyond = false, h_beyond = false;
+  const auto w = parse_int(text.substr(0, x), &w_beyond);
+  const auto h = parse_int(text.substr(x + 1), &h_beyond);
+  constexpr long long kMaxSide = 1 << 20;
+  if (out_of_range) *out_of_range = (w || w_beyond) && (h || h_beyond) && (w_beyond || h_beyond || *w > kMaxSide || *h > kMaxSide);
+  if (!w || !h || *w <= 0 || *h <= 0 || *w > kMaxSide || *h > kMaxSide) return std::nullopt;
   return std::pair<int, int>(static_cast<int>(*w), static_cast<int>(*h));
 }
 
@@ -100,6 +110,15 @@ std::string wrapped(std::string_view text, size_t width, std::string_view indent
     line += (line.empty() || line == indent ? "" : " ") + word;
   }
   return out + line;
+}
+
+std::string shortened(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;  // a continuation byte: inside a character
+  // At a space near the end, so a word is not cut; a long word (a quoted value) is cut where it must be.
+  if (const size_t space = text.rfind(' ', cut); space != std::string_view::npos && space > max_bytes - max_bytes / 8) cut = space;
+  return std::string(trim(text.substr(0, cut))) + "...";
 }
 
 namespace {

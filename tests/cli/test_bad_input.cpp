@@ -28,6 +28,8 @@
 #include "report/tuning.h"
 #include "run_program.h"
 
+#include <nlohmann/json.hpp>
+
 namespace blurlab::test {
 namespace {
 
@@ -72,6 +74,19 @@ class Sandbox {
       std::ofstream(dir_ / ("tuned_" + std::string(name) + ".json"))
           << R"({"entries": [{"renderer": "any", "variant": "compute-sliding", )" << fields
           << R"(, "input_format": "rgba8", "radius": 2, "knobs": {}, "median_ms": 1, "default_ms": 1}]})";
+    // Radius maps: a grey 8-bit PNG, the same cut short, and one named like a built-in map.
+    const std::string map = png_file(5, 3, 8, 0, {std::string("\x00\x40\x80\xc0\xff", 5), std::string(5, '\x20'), std::string(5, '\xff')});
+    std::ofstream(dir_ / "map.png", std::ios::binary) << map;
+    std::ofstream(dir_ / "map_cut.png", std::ios::binary) << map.substr(0, map.size() - 20);
+    std::ofstream(dir_ / "circle", std::ios::binary) << map;
+    // A map whose header says 16384x16384 in under 100 bytes: one row of zeros, the rest missing. It
+    // was decoded into 4 GiB of floats before its missing rows refused it.
+    std::ofstream(dir_ / "map_huge_header.png", std::ios::binary) << png_file(16384, 16384, 8, 0, {std::string(16384, '\0')});
+    // Tuning files that are not JSON, or nest deeper than any tuning file (a quoting recursed per level).
+    std::ofstream(dir_ / "tuned_not_json.json") << R"({"entries": [ {"renderer": "x", "variant": tru }]})";
+    std::ofstream(dir_ / "tuned_deep.json") << R"({"entries": [{"renderer": )" << std::string(100000, '[') << std::string(100000, ']') << "}]}";
+    std::ofstream(dir_ / "read_only.csv") << "kept";
+    fs::permissions(dir_ / "read_only.csv", fs::perms(0444));
     fs::create_symlink("in.png", dir_ / "in_alias.png");
     fs::create_hard_link(dir_ / "in.png", dir_ / "in_hard.png");
     fs::copy(BLURLAB_GLSL_DIR, dir_ / "broken_glsl");
@@ -151,7 +166,9 @@ std::vector<Case> bad_arguments() {
       {"radius_fraction", {"--radius", "1.5"}, 2, "not a whole number"},
       {"radius_negative", {"--radius", "-1"}, 2, "out of range"},
       {"radius_too_big", {"--radius", "129"}, 2, "out of range 0..128"},
-      {"radius_overflow", {"--radius", "99999999999999999999"}, 2, "--radius"},
+      // A number too large for its type is out of range, not "not a number" (it said so).
+      {"radius_overflow", {"--radius", "99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..128"},
+      {"radius_overflow_in_range", {"--radius", "1:99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..128"},
       {"radius_empty_item", {"--radius", "1,,2"}, 2, "empty list item"},
       {"radius_backwards_range", {"--radius", "5:1"}, 2, "ends before it starts"},
       {"radius_zero_step", {"--radius", "1:8:0"}, 2, "step"},
@@ -163,7 +180,8 @@ std::vector<Case> bad_arguments() {
       {"sigma_negative", {"--sigma", "-1"}, 2, "--sigma"},
       {"sigma_nan", {"--sigma", "nan"}, 2, "not a number"},
       {"sigma_inf", {"--sigma", "inf"}, 2, "not a number"},
-      {"sigma_overflow", {"--sigma", "1e400"}, 2, "not a number"},
+      {"sigma_overflow", {"--sigma", "1e400"}, 2, "--sigma '1e400' is out of range (0, 1000]"},
+      {"sigma_underflow", {"--sigma", "1e-400"}, 2, "--sigma '1e-400' is out of range (0, 1000]"},
       {"sigma_hex", {"--sigma", "0x10"}, 2, "not a number"},
       {"sigma_needs_large_radius", {"--sigma", "50"}, 2, "give --radius"},
       {"sigma_with_box", {"--sigma", "2", "--kernel", "box"}, 2, "gauss kernel only"},
@@ -184,6 +202,7 @@ std::vector<Case> bad_arguments() {
       {"size_huge", {"--size", "100000x10"}, 2, "larger than 65536"},
       {"size_words", {"--size", "abcxdef"}, 2, "not WxH"},
       {"size_exponent", {"--size", "1e3x5"}, 2, "not WxH"},
+      {"size_overflow", {"--size", "99999999999999999999x5"}, 2, "--size '99999999999999999999x5' is larger than 65536 on a side"},
       {"size_beyond_gl_limit", {"--headless", "--variant", "copy", "--size", "20000x16", "--frames", "1"}, 2, "GL_MAX_TEXTURE_SIZE"},
       {"workgroup_zero", {"--variant", "compute-naive", "--workgroup", "0x8"}, 2, "positive"},
       {"workgroup_negative", {"--variant", "compute-naive", "--workgroup", "-8"}, 2, "--workgroup"},
@@ -197,6 +216,9 @@ std::vector<Case> bad_arguments() {
       {"unroll_not_regblocks_any_more", {"--variant", "compute-inline-regblock", "--unroll", "4"}, 2, "has no knob 'unroll'"},
       {"block_x_zero", {"--block-x", "0"}, 2, "--block-x '0' is out of range 1..64"},
       {"block_y_word", {"--block-y", "eight"}, 2, "not a whole number"},
+      {"block_y_overflow", {"--block-y", "99999999999999999999"}, 2, "--block-y '99999999999999999999' is out of range 1..64"},
+      {"workgroup_overflow", {"--variant", "compute-naive", "--workgroup", "99999999999999999999x8"}, 2,
+       "--workgroup '99999999999999999999x8' is larger than 1024 on a side"},
       {"segment_zero", {"--segment", "0"}, 2, "out of range"},
       {"segment_not_a_knob", {"--variant", "frag-separable", "--segment", "64"}, 2, "has no knob 'segment'"},
       {"cache_unknown", {"--cache", "fp8"}, 2, "--cache 'fp8' is not fp32|fp16"},
@@ -208,6 +230,7 @@ std::vector<Case> bad_arguments() {
       {"border_value_three_numbers", {"--border", "constant", "--border-value", "1,0,0"}, 2, "is not R,G,B,A"},
       {"border_value_nan", {"--border", "constant", "--border-value", "nan,0,0,1"}, 2, "--border-value 'nan,0,0,1'"},
       {"border_value_negative", {"--border", "constant", "--border-value", "0,-1,0,1"}, 2, "outside 0..65504"},
+      {"border_value_overflow", {"--border", "constant", "--border-value", "0,1e400,0,1"}, 2, "has 1e400, outside 0..65504"},
       {"border_export_two_modes", {"--headless", "--variant", "compute-separable", "--border", "wrap,clamp", "--export", out}, 2,
        "--export needs exactly one variant and one setting"},
       {"border_value_above_rgba8",
@@ -221,6 +244,9 @@ std::vector<Case> bad_arguments() {
       {"frames_negative", {"--frames", "-2"}, 2, "out of range"},
       {"frames_too_many", {"--frames", "100001"}, 2, "out of range"},
       {"frames_fraction", {"--frames", "1.5"}, 2, "not a whole number"},
+      // A range where one number goes: 1:3 was taken as 1.
+      {"frames_range", {"--frames", "1:3"}, 2, "--frames takes one number, not '1:3'"},
+      {"warmup_range", {"--warmup", "0:2:x2"}, 2, "--warmup takes one number, not '0:2:x2'"},
       {"time_negative", {"--time", "-1"}, 2, "--time"},
       {"time_word", {"--time", "yesterday"}, 2, "--time"},
       {"time_huge", {"--time", "1e9"}, 2, "--time"},
@@ -310,11 +336,49 @@ std::vector<Case> bad_arguments() {
       {"report_and_export_one_folder", copy_run({"--report", "r", "--export", "r/"}), 2, "--export 'r/' is the same file as --report 'r'"},
       {"csv_inside_the_report", copy_run({"--report", "adir", "--csv", "adir/report.csv"}), 2,
        "--report 'adir/report.csv' is the same file as --csv 'adir/report.csv'"},
+      // Outputs that would write over what the run reads: replaced with exit 0, before any work now.
+      {"output_over_the_image", copy_run({"--output", "in.png"}), 2,
+       "--output 'in.png' is the same file as --image 'in.png': an output never replaces a file the run reads"},
+      {"output_over_the_image_by_a_hard_link", copy_run({"--output", "in_hard.png"}), 2, "--output 'in_hard.png' is the same file as --image 'in.png'"},
+      {"csv_over_the_image_through_a_link", copy_run({"--csv", "in_alias.png"}), 2, "--csv 'in_alias.png' is the same file as --image 'in.png'"},
+      {"csv_over_the_tuning_file", {"--headless", "--variant", "copy", "--size", "8x8", "--frames", "1", "--tuned", "tuned_unknown_knob.json", "--csv",
+                                    "tuned_unknown_knob.json"}, 2,
+       "--csv 'tuned_unknown_knob.json' is the same file as --tuned 'tuned_unknown_knob.json'"},
+      {"output_over_the_radius_map",
+       {"--headless", "--variant", "variable-sat", "--kernel", "box", "--radius", "2", "--radius-map", "map.png", "--image", "in.png", "--frames",
+        "0", "--output", "map.png"},
+       2, "--output 'map.png' is the same file as --radius-map 'map.png'"},
+      {"csv_among_the_shaders", copy_run({"--shader-dir", "broken_glsl", "--csv", "broken_glsl/copy.comp"}), 2,
+       "--csv 'broken_glsl/copy.comp' is the same file as --shader-dir file 'broken_glsl/copy.comp'"},
+      {"json_inside_the_shader_dir", copy_run({"--shader-dir", "broken_glsl", "--json", "broken_glsl/new.json"}), 2,
+       "--json 'broken_glsl/new.json' is inside --shader-dir 'broken_glsl': an output never goes among the files the run reads"},
+      {"csv_inside_a_new_report_folder", copy_run({"--report", "page", "--csv", "page/extra.csv"}), 1, "cannot write into 'page'"},
+      {"csv_inside_a_report_folder", copy_run({"--report", "adir", "--csv", "adir/extra.csv"}), 2,
+       "--csv 'adir/extra.csv' is inside --report 'adir': an output folder holds its own output alone"},
+      // As root (access() allows anything) a read-only file was replaced.
+      {"csv_read_only", copy_run({"--csv", "read_only.csv"}), 1, "--csv 'read_only.csv': it is read-only (mode 0444)"},
       {"tune_with_csv", {"--headless", "--tune", "--csv", "r.csv"}, 2, "--tune writes its choices to --tune-file; --csv and --json are for timing runs"},
       // --check with nothing checked: every variant refused the workgroup (it exited 0).
       {"check_that_checks_nothing",
        {"--headless", "--check", "--variant", "compute-naive,compute-naive-lds", "--workgroup", "64x64", "--size", "37x23"}, 1,
        "--check: nothing was checked: every run was refused (2; the first, compute-naive"},
+      // Timed, the same run exited 0: the copy pass the sweep adds as its floor was checked.
+      {"check_that_checks_nothing_timed",
+       {"--headless", "--check", "--variant", "compute-naive,compute-naive-lds", "--workgroup", "64x64", "--size", "37x23", "--frames",
+        "1", "--warmup", "0"},
+       1, "--check: nothing was checked: every run was refused (2; the first, compute-naive"},
+      {"one_variant_that_runs_nothing_timed",
+       {"--headless", "--check", "--variant", "compute-naive", "--workgroup", "64x64", "--size", "37x23", "--frames", "1", "--warmup", "0"}, 2,
+       "compute-naive cannot run gauss r=16"},
+      // A radius map no selected variant reads was ignored without a word.
+      {"radius_map_without_a_variable_variant", {"--headless", "--variant", "compute-separable", "--radius-map", "band", "--size", "37x23"}, 2,
+       "--radius-map: compute-separable blurs by one radius everywhere (a radius map is for the variable-* variants)"},
+      {"tuned_not_json", {"--headless", "--variant", "copy", "--tuned", "tuned_not_json.json"}, 1,
+       "--tuned 'tuned_not_json.json' is not a blurlab tuning file (not JSON: parse error at line 1, column 47: syntax error while "
+       "parsing value - invalid literal; last read: '\"variant\": tru ')"},
+      // Nested 100000 deep where a string goes: SIGSEGV, no message.
+      {"tuned_nested_deep", {"--headless", "--variant", "copy", "--tuned", "tuned_deep.json"}, 1,
+       "--tuned 'tuned_deep.json', entry 0: \"renderer\" an array of 1 item is not a string"},
       {"shader_broken", {"--headless", "--variant", "copy", "--shader-dir", "broken_glsl", "--image", "in.png", "--output", out}, 1,
        "copy.comp:4"},
       {"shader_missing", {"--headless", "--variant", "copy", "--shader-dir", "empty_glsl", "--image", "in.png", "--output", out}, 1,
@@ -362,7 +426,15 @@ std::vector<Case> bad_arguments() {
   for (const auto& [name, map, code, message] :
        {std::tuple{"radius_map_unknown", "bands", 1, "cannot read --radius-map 'bands': no such file, nor a built-in map (ramp, band, circle)"},
         std::tuple{"radius_map_empty", "", 2, "--radius-map '' is neither a file nor one of ramp, band, circle"},
-        std::tuple{"radius_map_colour", "in.png", 1, "a radius map is a grey PNG of 8 or 16 bits (this one: "}}) {
+        std::tuple{"radius_map_colour", "in.png", 1, "a radius map is a grey PNG of 8 or 16 bits (this one: "},
+        // A damaged map said "cannot load the image": which one?
+        std::tuple{"radius_map_damaged", "map_cut.png", 1, "cannot load --radius-map 'map_cut.png': "},
+        // Refused by its header, with the numbers, before 4 GiB were allocated for it.
+        std::tuple{"radius_map_header_beyond_its_bytes", "map_huge_header.png", 1,
+                   "cannot load --radius-map 'map_huge_header.png': 96 bytes cannot hold the 16384x16384 pixels its header gives"},
+        // A file named like a built-in map was shadowed by the built-in, without a word.
+        std::tuple{"radius_map_file_named_like_a_builtin", "circle", 2,
+                   "--radius-map 'circle' names both a built-in map and a file: write ./circle for the file"}}) {
     Case c{name, variable_run, code, message};
     c.args.insert(c.args.end(), {"--radius-map", map});
     cases.push_back(c);
@@ -776,6 +848,33 @@ TEST(HostileShaders, LongDirectiveLinesDoNotCrash) {
                        sandbox.dir(), files_below(sandbox.dir()));
 }
 
+TEST(HostileShaders, DefinesAndMacrosAGlCompilerCannotTakeAreNotHandedOn) {
+  // An 800 kB #define used once crashed Mesa's compiler (SIGSEGV: it recursed per operator), and 31
+  // macros that each use the next twice ran its preprocessor until the run was killed.
+  Sandbox sandbox;
+  const std::string rest = [] {
+    std::ifstream in(fs::path(BLURLAB_GLSL_DIR) / "copy.comp");
+    std::string line;
+    std::getline(in, line);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }();
+  std::string sum = "#define BIG 1.0";
+  for (int i = 0; i < 130000; ++i) sum += " + 1.0";  // 780 kB
+  std::string doubling;
+  for (int i = 0; i < 30; ++i) doubling += "#define B" + std::to_string(i) + " B" + std::to_string(i + 1) + " + B" + std::to_string(i + 1) + "\n";
+  shader_dir_with_copy(sandbox, "huge_define", [&](const fs::path& p) {
+    std::ofstream(p) << "#version 430 core\n" << sum << "\nfloat big() { return BIG; }\n" << rest;
+  });
+  shader_dir_with_copy(sandbox, "doubling_macros", [&](const fs::path& p) {
+    std::ofstream(p) << "#version 430 core\n" << doubling << "#define B30 1.0\nfloat doubled() { return B0; }\n" << rest;
+  });
+  for (const auto& [dir, message] :
+       {std::pair<std::string, std::string>{"huge_define", "huge_define/copy.comp:2: a #define of 761.7 KiB; blurlab hands a GL compiler at most 64.0 KiB"},
+        std::pair<std::string, std::string>{"doubling_macros", "doubling_macros/copy.comp:33: a statement of 2147483649 tokens with its macros "
+                                                               "expanded; blurlab hands a GL compiler at most 16384"}})
+    expect_clean_failure({dir, copy_run({"--shader-dir", dir}), 1, message}, sandbox.dir(), files_below(sandbox.dir()));
+}
+
 // --- a run's outputs: all of them at the end, or none ------------------------------------------
 
 // One blur of in.png with every kind of output; the charts of its report are
@@ -798,15 +897,87 @@ TEST(AllOutputsOrNone, AllOfThemWhenTheRunSucceeds) {
   EXPECT_TRUE(fs::is_empty(sandbox.dir() / "adir")) << "the chart script's private directory stayed";
 }
 
-TEST(AllOutputsOrNone, AReportThatFailsAtTheEndLeavesNoOutput) {
-  // A chart's name taken by a directory is found only when the chart is made, after the run:
-  // --output, --csv and --json were committed and half the report written before.
+// The one line of a run refused before any GL work, with nothing written.
+void expect_refused_before_any_work(const Sandbox& sandbox, const std::vector<std::string>& args, const std::string& message) {
+  const auto before = files_below(sandbox.dir());
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, args, sandbox.dir());
+  ASSERT_FALSE(r.crashed) << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err, "blurlab: " + message + "\n");
+  EXPECT_EQ(r.out.find("GL_RENDERER"), std::string::npos) << "GL work before the refusal:\n" << r.out;
+  EXPECT_EQ(files_below(sandbox.dir()), before);
+}
+
+TEST(AllOutputsOrNone, AReportThatWouldFailAtTheEndIsRefusedFirst) {
+  // A chart's name taken by a directory was found only when the chart was made, after the whole
+  // timed run: now what is in the folder is known before any work.
   Sandbox sandbox;
   fs::create_directories(sandbox.dir() / "page" / kBarsChart);
-  const auto before = files_below(sandbox.dir());
-  expect_clean_failure({"chart_is_a_directory", every_output(), 1, "cannot write --report 'page/" + kBarsChart + "': it is a directory"},
-                       sandbox.dir(), before);
-  EXPECT_FALSE(fs::exists(sandbox.dir() / "exp"));
+  expect_refused_before_any_work(sandbox, every_output(),
+                                 "--report 'page/" + kBarsChart +
+                                     "': it is a directory, not a file an earlier report wrote; blurlab writes into an empty folder or over its "
+                                     "own earlier report");
+}
+
+// --- output folders hold their own output, and are never written through a link -------------
+
+TEST(OutputFolders, ALinkPlantedInTheFolderIsNotFollowed) {
+  // A link in an --export or --report folder had the file it points to replaced (outside the
+  // folder), exit 0.
+  Sandbox sandbox;
+  std::ofstream(sandbox.dir() / "outside.txt") << "precious";
+  for (const auto& [folder, file] : {std::pair<std::string, std::string>{"exp", "recipe.json"}, {"exp", "1_h.comp"}, {"page", "report.md"},
+                                     {"page", kBarsChart}}) {
+    fs::create_directories(sandbox.dir() / folder);
+    fs::create_symlink("../outside.txt", sandbox.dir() / folder / file);
+    const std::string kind = folder == "exp" ? "export" : "report";
+    expect_refused_before_any_work(sandbox, every_output(),
+                                   "--" + kind + " '" + folder + "/" + file + "': it is a symbolic link, not a file an earlier " + kind +
+                                       " wrote; blurlab writes into an empty folder or over its own earlier " + kind);
+    EXPECT_TRUE(fs::is_symlink(sandbox.dir() / folder / file));
+    fs::remove_all(sandbox.dir() / folder);
+  }
+  std::ifstream in(sandbox.dir() / "outside.txt");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), "precious");
+}
+
+TEST(OutputFolders, AnEarlierExportIsReplacedNotMixedIn) {
+  // An export into the folder of an earlier one left the earlier shaders and data files beside
+  // the new recipe.
+  Sandbox sandbox;
+  const auto names_in = [&](const std::string& folder) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(sandbox.dir() / folder)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  expect_success(run_program(BLURLAB_PROGRAM, {"--headless", "--variant", "variable-naive", "--kernel", "box", "--radius", "2", "--radius-map",
+                                               "band", "--image", "in.png", "--frames", "0", "--export", "exp"},
+                             sandbox.dir()));
+  EXPECT_EQ(names_in("exp"), (std::vector<std::string>{"1_2d.comp", "LICENSE", "README.md", "level_weights.bin", "level_weights.bin.license",
+                                                       "radius_levels.bin", "radius_levels.bin.license", "recipe.json", "recipe.md"}));
+  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--export", "exp"}), sandbox.dir()));
+  EXPECT_EQ(names_in("exp"), (std::vector<std::string>{"1_copy.comp", "LICENSE", "README.md", "recipe.json", "recipe.md"}));
+  // A folder holding anything else is not written into.
+  std::ofstream(sandbox.dir() / "exp" / "notes.txt") << "mine";
+  expect_refused_before_any_work(sandbox, copy_run({"--export", "exp"}),
+                                 "--export 'exp/notes.txt': the earlier export there does not list it in its recipe.json; blurlab writes into "
+                                 "an empty folder or over its own earlier export");
+  fs::create_directories(sandbox.dir() / "mine");
+  std::ofstream(sandbox.dir() / "mine" / "notes.txt") << "mine";
+  expect_refused_before_any_work(sandbox, copy_run({"--export", "mine"}),
+                                 "--export 'mine': it holds 'notes.txt' and no recipe.json of an earlier export; blurlab writes into an empty "
+                                 "folder or over its own earlier export");
+  // A file of the earlier export that cannot be replaced is refused before the run, not at its end.
+  fs::remove(sandbox.dir() / "exp" / "notes.txt");
+  fs::permissions(sandbox.dir() / "exp" / "recipe.md", fs::perms(0444));
+  expect_refused_before_any_work(sandbox, copy_run({"--export", "exp"}), "--export 'exp/recipe.md': it is read-only (mode 0444)");
+  fs::permissions(sandbox.dir() / "exp" / "recipe.md", fs::perms(0644));
+  // A report over an earlier one: the earlier charts it does not make again go.
+  expect_success(run_program(BLURLAB_PROGRAM, every_output(), sandbox.dir()));
+  ASSERT_TRUE(fs::is_regular_file(sandbox.dir() / "page" / kBarsChart));
+  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--report", "page"}), sandbox.dir()));
+  EXPECT_EQ(names_in("page"), (std::vector<std::string>{"report.csv", "report.json", "report.md"}));
 }
 
 TEST(AllOutputsOrNone, OutputDirectoriesAreCheckedBeforeAnyGlWork) {
@@ -920,11 +1091,14 @@ TEST(ChartChild, RunsNoCodeFromTheWorkingDirectory) {
 }
 
 TEST(ChartChild, AFifoInTheReportDirectoryDoesNotHangIt) {
+  // It hung the chart step; then it failed after the timed run. Now it is refused before any work.
   Sandbox sandbox;
   fs::create_directories(sandbox.dir() / "page");
   ASSERT_EQ(::mkfifo((sandbox.dir() / "page" / kBarsChart).c_str(), 0600), 0);
-  expect_clean_failure({"fifo_chart", every_output(), 1, "cannot write --report 'page/" + kBarsChart + "': no process is reading from it"},
-                       sandbox.dir(), files_below(sandbox.dir()));
+  expect_refused_before_any_work(sandbox, every_output(),
+                                 "--report 'page/" + kBarsChart +
+                                     "': it is a FIFO, not a file an earlier report wrote; blurlab writes into an empty folder or over its own "
+                                     "earlier report");
   EXPECT_TRUE(fs::is_fifo(sandbox.dir() / "page" / kBarsChart));
 }
 
@@ -988,6 +1162,49 @@ TEST(TuningFile, DevicesAreWrittenThroughLikeEveryOutput) {
 }
 
 // --- messages and escapes ----------------------------------------------------------------------
+
+// Lines of `text` (split at '\n') that start with `prefix`.
+size_t lines_starting_with(const std::string& text, const std::string& prefix) {
+  size_t n = 0;
+  for (size_t at = 0; at < text.size(); at = text.find('\n', at) == std::string::npos ? text.size() : text.find('\n', at) + 1)
+    n += text.compare(at, prefix.size(), prefix) == 0;
+  return n;
+}
+
+std::string file_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+TEST(Messages, NamesStayTextInShadersMarkdownJsonAndTheTerminal) {
+  // A radius map named "m\nvoid main() {}\n..." became a line of the exported shader (its recipe
+  // then ran another shader, exit 0), headings and links of report.md, and lines on stdout.
+  Sandbox sandbox;
+  const std::string map = "m\nvoid main() {}\n# H1 `x` ``` | _y_ \\\xff.png", image = "in\n# image ```.png";
+  fs::copy_file(sandbox.dir() / "map.png", sandbox.dir() / map);
+  fs::copy_file(sandbox.dir() / "in.png", sandbox.dir() / image);
+  const ProgramResult r = run_program(BLURLAB_PROGRAM,
+                                      {"--headless", "--variant", "variable-naive", "--kernel", "box", "--radius", "2", "--radius-map", map,
+                                       "--image", image, "--frames", "0", "--export", "exp", "--report", "page", "--json", "r.json"},
+                                      sandbox.dir());
+  expect_success(r);
+  EXPECT_EQ(lines_starting_with(r.out, "void main"), 0u) << r.out;
+  EXPECT_EQ(lines_starting_with(r.out, "# "), 0u) << r.out;
+  const std::string shader = file_text(sandbox.dir() / "exp" / "1_2d.comp");
+  EXPECT_EQ(lines_starting_with(shader, "void main"), 1u) << shader.substr(0, 1500);
+  EXPECT_NE(shader.find("// settings: box r=2 border=clamp map=m\\x5cnvoid main() {}\\x5cn# H1 `x` ``` | _y_ \\x5c\\xff.png"),
+            std::string::npos)
+      << shader.substr(0, 1500);
+  for (const char* page : {"exp/recipe.md", "page/report.md"}) {
+    const std::string md = file_text(sandbox.dir() / page);
+    EXPECT_EQ(lines_starting_with(md, "void main"), 0u) << page;
+    EXPECT_EQ(lines_starting_with(md, "# "), 1u) << page << ": only its title is a first-level heading";
+    EXPECT_EQ(lines_starting_with(md, "# image"), 0u) << page;
+  }
+  for (const char* json : {"exp/recipe.json", "page/report.json", "r.json"})
+    EXPECT_TRUE(nlohmann::json::accept(file_text(sandbox.dir() / json))) << json;
+  EXPECT_NE(file_text(sandbox.dir() / "page" / "report.md").find("- input: ````in\\n# image ```.png````"), std::string::npos);
+}
 
 TEST(Messages, ATerminalWithNothingBehindItIsNotAFifo) {
   Sandbox sandbox;

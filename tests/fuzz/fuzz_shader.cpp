@@ -2,8 +2,8 @@
 // and the compile-log mapper (gl::map_log_to_files), which read --shader-dir files and what a
 // driver says about them. The input is up to four files, main.comp then a.glsl, b.glsl, c.glsl,
 // separated by lines "---". Every input either throws blurlab::Error with one line, or expands to
-// text GL can take whole (no NUL, within kMaxExpandedShaderBytes) whose file table names only
-// these files, main.comp first. No input may crash, recurse or backtrack in proportion to its
+// text GL can take whole (no NUL, within kMaxExpandedShaderBytes, defines and statements within
+// util/glsl_limits.h's bounds) whose file table names only these files, main.comp first. No input may crash, recurse or backtrack in proportion to its
 // length (a 50 KB #version line once overflowed std::regex's stack).
 #include <algorithm>
 #include <cstddef>

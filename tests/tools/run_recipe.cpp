@@ -14,14 +14,24 @@
 // "contents" (a variable-radius variant's levels and weights) are filled from their data files,
 // each checked first: its size, and for a "radius_map" the levels within 0..max_level and each
 // level's weights a kernel. A bad or missing file is one line on stderr and exit 1.
+// What it ships with is read as hostile (check_recipe): every file it reads is a regular file of
+// bounded size, opened without waiting (a FIFO or /dev/zero once hung it), shaders and data files
+// are plain names in the recipe's folder, every value has its type and range before GL sees it
+// (groups [0, 0, 0] once blurred nothing, exit 0), a texture filled from a file is checked by the
+// recipe's radius_map (a recipe without one once blurred with NaN weights) and no texture is read
+// before something fills it. Every message is one line with control characters escaped.
 // Exit: 0 ran, 1 the recipe is wrong or GL failed, 2 usage.
 #include <epoxy/egl.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <epoxy/gl.h>
 #include <png.h>
 
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -31,10 +41,10 @@
 #include <numeric>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <regex>
-#include <sstream>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -46,12 +56,65 @@ struct Failure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Failure("cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+// What a recipe may ask for: beyond these it is refused before any of it is read or allocated.
+constexpr size_t kMaxRecipeBytes = 16u << 20, kMaxShaderBytes = 1u << 20, kMaxImageBytes = 512u << 20;
+constexpr size_t kMaxContentsBytes = 1u << 30;
+constexpr long long kMaxSide = 16384, kMaxGroups = 65535;  // GL 4.3's least GL_MAX_TEXTURE_SIZE and work group count
+constexpr int kMaxDepth = 32;                              // JSON nesting and formula parentheses
+constexpr size_t kMaxFormula = 1000, kMaxItems = 64;
+
+// Text from a recipe, a file name or a driver on one line: control characters as \n, \e, \xNN,
+// so no name can end the line or drive the terminal; at most 2000 bytes of it.
+std::string printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (const char ch : text.substr(0, 2000)) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n') out += "\\n";
+    else if (c == 0x1b) out += "\\e";
+    else if (c < 0x20 || c == 0x7f) out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+    else out += ch;
+  }
+  return text.size() > 2000 ? out + "..." : out;
+}
+
+// "'NAME'" of a path, for messages.
+std::string named(const fs::path& path) { return "'" + path.string() + "'"; }
+
+// A file the recipe or the command line names, read whole: opened without waiting (a FIFO without a
+// writer would block the open, /dev/zero never ends), then refused unless it is a regular file of
+// at most `limit` bytes (`too_big` says what the limit is).
+std::string read_file(const fs::path& path, size_t limit, const std::string& too_big) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw Failure("cannot read " + named(path) + ": " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw Failure("cannot read " + named(path) + ": " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw Failure("cannot read " + named(path) + ": not a regular file");
+  if (static_cast<unsigned long long>(st.st_size) > limit)
+    throw Failure(named(path) + " holds " + std::to_string(st.st_size) + " bytes, " + too_big);
+  std::string text(static_cast<size_t>(st.st_size), '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Failure("cannot read " + named(path) + ": " + std::strerror(errno));
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  text.resize(got);  // a file that shrank meanwhile: what it held
+  return text;
+}
+
+// A name in the recipe's folder (a shader or a data file): no folder part, so no absolute path and
+// no "..", nothing outside the folder the recipe came in.
+fs::path file_in(const fs::path& dir, const std::string& name, const std::string& what) {
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos || name.find('\0') != std::string::npos)
+    throw Failure(what + " '" + name + "' is not a file name in the recipe's folder");
+  return dir / name;
 }
 
 // The GL names a recipe uses, by name: formats, accesses, filters, wraps, primitives.
@@ -95,13 +158,20 @@ struct Picture {
   std::vector<uint8_t> rgba;
 };
 
+// IN.png, its size refused from its header before anything is decoded.
 Picture read_png(const std::string& path) {
+  const std::string bytes = read_file(path, kMaxImageBytes, "more than an image may (512 MiB)");
   png_image image{};
   image.version = PNG_IMAGE_VERSION;
-  if (!png_image_begin_read_from_file(&image, path.c_str())) throw Failure("cannot read " + path + ": " + image.message);
+  if (!png_image_begin_read_from_memory(&image, bytes.data(), bytes.size())) throw Failure("cannot read " + named(path) + ": " + image.message);
+  if (image.width > kMaxSide || image.height > kMaxSide) {
+    png_image_free(&image);
+    throw Failure(named(path) + " says it is " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                  ", more than the " + std::to_string(kMaxSide) + " per side a texture is sure to take");
+  }
   image.format = PNG_FORMAT_RGBA;
   Picture picture{static_cast<int>(image.width), static_cast<int>(image.height), std::vector<uint8_t>(PNG_IMAGE_SIZE(image))};
-  if (!png_image_finish_read(&image, nullptr, picture.rgba.data(), 0, nullptr)) throw Failure("cannot decode " + path + ": " + image.message);
+  if (!png_image_finish_read(&image, nullptr, picture.rgba.data(), 0, nullptr)) throw Failure("cannot decode " + named(path) + ": " + image.message);
   return picture;
 }
 
@@ -111,8 +181,56 @@ void write_png(const std::string& path, const Picture& picture) {
   image.width = static_cast<png_uint_32>(picture.width);
   image.height = static_cast<png_uint_32>(picture.height);
   image.format = PNG_FORMAT_RGBA;
-  if (!png_image_write_to_file(&image, path.c_str(), 0, picture.rgba.data(), 0, nullptr))
-    throw Failure("cannot write " + path + ": " + image.message);
+  png_alloc_size_t size = 0;
+  if (!png_image_write_get_memory_size(image, size, 0, picture.rgba.data(), 0, nullptr))
+    throw Failure("cannot encode " + named(path) + ": " + image.message);
+  std::vector<char> png(size);
+  if (!png_image_write_to_memory(&image, png.data(), &size, 0, picture.rgba.data(), 0, nullptr))
+    throw Failure("cannot encode " + named(path) + ": " + image.message);
+  // Into a new file beside OUT.png, renamed over it once whole: a link already at OUT.png is
+  // replaced, never written through, and a failed write leaves whatever was there untouched.
+  const fs::path target(path);
+  fs::path temp = target;
+  temp += ".partial-XXXXXX";
+  std::string name = temp.string();
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) throw Failure("cannot write " + named(path) + ": " + std::strerror(errno));
+  ::fchmod(fd, 0644);
+  size_t done = 0;
+  int error = 0;
+  while (done < size && error == 0) {
+    const ssize_t n = ::write(fd, png.data() + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) error = n < 0 ? errno : EIO;
+    else done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error == 0 && ::rename(name.c_str(), path.c_str()) != 0) error = errno;
+  if (error != 0) {
+    ::unlink(name.c_str());
+    throw Failure("cannot write " + named(path) + ": " + std::strerror(error));
+  }
+}
+
+// OUT.png must not be a file the run reads: IN.png, the recipe or any file in the recipe's folder
+// (its shaders and data files), compared by identity (device and inode), so a link or another
+// spelling of the same file is caught too. Checked before anything is read or computed.
+void check_output_spares_inputs(const std::string& out, const std::string& in, const fs::path& recipe_path) {
+  struct stat target {};
+  if (::stat(out.c_str(), &target) != 0) return;  // a new file: nothing of the run's to lose
+  if (!S_ISREG(target.st_mode)) throw Failure("OUT.png " + named(out) + " is there and not a regular file");
+  auto same = [&](const fs::path& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 && st.st_dev == target.st_dev && st.st_ino == target.st_ino;
+  };
+  if (same(in)) throw Failure("OUT.png " + named(out) + " is IN.png " + named(in) + ": the blur would replace its input");
+  const fs::path dir = recipe_path.parent_path().empty() ? fs::path(".") : recipe_path.parent_path();
+  if (same(recipe_path)) throw Failure("OUT.png " + named(out) + " is the recipe " + named(recipe_path));
+  std::error_code ec;
+  int looked = 0;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end && looked < 4096; it.increment(ec), ++looked)
+    if (same(it->path()))
+      throw Failure("OUT.png " + named(out) + " is " + named(it->path()) + ", a file of the recipe's folder it reads");
 }
 
 // sRGB (IEC 61966-2-1) to linear light and back, for a recipe whose source holds linear light.
@@ -126,7 +244,8 @@ GLuint compile(const fs::path& dir, const json& shaders) {
         {"compute", GL_COMPUTE_SHADER}, {"vertex", GL_VERTEX_SHADER}, {"fragment", GL_FRAGMENT_SHADER}};
     if (!stages.count(stage)) throw Failure("unknown shader stage '" + stage + "'");
     const GLenum type = stages.at(stage);
-    const std::string text = read_text(dir / file.get<std::string>());
+    const std::string text = read_file(file_in(dir, file.get<std::string>(), "shader"), kMaxShaderBytes, "more than a shader may (1 MiB)");
+    if (text.find('\0') != std::string::npos) throw Failure("shader '" + file.get<std::string>() + "' holds a NUL byte (GL would read it only up to there)");
     const char* source = text.c_str();
     const GLuint shader = glCreateShader(type);
     glShaderSource(shader, 1, &source, nullptr);
@@ -144,21 +263,33 @@ GLuint compile(const fs::path& dir, const json& shaders) {
   glLinkProgram(program);
   GLint ok = 0;
   glGetProgramiv(program, GL_LINK_STATUS, &ok);
-  if (!ok) throw Failure("the program of " + shaders.dump() + " does not link");
+  if (!ok) {
+    char log[4096] = {};
+    glGetProgramInfoLog(program, sizeof log, nullptr, log);
+    throw Failure("the program of " + shaders.dump() + " does not link: " + log);
+  }
   return program;
 }
 
-// The arithmetic of the recipe's formulas, exact: a fraction of two integers.
+__extension__ typedef __int128 Wide;  // GCC's and clang's 128-bit integer
+
+// The arithmetic of the recipe's formulas, exact: a fraction of two integers, each within 2^40
+// (products are taken in 128 bits, so nothing overflows; a result past the bound is no formula).
 struct Fraction {
   long long n = 0, d = 1;
-  static Fraction of(long long num, long long den) {
+  static constexpr Wide kBound = Wide{1} << 40;
+  static std::optional<Fraction> of(Wide num, Wide den) {
+    if (den == 0) return std::nullopt;
     if (den < 0) num = -num, den = -den;
-    const long long g = std::gcd(num < 0 ? -num : num, den);
-    return {num / (g ? g : 1), den / (g ? g : 1)};
+    Wide a = num < 0 ? -num : num, b = den;
+    while (b) a = std::exchange(b, a % b);  // gcd; den > 0, so a > 0
+    num /= a, den /= a;
+    if (num > kBound || -num > kBound || den > kBound) return std::nullopt;
+    return Fraction{static_cast<long long>(num), static_cast<long long>(den)};
   }
   long long ceil() const { return n >= 0 ? (n + d - 1) / d : -((-n) / d); }
 };
-bool operator<(Fraction a, Fraction b) { return a.n * b.d < b.n * a.d; }
+bool operator<(Fraction a, Fraction b) { return Wide{a.n} * b.d < Wide{b.n} * a.d; }
 
 // A recursive-descent reader of one expression of a formula: numbers, W, H, the names bound by
 // "with", + - * /, "x" as a product inside parentheses, (...), ceil(...), min(a, b), max(a, b).
@@ -168,6 +299,7 @@ struct Expression {
   const std::map<std::string, Fraction>& names;
   size_t at = 0;
   bool ok = true;
+  int depth = 0;  // of parentheses and calls: bounded, so no formula recurses without end
 
   void space() { while (at < text.size() && text[at] == ' ') ++at; }
   bool take(std::string_view token) {
@@ -176,27 +308,34 @@ struct Expression {
     at += token.size();
     return true;
   }
-  Fraction fail() { ok = false; return {}; }
+  Fraction fail() { ok = false; at = text.size(); return {}; }
+  Fraction made(std::optional<Fraction> f) { return f ? *f : fail(); }
   Fraction sum() {
     Fraction v = product();
-    for (;;) {
-      if (take("+")) { const Fraction r = product(); v = Fraction::of(v.n * r.d + r.n * v.d, v.d * r.d); }
-      else if (take("-")) { const Fraction r = product(); v = Fraction::of(v.n * r.d - r.n * v.d, v.d * r.d); }
+    while (ok) {
+      if (take("+")) { const Fraction r = product(); v = made(Fraction::of(Wide{v.n} * r.d + Wide{r.n} * v.d, Wide{v.d} * r.d)); }
+      else if (take("-")) { const Fraction r = product(); v = made(Fraction::of(Wide{v.n} * r.d - Wide{r.n} * v.d, Wide{v.d} * r.d)); }
       else return v;
     }
+    return v;
   }
   Fraction product() {
     Fraction v = factor();
-    for (;;) {
-      if (take("*") || take("x ")) { const Fraction r = factor(); v = Fraction::of(v.n * r.n, v.d * r.d); }
+    while (ok) {
+      if (take("*") || take("x ")) { const Fraction r = factor(); v = made(Fraction::of(Wide{v.n} * r.n, Wide{v.d} * r.d)); }
       else if (take("/")) {
         const Fraction r = factor();
-        if (r.n == 0) return fail();
-        v = Fraction::of(v.n * r.d, v.d * r.n);
+        v = made(Fraction::of(Wide{v.n} * r.d, Wide{v.d} * r.n));  // none for a zero divisor
       } else return v;
     }
+    return v;
   }
   Fraction factor() {
+    if (++depth > kMaxDepth) return fail();
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{depth};
     space();
     if (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) {
       long long v = 0;
@@ -247,7 +386,12 @@ std::vector<std::string_view> split_outside(std::string_view text, std::string_v
 // it), and a note in parentheses at the end ("H x W (transposed)"). Every dimension must come out
 // a whole number.
 std::optional<std::vector<long long>> evaluate(std::string formula, long long w, long long h) {
-  formula = std::regex_replace(formula, std::regex(R"( \([a-z][^()]*\)$)"), "");
+  // The note at the end, " (transposed)": a parenthesis opened by a lower-case word, none inside it.
+  if (!formula.empty() && formula.back() == ')')
+    if (const size_t open = formula.rfind(" ("); open != std::string::npos && open + 2 < formula.size() &&
+                                                 std::islower(static_cast<unsigned char>(formula[open + 2])) &&
+                                                 formula.find_first_of("()", open + 2) == formula.size() - 1)
+      formula.erase(open);
   std::map<std::string, Fraction> names{{"W", {w, 1}}, {"H", {h, 1}}};
   const std::vector<std::string_view> halves = split_outside(formula, " with ");
   if (halves.size() > 2) return std::nullopt;
@@ -303,10 +447,22 @@ json at_size(json recipe, long long w, long long h, const std::string& in) {
   if (w == rw && h == rh) return recipe;
   const std::string sizes = in + " is " + size_text(w, h) + ", the recipe's image " + size_text(rw, rh);
   const std::string again = "; export the blur again at " + size_text(w, h) + " (blurlab --size or --image)";
-  static const std::regex image_term(R"(\b[WH]\b)");
+  // Whether a formula names the image's W or H (a word of its own).
+  const auto image_term = [](const std::string& formula) {
+    for (size_t i = 0; i < formula.size(); ++i)
+      if ((formula[i] == 'W' || formula[i] == 'H') && (i == 0 || !std::isalnum(static_cast<unsigned char>(formula[i - 1]))) &&
+          (i + 1 == formula.size() || !std::isalnum(static_cast<unsigned char>(formula[i + 1]))))
+        return true;
+    return false;
+  };
   auto resized = [&](const std::string& what, const std::string& formula, std::vector<long long> values) {
-    if (const auto at = evaluate(formula, w, h)) return *at;
-    if (formula != "fixed for this image size" && !std::regex_search(formula, image_term)) return values;
+    if (const auto at = evaluate(formula, w, h)) {
+      // Two numbers, or for workgroups three of which the last may be left out: not what a formula of one or four gives.
+      if (at->size() != values.size() && !(values.size() == 3 && at->size() == 2))
+        throw Failure(what + ": '" + formula + "' gives " + std::to_string(at->size()) + " numbers, not " + std::to_string(values.size()));
+      return *at;
+    }
+    if (formula != "fixed for this image size" && !image_term(formula)) return values;
     throw Failure(sizes + ": " + what + " has no size formula this runner can evaluate ('" + formula + "')" + again);
   };
   for (json& t : recipe.at("textures")) {
@@ -346,7 +502,7 @@ struct Texture {
 std::vector<uint8_t> read_contents(const fs::path& dir, const json& texture) {
   const json& c = texture.at("contents");
   const std::string name = texture.at("name"), file = c.at("file");
-  if (file.empty() || fs::path(file).has_parent_path()) throw Failure("texture " + name + ": contents file '" + file + "' is not a name in the recipe's folder");
+  const fs::path path = file_in(dir, file, "texture " + name + ": contents file");
   if (c.at("pixel_format") != "GL_RGBA") throw Failure("texture " + name + ": contents are not GL_RGBA");
   const std::map<std::string, size_t> component_bytes{{"GL_UNSIGNED_BYTE", 1}, {"GL_HALF_FLOAT", 2}, {"GL_FLOAT", 4}};
   const std::string type = c.at("pixel_type");
@@ -358,7 +514,8 @@ std::vector<uint8_t> read_contents(const fs::path& dir, const json& texture) {
   const size_t expected = static_cast<size_t>(texture.at("width").get<int>()) * texture.at("height").get<int>() * texel;
   if (c.at("bytes") != expected)
     throw Failure("texture " + name + ": the recipe gives " + c.at("bytes").dump() + " bytes of contents, its size needs " + std::to_string(expected));
-  const std::string bytes = read_text(dir / file);
+  if (expected > kMaxContentsBytes) throw Failure("texture " + name + ": " + std::to_string(expected) + " bytes of contents, more than 1 GiB");
+  const std::string bytes = read_file(path, expected, "texture " + name + " needs " + std::to_string(expected));
   if (bytes.size() != expected)
     throw Failure(file + " holds " + std::to_string(bytes.size()) + " bytes, texture " + name + " needs " + std::to_string(expected));
   return {bytes.begin(), bytes.end()};
@@ -382,7 +539,9 @@ void check_radius_map(const json& recipe, const std::map<std::string, std::vecto
     throw Failure("radius_map: no texture " + name);
   };
   // Every variable variant reads the levels; the weights only those that blur with them.
+  if (!map.contains("levels")) throw Failure("radius_map: no \"levels\"");
   const json& levels = texture(map.at("levels"), "GL_RGBA8");
+  if (levels.at("contents").at("pixel_type") != "GL_UNSIGNED_BYTE") throw Failure("radius_map: the levels are not GL_UNSIGNED_BYTE");
   const std::vector<uint8_t>& level_bytes = contents.at(levels.at("name"));
   const int width = levels.at("width");
   for (size_t i = 0; i < level_bytes.size(); i += 4) {
@@ -394,10 +553,12 @@ void check_radius_map(const json& recipe, const std::map<std::string, std::vecto
   }
   if (!map.contains("weights")) return;
   const json& weights = texture(map.at("weights"), "GL_RGBA32F");
+  if (weights.at("contents").at("pixel_type") != "GL_FLOAT") throw Failure("radius_map: the weights are not GL_FLOAT");
   if (weights.at("width") != max_level + 1 || weights.at("height") != max_level + 1)
     throw Failure("radius_map: texture " + weights.at("name").get<std::string>() + " is not (max_level + 1)^2 texels");
   const std::vector<uint8_t>& weight_bytes = contents.at(weights.at("name"));
   std::vector<float> w(weight_bytes.size() / sizeof(float));
+  if (w.size() < static_cast<size_t>(max_level + 1) * (max_level + 1) * 4) throw Failure("radius_map: the weights are too few");
   std::memcpy(w.data(), weight_bytes.data(), w.size() * sizeof(float));
   for (int r = 0; r <= max_level; ++r) {
     double sum = 0.0;
@@ -413,10 +574,193 @@ void check_radius_map(const json& recipe, const std::map<std::string, std::vecto
   }
 }
 
+// recipe.json's text as JSON, nested at most kMaxDepth deep (a value copied or printed recurses
+// as deep as it nests).
+json parse_recipe(std::string_view text, const std::string& name) {
+  try {
+    return json::parse(text, [&](int depth, json::parse_event_t, json&) {
+      if (depth > kMaxDepth) throw Failure(name + " nests deeper than " + std::to_string(kMaxDepth) + " levels");
+      return true;
+    });
+  } catch (const json::parse_error& e) {
+    const std::string what = e.what();
+    throw Failure(name + " is not JSON: " + what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2));
+  }
+}
+
+// The member `key` of `object` (`where` names it in messages), of the kind `is` checks.
+const json& member(const json& object, const char* key, const std::string& where, bool (json::*is)() const noexcept,
+                   const char* kind) {
+  if (!object.is_object() || !object.contains(key)) throw Failure(where + " has no \"" + key + "\"");
+  const json& value = object.at(key);
+  if (!(value.*is)()) throw Failure(where + ": \"" + key + "\" is not " + kind);
+  return value;
+}
+const std::string& text_member(const json& object, const char* key, const std::string& where) {
+  const json& value = member(object, key, where, &json::is_string, "a string");
+  if (value.get_ref<const std::string&>().size() > kMaxFormula) throw Failure(where + ": \"" + key + "\" is longer than 1000 bytes");
+  return value.get_ref<const std::string&>();
+}
+long long whole_member(const json& object, const char* key, const std::string& where, long long low, long long high) {
+  const json& value = member(object, key, where, &json::is_number_integer, "a whole number");
+  const long long v = value.is_number_unsigned() && value.get<unsigned long long>() > static_cast<unsigned long long>(high) ? high + 1
+                                                                                                                          : value.get<long long>();
+  if (v < low || v > high)
+    throw Failure(where + ": \"" + key + "\" " + value.dump() + " is out of range " + std::to_string(low) + ".." + std::to_string(high));
+  return v;
+}
+const json& list_member(const json& object, const char* key, const std::string& where, size_t low, size_t high) {
+  const json& value = member(object, key, where, &json::is_array, "a list");
+  if (value.size() < low || value.size() > high)
+    throw Failure(where + ": \"" + key + "\" has " + std::to_string(value.size()) + " entries, not " + std::to_string(low) + ".." +
+                  std::to_string(high));
+  return value;
+}
+// A list of whole numbers in low..high, of exactly `count`.
+void wholes(const json& object, const char* key, const std::string& where, size_t count, long long low, long long high) {
+  const json& list = list_member(object, key, where, count, count);
+  for (size_t i = 0; i < count; ++i) {
+    if (!list[i].is_number_integer()) throw Failure(where + ": \"" + key + "\" holds " + list[i].dump() + ", not a whole number");
+    const long long v = list[i].is_number_unsigned() && list[i].get<unsigned long long>() > static_cast<unsigned long long>(high)
+                            ? high + 1
+                            : list[i].get<long long>();
+    if (v < low || v > high)
+      throw Failure(where + ": \"" + key + "\" holds " + list[i].dump() + ", out of range " + std::to_string(low) + ".." + std::to_string(high));
+  }
+}
+
+// Every value of the recipe the runner uses, with its type and range, and what the passes need:
+// groups of at least 1 (with [0, 0, 0] nothing ran and the destination came out black, exit 0),
+// shaders by plain names, every texture filled from a file checked by the radius_map, and no
+// texture read before something fills it (the source by the image, others by their data file or
+// an earlier pass), the destination written. After this, run() reads nothing it has not checked.
+void check_recipe(const json& r) {
+  if (!r.is_object() || r.value("format", json()) != "blurlab-recipe" || r.value("version", json()) != 3)
+    throw Failure("not a blurlab recipe of version 3");
+  text_member(r, "variant", "the recipe");
+  whole_member(r, "width", "the recipe", 1, kMaxSide);
+  whole_member(r, "height", "the recipe", 1, kMaxSide);
+  member(member(r, "light", "the recipe", &json::is_object, "an object"), "linear", "\"light\"", &json::is_boolean, "true or false");
+  whole_member(member(member(r, "after_last_pass", "the recipe", &json::is_object, "an object"), "read_back", "\"after_last_pass\"",
+                      &json::is_object, "an object"),
+               "bits", "\"read_back\"", 0, 0xffffffffLL);
+  std::set<std::string> names, filled{"source"};
+  std::vector<std::string> with_contents;
+  for (const json& t : list_member(r, "textures", "the recipe", 2, kMaxItems)) {
+    const std::string where = "a texture";
+    const std::string& name = text_member(t, "name", where);
+    const std::string what = "texture '" + name + "'";
+    if (!names.insert(name).second) throw Failure("two textures are named '" + name + "'");
+    whole_member(t, "width", what, 1, kMaxSide);
+    whole_member(t, "height", what, 1, kMaxSide);
+    whole_member(t, "levels", what, 1, 15);
+    text_member(t, "internal_format", what);
+    text_member(t, "size_formula", what);
+    if (t.contains("contents")) {
+      const json& c = member(t, "contents", what, &json::is_object, "an object");
+      text_member(c, "file", what + " contents");
+      for (const char* key : {"pixel_format", "pixel_type", "byte_order"}) text_member(c, key, what + " contents");
+      whole_member(c, "bytes", what + " contents", 0, 1LL << 40);
+      whole_member(c, "bytes_per_texel", what + " contents", 1, 16);
+      with_contents.push_back(name);
+      filled.insert(name);
+    }
+  }
+  for (const char* needed : {"source", "destination"})
+    if (!names.count(needed)) throw Failure("the recipe has no texture '" + std::string(needed) + "'");
+  if (!with_contents.empty()) {
+    // Data files hold what only the radius_map says how to check: without it, any bytes (NaN weights) would pass.
+    if (!r.contains("radius_map")) throw Failure("texture '" + with_contents.front() + "' is filled from a file, but the recipe has no \"radius_map\" to check it by");
+    const json& map = member(r, "radius_map", "the recipe", &json::is_object, "an object");
+    whole_member(map, "max_level", "\"radius_map\"", 0, 255);
+    std::set<std::string> checked;
+    for (const char* part : {"levels", "weights"})
+      if (map.contains(part)) checked.insert(text_member(member(map, part, "\"radius_map\"", &json::is_object, "an object"), "texture", part));
+    for (const std::string& name : with_contents)
+      if (!checked.count(name)) throw Failure("texture '" + name + "' is filled from a file the \"radius_map\" does not check");
+  }
+  const json& passes = list_member(r, "passes", "the recipe", 1, kMaxItems);
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const json& p = passes[i];
+    const std::string what = "pass " + std::to_string(i + 1) + " ('" + text_member(p, "name", "a pass") + "')";
+    const json& shaders = member(p, "shaders", what, &json::is_object, "an object");
+    if (shaders.empty() || shaders.size() > 3) throw Failure(what + ": " + std::to_string(shaders.size()) + " shaders, not 1..3");
+    for (const auto& [stage, file] : shaders.items()) {
+      if (!file.is_string()) throw Failure(what + ": shader " + printable(stage) + " is not a file name");
+      file_in(".", file.get<std::string>(), "shader");
+    }
+    std::vector<std::string> written;
+    for (const json& b : list_member(p, "bindings", what, 0, 32)) {
+      const std::string& texture = text_member(b, "texture", what + ", a binding");
+      if (!names.count(texture)) throw Failure(what + " binds texture '" + texture + "', which the recipe does not list");
+      whole_member(b, "unit", what + ", binding of " + texture, 0, 31);
+      bool reads = true;
+      if (b.contains("image_format")) {
+        const std::string& access = text_member(b, "access", what + ", binding of " + texture);
+        text_member(b, "gl_image_format", what + ", binding of " + texture);
+        reads = access != "GL_WRITE_ONLY";
+        if (access != "GL_READ_ONLY") written.push_back(texture);
+      } else {
+        const json& sampler = member(b, "sampler", what + ", binding of " + texture, &json::is_object, "an object");
+        for (const char* key : {"min_filter", "mag_filter", "wrap_s", "wrap_t"}) text_member(sampler, key, what + ", sampler of " + texture);
+        if (sampler.contains("border_color")) {
+          const json& colour = list_member(sampler, "border_color", what + ", sampler of " + texture, 4, 4);
+          for (const json& v : colour)
+            if (!v.is_number()) throw Failure(what + ", sampler of " + texture + ": \"border_color\" holds " + v.dump() + ", not a number");
+        }
+      }
+      // A texture nothing filled reads as whatever GL leaves there: the blur of an image never given.
+      if (reads && !filled.count(texture) && b.value("access", "") != "GL_READ_WRITE")
+        throw Failure(what + " reads texture '" + texture + "' before anything fills it");
+    }
+    whole_member(p, "barriers_before", what, 0, 0xffffffffLL);
+    if (p.contains("groups")) {
+      wholes(p, "groups", what, 3, 1, kMaxGroups);
+      text_member(p, "groups_formula", what);
+    } else {
+      const json& fb = member(p, "framebuffer", what + " (no \"groups\")", &json::is_object, "an object");
+      const std::string& target = text_member(fb, "color_attachment0", what + ", framebuffer");
+      if (!names.count(target)) throw Failure(what + " draws into texture '" + target + "', which the recipe does not list");
+      whole_member(fb, "level", what + ", framebuffer", 0, 14);
+      wholes(p, "viewport", what, 4, 0, kMaxSide);
+      if (p.at("viewport")[2] == 0 || p.at("viewport")[3] == 0) throw Failure(what + ": the viewport is empty");
+      text_member(p, "viewport_formula", what);
+      const json& draw = member(p, "draw", what, &json::is_object, "an object");
+      text_member(draw, "mode", what + ", draw");
+      whole_member(draw, "first", what + ", draw", 0, 1 << 20);
+      whole_member(draw, "count", what + ", draw", 1, 1 << 20);
+      written.push_back(target);
+    }
+    filled.insert(written.begin(), written.end());
+  }
+  bool destination = false;
+  for (const json& p : passes) {
+    if (p.contains("framebuffer") && p.at("framebuffer").at("color_attachment0") == "destination") destination = true;
+    for (const json& b : p.at("bindings"))
+      if (b.at("texture") == "destination" && b.value("access", "") != "" && b.value("access", "") != "GL_READ_ONLY") destination = true;
+  }
+  if (!destination) throw Failure("no pass writes texture 'destination'");
+}
+
+// A library's exception as one line of ours: nlohmann's "[json.exception.type_error.302] type must
+// be number, but is string" without its tag, so a field of the wrong kind reads as what it is.
+std::string message_of(const std::exception& e) {
+  std::string what = e.what();
+  if (dynamic_cast<const json::exception*>(&e) && what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos)
+    what = "the recipe has a value of the wrong kind: " + what.substr(what.find("] ") + 2);
+  else if (dynamic_cast<const std::bad_alloc*>(&e))
+    what = "out of memory";
+  return printable(what);
+}
+
 int run(const fs::path& recipe_path, const std::string& in, const std::string& out) {
-  const json exported = json::parse(read_text(recipe_path));
-  if (exported.value("format", "") != "blurlab-recipe" || exported.value("version", 0) != 3)
-    throw Failure(recipe_path.string() + " is not a blurlab recipe of version 3");
+  check_output_spares_inputs(out, in, recipe_path);
+  const json exported = parse_recipe(read_file(recipe_path, kMaxRecipeBytes, "more than a recipe may (16 MiB)"), named(recipe_path));
+  try {
+    check_recipe(exported);
+  } catch (const Failure& e) {
+    throw Failure(named(recipe_path) + ": " + e.what());
+  }
   const fs::path dir = recipe_path.parent_path();
   const int formulas = check_formulas(exported);
   // Every data file is read and checked before GL starts: a bad one costs no context.
@@ -426,6 +770,11 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
   if (exported.contains("radius_map")) check_radius_map(exported, contents);
   const Picture picture = read_png(in);
   const json recipe = at_size(exported, picture.width, picture.height, in);
+  try {
+    check_recipe(recipe);  // the sizes its formulas give for IN.png's, within range too
+  } catch (const Failure& e) {
+    throw Failure(named(recipe_path) + " at " + size_text(picture.width, picture.height) + ": " + e.what());
+  }
   make_context();
 
   std::map<std::string, Texture> textures;
@@ -518,18 +867,23 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
 
   Picture blurred{destination.width, destination.height, std::vector<uint8_t>(result.size())};
   for (size_t i = 0; i < result.size(); ++i) {
+    if (!std::isfinite(result[i]))  // no pixel of a blur is; std::lround of a NaN is undefined
+      throw Failure("the blur gives " + std::to_string(result[i]) + " at texel (" + std::to_string(i / 4 % destination.width) + ", " +
+                    std::to_string(i / 4 / destination.width) + ")");
     const double v = linear && i % 4 != 3 ? encode_srgb(result[i]) : result[i];
     blurred.rgba[i] = static_cast<uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255.0));
   }
   write_png(out, blurred);
   std::printf("%s: ran %zu passes at %s from %s alone (%d formulas agree with its counts at %s); wrote %s\n",
-              recipe.at("variant").get<std::string>().c_str(), recipe.at("passes").size(), size_text(picture.width, picture.height).c_str(),
-              recipe_path.c_str(), formulas, size_text(exported.at("width"), exported.at("height")).c_str(), out.c_str());
+              printable(recipe.at("variant").get<std::string>()).c_str(), recipe.at("passes").size(),
+              size_text(picture.width, picture.height).c_str(), printable(recipe_path.string()).c_str(), formulas,
+              size_text(exported.at("width"), exported.at("height")).c_str(), printable(out).c_str());
   return 0;
 }
 
 }  // namespace
 
+#ifndef RUN_RECIPE_NO_MAIN  // tests/fuzz/fuzz_recipe.cpp takes the reader without it
 int main(int argc, char** argv) {
   if (argc != 4) {
     std::fprintf(stderr, "usage: blurlab-run-recipe DIR/recipe.json IN.png OUT.png\n");
@@ -537,8 +891,11 @@ int main(int argc, char** argv) {
   }
   try {
     return run(argv[1], argv[2], argv[3]);
-  } catch (const std::exception& e) {  // Failure, and nlohmann's for a field missing or of the wrong type
-    std::fprintf(stderr, "blurlab-run-recipe: %s\n", e.what());
-    return 1;
+  } catch (const Failure& e) {
+    std::fprintf(stderr, "blurlab-run-recipe: %s\n", printable(e.what()).c_str());
+  } catch (const std::exception& e) {  // nlohmann's, std::filesystem's, no memory: one line of ours too
+    std::fprintf(stderr, "blurlab-run-recipe: %s\n", message_of(e).c_str());
   }
+  return 1;
 }
+#endif

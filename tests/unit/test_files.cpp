@@ -24,6 +24,7 @@
 #include "fixtures/immutable.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/strings.h"
 #include "util/temp_files.h"
 
 namespace blurlab {
@@ -284,25 +285,136 @@ TEST_F(Files, UncommittedDirectoryLeavesNothing) {
   EXPECT_TRUE(fs::is_empty(dir_ / "old"));
 }
 
+// A kind of output folder for the tests: index.txt lists the other files, one per line.
+const OutputFolderKind kListed{"--export", "export", "index.txt", [](std::string_view text) {
+  if (text.rfind("index\n", 0) != 0) throw Error("no \"index\" line");
+  std::vector<std::string> names;
+  for (const std::string& line : split(text.substr(6), '\n'))
+    if (!line.empty()) names.push_back(line);
+  return names;
+}};
+
 TEST_F(Files, OutputDirectoriesAreCheckedWithTheirFiles) {
   std::ofstream(dir_ / "file") << "x";
   fs::create_symlink("nowhere", dir_ / "dangling");
   fs::create_directories(dir_ / "page" / "report.md");
-  EXPECT_EQ(error_of([&] { check_output_directory(dir_ / "file", "--export"); }),
+  EXPECT_EQ(error_of([&] { check_output_directory(dir_ / "file", kListed); }),
             "--export '" + (dir_ / "file").string() + "': it is a regular file, not a directory");
-  EXPECT_EQ(error_of([&] { check_output_directory(dir_ / "dangling", "--report"); }),
-            "--report '" + (dir_ / "dangling").string() + "': it is a symbolic link to 'nowhere', which does not exist");
-  EXPECT_NE(error_of([&] { check_output_directory(dir_ / "no" / "page", "--report"); }).find("cannot create it in '"), std::string::npos);
-  EXPECT_NE(error_of([&] { check_output_directory(dir_ / "page", "--report", {"report.csv", "report.md"}); })
-                .find("--report '" + (dir_ / "page" / "report.md").string() + "': it is a directory"),
-            std::string::npos);
-  check_output_directory(dir_ / "new", "--report", {"report.md"});
-  check_output_directory(dir_ / "page", "--report", {"report.csv"});
+  EXPECT_EQ(error_of([&] { check_output_directory(dir_ / "dangling", kListed); }),
+            "--export '" + (dir_ / "dangling").string() + "': it is a symbolic link to 'nowhere', which does not exist");
+  EXPECT_NE(error_of([&] { check_output_directory(dir_ / "no" / "page", kListed); }).find("cannot create it in '"), std::string::npos);
+  EXPECT_EQ(error_of([&] { check_output_directory(dir_ / "page", kListed); }),
+            "--export '" + (dir_ / "page" / "report.md").string() +
+                "': it is a directory, not a file an earlier export wrote; blurlab writes into an empty folder or over its own earlier export");
+  EXPECT_TRUE(check_output_directory(dir_ / "new", kListed).empty());
   // A file where the new directory goes, made after the check: the commit fails and says so.
   StagedOutputs outputs;
   write_file_into(dir_ / "late", "a.txt", "a", "--export");
   std::ofstream(dir_ / "late") << "x";
   EXPECT_NE(error_of([&] { outputs.commit(); }).find("cannot write --export '" + (dir_ / "late").string() + "': "), std::string::npos);
+}
+
+// An output folder holds one output: a link planted in it had the file it points to replaced (outside
+// the folder), and an earlier export's shaders stayed beside a new recipe.
+TEST_F(Files, AnOutputFolderHoldsItsOwnOutputAlone) {
+  const fs::path out = dir_ / "out";
+  fs::create_directories(out);
+  std::ofstream(dir_ / "outside.txt") << "precious";
+  const std::string rule = "; blurlab writes into an empty folder or over its own earlier export";
+  // Anything but an earlier output of its kind is refused before any work, without being followed.
+  fs::create_symlink("../outside.txt", out / "index.txt");
+  EXPECT_EQ(error_of([&] { check_output_directory(out, kListed); }),
+            "--export '" + (out / "index.txt").string() + "': it is a symbolic link, not a file an earlier export wrote" + rule);
+  fs::remove(out / "index.txt");
+  ASSERT_EQ(::mkfifo((out / "a.txt").c_str(), 0600), 0);
+  EXPECT_EQ(error_of([&] { check_output_directory(out, kListed); }),
+            "--export '" + (out / "a.txt").string() + "': it is a FIFO, not a file an earlier export wrote" + rule);
+  fs::remove(out / "a.txt");
+  std::ofstream(out / "notes.txt") << "mine";
+  EXPECT_EQ(error_of([&] { check_output_directory(out, kListed); }),
+            "--export '" + out.string() + "': it holds 'notes.txt' and no index.txt of an earlier export" + rule);
+  std::ofstream(out / "index.txt") << "not an index";
+  EXPECT_EQ(error_of([&] { check_output_directory(out, kListed); }),
+            "--export '" + (out / "index.txt").string() + "': it is not the index.txt of an earlier export (no \"index\" line)" + rule);
+  std::ofstream(out / "index.txt") << "index\n../outside.txt\n";
+  EXPECT_NE(error_of([&] { check_output_directory(out, kListed); }).find("(it lists '../outside.txt', which is no file of its folder)"),
+            std::string::npos);
+  std::ofstream(out / "index.txt") << "index\nold.txt\n";
+  EXPECT_EQ(error_of([&] { check_output_directory(out, kListed); }),
+            "--export '" + (out / "notes.txt").string() + "': the earlier export there does not list it in its index.txt" + rule);
+  // An earlier output and nothing else: replaced, and what it had that the new one has not goes.
+  fs::rename(out / "notes.txt", out / "old.txt");
+  EXPECT_EQ(check_output_directory(out, kListed), (std::vector<std::string>{"index.txt", "old.txt"}));
+  {
+    StagedOutputs outputs;
+    remove_earlier_output(out, kListed, {"index.txt", "new.txt"});
+    write_file_into(out, "new.txt", "new", "--export");
+    write_file_into(out, "index.txt", "index\nnew.txt\n", "--export");
+    // A link planted after the check and before the commit: the name is replaced, never its target.
+    fs::create_symlink("../outside.txt", out / "new.txt");
+    EXPECT_TRUE(fs::exists(out / "old.txt")) << "removed before the commit";
+    outputs.commit();
+  }
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(out)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"index.txt", "new.txt"}));
+  EXPECT_FALSE(fs::is_symlink(out / "new.txt"));
+  EXPECT_EQ(read(out / "new.txt"), "new");
+  EXPECT_EQ(read(dir_ / "outside.txt"), "precious");
+  // A link in an existing folder when the file is staged is refused there too.
+  fs::create_symlink("../outside.txt", out / "linked.txt");
+  StagedOutputs outputs;
+  EXPECT_EQ(error_of([&] { write_file_into(out, "linked.txt", "x", "--export"); }),
+            "cannot write --export '" + (out / "linked.txt").string() + "': it is a symbolic link (in an output folder blurlab replaces only files)");
+  EXPECT_EQ(read(dir_ / "outside.txt"), "precious");
+}
+
+TEST_F(Files, ReadOnlyFilesAreRefusedAlsoAsRoot) {
+  // access() lets root write anything: a read-only file was replaced although it is refused.
+  std::ofstream(dir_ / "kept.csv") << "old";
+  fs::permissions(dir_ / "kept.csv", fs::perms(0444));
+  EXPECT_EQ(error_of([&] { write_file_atomically(dir_ / "kept.csv", "new", "--csv"); }),
+            "cannot write --csv '" + (dir_ / "kept.csv").string() + "': it is read-only (mode 0444)");
+  EXPECT_EQ(error_of([&] { check_output_target(dir_ / "kept.csv", "--csv"); }), "--csv '" + (dir_ / "kept.csv").string() + "': it is read-only (mode 0444)");
+  EXPECT_EQ(read(dir_ / "kept.csv"), "old");
+}
+
+TEST_F(Files, OutputsNeverReplaceWhatTheRunReads) {
+  std::ofstream(dir_ / "in.png") << "image";
+  std::ofstream(dir_ / "elsewhere.glsl") << "shader";
+  fs::create_symlink("in.png", dir_ / "alias.png");
+  fs::create_hard_link(dir_ / "in.png", dir_ / "hard.png");
+  fs::create_directories(dir_ / "glsl" / "sub");
+  std::ofstream(dir_ / "glsl" / "sub" / "x.glsl") << "shader";
+  fs::create_hard_link(dir_ / "glsl" / "sub" / "x.glsl", dir_ / "x_hard.glsl");
+  fs::create_directories(dir_ / "exp");
+  fs::create_hard_link(dir_ / "in.png", dir_ / "exp" / "recipe.json");
+  const NamedPaths inputs{{dir_ / "in.png", "--image"}}, shader_dirs{{dir_ / "glsl", "--shader-dir"}};
+  const auto refusal = [&](const NamedPaths& outputs, const NamedPaths& folders) {
+    try {
+      check_outputs_spare_inputs(outputs, folders, inputs, shader_dirs);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string image = "--image '" + (dir_ / "in.png").string() + "'";
+  EXPECT_EQ(refusal({{dir_ / "in.png", "--output"}}, {}), "--output '" + (dir_ / "in.png").string() + "' is the same file as " + image +
+                                                              ": an output never replaces a file the run reads");
+  EXPECT_NE(refusal({{dir_ / "alias.png", "--output"}}, {}).find("is the same file as " + image), std::string::npos) << "through a link";
+  EXPECT_NE(refusal({{dir_ / "hard.png", "--csv"}}, {}).find("is the same file as " + image), std::string::npos) << "a hard link";
+  EXPECT_NE(refusal({{dir_ / "x_hard.glsl", "--csv"}}, {}).find("is the same file as --shader-dir file '" + (dir_ / "glsl" / "sub" / "x.glsl").string()),
+            std::string::npos);
+  EXPECT_EQ(refusal({{dir_ / "glsl" / "new.csv", "--csv"}}, {}),
+            "--csv '" + (dir_ / "glsl" / "new.csv").string() + "' is inside --shader-dir '" + (dir_ / "glsl").string() +
+                "': an output never goes among the files the run reads");
+  EXPECT_NE(refusal({}, {{dir_ / "exp", "--export"}}).find("--export '" + (dir_ / "exp" / "recipe.json").string() + "' is the same file as " + image),
+            std::string::npos) << "a file an output folder replaces";
+  EXPECT_EQ(refusal({{dir_ / "page" / "r.csv", "--csv"}}, {{dir_ / "page", "--report"}}),
+            "--csv '" + (dir_ / "page" / "r.csv").string() + "' is inside --report '" + (dir_ / "page").string() +
+                "': an output folder holds its own output alone");
+  EXPECT_EQ(refusal({{dir_ / "out.png", "--output"}, {dir_ / "elsewhere.glsl", "--csv"}}, {{dir_ / "page", "--report"}}), "");
 }
 
 TEST_F(Files, TwoOutputsNamingOneFileAreRefused) {

@@ -24,6 +24,19 @@ TEST(MemoryBudget, BytesPerTexelOfARun) {
   EXPECT_NE(estimate_run_memory(1, 1, plan).parts.find("textures 8"), std::string::npos);
 }
 
+// A radius map is weighed by its header before it is decoded: its file, the decoded float RGBA
+// (16 bytes per texel), its values (2) and an interlaced file's decoder rows.
+TEST(MemoryBudget, ARadiusMapIsWeighedByItsHeader) {
+  const MemoryBound bound = memory_bound_from(4 * kGiB, std::nullopt, std::nullopt);  // 3 GiB
+  EXPECT_FALSE(map_memory_problem(8192, 8192, 100, 0, bound));                      // 1.25 GiB
+  const auto problem = map_memory_problem(16384, 16384, 100, 4, bound);             // 5.6 GiB
+  ASSERT_TRUE(problem);
+  EXPECT_NE(problem->find("16384x16384 needs about "), std::string::npos) << *problem;
+  EXPECT_NE(problem->find("(22 bytes per texel: decoded 16 + values 2 + decoder 4;"), std::string::npos) << *problem;
+  EXPECT_NE(problem->find("more than the bound of "), std::string::npos) << *problem;
+  EXPECT_FALSE(map_memory_problem(16384, 16384, 100, 0, memory_bound_from(16 * kGiB, std::nullopt, std::nullopt)));
+}
+
 TEST(MemoryBudget, AVariantsLargerIntermediatesCount) {
   RunMemoryPlan plan;
   plan.intermediate_bytes_per_texel = 36;
@@ -42,8 +55,12 @@ TEST(MemoryBudget, TheSummedAreaTableIsDeclared) {
   EXPECT_DOUBLE_EQ(sat.intermediate_bytes(s, {16384, 16384}), 16.0 * texels);
   s.input_format = gl::Format::rgba16f;
   EXPECT_DOUBLE_EQ(sat.intermediate_bytes(s, {16384, 16384}), 32.0 * texels);
+  // variable-layers: a scratch and four layers in rgba32f, and its check's five double RGBA layers.
+  const VariantInfo& layers = *find_variant("variable-layers");
+  ASSERT_TRUE(layers.intermediate_bytes);
+  EXPECT_DOUBLE_EQ(layers.intermediate_bytes(resolve(layers, BlurSettings{}), {100, 10}), 240.0 * 1000);
   for (const VariantInfo* v : variants()) {  // the others keep one rgba32f texture at most
-    if (v->name != "variable-sat") {
+    if (v->name != "variable-sat" && v->name != "variable-layers") {
       EXPECT_FALSE(v->intermediate_bytes) << v->name;
     }
   }

@@ -381,7 +381,8 @@ TEST(Report, MarkdownRefusalsWithPipesStayWhole) {
   std::ostringstream out;
   write_markdown(r, {}, out);
   EXPECT_EQ(out.str().find("unsupported: a"), std::string::npos) << "refused rows are listed once, not in the tables";
-  EXPECT_NE(out.str().find("- compute-naive: a | b (1000x500 gauss r=16 sigma=5.333)"), std::string::npos) << out.str();
+  // The pipe escaped as everywhere Markdown text is (it renders as "a | b").
+  EXPECT_NE(out.str().find("- compute-naive: a \\| b (1000x500 gauss r=16 sigma=5.333)"), std::string::npos) << out.str();
 }
 
 // A variant refused in every group is listed once, not once per group, and its rows are left out
@@ -553,6 +554,42 @@ TEST(Tuning, EveryValueIsValidatedLikeTheCommandLine) {
       ADD_FAILURE() << "accepted: " << not_tuning;
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find("--tuned 't.json' is not a blurlab tuning file"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// A tuning file is untrusted: its depth and its length must not decide how deep the program recurses
+// or how a message is cut.
+TEST(Tuning, NestingAndLengthOfAFileStayBounded) {
+  // 100000 nested arrays where a string goes: quoting the value recursed once per level (SIGSEGV).
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const std::string& entry : {R"({"renderer": )" + deep + "}", R"({"renderer": {"a": )" + deep + "}}"}) {
+    const std::string error = tuning_error(entry);
+    EXPECT_NE(error.find("entry 0: \"renderer\" "), std::string::npos) << error.substr(0, 200);
+    EXPECT_NE(error.find(" is not a string"), std::string::npos) << error.substr(0, 200);
+    EXPECT_LT(error.size(), 200u) << "a value is quoted shortly";
+  }
+  // A long value is quoted shortly, never cut inside a character: 'é' is two bytes.
+  std::string accents;
+  for (int i = 0; i < 100; ++i) accents += "\xc3\xa9";
+  const std::string error = tuning_error(R"({"renderer": "GPU", "variant": "compute-sliding", "width": ")" + accents + "\"}");
+  const size_t start = error.find("\"width\" \""), end = error.find("... is not a whole number");
+  ASSERT_TRUE(start != std::string::npos && end != std::string::npos && end > start) << error;
+  EXPECT_EQ((end - start - 9) % 2, 0u) << "cut inside a character: " << error;  // after `"width" "`: whole é
+  // A parse error is said in whole words: it was cut at 120 bytes, mid-word ("...; l)").
+  for (const std::string& text : {std::string(R"({"entries": [ {"renderer": "x", "variant": tru }]})"),
+                                  R"({"entries": [ {"renderer": ")" + std::string(5000, 'x')}) {
+    try {
+      TuningTable::parse(text, "--tuned 't.json'");
+      ADD_FAILURE() << "accepted: " << text.substr(0, 80);
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.rfind("--tuned 't.json' is not a blurlab tuning file (not JSON: ", 0), 0u) << message;
+      EXPECT_EQ(message.find("json.exception"), std::string::npos) << "the library's own prefix: " << message;
+      EXPECT_EQ(message.back(), ')') << message;
+      EXPECT_LT(message.size(), 260u) << message;
+      if (text.size() < 100) EXPECT_NE(message.find("invalid literal; last read: '\"variant\": tru '"), std::string::npos) << message;
+      else EXPECT_NE(message.find("xxx..."), std::string::npos) << message;
     }
   }
 }

@@ -54,6 +54,16 @@ std::string refusal(const ShaderSources& sources, const std::string& name) {
   return "";
 }
 
+TEST(ShaderPreprocessor, AnIncludeCycleNamesEveryFileOfIt) {
+  // It said "b.glsl:2: shader 'a.glsl' includes itself": a.glsl does not, the cycle goes through b.glsl.
+  const ShaderSources sources = ShaderSources::in_memory({{"main.comp", "#version 430 core\n#include \"a.glsl\"\n"},
+                                                          {"a.glsl", "#include \"b.glsl\"\n"},
+                                                          {"b.glsl", "float b;\n#include \"a.glsl\"\n"},
+                                                          {"self.comp", "#version 430 core\n#include \"self.comp\"\n"}});
+  EXPECT_EQ(refusal(sources, "main.comp"), "b.glsl:2: an include cycle: main.comp includes a.glsl, which includes b.glsl, which includes a.glsl again");
+  EXPECT_EQ(refusal(sources, "self.comp"), "self.comp:2: an include cycle: self.comp includes self.comp again");
+}
+
 TEST_F(ShaderSourceTest, OnlyRegularFilesOfABoundedSizeAreRead) {
   // A FIFO once hung the run and a character device filled its memory: both are refused unopened.
   ::alarm(20);  // were either opened, the test would hang: end it instead
@@ -89,7 +99,7 @@ TEST(ShaderPreprocessor, LongLinesAreScannedNotRecursedOver) {
        {"other.comp", "#version 430 core\n#  define X" + padding + "1\n#" + padding + "\n"}});
   EXPECT_EQ(expand_source(sources, "version.comp", {{"R", "1"}}).text, "#version 430" + padding + "core\n#define R 1\n#line 2 0\nvoid main() {}\n");
   EXPECT_NE(refusal(sources, "include.comp").find("include.comp:2: no shader 'aaaa"), std::string::npos);
-  EXPECT_EQ(refusal(sources, "other.comp"), "");
+  EXPECT_EQ(refusal(sources, "other.comp"), "other.comp:2: a #define of 195.3 KiB; blurlab hands a GL compiler at most 64.0 KiB");
   EXPECT_EQ(map_log_to_files("0:1(1): error: " + padding + "\n" + padding + "\n", {"x.comp"}),
             "x.comp:1:1: error: " + padding + "\n" + padding + "\n");
   EXPECT_EQ(map_log_to_files("99999999999999999999:1(1): error\n", {"x.comp"}), "source 99999999999999999999:1:1: error\n");
@@ -115,6 +125,47 @@ TEST(ShaderPreprocessor, ExpansionIsBounded) {
   for (int level = 1; level <= 20; ++level) deep["d" + std::to_string(level) + ".glsl"] = "#include \"d" + std::to_string(level + 1) + ".glsl\"\n";
   EXPECT_NE(refusal(ShaderSources::in_memory(deep), "main.comp").find("d15.glsl:1: shader includes nest more than 16 deep at 'd16.glsl'"),
             std::string::npos);
+}
+
+// Mesa's compiler crashed (SIGSEGV) on a statement of 20000 additions, an 800 kB #define used once,
+// and ran until killed on macros that each use the next twice: neither is handed on.
+TEST(ShaderPreprocessor, WhatTheCompilerIsHandedIsBounded) {
+  const auto source = [](const std::string& before_main, const std::string& in_main) {
+    return ShaderSources::in_memory({{"main.comp", "#version 430 core\n#include \"a.glsl\"\n" + before_main + "void main() {\n  " + in_main + "\n}\n"},
+                                     {"a.glsl", "float a;\n"}});
+  };
+  std::string sum = "1.0";
+  for (int i = 0; i < 20000; ++i) sum += " + 1.0";
+  EXPECT_EQ(refusal(source("", "float x = " + sum + ";"), "main.comp"),
+            "main.comp:4: a statement of 40005 tokens with its macros expanded; blurlab hands a GL compiler at most 16384 (a longer one crashed "
+            "Mesa's)");
+  EXPECT_EQ(refusal(source("#define BIG " + std::string(800000, ' ') + "1\n", "float x = BIG;"), "main.comp"),
+            "main.comp:3: a #define of 781.3 KiB; blurlab hands a GL compiler at most 64.0 KiB");
+  // Continued lines are one #define.
+  std::string continued = "#define LONG 1";
+  for (int i = 0; i < 20000; ++i) continued += " + \\\n 1";
+  EXPECT_NE(refusal(source(continued + "\n", ""), "main.comp").find("main.comp:3: a #define of "), std::string::npos);
+  // 2^30 tokens from 31 lines, object-like and function-like.
+  std::string doubling, calls = "#define F0(x) x\n";
+  for (int i = 0; i < 30; ++i) {
+    doubling += "#define B" + std::to_string(i) + " B" + std::to_string(i + 1) + " + B" + std::to_string(i + 1) + "\n";
+    calls += "#define F" + std::to_string(i + 1) + "(x) F" + std::to_string(i) + "(x) F" + std::to_string(i) + "(x)\n";
+  }
+  EXPECT_EQ(refusal(source(doubling + "#define B30 1\n", "float b = B0;"), "main.comp"),
+            "main.comp:35: a statement of 2147483651 tokens with its macros expanded; blurlab hands a GL compiler at most 16384 (a longer one "
+            "crashed Mesa's)");
+  EXPECT_NE(refusal(source(calls, "float f = F30(1.0);"), "main.comp").find("main.comp:35: a statement of "), std::string::npos);
+  // In an #if too: the preprocessor expands it.
+  EXPECT_NE(refusal(source(doubling + "#define B30 1\n#if B0\n#endif\n", ""), "main.comp").find("main.comp:34: a statement of "), std::string::npos);
+  // Macros in a cycle are refused; one that names itself is what the preprocessor leaves alone.
+  EXPECT_EQ(refusal(source("#define P Q + 1\n#define Q P\n", "float p = P;"), "main.comp"),
+            "main.comp:4: macro Q uses P, which leads back to it (blurlab hands a GL compiler no macros that refer to one another in a cycle)");
+  EXPECT_EQ(refusal(source("#define SELF SELF\n#define TWICE(x) (x) * (x)\n#define FOUR(x) TWICE(TWICE(x))\n", "float s = FOUR(2.0);"), "main.comp"), "");
+  // The line named is the file's own, after an include; comments and strings of defines do not count.
+  EXPECT_EQ(refusal(source("/* " + sum + " */\n// " + sum + "\n", "float y = 1.0;"), "main.comp"), "");
+  std::string shorter_sum = "#define N 1.0";
+  for (int i = 0; i < 4000; ++i) shorter_sum += " + 1.0";
+  EXPECT_EQ(refusal(source(shorter_sum + "\n", "float y = N;"), "main.comp"), "");
 }
 
 TEST_F(ShaderSourceTest, MissingDirectoryIsAUsageError) {
