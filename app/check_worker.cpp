@@ -22,7 +22,7 @@ void CheckWorker::start(const VariantInfo& variant, const BlurSettings& resolved
       const double sigma = variant.approximation.choose(resolved).sigma;
       // The exact Gaussian of that sigma (a variable-radius approximation: the exact per-pixel kernel).
       ReferenceImage gaussian = fidelity_reference(variant, resolved, input);
-      computed.fidelity = measure_fidelity(output, gaussian, fidelity_scale(resolved.input_format, peak), sigma);
+      computed.fidelity = measure_fidelity(output, gaussian, resolved.input_format, peak, sigma);
       computed.gaussian = std::move(gaussian);
     }
     if (second) {

@@ -13,7 +13,7 @@
 #include "blur/check.h"
 #include "blur/reference.h"
 #include "image/image.h"
-#include "overlay.h"
+#include "check_line.h"
 
 namespace blurlab::app {
 

@@ -12,18 +12,12 @@
 #include <imgui.h>
 
 #include "blur/check.h"
+#include "check_line.h"
 #include "gl/context.h"
 #include "ui/span_stats.h"
 #include "ui/view_state.h"
 
 namespace blurlab::app {
-
-struct CheckLine {
-  CheckResult result;
-  Tolerance tolerance;
-  std::string label;
-  std::optional<Fidelity> fidelity;  // an approximation's, against the exact kernel it stands in for
-};
 
 // The correctness line: of the current configuration only.
 enum class CheckState {

@@ -36,10 +36,11 @@ foreach(line IN LISTS lines)
   if(CMAKE_MATCH_3 MATCHES "gauss")
     set(kernel gauss)
   endif()
-  # A variable-radius variant blurs by a built-in map (its levels and weights travel as data files).
+  # A variable-radius variant blurs by a built-in map (its levels and weights travel as data files):
+  # the circle, whose hard edge runs along x and y (a level read from a neighbour shows).
   set(map)
   if(variant MATCHES "^variable-")
-    set(map -DMAP=band)
+    set(map -DMAP=circle)
   endif()
   add_test(export.${variant} "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} ${map} -DDIR=${WORK}/${variant} -P "${ROUND_TRIP}")
   set_tests_properties(export.${variant} PROPERTIES TIMEOUT 300 LABELS export)

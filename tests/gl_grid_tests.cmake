@@ -36,7 +36,8 @@ foreach(grid IN ITEMS "Grid/VariantGrid.MatchesReference|_r([0-9]+)|r" "Borders/
     string(REPLACE "_" "-" variant "${CMAKE_MATCH_2}")
     set(name gl.${variant}.${suffix}${CMAKE_MATCH_3})
     add_test(${name} "${GL_TESTS}" "--gtest_filter=${suite}.${method}/${param}")
-    set_tests_properties(${name} PROPERTIES TIMEOUT 900 LABELS gl)
+    # A case that checked nothing says so with GTEST_SKIP: ctest counts it as skipped, not passed.
+    set_tests_properties(${name} PROPERTIES TIMEOUT 900 LABELS gl SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
     math(EXPR count "${count} + 1")
   endforeach()
   if(count EQUAL 0)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Issue 30's correctness target on a GPU: every variable-radius variant against the per-pixel CPU
+# The variable-radius blurs' correctness on a GPU: every variable-radius variant against the per-pixel CPU
 # reference at odd sizes, every border mode, rgba8 and rgba16f, box and Gaussian, the built-in maps
 # and a 16-bit grey PNG map of another size. docs/PERFORMANCE.md ("Variable radius") has its result.
 #
 #   docs/results/check_variable.sh map FILE.png   here: writes the 311x197 16-bit map the run reads
 #   docs/results/check_variable.sh run [MAP.png]   on the GPU: the checks, one line per group
 #
-# On the lent GPU: make the map into .device/ after ../shared/device/pack.sh, then run
+# On the lent GPU: make the map into .device/ after docs/tools/pack_device.sh, then run
 # `source .device/env.sh && docs/results/check_variable.sh run .device/map16.png` with
 # carry [".device"]. Each group is one blurlab run with --check: it exits 1 if any run exceeds its
 # tolerance, and says below its table where and by how much. Expected refusals: variable-sat with

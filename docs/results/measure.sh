@@ -8,8 +8,9 @@
 #   docs/results/measure.sh results NAME REPORT.json...
 #                                             here: docs/results/NAME.json from those reports, its
 #                                             charts docs/charts/NAME_*.png, and the table of
-#                                             docs/PERFORMANCE.md's "Current results" and the
-#                                             ranking of every exact Gaussian per radius
+#                                             docs/PERFORMANCE.md's "Current results", the
+#                                             ranking of every exact Gaussian per radius and the
+#                                             table against the targets (docs/targets.json)
 #   docs/results/measure.sh all NAME          both, on one machine, for 4096x4096 and 1920x1080
 #
 # The sweep, in parts, each one blurlab run with its own copy pass (the floor its rows are divided
@@ -23,7 +24,7 @@
 #           where a frame of theirs takes milliseconds, not seconds
 #   box     the same for the box, r = BOX_RADII (1,4,16,64,128)
 #   map     the variable-radius variants on the ramp map, R = 64, box and Gaussian
-# Environment: BLURLAB (the program; default .device/bin/blurlab where ../shared/device/pack.sh put
+# Environment: BLURLAB (the program; default .device/bin/blurlab where docs/tools/pack_device.sh put
 # it, else build-release/app/blurlab), PARTS (default gauss,box,map), VARIANTS (a comma list: only
 # these variants and the copy pass, for a refresh that `results` merges into a results file after
 # its earlier reports: the newest row of a setting answers), GAUSS_RADII, BOX_RADII, FRAMES
@@ -38,7 +39,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 
 blurlab=${BLURLAB:-}
@@ -92,7 +93,8 @@ sweep() {
   fi
 }
 
-# docs/results/NAME.json from the reports, its charts, and PERFORMANCE.md's "Current results" table.
+# docs/results/NAME.json from the reports, its charts, PERFORMANCE.md's "Current results" table,
+# the ranking and the targets table.
 results() {
   local name=$1; shift
   "$python" "$root/docs/tools/results.py" merge "$root/docs/results/$name.json" "$@"
@@ -100,6 +102,7 @@ results() {
   "$python" "$root/docs/tools/charts.py" "$root/docs/results/$name.json" --out "$root/docs/charts" --log --radius 16 --prefix "${name}_"
   "$python" "$root/docs/tools/results.py" table "$root/docs/results/$name.json"
   "$python" "$root/docs/tools/results.py" ranking "$root/docs/results/$name.json" --kernel gauss
+  "$python" "$root/docs/tools/results.py" targets "$root/docs/results/$name.json"
 }
 
 case $1 in

@@ -20,21 +20,22 @@
       copy at the larger size, with ms, x copy and own-bound fraction at each size, then the
       variants refused there with their reasons: what the table's fastest was chosen among.
 
-  python3 docs/tools/results.py race RESULTS.json
-      Prints issue 27's race, the table that opens docs/PERFORMANCE.md: each variant at
-      4096x4096 and 1920x1080 (rgba8, clamp) with its time, its time over the copy pass of its
-      own run and its fraction of its own bound, the issue's target, and whether the numbers meet
-      it. Kawase's target is per pass (spans p1, p2, ...): its worst pass decides. The exact box
-      is the fastest exact variant (role "blur" or "baseline"; rows of reports older than roles
-      have none and do not compete). compute-box-blocked's target is its 1080p ratio against its
-      4096x4096 one.
+  python3 docs/tools/results.py targets RESULTS.json [--targets TARGETS.json]
+      Prints the file's rows against the project's performance targets (docs/targets.json,
+      which says what a target is, or another targets file), as docs/PERFORMANCE.md shows them:
+      each row at the two image sizes the targets name (rgba8, clamp) with its time, its time over
+      the copy pass of its own run and its fraction of its own bound, the target, and whether the
+      number meets it (at most the limit, as measured, unrounded). A target per pass (spans p1,
+      p2, ...) is decided by the worst pass; the fastest exact row of a setting is the fastest of
+      role "blur" or "baseline" (rows of reports older than roles have none and do not compete); a
+      size ratio compares the smaller size's x copy with the larger's.
       Which row answers: of the rows for one variant, kernel, radius or sigma, border, format and
       size, the one latest in the file. merge keeps its reports' order, so that is the row of the
       report given last; a row replaced by hand in a results file keeps the place of the one it
       replaced, so such a file holds one row per setting. The latest row wins whatever its knobs:
-      the race is for files of default runs (measure.sh's, issue 27's); where a run swept knobs
-      (h100.json's compute-box-blocked) the cell says "the last of N knob sets its run timed",
-      which need not be the defaults. A row the file does not hold reads "not measured".
+      the targets are for files of default runs (measure.sh's); where a run swept knobs (h100.json's
+      compute-box-blocked) the cell says "the last of N knob sets its run timed", which need not be
+      the defaults. A row the file does not hold reads "not measured".
 
 docs/results/measure.sh runs merge and table after its sweeps.
 """
@@ -158,20 +159,39 @@ def table(path, radii):
         print(f"| {label} | " + " | ".join(cells) + " |")
 
 
-# --- race: issue 27's targets, every variant against the copy of its own run ------------------
+# --- targets: the rows of a targets file, each against the copy of its own run ------------------
 
-RACE_SIZES = ((4096, 4096), (1920, 1080))
-SIGMAS = (3, 10, 30)
-BOX_RADII = (1, 8, 32, 64, 128)
-# The issue's targets: (variant, the most x copy it may take, whether each pass is held to it).
-GAUSSIAN_TARGETS = (("dual-kawase", 2.5, False), ("kawase", 1.6, True), ("box-iterated", 3.0, False),
-                    ("recursive-gaussian", 4.0, False), ("recursive-gaussian-blocks", 4.0, False))
-EXACT_BOX_TARGET = 2.5
-# compute-box-blocked's target compares its sizes: 1080p within this factor of its 4096x4096 ratio.
-BLOCKED_SIZE_FACTOR = 1.3
+DEFAULT_TARGETS = os.path.join(ROOT, "docs", "targets.json")
 
 
-def is_race_setting(row, size, kernel, radius=None, sigma=None):
+def parse_size(text):
+    w, h = text.split("x")
+    return int(w), int(h)
+
+
+def load_targets(path):
+    """A targets file (docs/targets.json says what one holds), checked enough that a typo
+    fails here rather than judging nothing."""
+    try:
+        with open(path) as f:
+            targets = json.load(f)
+        sizes = [parse_size(z) for z in targets["sizes"]]
+        for t in targets["targets"] + targets.get("references", []):
+            if t["kernel"] not in ("box", "gauss") or not (t.get("sigmas") or t.get("radii")):
+                raise ValueError(f"a row needs a kernel and sigmas or radii: {t}")
+            if "variant" not in t and not t.get("fastest_exact"):
+                raise ValueError(f"a row names a variant or is the fastest exact one: {t}")
+        for t in targets["targets"]:
+            if ("x_copy" in t) == ("size_ratio" in t):
+                raise ValueError(f"a target is x_copy or size_ratio: {t}")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        sys.exit(f"results.py: {path} is not a targets file ({e})")
+    if len(sizes) != 2:
+        sys.exit(f"results.py: {path}: a targets file names two image sizes, the larger first")
+    return targets, sizes
+
+
+def is_plain_setting(row, size, kernel, radius=None, sigma=None):
     """The row blurs `kernel` in rgba8 with the clamp border, one radius for the image, at `size`."""
     s = row["settings"]
     if (row["size"]["width"], row["size"]["height"]) != size or s.get("kernel") != kernel:
@@ -181,7 +201,7 @@ def is_race_setting(row, size, kernel, radius=None, sigma=None):
     if s.get("radius_map"):
         return False
     if sigma is not None:
-        # blurlab's radius for --sigma alone is 3 sigma: the race's rows, not a sweep's other radii.
+        # blurlab's radius for --sigma alone is 3 sigma: those rows, not a sweep's other radii.
         return s.get("sigma") is not None and abs(s["sigma"] - sigma) < 1e-6 and s.get("radius") == 3 * sigma
     return s.get("radius") == radius
 
@@ -191,9 +211,9 @@ def newest(rows):
     return rows[-1] if rows else None
 
 
-def race_row(report, variant, size, kernel, radius=None, sigma=None):
+def variant_row(report, variant, size, kernel, radius=None, sigma=None):
     return newest([row for row in report["results"]
-                   if row["variant"] == variant and is_race_setting(row, size, kernel, radius, sigma)])
+                   if row["variant"] == variant and is_plain_setting(row, size, kernel, radius, sigma)])
 
 
 def is_exact_blur(row):
@@ -202,18 +222,18 @@ def is_exact_blur(row):
     return row.get("role") in ("blur", "baseline")
 
 
-def best_exact(report, size, kernel, radius):
+def best_exact(report, size, kernel, radius=None, sigma=None):
     """The fastest exact variant at one setting, each variant by its newest row, ranked by x copy."""
     candidates = {}
     for row in report["results"]:
-        if is_exact_blur(row) and is_race_setting(row, size, kernel, radius):
+        if is_exact_blur(row) and is_plain_setting(row, size, kernel, radius, sigma):
             candidates[row["variant"]] = row  # later rows replace earlier ones
     timed = [row for row in candidates.values() if timed_ms(row) is not None]
     return min(timed, key=speed) if timed else None
 
 
 def pass_ratios(row):
-    """Kawase's passes (spans p1, p2, ...) over the copy of the row's run, in pass order."""
+    """A row's passes (spans p1, p2, ...) over the copy of the row's run, in pass order."""
     passes = [(name, span["median_ms"]) for name, span in row["spans"].items() if name[1:].isdigit() and name[0] == "p"]
     passes.sort(key=lambda p: int(p[0][1:]))
     return [(name, ms / row["copy_ms"]) for name, ms in passes]
@@ -221,7 +241,7 @@ def pass_ratios(row):
 
 def knob_sets_of_run(report, row):
     """How many knob sets the row's run timed for its variant, setting and size: more than one is a
-    sweep, of which the race shows the last row, not necessarily the defaults."""
+    sweep, of which the table shows the last row, not necessarily the defaults."""
     def setting(r):
         return {k: v for k, v in r["settings"].items() if k not in ("knobs", "tuned")}
     return len({json.dumps(r["settings"].get("knobs"), sort_keys=True) for r in report["results"]
@@ -245,8 +265,8 @@ def measured_cell(report, row, with_variant=False):
     return f"{row['variant']}: {text}" if with_variant else text
 
 
-def kawase_cell(report, row):
-    """The whole blur, then its passes: the target is per pass, so the worst one decides."""
+def per_pass_cell(report, row):
+    """The whole blur, then its passes: a target per pass is decided by the worst one."""
     text = measured_cell(report, row)
     if timed_ms(row) is None:
         return text
@@ -257,66 +277,72 @@ def kawase_cell(report, row):
 
 
 def judged_ratio(row, per_pass):
-    """The number the target is judged on: the row's x copy, or its worst pass's."""
+    """The number a target judges: the row's x copy, or its worst pass's."""
     if row is None or timed_ms(row) is None:
         return None
     return max(r for _, r in pass_ratios(row)) if per_pass else row["x_copy"]
 
 
 def verdict(value, limit):
+    """Met when the number is at most the limit, as measured: 2.54x does not meet 2.5x."""
     return "-" if value is None else ("yes" if value <= limit else "no")
 
 
-def print_race_row(variant, setting, target, cells, met):
-    print(f"| {variant} | {setting} | {target} | " + " | ".join(cells) + f" | {met} |")
+def print_target_row(name, setting, target, cells, met):
+    print(f"| {name} | {setting} | {target} | " + " | ".join(cells) + f" | {met} |")
 
 
-def race_targets(report):
-    """The rows with a target at or under which the row's x copy (or its worst pass's) must be.
-    Returns the rows shown."""
+def settings_of(t):
+    """(label, radius, sigma) of each setting a targets row names."""
+    if t.get("sigmas"):
+        return [(f"σ {sigma:g}", None, sigma) for sigma in t["sigmas"]]
+    return [(f"r {radius}", radius, None) for radius in t["radii"]]
+
+
+def rows_of(report, t, sizes, radius, sigma):
+    if t.get("fastest_exact"):
+        return [best_exact(report, size, t["kernel"], radius, sigma) for size in sizes]
+    return [variant_row(report, t["variant"], size, t["kernel"], radius, sigma) for size in sizes]
+
+
+def target_rows(report, targets, sizes):
+    """Every row of the targets file, each setting on a line; returns the rows shown."""
     shown = []
-    for variant, limit, per_pass in GAUSSIAN_TARGETS:
-        for sigma in SIGMAS:
-            rows = [race_row(report, variant, size, "gauss", sigma=sigma) for size in RACE_SIZES]
+    (big, _), small = sizes[0], size_name(sizes[1])
+    for t in targets["targets"]:
+        name = t.get("variant") or f"exact {t['kernel']}, fastest"
+        per_pass = t.get("per_pass", False)
+        for label, radius, sigma in settings_of(t):
+            rows = rows_of(report, t, sizes, radius, sigma)
             shown += rows
-            cells = [kawase_cell(report, r) if per_pass and r is not None else measured_cell(report, r) for r in rows]
+            if "size_ratio" in t:
+                factor = t["size_ratio"]
+                ratios = [judged_ratio(r, False) for r in rows]
+                met = "-" if None in ratios else \
+                    f"{verdict(ratios[1] / ratios[0], factor)} ({small} {ratios[1] / ratios[0]:.2f}x its {size_name(sizes[0])} ratio)"
+                print_target_row(name, label, f"{small} <= {factor}x its {size_name(sizes[0])} ratio",
+                                 [measured_cell(report, r) for r in rows], met)
+                continue
+            limit = t["x_copy"]
+            cells = [per_pass_cell(report, r) if per_pass and r is not None
+                     else measured_cell(report, r, with_variant=t.get("fastest_exact", False)) for r in rows]
             met = " / ".join(verdict(judged_ratio(r, per_pass), limit) for r in rows)
-            print_race_row(variant, f"σ {sigma}", f"<= {limit}x" + (" a pass" if per_pass else ""), cells, met)
-    for radius in BOX_RADII:
-        rows = [best_exact(report, size, "box", radius) for size in RACE_SIZES]
-        shown += rows
-        met = " / ".join(verdict(judged_ratio(r, False), EXACT_BOX_TARGET) for r in rows)
-        print_race_row("exact box, best", f"r {radius}", f"<= {EXACT_BOX_TARGET}x",
-                       [measured_cell(report, r, with_variant=True) for r in rows], met)
+            print_target_row(name, label, f"<= {limit}x" + (" a pass" if per_pass else ""), cells, met)
     return shown
 
 
-def race_blocked(report):
-    """compute-box-blocked: its 1080p ratio within 1.3x of its 4096x4096 ratio, per radius.
-    Returns the rows shown."""
-    shown = []
-    for radius in BOX_RADII:
-        big, hd = (race_row(report, "compute-box-blocked", size, "box", radius) for size in RACE_SIZES)
-        shown += [big, hd]
-        ratios = [judged_ratio(r, False) for r in (big, hd)]
-        if None in ratios:
-            met = "-"
-        else:
-            met = f"{verdict(ratios[1] / ratios[0], BLOCKED_SIZE_FACTOR)} (1080p {ratios[1] / ratios[0]:.2f}x its 4096² ratio)"
-        print_race_row("compute-box-blocked", f"r {radius}", f"1080p <= {BLOCKED_SIZE_FACTOR}x its 4096² ratio",
-                       [measured_cell(report, big), measured_cell(report, hd)], met)
-    return shown
-
-
-def race_references(report, shown):
-    """No target: the exact Gaussian, and the copy passes that the rows shown were divided by
-    (one per run: the race may join several)."""
-    for sigma in SIGMAS[:2]:
-        rows = [race_row(report, "compute-separable-regblock", size, "gauss", sigma=sigma) for size in RACE_SIZES]
-        shown = shown + rows
-        print_race_row("compute-separable-regblock", f"σ {sigma}", "(exact, reference)", [measured_cell(report, r) for r in rows], "")
+def reference_rows(report, targets, sizes, shown):
+    """No target: the references the file names, and the copy passes that the rows shown were
+    divided by (one per run: a results file may join several)."""
+    for t in targets.get("references", []):
+        name = t.get("variant") or f"exact {t['kernel']}, fastest"
+        for label, radius, sigma in settings_of(t):
+            rows = rows_of(report, t, sizes, radius, sigma)
+            shown = shown + rows
+            print_target_row(name, label, "(reference)", [measured_cell(report, r, with_variant=t.get("fastest_exact", False))
+                                                          for r in rows], "")
     cells = []
-    for size in RACE_SIZES:
+    for size in sizes:
         copies = sorted({row["copy_ms"] for row in shown if row is not None and row.get("copy_ms")
                          and (row["size"]["width"], row["size"]["height"]) == size})
         if not copies:
@@ -325,20 +351,21 @@ def race_references(report, shown):
             cells.append(f"{ms_text(copies[0])} (1.00x)")
         else:
             cells.append(f"{ms_text(copies[0])}-{ms_text(copies[-1])} (1.00x)")
-    print_race_row("copy", "the floor, each run's", "(reference)", cells, "")
+    print_target_row("copy", "the floor, each run's", "(reference)", cells, "")
 
 
-def race(path):
+def targets_table(path, targets_path):
     report = load(path)
-    sys.stdout.reconfigure(encoding="utf-8")  # σ and ², as PERFORMANCE.md has them, whatever the locale
-    gpu = report["gl"]["renderer"]
-    print(f"{gpu}, issue 27's race: rgba8, clamp, each row over the copy of its own run "
-          f"({os.path.relpath(os.path.abspath(path), ROOT)}, {report.get('date', '?')[:10]}):\n")
-    print("| variant | setting | target | 4096² ms (x copy, own bound) | 1080p ms (x copy, own bound) | met? (4096² / 1080p) |")
+    targets, sizes = load_targets(targets_path)
+    sys.stdout.reconfigure(encoding="utf-8")  # σ, as PERFORMANCE.md has it, whatever the locale
+    print(f"{report['gl']['renderer']}, against {os.path.relpath(os.path.abspath(targets_path), ROOT)}: rgba8, clamp, "
+          f"each row over the copy of its own run ({os.path.relpath(os.path.abspath(path), ROOT)}, "
+          f"{report.get('date', '?')[:10]}):\n")
+    print(f"| variant | setting | target | {size_name(sizes[0])} ms (x copy, own bound) | "
+          f"{size_name(sizes[1])} ms (x copy, own bound) | met? ({size_name(sizes[0])} / {size_name(sizes[1])}) |")
     print("|" + " --- |" * 6)
-    shown = race_targets(report)
-    shown += race_blocked(report)
-    race_references(report, shown)
+    shown = target_rows(report, targets, sizes)
+    reference_rows(report, targets, sizes, shown)
 
 
 def ranking(path, kernel, radii):
@@ -361,7 +388,7 @@ def ranking(path, kernel, radii):
         rows = {}  # variant -> size -> newest row
         for row in report["results"]:
             for size in sizes:
-                if is_exact_blur(row) and is_race_setting(row, size, kernel, radius):
+                if is_exact_blur(row) and is_plain_setting(row, size, kernel, radius):
                     rows.setdefault(row["variant"], {})[size] = row
         timed = [v for v in rows if any(timed_ms(r) is not None for r in rows[v].values())]
         refused = sorted(v for v in rows if v not in timed)
@@ -399,8 +426,9 @@ def main():
     t = commands.add_parser("table", help="the fastest variant per kernel, radius and size, as Markdown")
     t.add_argument("results")
     t.add_argument("--radius", help="only these radii, e.g. 1,8,16,32")
-    r = commands.add_parser("race", help="issue 27's race: each variant against its target, as Markdown")
-    r.add_argument("results")
+    g = commands.add_parser("targets", help="each row of a targets file against its target, as Markdown")
+    g.add_argument("results")
+    g.add_argument("--targets", default=DEFAULT_TARGETS, help="the targets file (default: docs/targets.json)")
     k = commands.add_parser("ranking", help="every exact variant per radius, fastest first, and those refused, as Markdown")
     k.add_argument("results")
     k.add_argument("--kernel", default="gauss", choices=("gauss", "box"))
@@ -408,8 +436,8 @@ def main():
     args = parser.parse_args()
     if args.command == "merge":
         merge(args.out, args.reports)
-    elif args.command == "race":
-        race(args.results)
+    elif args.command == "targets":
+        targets_table(args.results, args.targets)
     elif args.command == "ranking":
         ranking(args.results, args.kernel, {int(r) for r in args.radius.split(",")} if args.radius else None)
     else:

@@ -109,14 +109,13 @@ report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, 
     // sigma it declares (a variable-radius one's to the exact per-pixel kernel), an exact blur's to
     // the reference it was checked against (what --export states; the report shows an
     // approximation's only).
-    const double scale = fidelity_scale(m.settings.input_format, peak);
     if (m.approximation)
       m.fidelity = measure_fidelity(output,
                                     variant.variable_radius ? input.variable_reference(m.settings)
                                                             : input.fidelity_reference(m.approximation->sigma, m.settings.border),
-                                    scale, m.approximation->sigma);
+                                    m.settings.input_format, peak, m.approximation->sigma);
     else if (is_blur(variant))
-      m.fidelity = measure_fidelity(output, input.expected(variant, m.settings), scale, m.settings.kernel.sigma);
+      m.fidelity = measure_fidelity(output, input.expected(variant, m.settings), m.settings.input_format, peak, m.settings.kernel.sigma);
   }
   return m;
 }

@@ -51,7 +51,7 @@ struct BlurSettings {
   int integer(const Knob& k) const { return knob(k.name).x; }
   glm::ivec2 size(const Knob& k) const { return knob(k.name).size(); }
   // The "workgroup" knob (knobs::workgroup) of compute variants.
-  glm::ivec2 workgroup() const { return knob("workgroup").size(); }
+  glm::ivec2 workgroup() const { return knob(knobs::kWorkgroup).size(); }
   bool operator==(const BlurSettings&) const = default;
 };
 

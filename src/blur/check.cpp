@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "blur/model.h"
 #include "util/strings.h"
 
 namespace blurlab {
@@ -185,16 +186,15 @@ Kernel fidelity_kernel(double sigma) {
   return Kernel{KernelType::Gauss, static_cast<int>(std::ceil(3.0 * sigma)), sigma};
 }
 
-double fidelity_scale(gl::Format input_format, double input_peak) {
-  return input_format == gl::Format::rgba8 ? 1.0 : std::max(input_peak, 1e-30);
-}
-
-Fidelity measure_fidelity(const Image& output, const ReferenceImage& gaussian, double scale, double sigma) {
+Fidelity measure_fidelity(const Image& output, const ReferenceImage& exact, gl::Format format, double input_peak, double sigma) {
+  const double scale = format == gl::Format::rgba8 ? 1.0 : std::max(input_peak, 1e-30);
   Fidelity f;
   f.sigma = sigma;
   double sum_squares = 0.0;
   for (size_t i = 0; i < output.texels.size(); ++i) {
-    const double error = std::abs(static_cast<double>(output.texels[i]) - gaussian.texels[i]) * 255.0 / scale;
+    // Both as the format holds them: an rgba8 texel comes back as the float nearest k / 255.
+    const double error =
+        std::abs(model::stored(static_cast<double>(output.texels[i]), format) - model::stored(exact.texels[i], format)) * 255.0 / scale;
     f.max_lsb = std::max(f.max_lsb, std::isfinite(error) ? error : INFINITY);
     sum_squares += error * error;
   }

@@ -89,9 +89,11 @@ Kernel fidelity_kernel(double sigma);
 // What an approximation's fidelity is measured against: for a variable-radius one the exact
 // per-pixel kernel (reference_variable_blur), else the exact Gaussian of the sigma it declares.
 ReferenceImage fidelity_reference(const VariantInfo& variant, const BlurSettings& resolved, const Image& input);
-// `scale`: the input's range (1 for rgba8, the input's peak for float input).
-Fidelity measure_fidelity(const Image& output, const ReferenceImage& gaussian, double scale, double sigma);
-double fidelity_scale(gl::Format input_format, double input_peak);
+// The output (in `format`, the input's) against `exact` as that format stores it: an rgba8
+// output equal to the exact kernel's rounded to its step is 0 LSB off, not the up to half a step
+// between the step and the unrounded value. Steps of the input's range: 1/255 for rgba8, 1/255 of
+// `input_peak` for float input.
+Fidelity measure_fidelity(const Image& output, const ReferenceImage& exact, gl::Format format, double input_peak, double sigma);
 
 struct CheckResult {
   std::array<double, 4> max_error{};  // per channel: LSB for rgba8, absolute for float formats

@@ -107,6 +107,7 @@ std::optional<KnobValue> Knob::parse(std::string_view item, std::string* why) co
 }
 
 std::vector<std::pair<std::string, std::string>> Knob::defines(KnobValue v) const {
+  if (define.empty()) return {};
   const std::string d(define);
   if (type == KnobType::Size) return {{d + "_X", std::to_string(v.x)}, {d + "_Y", std::to_string(v.y)}};
   return {{d, std::to_string(v.x)}};
@@ -132,7 +133,7 @@ namespace knobs {
 Knob workgroup(std::vector<glm::ivec2> candidates) {
   std::vector<KnobValue> sizes;
   for (glm::ivec2 c : candidates) sizes.push_back(knob_size(c));
-  return {.name = "workgroup",
+  return {.name = kWorkgroup,
           .help = "Compute workgroup size in invocations (WxH, or N for Nx1)",
           .define = "WG",
           .type = KnobType::Size,
@@ -142,7 +143,7 @@ Knob workgroup(std::vector<glm::ivec2> candidates) {
 }
 
 Knob segment(std::vector<int> candidates) {
-  return {.name = "segment",
+  return {.name = kSegment,
           .help = "Walk length: texels (rows) one invocation (workgroup) covers along a line before a fresh warm-up",
           .define = "SEGMENT",
           .min = 1,

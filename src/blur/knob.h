@@ -43,7 +43,10 @@ struct KnobChoice {
 struct Knob {
   std::string_view name;    // --NAME on the command line; the key in reports and tuning files
   std::string_view help;    // one line: what it changes and what it trades
-  std::string_view define;  // shader define: DEFINE=x (Integer, Choice); DEFINE_X, DEFINE_Y (Size)
+  // Shader define: DEFINE=x (Integer, Choice); DEFINE_X, DEFINE_Y (Size). Empty where no shader
+  // reads the value as given (the host resolves it into other defines or the dispatch): a define
+  // no shader reads would only make programs that differ in nothing (unit.Registry checks).
+  std::string_view define;
   KnobType type = KnobType::Integer;
   int min = 1, max = 1;             // Integer and Size: the range of each component
   std::vector<KnobChoice> choices;  // Choice: the values
@@ -86,6 +89,11 @@ using KnobValues = std::map<std::string, KnobValue, std::less<>>;
 // Knobs several families of variants share, defined once here with their candidates given by
 // each variant.
 namespace knobs {
+// The names of the knobs that code reads apart from their variant's own constant (shared
+// factories, the settings' workgroup()): one constant each, for the factory and every reader, so
+// no knob is read by a string that could drift from the knob's name.
+inline constexpr std::string_view kWorkgroup = "workgroup", kSegment = "segment", kChunk = "chunk", kChains = "chains",
+                                  kCache = "cache", kUnroll = "unroll", kScan = "scan";
 // The compute workgroup, W x H invocations (WG_X, WG_Y in shaders).
 Knob workgroup(std::vector<glm::ivec2> candidates);
 // A walk's length: texels one invocation (or rows one workgroup) processes along a line before

@@ -22,6 +22,25 @@ gl::Defines blur_defines(const VariantInfo& variant, const BlurSettings& s) {
   return defines;
 }
 
+gl::Defines compute_defines(const VariantInfo& variant, const BlurSettings& s, gl::Format src, gl::Format dst,
+                            const gl::Defines& extra) {
+  gl::Defines defines = blur_defines(variant, s);
+  defines.push_back({"SRC_FORMAT", std::string(gl::name(src))});
+  defines.push_back({"DST_FORMAT", std::string(gl::name(dst))});
+  defines.push_back({"SRC_RAW_FORMAT", std::string(gl::info(src).raw_name)});
+  defines.push_back({"DST_RAW_FORMAT", std::string(gl::info(dst).raw_name)});
+  defines.push_back({"SRC_BYTES", std::to_string(gl::info(src).bytes_per_texel)});
+  defines.push_back({"DST_BYTES", std::to_string(gl::info(dst).bytes_per_texel)});
+  defines.insert(defines.end(), extra.begin(), extra.end());
+  return defines;
+}
+
+gl::Defines fragment_defines(const VariantInfo& variant, const BlurSettings& s, const gl::Defines& extra) {
+  gl::Defines defines = blur_defines(variant, s);
+  defines.insert(defines.end(), extra.begin(), extra.end());
+  return defines;
+}
+
 // The BlurSetup and BlurPasses the variants see.
 class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
  public:
@@ -32,21 +51,12 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   glm::ivec2 size() const override { return owner_.size_; }
 
   const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra) override {
-    gl::Defines defines = blur_defines(*owner_.variant_, owner_.settings_);
-    defines.push_back({"SRC_FORMAT", std::string(gl::name(src))});
-    defines.push_back({"DST_FORMAT", std::string(gl::name(dst))});
-    defines.push_back({"SRC_RAW_FORMAT", std::string(gl::info(src).raw_name)});
-    defines.push_back({"DST_RAW_FORMAT", std::string(gl::info(dst).raw_name)});
-    defines.push_back({"SRC_BYTES", std::to_string(gl::info(src).bytes_per_texel)});
-    defines.push_back({"DST_BYTES", std::to_string(gl::info(dst).bytes_per_texel)});
-    defines.insert(defines.end(), extra.begin(), extra.end());
-    return hold({{GL_COMPUTE_SHADER, file}}, std::move(defines));
+    return hold({{GL_COMPUTE_SHADER, file}}, compute_defines(*owner_.variant_, owner_.settings_, src, dst, extra));
   }
 
   const gl::Program& fragment(const std::string& file, const gl::Defines& extra) override {
-    gl::Defines defines = blur_defines(*owner_.variant_, owner_.settings_);
-    defines.insert(defines.end(), extra.begin(), extra.end());
-    return hold({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, std::move(defines));
+    return hold({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}},
+                fragment_defines(*owner_.variant_, owner_.settings_, extra));
   }
 
   std::vector<std::shared_ptr<const gl::Program>> held;

@@ -27,6 +27,13 @@ struct KernelBlock {
 // variable-radius variant, which defines VARIABLE_RADIUS instead and reads its radii as data),
 // BORDER and the defines of the variant's knobs.
 gl::Defines blur_defines(const VariantInfo& variant, const BlurSettings& resolved);
+// A compute pass's defines (BlurSetup::compute): blur_defines(), the source's and destination's
+// formats (SRC_/DST_FORMAT, _RAW_FORMAT, _BYTES), then the pass's own `extra`. One function for
+// the pipeline and the shader validation, so that what is validated is what runs.
+gl::Defines compute_defines(const VariantInfo& variant, const BlurSettings& resolved, gl::Format src, gl::Format dst,
+                            const gl::Defines& extra);
+// A fragment pass's: blur_defines(), then `extra`.
+gl::Defines fragment_defines(const VariantInfo& variant, const BlurSettings& resolved, const gl::Defines& extra);
 
 class BlurPipeline {
  public:

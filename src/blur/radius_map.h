@@ -1,5 +1,5 @@
 #pragma once
-// Blur that varies across the image (issue 30): a radius map gives each pixel its own kernel. The
+// Blur that varies across the image: a radius map gives each pixel its own kernel. The
 // map is a grey PNG (8 or 16 bit) or a built-in shape; its value v in [0, 1] at a pixel becomes
 // that pixel's level, an integer radius r = round(v R) in 0..R (R: the settings' kernel radius,
 // from --radius or ceil(3 --sigma)). A pixel of level r is blurred by the box of radius r, or by

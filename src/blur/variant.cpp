@@ -176,9 +176,9 @@ std::optional<Refusal> unsupported_reason(const VariantInfo& variant, const Blur
   // question of the device.
   if (variant.check)
     if (auto refusal = variant.check(s, size, limits)) return refusal;
-  if (find_knob(variant, "workgroup"))
+  if (find_knob(variant, knobs::kWorkgroup))
     if (auto refusal = workgroup_refusal(s.workgroup(), limits, "workgroup ")) return refusal;
-  if (variant.transposed_workgroup && find_knob(variant, "workgroup")) {
+  if (variant.transposed_workgroup && find_knob(variant, knobs::kWorkgroup)) {
     const glm::ivec2 wg = s.workgroup();
     if (auto refusal = workgroup_refusal({wg.y, wg.x}, limits, "the vertical pass's transposed workgroup ")) return refusal;
   }

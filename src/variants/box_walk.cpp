@@ -96,20 +96,20 @@ std::vector<long long> Cascade::state_weights() const {
 }
 
 Knob chunk_knob(std::vector<int> candidates) {
-  return {.name = "chunk",
+  return {.name = knobs::kChunk,
           .help = "Box walks: outputs one invocation walks from its own start (0: the longest whose tile fits 24 KiB, "
                   "evened out over the line)",
-          .define = "CHUNK_KNOB",
+          // No define: the host resolves the chunk (0: by the tile) into the walk's defines.
           .min = 0,
           .max = 1023,
           .candidates = integer_values(candidates)};
 }
 
 Knob chains_knob(std::vector<int> candidates) {
-  return {.name = "chains",
+  return {.name = knobs::kChains,
           .help = "Box walks: chunks one invocation walks side by side, independent recursions in flight (0: as many "
                   "of 4, 2, 1 as fit the tile with chunks no shorter than the start-up asks)",
-          .define = "CHAINS_KNOB",
+          // No define: the host resolves the chains into the walk's defines.
           .min = 0,
           .max = 8,
           .candidates = integer_values(candidates)};
@@ -148,9 +148,9 @@ Tile tile(const BlurSettings& s, glm::ivec2 size, int axis, const Cascade& casca
   // apron, and the staged outputs.
   const long long per_output = 4 * t.lines * t.chunks * (words + staged), fixed = 4 * words * t.lines * apron;
   const int shortest = shortest_chunk(cascade);
-  t.chains = s.knob("chains").x;
+  t.chains = s.knob(knobs::kChains).x;
   if (t.chains <= 0) {
-    const long long least = s.knob("chunk").x > 0 ? s.knob("chunk").x : shortest;  // an explicit chunk as it is
+    const long long least = s.knob(knobs::kChunk).x > 0 ? s.knob(knobs::kChunk).x : shortest;  // an explicit chunk as it is
     t.chains = 1;
     for (int c : {4, 2})
       if (fixed + per_output * c * least <= kTileBudget) {
@@ -159,7 +159,7 @@ Tile tile(const BlurSettings& s, glm::ivec2 size, int axis, const Cascade& casca
       }
   }
   const long long per_chunk_output = per_output * t.chains;  // a tile's bytes per unit of chunk length
-  t.chunk = s.knob("chunk").x;
+  t.chunk = s.knob(knobs::kChunk).x;
   if (t.chunk <= 0) {
     const int across = t.chunks * t.chains;  // chunks per segment
     const long long fit = std::max(1LL, ((kTileBudget - fixed) / per_chunk_output - 1) | 1);  // odd
@@ -172,7 +172,7 @@ Tile tile(const BlurSettings& s, glm::ivec2 size, int axis, const Cascade& casca
     }
     t.chunk = static_cast<int>(std::min(fit, ((len + segments * across - 1) / (segments * across)) | 1));
   }
-  const bool chosen = s.knob("chunk").x <= 0;
+  const bool chosen = s.knob(knobs::kChunk).x <= 0;
   for (;;) {
     t.extent = t.segment() + static_cast<int>(apron);
     t.shared_bytes = fixed + per_chunk_output * t.chunk + block_bytes(t, cascade, src);

@@ -14,18 +14,18 @@ namespace {
 const Knob kColumns{.name = "columns",
                     .help = "Box blocked: consecutive columns each invocation sums in registers (fewer scan steps, more registers; "
                             "0: the fewest of 4, 8, 16, 32 whose span is at least 4r, so the apron is at most half the loads)",
-                    .define = "COLUMNS_KNOB",
+                    // No define: the shader reads the columns the host resolves (0: by the radius).
                     .min = 0,
                     .max = 32,
                     .candidates = {{0}, {4}, {8}, {16}}};
 const Knob kBatch = sliding::batch_knob({1, 2, 4});
 const Knob kScan = sliding::scan_knob();
-// The H200's fastest walks were as short as the warm-up allows (docs/PERFORMANCE.md, issue 16); a
-// small image needs them shorter still to give the GPU enough workgroups (issue 27).
+// The H200's fastest walks were as short as the warm-up allows (docs/PERFORMANCE.md); a
+// small image needs them shorter still to give the GPU enough workgroups.
 const Knob kRows{.name = "rows",
                  .help = "Box blocked: rows a workgroup walks down after its 2r + 1 warm-up rows (0: the longest power of two "
                          "from 16 up to 4r + 2 that still makes 1024 workgroups)",
-                 .define = "ROWS_KNOB",
+                 // No define: the host resolves the rows into the dispatch and the shader's defines.
                  .min = 0,
                  .max = 16384,
                  .candidates = {{0}, {32}, {128}, {16}}};

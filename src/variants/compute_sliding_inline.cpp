@@ -34,7 +34,7 @@ struct Walk {
   long long iterations(long long rows) const { return (warmup + rows + batch - 1) / batch * per_batch; }
 };
 Walk walk(const BlurSettings& s) {
-  const long long n = s.knob("unroll").x, strip = s.workgroup().x, warmup = 2LL * s.kernel.radius + 1;
+  const long long n = s.knob(knobs::kUnroll).x, strip = s.workgroup().x, warmup = 2LL * s.kernel.radius + 1;
   return {(warmup + n - 1) / n + (strip + n - 1) / n + strip / 2 + 1, strip / 2, warmup};
 }
 

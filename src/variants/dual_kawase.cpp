@@ -141,7 +141,7 @@ int up_chain(const BlurSettings& s, int levels) { return s.border.mode == Border
 // Knob fold: on (the default) or off (every level a down pass of its own, stored, as before).
 const Knob kFold{.name = "fold",
                  .help = "dual-kawase: the upsampling chain computes the smallest level itself (no down pass of its own) or reads it",
-                 .define = "DK_FOLD_KNOB",  // the shader reads DK_FOLD, the host's: no fold with wrap
+                 // No define: the shader reads DK_FOLD, which the host sets (never a fold with wrap).
                  .type = KnobType::Choice,
                  .choices = {{"on", 1}, {"off", 0}},
                  .candidates = {{1}, {0}}};

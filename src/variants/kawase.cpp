@@ -94,7 +94,7 @@ bool shared_pass(const BlurSettings& s) { return s.integer(kPass) == 1; }
 const Knob kShare{.name = "share",
                   .help = "Kawase textbook pass: n x n outputs per invocation, 2o + 1 texels apart, sharing their bilinear "
                           "fetches ((n + 1)^2 fetches, not 4 n^2; at offsets 0 and 1 at most 2 across, 2 or 8 down)",
-                  .define = "KAWASE_SHARE",  // the shader reads SHARE_X and SHARE_Y, the pass's block
+                  // No define: the shader reads SHARE_X and SHARE_Y, the block the host picks per pass.
                   .min = 1,
                   .max = 4,
                   .candidates = {{3}, {2}, {1}}};

@@ -15,14 +15,14 @@ using Texels = int (*)(const BlurSettings& resolved);
 // The precision of the shared-memory cache (CACHE_BITS in glsl/lds_common.glsl): fp16 halves
 // the shared memory, and so lets larger tiles or radii fit, for fp16 rounding of what is cached.
 inline Knob cache_knob(std::vector<int> candidates) {
-  return {.name = "cache",
+  return {.name = knobs::kCache,
           .help = "Shared-memory cache precision: fp32, or fp16 (half the shared memory, fp16 rounding)",
           .define = "CACHE_BITS",
           .type = KnobType::Choice,
           .choices = {{"fp32", 32}, {"fp16", 16, 0x1p-10}},
           .candidates = integer_values(candidates)};
 }
-inline int cache_bits(const BlurSettings& s) { return s.knob("cache").x; }
+inline int cache_bits(const BlurSettings& s) { return s.knob(knobs::kCache).x; }
 
 inline int texel_bytes(int cache_bits) { return cache_bits == 16 ? 8 : 16; }
 inline int bytes(const BlurSettings& s, Texels texels) { return texels(s) * texel_bytes(cache_bits(s)); }

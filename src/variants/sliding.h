@@ -16,14 +16,14 @@ namespace blurlab::sliding {
 // Texels each invocation loads per step, their loads grouped before the sums (UNROLL in
 // glsl/sliding_common.glsl): more loads in flight per invocation, for more registers.
 inline Knob unroll_knob(std::vector<int> candidates) {
-  return {.name = "unroll",
+  return {.name = knobs::kUnroll,
           .help = "Running sums: texels loaded per step, grouped before their adds (more in flight, more registers)",
           .define = "UNROLL",
           .min = 1,
           .max = 32,
           .candidates = integer_values(candidates)};
 }
-inline int segment(const BlurSettings& s) { return s.knob("segment").x; }
+inline int segment(const BlurSettings& s) { return s.knob(knobs::kSegment).x; }
 
 // The one-dispatch box variants (compute-box-prefix, compute-box-blocked) walk a tile down its
 // columns BATCH rows per step and prefix-sum each row across the workgroup.
@@ -36,7 +36,7 @@ inline Knob batch_knob(std::vector<int> candidates) {
           .candidates = integer_values(candidates)};
 }
 inline Knob scan_knob() {
-  return {.name = "scan",
+  return {.name = knobs::kScan,
           .help = "Prefix sums across a row: shared (portable) or subgroup (GL_KHR_shader_subgroup_arithmetic)",
           .define = "SCAN_SUBGROUP",
           .type = KnobType::Choice,
@@ -45,11 +45,11 @@ inline Knob scan_knob() {
 }
 // VariantInfo::extension of a variant with the scan knob: scan=subgroup needs subgroup arithmetic.
 inline std::string_view scan_extension(const BlurSettings& s) {
-  return s.knob("scan").x == 1 ? "GL_KHR_shader_subgroup_arithmetic" : "";
+  return s.knob(knobs::kScan).x == 1 ? "GL_KHR_shader_subgroup_arithmetic" : "";
 }
 // check(): scan=subgroup on a device that has it needs the `invocations` of a row to fill whole subgroups.
 inline std::optional<Refusal> subgroup_scan_refusal(const BlurSettings& s, int invocations, const gl::GlLimits& limits) {
-  if (s.knob("scan").x != 1 || !limits.subgroup_arithmetic || invocations % limits.subgroup_size == 0) return std::nullopt;
+  if (s.knob(knobs::kScan).x != 1 || !limits.subgroup_arithmetic || invocations % limits.subgroup_size == 0) return std::nullopt;
   return Refusal{Limit::Knobs, "scan=subgroup needs the " + std::to_string(invocations) + " invocations of a row to fill whole subgroups of " +
                                    std::to_string(limits.subgroup_size)};
 }

@@ -14,6 +14,8 @@
 #include <fstream>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <tuple>
 #include <csignal>
 #include <functional>
 #include <thread>
@@ -576,6 +578,35 @@ TEST_P(BadImages, RefusedWithOneLineAndNoOutput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Png, BadImages, ::testing::ValuesIn(bad_files()), [](const auto& p) { return p.param.name; });
+
+// --- the memory plan a run actually makes ------------------------------------------------
+
+// The estimate's arithmetic is unit-tested (unit.MemoryBudget); this reads the one the program
+// makes, so a variant's intermediates left out of it (variable-sat's summed-area table is the one
+// larger than an rgba32f texture of the image) show. 129 kernels make it refuse on any machine,
+// printing every part per texel. The table is counted here from its layout, not from the variant:
+// the image padded by r = 128 on each side, in tiles of 16x16 texels that each carry one more row
+// and column (glsl/variable_sat.comp), each texel rgba32f-sized (16 bytes), twice for float input
+// (the high words apart).
+TEST(MemoryPlan, TheRunsEstimateCountsTheSummedAreaTable) {
+  Sandbox sandbox;
+  const int side = 16384, radius = 128, tile = 16;
+  const double table_side = std::ceil((side + 2.0 * radius) / tile) * (tile + 1);
+  for (const auto& [format, texture, words] : {std::tuple{"rgba16f", 8, 2}, std::tuple{"rgba8", 4, 1}}) {
+    SCOPED_TRACE(format);
+    const ProgramResult r = run_program(BLURLAB_PROGRAM,
+                                        {"--headless", "--variant", "variable-sat", "--size", "16384x16384", "--input-format", format,
+                                         "--kernel", "box", "--radius", "0:128", "--frames", "0"},
+                                        sandbox.dir());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    const int intermediate = static_cast<int>(std::ceil(16.0 * words * table_side * table_side / (double(side) * side)));
+    const int per_texel = 2 * texture + intermediate + 32 + 32 * 129 + 32;
+    const std::string expected = "--size 16384x16384 needs about 1.0 TiB (" + std::to_string(per_texel) +
+                                 " bytes per texel: textures " + std::to_string(2 * texture) + " + intermediate " +
+                                 std::to_string(intermediate) + " + read-backs 32 + references 32 x 129 kernels + reference pass 32;";
+    EXPECT_NE(r.err.find(expected), std::string::npos) << "expected: " << expected << "\nread: " << r.err;
+  }
+}
 
 // --- what must work -----------------------------------------------------------------------
 

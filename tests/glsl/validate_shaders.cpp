@@ -34,10 +34,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The defines BlurPipeline gives every blur shader: the radius (or VARIABLE_RADIUS), the border
-// mode and each knob's (blur_defines(), src/blur/pipeline.h).
-gl::Defines pipeline_defines(const VariantInfo& variant, const BlurSettings& s) { return blur_defines(variant, s); }
-
 struct Request {
   std::vector<gl::ShaderFile> files;
   gl::Defines defines;
@@ -60,22 +56,14 @@ class RecordingSetup final : public BlurSetup {
       : variant_(variant), settings_(settings), size_(size), description_(describe(variant, settings)) {}
   const BlurSettings& settings() const override { return settings_; }
   glm::ivec2 size() const override { return size_; }
+  // The defines the pipeline gives (compute_defines(), fragment_defines(): src/blur/pipeline.h).
   const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra) override {
-    gl::Defines defines = pipeline_defines(variant_, settings_);
-    defines.push_back({"SRC_FORMAT", std::string(gl::name(src))});
-    defines.push_back({"DST_FORMAT", std::string(gl::name(dst))});
-    defines.push_back({"SRC_RAW_FORMAT", std::string(gl::info(src).raw_name)});
-    defines.push_back({"DST_RAW_FORMAT", std::string(gl::info(dst).raw_name)});
-    defines.push_back({"SRC_BYTES", std::to_string(gl::info(src).bytes_per_texel)});
-    defines.push_back({"DST_BYTES", std::to_string(gl::info(dst).bytes_per_texel)});
-    defines.insert(defines.end(), extra.begin(), extra.end());
-    requests.insert({{{GL_COMPUTE_SHADER, file}}, defines, description_});
+    requests.insert({{{GL_COMPUTE_SHADER, file}}, compute_defines(variant_, settings_, src, dst, extra), description_});
     return program_;
   }
   const gl::Program& fragment(const std::string& file, const gl::Defines& extra) override {
-    gl::Defines defines = pipeline_defines(variant_, settings_);
-    defines.insert(defines.end(), extra.begin(), extra.end());
-    requests.insert({{{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, defines, description_});
+    requests.insert({{{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, fragment_defines(variant_, settings_, extra),
+                     description_});
     return program_;
   }
   std::set<Request> requests;

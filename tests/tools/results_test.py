@@ -3,9 +3,11 @@
 merge joins the rows of reports of one GPU and refuses another GPU's; table shows, per kernel,
 radius and size, the fastest timed exact row with its own time over the copy, and the fastest
 approximation apart with its fidelity, leaving out unsupported rows, other border modes and formats;
-ranking lists every exact variant per radius by x copy with the refused ones named; race judges issue 27's targets from the numbers (2.4x meets 2.5x, 2.6x does not), holds Kawase to
-its worst pass, picks the fastest exact box, answers with the latest row of a setting and says "not
-measured" for a row the file lacks.
+ranking lists every exact variant per radius by x copy with the refused ones named; targets judges
+the rows of a targets file made up here (not the project's) from the numbers as measured (2.5x
+meets 2.5x, 2.54x does not), holds a per-pass target to the worst pass, picks the fastest exact box,
+compares a variant's sizes, answers with the latest row of a setting, says "not measured" for a row
+the file lacks, and refuses a targets file that names no limit.
 
   python3 tests/tools/results_test.py docs/tools/results.py
 """
@@ -123,11 +125,11 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("- refused: too-wide (needs 60 KiB of shared memory)" in lines, f"ranking does not name the refusal: {lines}")
     expect(any(line.startswith("| fast | 0.100 (2.00x") for line in lines), f"ranking's cell is wrong: {lines}")
 
-# --- race -------------------------------------------------------------------------------------
+# --- targets ----------------------------------------------------------------------------------
 
 
-def race_row(variant, size, role, x_copy, kernel="gauss", sigma=None, radius=None, copy_ms=0.05, passes=None, knobs=None):
-    """A row as blurlab writes it since issue 27: role, knobs, copy_ms, own bound; spans per pass."""
+def timed_row(variant, size, role, x_copy, kernel="gauss", sigma=None, radius=None, copy_ms=0.05, passes=None, knobs=None):
+    """A row as blurlab writes it: role, knobs, copy_ms, own bound; spans per pass."""
     r = row(variant, size, kernel, radius if radius is not None else 3 * sigma, x_copy * copy_ms, x_copy)
     r["role"] = role
     r["copy_ms"] = copy_ms
@@ -140,76 +142,101 @@ def race_row(variant, size, role, x_copy, kernel="gauss", sigma=None, radius=Non
     return r
 
 
-race_report = {"date": "2026-02-01T00:00:00+0000", "gl": {"renderer": "GPU A", "version": "4.3 X"}, "results": [
-    # dual-kawase sigma 3 at 4096^2 first at 2.6x, then (later in the file, newer) at 2.4x: the later row answers.
-    race_row("dual-kawase", BIG, "approximation", 2.6, sigma=3),
-    race_row("dual-kawase", BIG, "approximation", 2.4, sigma=3),
-    race_row("dual-kawase", HD, "approximation", 2.6, sigma=3, copy_ms=0.0125),
+targets_file = {"about": "made up for the test", "sizes": ["4096x4096", "1920x1080"], "targets": [
+    {"variant": "quick-blur", "kernel": "gauss", "sigmas": [3, 10, 30], "x_copy": 2.5},
+    {"variant": "passes-blur", "kernel": "gauss", "sigmas": [3], "x_copy": 1.6, "per_pass": True},
+    {"variant": "sweep-blur", "kernel": "gauss", "sigmas": [3], "x_copy": 4.0},
+    {"fastest_exact": True, "kernel": "box", "radii": [8, 32], "x_copy": 2.5},
+    {"variant": "sized-blur", "kernel": "box", "radii": [1, 8], "size_ratio": 1.3}],
+    "references": [{"variant": "exact-gauss", "kernel": "gauss", "sigmas": [3]}]}
+
+targets_report = {"date": "2026-02-01T00:00:00+0000", "gl": {"renderer": "GPU A", "version": "4.3 X"}, "results": [
+    # quick-blur sigma 3 at 4096^2 first at 2.6x, then (later in the file, newer) at exactly 2.5x: the
+    # later row answers and meets 2.5x; at 1080p 2.54x, a hair past 2.5x, does not.
+    timed_row("quick-blur", BIG, "approximation", 2.6, sigma=3),
+    timed_row("quick-blur", BIG, "approximation", 2.5, sigma=3),
+    timed_row("quick-blur", HD, "approximation", 2.54, sigma=3, copy_ms=0.0125),
     # The same setting in a later run (its own copy) at other knobs: still the newest row.
-    race_row("dual-kawase", BIG, "approximation", 3.0, sigma=10),
-    race_row("dual-kawase", BIG, "approximation", 2.45, sigma=10, copy_ms=0.051, knobs={"fold": "off"}),
+    timed_row("quick-blur", BIG, "approximation", 3.0, sigma=10),
+    timed_row("quick-blur", BIG, "approximation", 2.45, sigma=10, copy_ms=0.051, knobs={"fold": "off"}),
     # Two knob sets in one run (the same copy): a sweep, whose last row the cell says it shows.
-    race_row("recursive-gaussian", BIG, "approximation", 30.0, sigma=3, knobs={"lookahead": "8"}),
-    race_row("recursive-gaussian", BIG, "approximation", 20.0, sigma=3, knobs={"lookahead": "4"}),
-    # kawase: the total is far above 1.6x, the target is per pass; the worst pass decides.
-    race_row("kawase", BIG, "approximation", 4.5, sigma=3, passes=[1.5, 1.55, 1.45]),
-    race_row("kawase", HD, "approximation", 4.9, sigma=3, copy_ms=0.0125, passes=[1.5, 1.7, 1.4]),
+    timed_row("sweep-blur", BIG, "approximation", 30.0, sigma=3, knobs={"lookahead": "8"}),
+    timed_row("sweep-blur", BIG, "approximation", 20.0, sigma=3, knobs={"lookahead": "4"}),
+    # passes-blur: the total is far above 1.6x, the target is per pass; the worst pass decides.
+    timed_row("passes-blur", BIG, "approximation", 4.5, sigma=3, passes=[1.5, 1.55, 1.45]),
+    timed_row("passes-blur", HD, "approximation", 4.9, sigma=3, copy_ms=0.0125, passes=[1.5, 1.7, 1.4]),
     # Exact boxes at r = 8: the fastest exact one wins, not the approximation nor the refused one,
     # and a variant by its newest row (fast-then-slow was fast in an older run).
-    race_row("slow-box", BIG, "blur", 4.0, kernel="box", radius=8),
-    race_row("fast-then-slow", BIG, "blur", 1.5, kernel="box", radius=8),
-    race_row("fast-box", BIG, "blur", 2.2, kernel="box", radius=8),
-    race_row("fast-then-slow", BIG, "blur", 3.5, kernel="box", radius=8),
-    race_row("faster-but-approximate", BIG, "approximation", 1.0, kernel="box", radius=8),
-    dict(race_row("faster-but-refused", BIG, "blur", 1.0, kernel="box", radius=8), supported=False),
-    # compute-box-blocked at r = 1: 1080p at 1.25x its 4096^2 ratio meets 1.3x; at r = 8, 1.5x does not.
-    race_row("compute-box-blocked", BIG, "blur", 4.0, kernel="box", radius=1),
-    race_row("compute-box-blocked", HD, "blur", 5.0, kernel="box", radius=1, copy_ms=0.0125),
-    race_row("compute-box-blocked", BIG, "blur", 4.0, kernel="box", radius=8),
-    race_row("compute-box-blocked", HD, "blur", 6.0, kernel="box", radius=8, copy_ms=0.0125)]}
+    timed_row("slow-box", BIG, "blur", 4.0, kernel="box", radius=8),
+    timed_row("fast-then-slow", BIG, "blur", 1.5, kernel="box", radius=8),
+    timed_row("fast-box", BIG, "blur", 2.2, kernel="box", radius=8),
+    timed_row("fast-then-slow", BIG, "blur", 3.5, kernel="box", radius=8),
+    timed_row("faster-but-approximate", BIG, "approximation", 1.0, kernel="box", radius=8),
+    dict(timed_row("faster-but-refused", BIG, "blur", 1.0, kernel="box", radius=8), supported=False),
+    timed_row("sized-blur", HD, "blur", 6.0, kernel="box", radius=8, copy_ms=0.0125),
+    # sized-blur at r = 1: 1080p at 1.25x its 4096^2 ratio meets 1.3x; at r = 8, 1.5x does not.
+    timed_row("sized-blur", BIG, "blur", 4.0, kernel="box", radius=1),
+    timed_row("sized-blur", HD, "blur", 5.0, kernel="box", radius=1, copy_ms=0.0125),
+    timed_row("sized-blur", BIG, "blur", 4.0, kernel="box", radius=8),
+    timed_row("exact-gauss", BIG, "blur", 3.5, sigma=3)]}
 
 
-def race_line(lines, variant, setting):
+def target_line(lines, variant, setting):
     found = [line for line in lines if line.startswith(f"| {variant} | {setting} |")]
     return found[0].split(" | ") if len(found) == 1 else []
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    path = os.path.join(tmp, "race.json")
+    path = os.path.join(tmp, "results.json")
     with open(path, "w") as f:
-        json.dump(race_report, f)
-    race = run("race", path)
-    expect(race.returncode == 0, f"race failed: {race.stderr}")
-    lines = race.stdout.splitlines()
-    expect(lines and lines[0].startswith("GPU A, ") and "race.json, 2026-02-01" in lines[0],
-           f"the race's header does not name the GPU, the file and its date: {lines[:1]}")
+        json.dump(targets_report, f)
+    targets_path = os.path.join(tmp, "targets.json")
+    with open(targets_path, "w") as f:
+        json.dump(targets_file, f)
+    judged = run("targets", path, "--targets", targets_path)
+    expect(judged.returncode == 0, f"targets failed: {judged.stderr}")
+    lines = judged.stdout.splitlines()
+    expect(lines and lines[0].startswith("GPU A, against ") and "targets.json" in lines[0] and "results.json, 2026-02-01" in lines[0],
+           f"the header does not name the GPU, the targets, the file and its date: {lines[:1]}")
 
-    # (variant, setting, the cells of 4096², 1080p and met?, what a mismatch means)
+    # (variant, setting, the cells of 4096x4096, 1080p and met?, what a mismatch means)
     for variant, setting, expected, why in (
-            ("dual-kawase", "σ 3", ["0.120 (2.40x, 50%)", "0.0325 (2.60x, 50%)", "yes / no |"],
-             "2.4x (the newest row) should meet 2.5x and 2.6x not"),
-            ("dual-kawase", "σ 10", ["0.125 (2.45x, 50%)", "not measured", "yes / - |"],
+            ("quick-blur", "σ 3", ["0.125 (2.50x, 50%)", "0.0318 (2.54x, 50%)", "yes / no |"],
+             "2.5x (the newest row) should meet 2.5x and 2.54x not"),
+            ("quick-blur", "σ 10", ["0.125 (2.45x, 50%)", "not measured", "yes / - |"],
              "the latest row (other knobs) should answer, 1080p not measured"),
-            ("dual-kawase", "σ 30", ["not measured", "not measured", "- / - |"], "a missing row is not 'not measured'"),
-            ("recursive-gaussian", "σ 3", ["1.00 (20.00x, 50%), the last of 2 knob sets its run timed", "not measured", "no / - |"],
+            ("quick-blur", "σ 30", ["not measured", "not measured", "- / - |"], "a missing row is not 'not measured'"),
+            ("sweep-blur", "σ 3", ["1.00 (20.00x, 50%), the last of 2 knob sets its run timed", "not measured", "no / - |"],
              "a knob sweep's last row is not marked as such"),
-            ("exact box, best", "r 8", ["fast-box: 0.110 (2.20x, 50%)", "compute-box-blocked: 0.0750 (6.00x, 50%)", "yes / no |"],
-             "the best exact box is not the fastest exact row, each variant by its newest"),
-            ("exact box, best", "r 32", ["not measured", "not measured", "- / - |"], "no exact box at r 32 is not 'not measured'")):
-        cells = race_line(lines, variant, setting)
+            ("exact box, fastest", "r 8", ["fast-box: 0.110 (2.20x, 50%)", "sized-blur: 0.0750 (6.00x, 50%)", "yes / no |"],
+             "the fastest exact box is not the fastest exact row, each variant by its newest"),
+            ("exact box, fastest", "r 32", ["not measured", "not measured", "- / - |"], "no exact box at r 32 is not 'not measured'"),
+            ("exact-gauss", "σ 3", ["0.175 (3.50x, 50%)", "not measured", " |"], "the reference row is wrong")):
+        cells = target_line(lines, variant, setting)
         expect(cells[3:6] == expected, f"{variant} {setting}: {why}: {cells}")
 
-    cells = race_line(lines, "kawase", "σ 3")
+    cells = target_line(lines, "passes-blur", "σ 3")
     expect(len(cells) == 6 and cells[3].endswith("passes 1.45-1.55x, worst p2") and cells[4].endswith("passes 1.40-1.70x, worst p2")
-           and cells[5] == "yes / no |", f"kawase is not judged by its worst pass: {cells}")
+           and cells[5] == "yes / no |", f"a per-pass target is not judged by the worst pass: {cells}")
 
-    cells = race_line(lines, "compute-box-blocked", "r 1")
-    expect(len(cells) == 6 and cells[5].startswith("yes (1080p 1.25x"), f"compute-box-blocked r 1 should meet 1.3x: {cells}")
-    cells = race_line(lines, "compute-box-blocked", "r 8")
-    expect(len(cells) == 6 and cells[5].startswith("no (1080p 1.50x"), f"compute-box-blocked r 8 should miss 1.3x: {cells}")
+    cells = target_line(lines, "sized-blur", "r 1")
+    expect(len(cells) == 6 and cells[5].startswith("yes (1080p 1.25x"), f"sized-blur r 1 should meet 1.3x: {cells}")
+    cells = target_line(lines, "sized-blur", "r 8")
+    expect(len(cells) == 6 and cells[5].startswith("no (1080p 1.50x"), f"sized-blur r 8 should miss 1.3x: {cells}")
 
-    cells = race_line(lines, "copy", "the floor, each run's")
+    cells = target_line(lines, "copy", "the floor, each run's")
     expect(cells[3:5] == ["0.0500-0.0510 (1.00x)", "0.0125 (1.00x)"], f"the copy row is not the copies the rows shown were divided by: {cells}")
+
+    # A targets row without a limit is refused, not judged as nothing.
+    broken = dict(targets_file, targets=[{"variant": "quick-blur", "kernel": "gauss", "sigmas": [3]}])
+    with open(targets_path, "w") as f:
+        json.dump(broken, f)
+    refused = run("targets", path, "--targets", targets_path)
+    expect(refused.returncode != 0 and "is not a targets file" in refused.stderr, f"a target with no limit was not refused: {refused.stderr}")
+
+    # The project's own targets file is one.
+    project = run("targets", path)
+    expect(project.returncode == 0 and "docs/targets.json" in project.stdout, f"the project's targets file: {project.stderr}")
 
 
 for failure in failures:

@@ -275,12 +275,29 @@ TEST(Approximation, FidelityMeasuresAgainstTheGaussian) {
   Image out(4, 1);
   ReferenceImage gaussian = model::blank(4, 1);
   out.texels[0] = 2.0f / 255.0f;  // 2 LSB off in one of 16 values
-  const Fidelity f = measure_fidelity(out, gaussian, 1.0, 3.0);
+  const Fidelity f = measure_fidelity(out, gaussian, gl::Format::rgba8, 1.0, 3.0);
   EXPECT_NEAR(f.max_lsb, 2.0, 1e-5);
   EXPECT_NEAR(f.rms_lsb, 0.5, 1e-5);  // sqrt(4 / 16)
   EXPECT_NEAR(f.psnr_db, 20.0 * std::log10(255.0 / 0.5), 1e-4);
-  // Float input: steps of the peak.
-  EXPECT_NEAR(measure_fidelity(out, gaussian, 2.0, 3.0).max_lsb, 1.0, 1e-5);
+  // Float input: steps of the peak (2/255 as a half holds 11 bits).
+  EXPECT_NEAR(measure_fidelity(out, gaussian, gl::Format::rgba16f, 2.0, 3.0).max_lsb, 1.0, 1e-4);
+  // The exact value as the output stores it: 0.4 and 0.6 of a step round to 0 and 1, so an rgba8
+  // output of 0 and 1 step there is equal to the exact blur's (and 1 step off where it is 0.4).
+  gaussian.texels[1] = 0.4 / 255.0;
+  gaussian.texels[2] = 0.6 / 255.0;
+  out.texels[0] = 0.0f;
+  out.texels[2] = 1.0f / 255.0f;
+  const Fidelity as_stored = measure_fidelity(out, gaussian, gl::Format::rgba8, 1.0, 3.0);
+  EXPECT_EQ(as_stored.max_lsb, 0.0);
+  EXPECT_EQ(as_stored.psnr_db, INFINITY);
+  out.texels[1] = 1.0f / 255.0f;
+  EXPECT_NEAR(measure_fidelity(out, gaussian, gl::Format::rgba8, 1.0, 3.0).max_lsb, 1.0, 1e-6);
+  // rgba16f: the nearest half; 1 + 2^-12 is 1 as a half, so an output of 1 is equal.
+  Image one(1, 1);
+  for (float& v : one.texels) v = 1.0f;
+  ReferenceImage near_one = model::blank(1, 1);
+  for (double& v : near_one.texels) v = 1.0 + std::ldexp(1.0, -12);
+  EXPECT_EQ(measure_fidelity(one, near_one, gl::Format::rgba16f, 1.0, 3.0).max_lsb, 0.0);
   EXPECT_EQ(fidelity_kernel(0.0), (Kernel{KernelType::Box, 0, 0.0}));
   EXPECT_EQ(fidelity_kernel(2.5).radius, 8);
   EXPECT_EQ(fidelity_kernel(60.0).radius, 180);  // past the largest radius a variant takes: the reference has no limit

@@ -113,6 +113,27 @@ TEST(Conclusion, TheClosestApproximationWhenNoneIsCloseEnough) {
   EXPECT_EQ(conclude(r, kNoGpus, 40.0).kernels[0].answer.approximation.fastest->row, &r.rows[5]);
 }
 
+// Three approximations under the threshold, in both orders: the closest is the one of highest PSNR
+// wherever it stands (kawase, 47 dB: not dual-kawase at 45 nor box-iterated at 41), and the page
+// names it with its PSNR.
+TEST(Conclusion, TheClosestIsTheHighestPsnrInEitherOrder) {
+  for (bool closest_first : {true, false}) {
+    Report r;
+    r.frames = 3;
+    r.rows = {row("compute-separable", 16, {1.0, 1.0, 1.0}), row("dual-kawase", 16, {0.4, 0.4, 0.4}, 45.0),
+              row("box-iterated", 16, {0.3, 0.3, 0.3}, 41.0)};
+    r.rows.insert(closest_first ? r.rows.begin() + 1 : r.rows.end(), row("kawase", 16, {0.6, 0.6, 0.6}, 47.0));
+    const Conclusion c = conclude(r, kNoGpus, 50.0);
+    ASSERT_EQ(c.kernels.size(), 1u);
+    EXPECT_FALSE(c.kernels[0].answer.approximation.fastest) << "none reaches 50 dB";
+    ASSERT_TRUE(c.kernels[0].answer.closest_approximation);
+    EXPECT_EQ(c.kernels[0].answer.closest_approximation->variant, "kawase") << (closest_first ? "first" : "last");
+    std::ostringstream page;
+    write_conclusion_markdown(c, page);
+    EXPECT_NE(page.str().find("none reaches 50 dB (the closest: kawase, 47.0 dB)"), std::string::npos) << page.str();
+  }
+}
+
 TEST(Conclusion, PageAndTerminalSayIt) {
   const Report r = made_up();  // the conclusion points into its rows
   const Conclusion c = conclude(r, kNoGpus);

@@ -2,12 +2,34 @@
 // name means one thing across variants; every candidate is a valid value; defaults first).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <regex>
 #include <set>
 
 #include "blur/registry.h"
 
 namespace blurlab {
 namespace {
+
+// Whether a file of glsl/ names `define` as a whole word.
+bool glsl_reads(const std::string& define) {
+  static const std::string all = [] {
+    std::string text;
+    for (const auto& entry : std::filesystem::directory_iterator(BLURLAB_GLSL_DIR)) {
+      std::ifstream in(entry.path());
+      text += std::string(std::istreambuf_iterator<char>(in), {}) + "\n";
+    }
+    return text;
+  }();
+  return std::regex_search(all, std::regex("\\b" + define + "\\b"));
+}
+
+// A knob the host resolves (no define) reaches no shader as given.
+TEST(Knob, WithoutADefineDefinesNothing) {
+  const Knob k{.name = "rows", .help = "host only", .min = 0, .max = 8, .candidates = {{0}}};
+  EXPECT_TRUE(k.defines({4, 0}).empty());
+}
 
 TEST(Knob, IntegerParsesPrintsAndDefines) {
   const Knob k = knobs::segment({128, 64});
@@ -94,11 +116,24 @@ TEST(Registry, EveryCandidateIsAValueAndNamesAreUnique) {
                                        << ", is not a candidate";
       }
       EXPECT_FALSE(k.help.empty());
-      EXPECT_FALSE(k.define.empty());
     }
     // Compute shaders need a workgroup; fragment shaders have none.
     EXPECT_EQ(find_knob(*v, "workgroup") != nullptr, v->stage == Stage::Compute) << v->name;
   }
+}
+
+// A knob's define reaches a shader: some file of glsl/ reads it (DEFINE_X for a size). A knob
+// the host resolves has none (Knob::define).
+TEST(Registry, EveryKnobDefineReachesAShader) {
+  int defines = 0;
+  for (const VariantInfo* v : variants())
+    for (const Knob& k : v->knobs) {
+      if (k.define.empty()) continue;
+      const std::string read = std::string(k.define) + (k.type == KnobType::Size ? "_X" : "");
+      EXPECT_TRUE(glsl_reads(read)) << v->name << "'s " << k.name << " defines " << read << ", which no shader in glsl/ reads";
+      ++defines;
+    }
+  EXPECT_GT(defines, 10) << "the knobs' defines were not found";
 }
 
 TEST(Registry, RolesAreDeclaredNotNamed) {
