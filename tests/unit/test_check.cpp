@@ -156,14 +156,14 @@ TEST(Check, ExactVariantsAllowTheirStatedSteps) {
   EXPECT_EQ(t.relative, std::ldexp(1.0, -10));
   // 2 x 9 taps + 2 fp32 roundings of values up to the peak 2, and no rounding of an rgba32f intermediate.
   EXPECT_NEAR(t.absolute, 20.0 * std::ldexp(2.0, -24) + std::ldexp(1.0, -24), 1e-15) << t.reason;  // + the subnormal floor
-  // fft, 1024 points: per axis 2 transforms x 4 roundings x log2 N = 10 steps, times sqrt(N) = 32 (an
-  // error spreads over the segment), plus the spectrum's r + 1 = 5 terms and its product: 2 x (2560 +
-  // 6) roundings of the peak 2.
+  // fft, 512 points (its default at r = 4): per axis 2 transforms x 4 roundings x log2 N = 9 steps,
+  // times sqrt(N) = 22.6 (an error spreads over the segment), plus the spectrum's r + 1 = 5 terms and
+  // its product: 2 x (72 sqrt(512) + 6) = 3270.3 roundings of the peak 2.
   const VariantInfo& fft = *find_variant("fft");
   const Tolerance ft = tolerance_for(fft, resolve(fft, s), {64, 64}, 2.0);
   ASSERT_FALSE(ft.lsb);
   EXPECT_EQ(ft.relative, std::ldexp(1.0, -10));
-  EXPECT_NEAR(ft.absolute, 5132.0 * std::ldexp(2.0, -24) + std::ldexp(1.0, -24), 1e-15) << ft.reason;
+  EXPECT_NEAR(ft.absolute, 2.0 * (72.0 * std::sqrt(512.0) + 6.0) * std::ldexp(2.0, -24) + std::ldexp(1.0, -24), 1e-15) << ft.reason;
 }
 
 }  // namespace
