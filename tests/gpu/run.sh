@@ -19,6 +19,8 @@ mkdir -p "$out"
 cmake_program=$(command -v cmake) || { echo "run.sh: cmake is not on this machine" >&2; exit 2; }
 command -v ctest >/dev/null || { echo "run.sh: ctest is not on this machine" >&2; exit 2; }
 jobs=${JOBS:-$(nproc)}
+# The GL test program runs on llvmpipe unless told otherwise (tests/gl/gl_main.cpp): here, the GPU.
+export BLURLAB_TEST_DEVICE=gpu
 builds=("$@")
 if [ ${#builds[@]} -eq 0 ]; then
   builds=(normal)
