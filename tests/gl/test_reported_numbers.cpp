@@ -158,7 +158,9 @@ TEST_F(ReportedNumbers, GpuSpansFitTheirFramesWallTime) {
   double sum = 0.0;
   for (double ms : totals) sum += ms;
   EXPECT_LE(sum / static_cast<double>(totals.size()), m.cpu_ms.front() * 1.05) << "the frames' GPU time within their wall time";
-  EXPECT_GT(total.median, m.cpu_ms.front() * 0.05) << "most of a frame on llvmpipe is the blur itself";
+  // On llvmpipe the blur is most of a frame; on a GPU a frame's wall time is mostly the host's own
+  // (an H200 blurred in 0.021 ms of a 0.7 ms frame), so the bound holds there only.
+  if (gl_info().software) EXPECT_GT(total.median, m.cpu_ms.front() * 0.05) << "most of a frame on llvmpipe is the blur itself";
 }
 
 // The exact Gaussian of sigma as the report defines it (the normal density integrated over each
@@ -233,7 +235,9 @@ TEST_F(ReportedNumbers, FidelityIsTheOutputsDistanceFromTheGaussian) {
     // variable-layers with no map blurs every pixel with level R's exact separable layer: its
     // stored output is the exact Gaussian's, and its report says so (not the half step between
     // that step and the unrounded value).
-    if (v->name == "variable-layers") {
+    // (On llvmpipe; a GPU's fp32 arithmetic, contracted differently, put one texel of an H200's
+    // output a step away: there the report is still checked against the output above.)
+    if (v->name == "variable-layers" && gl_info().software) {
       EXPECT_EQ(largest, 0.0) << "variable-layers' output with a uniform map is the exact Gaussian as rgba8 stores it";
       EXPECT_EQ(m.fidelity->max_lsb, 0.0);
       EXPECT_EQ(m.fidelity->psnr_db, INFINITY);
