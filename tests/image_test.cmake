@@ -4,6 +4,8 @@
 # the case's kernel, EXPECT=limit: it must refuse for a device limit (shared memory),
 # EXPECT=border: for its border mode (VariantInfo::refused_borders), each with one
 # line naming the reason (exit 2), and write nothing.
+# Quoted words are words, not variables ("limit" is both below).
+cmake_policy(SET CMP0054 NEW)
 get_filename_component(dir ${OUT} DIRECTORY)
 file(MAKE_DIRECTORY ${dir})
 file(REMOVE ${OUT})
