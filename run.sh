@@ -8,7 +8,11 @@ usage() {
 usage: ./run.sh [run] [BLURLAB ARGS...]   install what is missing, build (Release), run blurlab: the window
                                          when a display is available, else the headless timing table on the
                                          scene and the report page out/report.md (with its charts, CSV, JSON)
-       ./run.sh test [CTEST ARGS...]     the same set-up, then the whole test suite through CTest
+       ./run.sh test [CTEST ARGS...]     the same set-up, then the test suite's first tier through CTest
+                                         (ctest -LE full: one case of every variant, every unit, CLI and
+                                         bad-input test; tests/tiers.cmake says what it keeps)
+       ./run.sh test --full [CTEST ARGS...]  the same with both tiers: every radius, border mode and knob
+                                         of every variant, every image and export case, the long runs
        ./run.sh --help                   this text (blurlab's own options: ./run.sh run --help)
 On Debian 12, as root, it installs the packages it needs with apt-get.
 USAGE
@@ -19,6 +23,11 @@ case ${1:-} in
   -h|--help) usage; exit 0 ;;
   run|test) mode=$1; shift ;;
 esac
+tier=(-LE full)  # the first tier (tests/tiers.cmake)
+if [ "$mode" = test ] && [ "${1:-}" = --full ]; then
+  tier=()
+  shift
+fi
 
 packages=(build-essential cmake pkg-config
           libglfw3-dev libepoxy-dev libglm-dev libpng-dev libjpeg62-turbo-dev libgtest-dev googletest libimgui-dev
@@ -67,5 +76,5 @@ case $mode in
     ;;
   test)
     cd build-release
-    exec ctest --output-on-failure -j"$jobs" "$@" ;;
+    exec ctest --output-on-failure -j"$jobs" "${tier[@]}" "$@" ;;
 esac

@@ -43,12 +43,14 @@ foreach(line IN LISTS lines)
     set(map -DMAP=circle)
   endif()
   add_test(export.${variant} "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} ${map} -DDIR=${WORK}/${variant} -P "${ROUND_TRIP}")
-  set_tests_properties(export.${variant} PROPERTIES TIMEOUT 300 LABELS export)
+  set_tests_properties(export.${variant} PROPERTIES TIMEOUT 300)
+  blurlab_tier(export.${variant} export)
   # And by a PNG map of another size than the image, on rgba16f input (every variable variant takes it).
   if(variant MATCHES "^variable-")
     add_test(export.${variant}.map_png_rgba16f "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} -DMAP=png
              -DINPUT_FORMAT=rgba16f -DDIR=${WORK}/${variant}.map_png_rgba16f -P "${ROUND_TRIP}")
-    set_tests_properties(export.${variant}.map_png_rgba16f PROPERTIES TIMEOUT 300 LABELS export)
+    set_tests_properties(export.${variant}.map_png_rgba16f PROPERTIES TIMEOUT 300)
+  blurlab_tier(export.${variant}.map_png_rgba16f export)
   endif()
   # The other border modes where the export's handling of them differs: a shader mapping taps of
   # image loads (compute-separable) and of texelFetch (frag-separable), and the sampler wrap modes
@@ -57,32 +59,37 @@ foreach(line IN LISTS lines)
     foreach(border reflect reflect101 wrap constant)
       add_test(export.${variant}.border_${border} "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} -DBORDER=${border}
                -DDIR=${WORK}/${variant}.${border} -P "${ROUND_TRIP}")
-      set_tests_properties(export.${variant}.border_${border} PROPERTIES TIMEOUT 300 LABELS export)
+      set_tests_properties(export.${variant}.border_${border} PROPERTIES TIMEOUT 300)
+    blurlab_tier(export.${variant}.border_${border} export)
     endforeach()
   endif()
   list(FIND streamed_variants ${variant} streamed_at)  # (no IN_LIST: ctest runs this without policies)
   if(NOT streamed_at EQUAL -1)
     add_test(export.${variant}.streamed "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=gauss -DRADIUS=50
              -DDIR=${WORK}/${variant}.streamed -P "${ROUND_TRIP}")
-    set_tests_properties(export.${variant}.streamed PROPERTIES TIMEOUT 300 LABELS export)
+    set_tests_properties(export.${variant}.streamed PROPERTIES TIMEOUT 300)
+  blurlab_tier(export.${variant}.streamed export)
   endif()
   # Linear light: the recipe says the source holds it and the result must be encoded, and the runner does so.
   if(variant MATCHES "^(compute-separable|frag-separable)$")
     add_test(export.${variant}.linear "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} -DLINEAR=1
              -DDIR=${WORK}/${variant}.linear -P "${ROUND_TRIP}")
-    set_tests_properties(export.${variant}.linear PROPERTIES TIMEOUT 300 LABELS export)
+    set_tests_properties(export.${variant}.linear PROPERTIES TIMEOUT 300)
+  blurlab_tier(export.${variant}.linear export)
   endif()
   math(EXPR count "${count} + 1")
 endforeach()
 # The runner refuses a recipe whose data files are damaged, in one line (tests/export_bad_data.cmake).
 add_test(export.run_recipe_bad_data "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DMAKE_CHART=${MAKE_CHART}
          -DDIR=${WORK}/bad_data -P "${BAD_DATA}")
-set_tests_properties(export.run_recipe_bad_data PROPERTIES TIMEOUT 300 LABELS export)
+set_tests_properties(export.run_recipe_bad_data PROPERTIES TIMEOUT 300)
+blurlab_tier(export.run_recipe_bad_data export)
 # It refuses special files, paths out of its folder, values out of range and names that would drive
 # the terminal, in one line and without waiting (tests/export_hostile_recipe.cmake).
 add_test(export.run_recipe_hostile "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DMAKE_CHART=${MAKE_CHART}
          -DDIR=${WORK}/hostile_recipe -P "${HOSTILE_RECIPE}")
-set_tests_properties(export.run_recipe_hostile PROPERTIES TIMEOUT 300 LABELS export)
+set_tests_properties(export.run_recipe_hostile PROPERTIES TIMEOUT 300)
+blurlab_tier(export.run_recipe_hostile export)
 if(count EQUAL 0)
   add_test(export.no_variants "${CMAKE}" -E echo "no variants listed by ${BLURLAB} --list-variants")
   set_tests_properties(export.no_variants PROPERTIES WILL_FAIL TRUE)

@@ -37,7 +37,8 @@ foreach(grid IN ITEMS "Grid/VariantGrid.MatchesReference|_r([0-9]+)|r" "Borders/
     set(name gl.${variant}.${suffix}${CMAKE_MATCH_3})
     add_test(${name} "${GL_TESTS}" "--gtest_filter=${suite}.${method}/${param}")
     # A case that checked nothing says so with GTEST_SKIP: ctest counts it as skipped, not passed.
-    set_tests_properties(${name} PROPERTIES TIMEOUT 900 LABELS gl SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+    set_tests_properties(${name} PROPERTIES TIMEOUT 900 SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+    blurlab_tier(${name} gl)
     math(EXPR count "${count} + 1")
   endforeach()
   if(count EQUAL 0)

@@ -77,7 +77,8 @@ foreach(line IN LISTS lines)
     add_test(image.${variant}.${name} "${CMAKE}" "-DBLURLAB=${BLURLAB}" "-DCOMPARE=${COMPARE}" "-DVARIANT=${variant}"
              "-DINPUT=${ASSETS}/${input}" "-DGOLDEN=${golden}" "-DOUT=${OUT}/${variant}/${name}.png"
              "-DTOLERANCE=${tolerance}" "-DGOLDEN_TOOL=${GOLDEN_TOOL}" "-DEXPECT=${expect}" "-DARGS=${args}" -P "${DRIVER}")
-    set_tests_properties(image.${variant}.${name} PROPERTIES LABELS image TIMEOUT 600)
+    set_tests_properties(image.${variant}.${name} PROPERTIES TIMEOUT 600)
+    blurlab_tier(image.${variant}.${name} image)
   endforeach()
 endforeach()
 # A listing that matched no line (its format changed) would otherwise add no test and pass.

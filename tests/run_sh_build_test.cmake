@@ -1,5 +1,5 @@
 # ./run.sh builds what its mode runs: the program and the recipe runner for a run, everything for
-# `./run.sh test`.
+# `./run.sh test`, which runs the suite's first tier, and both tiers with --full.
 # run.sh runs in a copy of itself with cmake, ctest and dpkg-query replaced by scripts that log
 # their arguments (the fake cmake "builds" a blurlab that logs its own), so nothing is installed,
 # built or timed here.
@@ -36,4 +36,6 @@ function(run_sh expected)
 endfunction()
 
 run_sh("cmake --build build-release -j[0-9]+ --target blurlab blurlab-run-recipe\nblurlab --headless --report out --variant copy\n$" --variant copy)
-run_sh("cmake --build build-release -j[0-9]+\nctest --output-on-failure -j[0-9]+ -R unit\n$" test -R unit)
+# The first tier by default (tests/tiers.cmake), both with --full.
+run_sh("cmake --build build-release -j[0-9]+\nctest --output-on-failure -j[0-9]+ -LE full -R unit\n$" test -R unit)
+run_sh("cmake --build build-release -j[0-9]+\nctest --output-on-failure -j[0-9]+ -R unit\n$" test --full -R unit)

@@ -8,6 +8,11 @@
 #   tests/mutation/run.sh                 every mutation (about 20 minutes on 2 cores)
 #   tests/mutation/run.sh NAME...         some of them (names: tests/mutation/run.sh --list)
 #   KEEP=1 tests/mutation/run.sh ...      keep the scratch clone and its build, and say where
+#   tests/mutation/run.sh --tier first [NAME...]
+#                                         the same, each break's tests taken from the suite's first
+#                                         tier alone (`ctest -LE full`, what `./run.sh test` runs;
+#                                         tests/tiers.cmake): a break whose tests are all in the full
+#                                         tier only counts as SURVIVED
 #   tests/mutation/run.sh --gpu-list      the breaks only a GPU shows (tests/gpu/pack.sh builds them)
 #
 # It ends with a table: "caught" (the tests failed, as they must), "SURVIVED" (the tests passed
@@ -19,7 +24,7 @@ root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 
 # name | file | perl substitution (applied with -0pi: the whole file is one string) | ctest regex
 mutations=(
-  "refuse-everything|src/blur/variant.cpp|s/(std::optional<Refusal> unsupported_reason\([^{]*\{)/\$1\n  return Refusal{Limit::Setting, \"mutation\"};/|^gl\.compute-separable\.r1\$"
+  "refuse-everything|src/blur/variant.cpp|s/(std::optional<Refusal> unsupported_reason\([^{]*\{)/\$1\n  return Refusal{Limit::Setting, \"mutation\"};/|^gl\.compute-separable\.r7\$"
   "refuse-non-default-knobs|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  for (const Knob* k : {&kColumns, &kRows, &kBatch, &kScan})\n    if (s.knob(k->name) != k->default_value(s.kernel.radius)) return Refusal{Limit::Knobs, \"mutation\"};/|^gl\.compute-box-blocked\.knobs\$"
   "refuse-large-radii|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  if (s.kernel.radius > 16) return Refusal{Limit::Reach, \"mutation\", double(s.kernel.radius), 16.0};/|^gl\.compute-box-blocked\.r33\$"
   "refuse-large-radii-as-shared-memory|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  if (s.kernel.radius > 16) return Refusal{Limit::SharedMemory, \"mutation\", 1e9, double(limits.max_compute_shared_memory)};/|^gl\.compute-box-blocked\.r33\$"
@@ -85,6 +90,15 @@ if [ "${1:-}" = "--gpu-list" ]; then
   exit 0
 fi
 
+tier=()  # ctest's selection of the tier the tests come from: every test, or the first tier's
+tier_name=""
+if [ "${1:-}" = "--tier" ]; then
+  [ "${2:-}" = first ] || { echo "mutation: --tier takes 'first' (the full tier is the default)" >&2; exit 2; }
+  tier=(-LE full)
+  tier_name=" in the first tier"
+  shift 2
+fi
+
 if [ "${1:-}" = "--list" ]; then
   for m in "${mutations[@]}"; do echo "${m%%|*}"; done
   exit 0
@@ -121,16 +135,20 @@ for m in "${mutations[@]}"; do
     status=1
     continue
   fi
-  if (cd build && ctest -R "$tests" -j"$jobs" >"$scratch/$name.log" 2>&1); then
+  if (cd build && ctest -R "$tests" "${tier[@]}" -j"$jobs" >"$scratch/$name.log" 2>&1); then
     if grep -q "No tests were found" "$scratch/$name.log"; then
-      results+=("STALE     $name (no test matches $tests)")
+      if [ ${#tier[@]} -gt 0 ] && [ -n "$(cd build && ctest -N -R "$tests" | grep -E '^ *Test +#')" ]; then
+        results+=("SURVIVED  $name: no test of $tests is in the first tier")
+      else
+        results+=("STALE     $name (no test matches $tests)")
+      fi
     else
-      results+=("SURVIVED  $name: $tests passed with the break in place")
+      results+=("SURVIVED  $name: $tests passed$tier_name with the break in place")
     fi
     status=1
   else
     failed=$(grep -cE "^\s*[0-9]+ - " "$scratch/$name.log")
-    results+=("caught    $name: $failed of the tests $tests failed ($((SECONDS - start)) s)")
+    results+=("caught    $name: $failed of the tests $tests$tier_name failed ($((SECONDS - start)) s)")
   fi
   echo "${results[-1]}"
 done
