@@ -110,6 +110,8 @@ git clone -q "$root" "$scratch/src"
 cd "$scratch/src" || exit 1
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# Paths relative to the clone, so ccache finds what a build of the same files elsewhere left.
+export CCACHE_BASEDIR=$scratch/src
 jobs=${BUILD_JOBS:-$(nproc)}
 echo "mutation: building $(git rev-parse --short HEAD) in $scratch"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" >/dev/null && cmake --build build -j"$jobs" >/dev/null ||
