@@ -111,7 +111,9 @@ TEST(Registry, EveryCandidateIsAValueAndNamesAreUnique) {
       // Radius-dependent defaults: in increasing radius, each one of the candidates (which the tests try).
       for (size_t i = 0; i < k.default_by_radius.size(); ++i) {
         const auto& [radius, value] = k.default_by_radius[i];
-        if (i > 0) EXPECT_LT(k.default_by_radius[i - 1].first, radius) << v->name << "'s " << k.name << " defaults by radius out of order";
+        if (i > 0) {
+          EXPECT_LT(k.default_by_radius[i - 1].first, radius) << v->name << "'s " << k.name << " defaults by radius out of order";
+        }
         EXPECT_TRUE(seen.count(value)) << v->name << "'s " << k.name << " default from r = " << radius << ", " << k.text(value)
                                        << ", is not a candidate";
       }

@@ -588,8 +588,11 @@ TEST(Tuning, NestingAndLengthOfAFileStayBounded) {
       EXPECT_EQ(message.find("json.exception"), std::string::npos) << "the library's own prefix: " << message;
       EXPECT_EQ(message.back(), ')') << message;
       EXPECT_LT(message.size(), 260u) << message;
-      if (text.size() < 100) EXPECT_NE(message.find("invalid literal; last read: '\"variant\": tru '"), std::string::npos) << message;
-      else EXPECT_NE(message.find("xxx..."), std::string::npos) << message;
+      if (text.size() < 100) {
+        EXPECT_NE(message.find("invalid literal; last read: '\"variant\": tru '"), std::string::npos) << message;
+      } else {
+        EXPECT_NE(message.find("xxx..."), std::string::npos) << message;
+      }
     }
   }
 }
