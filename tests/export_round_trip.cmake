@@ -1,6 +1,6 @@
 # cmake -DBLURLAB=... -DRUN_RECIPE=... -DGOLDEN_TOOL=... -DCOMPARE=... -DMAKE_CHART=... -DGLSLANG=... -DVARIANT=...
 #       -DKERNEL=box|gauss [-DBORDER=mode] [-DLINEAR=1] [-DMAP=ramp|band|circle|png] [-DINPUT_FORMAT=rgba16f]
-#       -DDIR=... -P export_round_trip.cmake
+#       [-DWIDTH=w -DHEIGHT=h] -DDIR=... -P export_round_trip.cmake
 # 1. blurlab exports VARIANT blurring a noise image (r = 5, an odd size so partial workgroups occur);
 # 2. blurlab-run-recipe, which knows nothing of blurlab, runs the export from recipe.json and its
 #    shaders alone and writes what it made; 3. that matches the CPU reference (blurlab-golden; an
@@ -17,7 +17,9 @@
 # recipe carries as data files; the reference blurs by the same map. INPUT_FORMAT=rgba16f: blur
 # the image in rgba16f (the runner fills the source with floats and reads the result back to 8 bits).
 # Any refusal fails: every variant must export its default knobs at this size (approximations,
-# given r = 5, blur for sigma = 5/3 and are compared with their CPU model).
+# given r = 5, blur for sigma = 5/3 and are compared with their CPU model). WIDTH x HEIGHT: the
+# image's size, 61x43 unless given (a large one keeps many workgroups of a pass in flight while the
+# next pass starts, where a GPU shows a barrier missing between the runner's passes).
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
 include(${CMAKE_CURRENT_LIST_DIR}/run_command.cmake)
@@ -37,7 +39,11 @@ set(light_args)
 if(LINEAR)
   set(light_args --linear)
 endif()
-run(${MAKE_CHART} --noise 61 43 ${DIR}/input.png)
+if(NOT WIDTH OR NOT HEIGHT)
+  set(WIDTH 61)
+  set(HEIGHT 43)
+endif()
+run(${MAKE_CHART} --noise ${WIDTH} ${HEIGHT} ${DIR}/input.png)
 set(map_args)
 if(MAP STREQUAL "png")
   run(${MAKE_CHART} --map 23 17 ${DIR}/map.png)
@@ -219,9 +225,9 @@ endif()
 run(${MAKE_CHART} --noise 37 29 ${DIR}/other.png)
 if(MAP)
   # Its levels were made per pixel of the recipe's image: refused, with both sizes.
-  run_refused("other.png is 37x29, the recipe's image 61x43: [^\n]*; export the blur again at 37x29 "
+  run_refused("other.png is 37x29, the recipe's image ${WIDTH}x${HEIGHT}: [^\n]*; export the blur again at 37x29 "
               ${RUN_RECIPE} ${DIR}/export/recipe.json ${DIR}/other.png ${DIR}/other_blurred.png)
-  if(NOT readme MATCHES "Made for 61x43; it runs at that size only: ")
+  if(NOT readme MATCHES "Made for ${WIDTH}x${HEIGHT}; it runs at that size only: ")
     message(FATAL_ERROR "README.md does not say the recipe runs at its own size only:\n${readme}")
   endif()
 else()

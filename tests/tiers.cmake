@@ -29,9 +29,10 @@ set(BLURLAB_FULL_TIER_ONLY
   # goldens, golden.<variant>.<case>, are their CPU models' and cheap: every one stays.)
   "^(image|export)\\.[a-z0-9-]+\\.[a-z0-9_]+$"
   "^export\\.[a-z0-9-]+$"
-  # Long runs of the whole program: a sweep of every variant with --check, the first run's
-  # default table and --tune, the report's sweep and charts, every variant's memory.
-  "^cli\\.(check_sweep|first_run_(default|tune))$"
+  # Long runs of the whole program: every variant with --check on the scene and in a sweep of
+  # formats, the first run's default table and --tune, the report's sweep and charts, every
+  # variant's memory.
+  "^cli\\.(check_scene|check_sweep|first_run_(default|tune))$"
   "^report\\.(sweep|charts|memory_estimate)$"
   # Linear light through every variant (cli.check_scene and linear.edge keep the rest of it).
   "^linear\\.check$"
@@ -48,8 +49,9 @@ set(BLURLAB_FIRST_TIER_KEEPS
   "^gl\\.(kawase|dual-kawase)\\.r16$"
   "^gl\\.compute-separable-regblock\\.large_gauss$"
   # Image and export cases of one exact variant (files, the reference, the recipe: the
-  # same C++ for every variant) and of the variable-radius ones (radius maps: C++ of their own).
-  "^(image|export)\\.(compute-separable|variable-[a-z]+)(\\.[a-z0-9_]+)?$"
+  # same C++ for every variant) and of the variable-radius ones (radius maps: C++ of their own),
+  # but the 2048x2048 round trips (.large), which are there for a GPU's overlapping passes.
+  "^(image|export)\\.(compute-separable|variable-[a-z]+)(\\.([a-z0-9]+_[a-z0-9_]+|linear|streamed))?$"
   # The window: its keys, its radius maps, its errors.
   "^window\\.(keys|radius_map|errors)$")
 
