@@ -33,8 +33,6 @@ namespace blurlab::app {
 
 namespace {
 
-constexpr glm::ivec2 kDefaultSize{1920, 1080};
-
 // A CPU rasterizer (llvmpipe) takes 4 to 7 minutes on 2 cores for the sweep a GPU does in seconds
 // at the defaults above (30 frames, at most 3 s each, and half a second of warm-up for clocks a
 // CPU does not have). A run on one that chooses neither the image (--size, --image) nor the timing
