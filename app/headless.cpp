@@ -2,11 +2,9 @@
 
 #include <algorithm>
 #include <ctime>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
-#include <tuple>
 
 #include "bench/roofline.h"
 #include "bench/sweep.h"
@@ -17,7 +15,11 @@
 #include "gl/timer_pool.h"
 #include "image/image_file.h"
 #include "export/export.h"
+#include "cpu_rasterizer_sizing.h"
+#include "export_blur.h"
 #include "image_input.h"
+#include "run_outputs.h"
+#include "sweep_progress.h"
 #include "report/conclusion.h"
 #include "report/page.h"
 #include "report/report.h"
@@ -33,19 +35,6 @@ namespace blurlab::app {
 
 namespace {
 
-constexpr glm::ivec2 kDefaultSize{1920, 1080};
-
-// A CPU rasterizer (llvmpipe) takes 4 to 7 minutes on 2 cores for the sweep a GPU does in seconds
-// at the defaults above (30 frames, at most 3 s each, and half a second of warm-up for clocks a
-// CPU does not have). A run on one that chooses neither the image (--size, --image) nor the timing
-// (--warmup, --frames, --budget) is sized down, and says so, with the time the default run
-// (every variant, the default kernel) took on 2 cores; --tune and --tuned are sized alike, so a
-// tuning file made there is used there.
-constexpr glm::ivec2 kCpuRasterizerSize{480, 270};
-constexpr int kCpuRasterizerWarmup = 1, kCpuRasterizerFrames = 5;
-constexpr double kCpuRasterizerBudgetS = 1.0;
-constexpr std::string_view kCpuRasterizerRunTime = "about 45 s on 2 cores, 42 s of CPU time";
-
 std::string now_iso8601() {
   char buffer[32];
   const std::time_t now = std::time(nullptr);
@@ -56,93 +45,6 @@ std::string now_iso8601() {
 // "N OpenGL errors (printed above)" when a debug context saw any, else "".
 std::string gl_errors(bool debug) {
   return debug && gl::debug_error_count() > 0 ? std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above)" : "";
-}
-
-// Sizes `o` for a CPU rasterizer (above) when it chose none of that; returns what it says about it.
-std::optional<std::string> size_for_cpu_rasterizer(cli::Options& o, const gl::GlInfo& info, bench::TimingPolicy& policy) {
-  if (!info.software || !o.sizes.empty() || !o.image.empty() || o.timing_given) return std::nullopt;
-  o.sizes = {kCpuRasterizerSize};
-  o.warmup = kCpuRasterizerWarmup;
-  o.frames = o.frames > 0 ? kCpuRasterizerFrames : 0;  // --check alone times nothing
-  o.budget = kCpuRasterizerBudgetS;
-  policy = {.warmup_frames = o.warmup, .min_warmup_s = 0.0, .frames = o.frames, .budget_s = o.budget};
-  if (o.frames == 0)
-    return "The renderer is a CPU rasterizer, so this run is sized down to " + size_text(kCpuRasterizerSize) + " (a GPU's default: " +
-           size_text(kDefaultSize) + "; --size chooses).";
-  return "The renderer is a CPU rasterizer, so this run is sized down: " + size_text(kCpuRasterizerSize) + ", " +
-         plural(o.frames, "timed frame") + " per setting, at most " + format_double(o.budget) + " s each (the default run took " +
-         std::string(kCpuRasterizerRunTime) + "; a GPU's defaults: " + size_text(kDefaultSize) +
-         ", 30 frames, 3 s; --size, --frames and --budget choose).";
-}
-
-// --export: records the one blur the run measured (its row, with --tuned knobs filled in) and stages
-// its shaders and recipe with the run's other outputs. Returns the line to print once they are in place.
-std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPipeline& pipeline, gl::ProgramCache& programs,
-                        const bench::FillSource& fill) {
-  const auto row = std::find_if(rep.rows.begin(), rep.rows.end(), [&](const report::Measurement& m) { return m.variant == o.variants.front(); });
-  if (row == rep.rows.end() || row->unsupported) throw Error("--export: no run of " + std::string(o.variants.front()->name) + " to export");
-  if (auto why = pipeline.configure(*row->variant, row->settings, row->size)) throw Error("--export: " + why->reason);
-  gl::Texture source(row->size.x, row->size.y, row->settings.input_format, "export source");
-  gl::Texture destination(row->size.x, row->size.y, row->settings.input_format, "export destination");
-  fill(source, row->settings.linear);
-  const Recording recording = pipeline.record(source, destination);
-  ExportRequest request{.variant = row->variant,
-                        .settings = row->settings,
-                        .size = row->size,
-                        .gpu = rep.gl.renderer,
-                        .cpu_rasterizer = rep.gl.software,
-                        .median_ms = rep.gl.software ? std::nullopt : row->total_median(),
-                        .check = row->check ? std::string(row->check->ok ? "ok " : "FAILED ") + row->check->text() : "",
-                        .command = o.command_line,
-                        .tolerance = row->tolerance,
-                        .fidelity = row->fidelity,
-                        .approximation = row->approximation,
-                        // The file's name alone: the shaders' headers are not the place for this machine's paths.
-                        .input = o.image.empty() ? "the scene (" + size_text(row->size) + ")"
-                                                 : "--image " + std::filesystem::path(o.image).filename().string()};
-  std::string line = "exported " + std::string(row->variant->name) + " to " + single_line(o.export_dir) + "/:";
-  for (const std::string& file : write_export(recording, request, programs.sources(), o.export_dir)) line += " " + file;
-  if (const std::string warning = fidelity_warning(request); !warning.empty()) line += "\n" + wrapped("warning: " + warning, report::kTableWidth);
-  return line;
-}
-
-using OutputList = std::vector<std::pair<std::filesystem::path, std::string>>;
-
-// --output, --csv and --json where given, with their options.
-OutputList file_outputs(const cli::Options& o) {
-  OutputList files;
-  for (const auto& [file, option] : {std::pair{&o.output, "--output"}, std::pair{&o.csv, "--csv"}, std::pair{&o.json, "--json"}})
-    if (!file->empty()) files.emplace_back(*file, option);
-  return files;
-}
-
-// Every file and folder the run may write, with its option: none may be another's.
-OutputList all_outputs(const cli::Options& o) {
-  OutputList files = file_outputs(o);
-  if (o.tune) files.emplace_back(o.tune_file, "--tune-file");
-  for (const auto& [dir, option, names] : {std::tuple{&o.report_dir, "--report", &report::kReportFiles},
-                                           std::tuple{&o.export_dir, "--export", &kExportFiles}}) {
-    if (dir->empty()) continue;
-    files.emplace_back(*dir, option);
-    for (const std::string& name : *names) files.emplace_back(std::filesystem::path(*dir) / name, option);
-  }
-  if (!o.dump_dir.empty()) files.emplace_back(o.dump_dir, "--dump-programs");
-  return files;
-}
-
-// The progress lines of a piped sweep: one per variant at a size and input format.
-bool same_progress_item(const bench::Job& a, const bench::Job& b) {
-  return a.variant == b.variant && a.size == b.size && a.input_format == b.input_format;
-}
-
-size_t progress_items(const std::vector<bench::Job>& jobs) {
-  size_t items = 0;
-  for (size_t i = 0; i < jobs.size(); ++i) items += i == 0 || !same_progress_item(jobs[i - 1], jobs[i]);
-  return items;
-}
-
-std::string progress_item_text(const bench::Job& job) {
-  return std::string(job.variant->name) + " (" + size_text(job.size) + " " + std::string(gl::name(job.input_format)) + ")";
 }
 
 }  // namespace

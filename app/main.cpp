@@ -7,6 +7,7 @@
 #include "blur/registry.h"
 #include "cli/options.h"
 #include "headless.h"
+#include "list_refusals.h"
 #include "window.h"
 #include "util/error.h"
 #include "util/files.h"
@@ -44,6 +45,7 @@ int run(int argc, char** argv) {
     list_variants();
     return 0;
   }
+  if (options.list_refusals) return blurlab::app::list_refusals(options);
   if (options.print_kernel) {
     print_kernel(options.kernel_list().front());
     return 0;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "gl/barriers.h"
+#include "gl/bindings.h"
 
 namespace blurlab::app {
 namespace {
@@ -31,12 +32,13 @@ void Presenter::draw(const gl::Texture& image, const gl::Texture* other, const T
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glViewport(0, 0, size.x, size.y);
   glUseProgram(program_->id());
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, image.id());
-  glBindSampler(0, 0);
-  glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_2D, other ? other->id() : image.id());
-  glBindSampler(1, 0);
+  const auto bind = [](gl::Unit unit, GLuint texture) {
+    glActiveTexture(GL_TEXTURE0 + gl::unit_number(unit));
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glBindSampler(gl::unit_number(unit), 0);
+  };
+  bind(gl::Unit::PresentImage, image.id());
+  bind(gl::Unit::PresentOther, other ? other->id() : image.id());
   glActiveTexture(GL_TEXTURE0);
   glUniform1i(mode_, other ? 1 : 0);
   glUniform1f(amplify_, kDiffAmplify);

@@ -14,23 +14,25 @@
 
 #include "blur/check.h"
 #include "blur/pipeline.h"
-#include "blur/radius_map.h"
 #include "blur/registry.h"
 #include "check_worker.h"
+#include "exit_summary.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
 #include "key_input.h"
+#include "map_thumbnail.h"
 #include "overlay.h"
 #include "presenter.h"
 #include "scene/scene.h"
 #include "screenshot.h"
+#include "scripted_input.h"
 #include "second_variant.h"
-#include "ui/soak.h"
 #include "ui/span_stats.h"
 #include "ui/view_state.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/strings.h"
+#include "window_size.h"
 
 namespace blurlab::app {
 
@@ -41,25 +43,10 @@ bool display_available() {
 
 namespace {
 
-// A radius map as the overlay shows it: each pixel's level as grey, black r = 0 to white r = R,
-// 160 texels wide with the window's aspect.
-gl::Texture radius_map_thumbnail(const RadiusMap& map, glm::ivec2 window, int max_radius) {
-  const glm::ivec2 size{160, std::max(1, 160 * window.y / std::max(1, window.x))};
-  const std::vector<uint8_t> levels = radius_levels(&map, size, max_radius);
-  Image grey(size.x, size.y);
-  for (size_t i = 0; i < levels.size(); ++i) {
-    const float v = max_radius > 0 ? static_cast<float>(levels[i]) / static_cast<float>(max_radius) : 0.0f;
-    for (size_t c = 0; c < 3; ++c) grey.texels[i * 4 + c] = v;
-    grey.texels[i * 4 + 3] = 1.0f;
-  }
-  gl::Texture texture(size.x, size.y, gl::Format::rgba8, "radius map thumbnail");
-  texture.upload(grey);
-  return texture;
-}
-
-// The window's frame loop: input (keys, scripts, soak), the scene and the blur each frame, the
-// picture, the overlay. The check worker, the second variant, the presenter and screenshots have
-// files of their own.
+// The window's frame loop: input, the scene and the blur each frame, the picture, the overlay.
+// Each other job has a file of its own: scripted input and the soak (scripted_input.h), the
+// window's size and minimizing (window_size.h), screenshots (screenshot.h), the exit summary
+// (exit_summary.h), the check worker, the second variant, the presenter and the overlay.
 class App {
  public:
   App(const cli::Options& o, GLFWwindow* window, gl::GlInfo info)
@@ -72,6 +59,9 @@ class App {
         second_(programs_, info_.limits, info_.software),
         scene_(programs_),
         present_(programs_),
+        window_size_(window),
+        scripted_(o.script, o.soak),
+        screenshots_(o.screenshot),
         time_(o.time) {
     // Start from the command line's single choices; without --variant, the first compute blur
     // (the separable pair). The second variant of the difference view is the first blur of the
@@ -93,7 +83,6 @@ class App {
     if (!o.formats.empty()) state_.settings.intermediate = o.formats.front();
     for (const auto& [knob, values] : o.knob_values) state_.settings.knobs[knob] = values.front();
     if (o.linear) ui::handle_key(state_, ui::Key::L, all.size());
-    script_ = ui::parse_script(o.script);
     // Keys arrive through GLFW's callback, which finds this App through the window's user pointer.
     glfwSetWindowUserPointer(window_, this);
     glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int mods) {
@@ -111,44 +100,16 @@ class App {
   App& operator=(const App&) = delete;
 
   int run() {
-    const auto all = variants();
     uint64_t frame = 0;
     auto last = std::chrono::steady_clock::now();
-    const auto start = last;
-    size_t script_at = 0;
     bool minimized_at_end = false;
     while (!glfwWindowShouldClose(window_)) {
-      // Scripted input (tests, soak runs) goes through the same paths as real input.
-      std::vector<ui::ScriptStep> steps;
-      for (; script_at < script_.size() && script_[script_at].frame <= frame; ++script_at) steps.push_back(script_[script_at]);
-      if (soak_) {
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        steps = soak_driver_.steps(frame, state_.settings.kernel.radius);
-        if (!soak_->frame(elapsed, state_.variant, steps)) break;
-      }
-      for (const ui::ScriptStep& step : steps) {
-        if (step.key) keys_.push_back(*step.key);
-        if (step.resize) scripted_resize(*step.resize);
-        if (step.wait_for_check && checks_.busy()) {  // this frame shows the check's result
-          checks_.wait();
-          poll_check();
-        }
-      }
-      glfwPollEvents();
-      if (!keys_.empty()) notice_.clear();  // a notice answers the last key only
-      for (ui::Key key : keys_) effects_ |= ui::handle_key(state_, key, all.size());
-      keys_.clear();
-      if (effects_ & ui::kQuit) break;
-      if (effects_ & ui::kVsync) glfwSwapInterval(state_.vsync ? 1 : 0);
-      if (effects_ & ui::kReloadShaders) reload_shaders();
-      if (effects_ & ui::kScreenshot) pending_screenshot_ = true;
-      effects_ &= ~(ui::kVsync | ui::kReloadShaders | ui::kScreenshot);
+      if (!take_input(frame)) break;
 
       // Minimized (0x0 framebuffer): render nothing, and wait for events instead of spinning.
-      glm::ivec2 size{0, 0};
-      glfwGetFramebufferSize(window_, &size.x, &size.y);
-      if (minimized_ || size.x <= 0 || size.y <= 0) {
-        glfwWaitEventsTimeout(script_at < script_.size() || soak_ ? 0.01 : 0.25);
+      const glm::ivec2 size = window_size_.drawable();
+      if (size.x <= 0 || size.y <= 0) {
+        glfwWaitEventsTimeout(scripted_.more_to_come() ? 0.01 : 0.25);
         ++frame;
         ++minimized_frames_;
         if (options_.frames_given && frame >= static_cast<uint64_t>(options_.frames)) {
@@ -157,14 +118,7 @@ class App {
         }
         continue;
       }
-      if (size != size_ || (effects_ & ui::kRebuildTargets)) {
-        rebuild_targets(size);
-        effects_ |= ui::kReconfigure;
-      }
-      if (effects_ & ui::kReconfigure) configure();
-      if (effects_ & (ui::kReconfigure | ui::kCheck)) check_requested_ = true;
-      if (effects_ & ui::kCheck) check_asked_ = true;
-      effects_ = ui::kNone;
+      apply_frame_effects(size);
 
       const auto now = std::chrono::steady_clock::now();
       const double dt = std::chrono::duration<double>(now - last).count();
@@ -185,9 +139,7 @@ class App {
       }
       if (state_.overlay) draw_overlay();
       if (last_frame && state_.overlay) std::printf("%s\n", describe(layout_, size_).c_str());
-      if (pending_screenshot_) save_screenshot(automatic_screenshot_path(variants()[state_.variant]->name));
-      pending_screenshot_ = false;
-      if (last_frame && !options_.screenshot.empty()) screenshot_made_ = save_screenshot(options_.screenshot);
+      screenshots_.take(size_, variants()[state_.variant]->name, last_frame);
       glfwSwapBuffers(window_);
       for (const gl::FrameTimes& f : timers_.poll()) stats_.add(f);
       second_.poll(variants()[state_.diff_variant]->name, first_total_ms());
@@ -196,45 +148,59 @@ class App {
       if (last_frame) break;
     }
     checks_.wait();  // let the worker finish before the GL objects go
-    std::printf("view: %s\n", presented_.label.c_str());
-    for (const ui::SpanSummary& span : stats_.summaries())
-      std::printf("span %-6s avg %.3f ms (min %.3f, max %.3f, last %zu frames)\n", span.name.c_str(), span.mean_ms, span.min_ms,
-                  span.max_ms, span.samples);
-    std::printf("frames %llu (minimized %llu), GPU timer queries %zu, frames dropped %zu\n",
-                static_cast<unsigned long long>(frame), static_cast<unsigned long long>(minimized_frames_),
-                timers_.queries_created() + second_.queries_created(), timers_.frames_dropped());
-    if (!options_.screenshot.empty() && !screenshot_made_) {
+    const size_t timer_queries = timers_.queries_created() + second_.queries_created();
+    print_exit_summary(presented_.label, stats_,
+                       {.frames = frame, .minimized_frames = minimized_frames_, .timer_queries = timer_queries,
+                        .frames_dropped = timers_.frames_dropped()});
+    if (const auto missing = screenshots_.missing(minimized_at_end, options_.frames)) {
       // The run was for the picture: without it, it failed.
       std::fflush(stdout);
-      print_error("no screenshot made: " + (minimized_at_end ? "the window was minimized at frame " + std::to_string(options_.frames)
-                                            : screenshot_error_.empty() ? "the window closed before the last frame" : screenshot_error_));
+      print_error("no screenshot made: " + *missing);
       return 1;
     }
-    if (!soak_) return 0;
-    return soak_->verdict({.frames = frame,
-                           .timer_queries = timers_.queries_created() + second_.queries_created(),
-                           .programs_compiled = programs_.compiled(),
-                           .programs_cached = programs_.size()});
+    if (!scripted_.soaking()) return 0;
+    return scripted_.soak_verdict(
+        {.frames = frame, .timer_queries = timer_queries, .programs_compiled = programs_.compiled(), .programs_cached = programs_.size()});
   }
 
  private:
-  void scripted_resize(glm::ivec2 size) {
-    if (size.x == 0 || size.y == 0) {
-      // What a minimized window reports; iconify too where a window manager allows it.
-      minimized_ = true;
-      glfwIconifyWindow(window_);
-      return;
+  // This frame's input: the scripted steps (through the paths real input takes), GLFW's events
+  // and the keys they brought, and the effects that act at once. False: the run ends (Q, or the
+  // soak is over).
+  bool take_input(uint64_t frame) {
+    const std::optional<std::vector<ui::ScriptStep>> steps = scripted_.steps(frame, state_.settings.kernel.radius, state_.variant);
+    if (!steps) return false;
+    for (const ui::ScriptStep& step : *steps) {
+      if (step.key) keys_.push_back(*step.key);
+      if (step.resize) window_size_.resize(*step.resize);
+      if (step.wait_for_check && checks_.busy()) {  // this frame shows the check's result
+        checks_.wait();
+        poll_check();
+      }
     }
-    minimized_ = false;
-    glfwRestoreWindow(window_);
-    glfwSetWindowSize(window_, size.x, size.y);
-    // X11 applies sizes asynchronously: give the server a moment so the next frame sees it.
-    for (int i = 0; i < 50; ++i) {
-      glm::ivec2 fb;
-      glfwGetFramebufferSize(window_, &fb.x, &fb.y);
-      if (fb == size) break;
-      glfwWaitEventsTimeout(0.01);
+    glfwPollEvents();
+    if (!keys_.empty()) notice_.clear();  // a notice answers the last key only
+    for (ui::Key key : keys_) effects_ |= ui::handle_key(state_, key, variants().size());
+    keys_.clear();
+    if (effects_ & ui::kQuit) return false;
+    if (effects_ & ui::kVsync) glfwSwapInterval(state_.vsync ? 1 : 0);
+    if (effects_ & ui::kReloadShaders) reload_shaders();
+    if (effects_ & ui::kScreenshot) screenshots_.ask();
+    effects_ &= ~(ui::kVsync | ui::kReloadShaders | ui::kScreenshot);
+    return true;
+  }
+
+  // The effects that wait for a frame to draw: new targets for a new size, a new configuration,
+  // a check. A minimized window keeps them until it comes back.
+  void apply_frame_effects(glm::ivec2 size) {
+    if (size != size_ || (effects_ & ui::kRebuildTargets)) {
+      rebuild_targets(size);
+      effects_ |= ui::kReconfigure;
     }
+    if (effects_ & ui::kReconfigure) configure();
+    if (effects_ & (ui::kReconfigure | ui::kCheck)) check_requested_ = true;
+    if (effects_ & ui::kCheck) check_asked_ = true;
+    effects_ = ui::kNone;
   }
 
   void rebuild_targets(glm::ivec2 size) {
@@ -394,20 +360,6 @@ class App {
     effects_ |= actions.effects;
   }
 
-  // Saves the back buffer; returns whether it was written (an error is printed, and kept for the
-  // exit message of a --screenshot run).
-  bool save_screenshot(const std::string& path) {
-    try {
-      save_back_buffer(size_, path, path == options_.screenshot ? "--screenshot" : "");
-      std::cout << "saved " << path << std::endl;
-      return true;
-    } catch (const Error& e) {
-      screenshot_error_ = e.what();
-      if (path != options_.screenshot) print_error(e.what());  // the S key: say so and go on
-      return false;
-    }
-  }
-
   const cli::Options& options_;
   GLFWwindow* window_;
   gl::GlInfo info_;
@@ -417,6 +369,9 @@ class App {
   SecondVariant second_;  // View::DiffVariant
   Scene scene_;
   Presenter present_;
+  WindowSize window_size_;
+  ScriptedInput scripted_;
+  WindowScreenshots screenshots_;
   gl::Texture source_, output_, reference_;
   glm::ivec2 size_{0, 0};
   ui::ViewState state_;
@@ -425,7 +380,6 @@ class App {
   ui::Presented presented_;
   ui::SpanStats stats_;
   std::vector<ui::Key> keys_;
-  std::vector<ui::ScriptStep> script_;
   std::optional<std::string> unsupported_;
   std::string shader_error_;
   std::string notice_;  // why the last key did nothing
@@ -439,13 +393,7 @@ class App {
   uint32_t effects_ = ui::kReconfigure | ui::kRebuildTargets | ui::kVsync;
   bool check_requested_ = false;
   bool check_asked_ = false;  // by C (or the panel's button), for these settings
-  bool pending_screenshot_ = false;
-  bool screenshot_made_ = false;
-  std::string screenshot_error_;
-  bool minimized_ = false;
   uint64_t minimized_frames_ = 0;
-  ui::SoakDriver soak_driver_;
-  std::optional<ui::SoakMonitor> soak_ = options_.soak > 0 ? std::optional<ui::SoakMonitor>(options_.soak) : std::nullopt;
   double time_ = 0.0;
   double cpu_frame_ms_ = 0.0;
 };

@@ -1,5 +1,6 @@
 // blur_common.glsl: what every blur shader shares. The host (src/blur/pipeline.cpp) defines,
 // right after #version:
+//   BINDING_<NAME>          every binding unit's number (src/gl/bindings.h; every shader gets them)
 //   RADIUS                  kernel radius r: taps at -r..r (0 = identity); a variable-radius
 //                           variant gets VARIABLE_RADIUS instead and reads its radii as data
 //                           (variable_common.glsl)
@@ -7,7 +8,7 @@
 //                           BORDER_REFLECT101, BORDER_WRAP or BORDER_CONSTANT
 //   the variant's knobs     each knob's define (src/blur/knob.h), e.g. WG_X and WG_Y for the
 //                           workgroup, SEGMENT, UNROLL, CACHE_BITS; only the variant's own
-//   SRC_FORMAT, DST_FORMAT  image format qualifiers of image units 0 and 1 (compute)
+//   SRC_FORMAT, DST_FORMAT  image format qualifiers of BINDING_SOURCE and BINDING_TARGET (compute)
 //   SRC_RAW_FORMAT, ...     the same units bound raw (SOURCE_RAW, TARGET_RAW: source_image.glsl,
 //                           target_image.glsl)
 //   SRC_BYTES, DST_BYTES    their texels' sizes in bytes (4 rgba8, 8 rgba16f, 16 rgba32f)
@@ -50,7 +51,7 @@ const vec4 u_linear[] = vec4[](BAKED_LINEAR);
 #endif
 const vec4 u_border_value = BAKED_BORDER_VALUE;
 #else
-layout(std140, binding = 0) uniform KernelWeights {
+layout(std140, binding = BINDING_KERNEL_WEIGHTS) uniform KernelWeights {
   vec4 u_taps[TAP_VEC4S];       // w(i) for i = -r..r at flat index i + r, 4 per vec4
   vec4 u_linear[LINEAR_VEC4S];  // hardware-linear groups k = 0..LINEAR_COUNT-1: (offset, W), 2 per vec4
   vec4 u_border_value;          // BORDER_CONSTANT: the value outside the image, a texel of the input format

@@ -43,7 +43,7 @@ void main() {
 #include "target_image.glsl"
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
-layout(rgba32f, binding = 2) uniform restrict readonly image2D u_spectrum;
+layout(rgba32f, binding = BINDING_SPECTRUM) uniform restrict readonly image2D u_spectrum;
 
 const int M = N - 2 * RADIUS;             // outputs per segment
 const int Q = N / 4;                      // radix-4 butterflies per step

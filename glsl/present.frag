@@ -6,8 +6,8 @@
 // a channel differs beyond the tolerance, |d| > u_tolerance.x * |other| + u_tolerance.y (or is NaN).
 #include "srgb.glsl"
 
-layout(binding = 0) uniform sampler2D u_image;
-layout(binding = 1) uniform sampler2D u_other;
+layout(binding = BINDING_PRESENT_IMAGE) uniform sampler2D u_image;
+layout(binding = BINDING_PRESENT_OTHER) uniform sampler2D u_other;
 uniform int u_mode;
 uniform float u_amplify;
 uniform vec2 u_tolerance;

@@ -15,7 +15,7 @@ layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
 // The causal output along each line, read back by the same invocation (program order makes its
 // own stores visible to its loads).
-layout(CAUSAL_FORMAT, binding = 2) uniform restrict image2D u_causal;
+layout(CAUSAL_FORMAT, binding = BINDING_CAUSAL) uniform restrict image2D u_causal;
 
 const float P = RG_P, G1 = RG_G1, C1 = RG_C1, C2 = RG_C2, G2 = RG_G2;
 const float M[9] = float[](RG_M);

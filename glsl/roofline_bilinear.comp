@@ -5,8 +5,8 @@
 // in cache: the texture units' filtering, not memory, limits it. The sum is stored so nothing is
 // dropped.
 layout(local_size_x = 16, local_size_y = 16) in;
-layout(binding = 0) uniform sampler2D u_tex;
-layout(std430, binding = 0) writeonly buffer Sink { vec4 sink[]; };
+layout(binding = BINDING_ROOFLINE_TEXTURE) uniform sampler2D u_tex;
+layout(std430, binding = BINDING_SINK) writeonly buffer Sink { vec4 sink[]; };
 
 void main() {
   vec2 inv_size = 1.0 / vec2(textureSize(u_tex, 0));

@@ -3,7 +3,7 @@
 // independent vec4 chains a = a * m + c (4 fused multiply-adds each; independent chains hide the
 // latency), with m and c uniforms so nothing folds, and stores the sum so nothing is dropped.
 layout(local_size_x = 256) in;
-layout(std430, binding = 0) writeonly buffer Sink { vec4 sink[]; };
+layout(std430, binding = BINDING_SINK) writeonly buffer Sink { vec4 sink[]; };
 uniform vec4 u_m;
 uniform vec4 u_c;
 

@@ -1,4 +1,4 @@
-// source_image.glsl: the source as an image (image unit 0), for compute shaders. One of the two
+// source_image.glsl: the source as an image (image unit BINDING_SOURCE), for compute shaders. One of the two
 // source hooks (source_sampler.glsl is the other): an entry shader includes one, and the algorithm
 // includes (naive_2d.glsl, separable_1d.glsl, lds_common.glsl, sliding_common.glsl,
 // regblock_common.glsl, box_walk.glsl) read the source only through
@@ -11,9 +11,9 @@
 // Entry shaders declare nothing of their own for the source; target_image.glsl declares the
 // destination the same way.
 #ifdef SOURCE_RAW
-layout(SRC_RAW_FORMAT, binding = 0) uniform restrict readonly uimage2D u_src;
+layout(SRC_RAW_FORMAT, binding = BINDING_SOURCE) uniform restrict readonly uimage2D u_src;
 #else
-layout(SRC_FORMAT, binding = 0) uniform restrict readonly image2D u_src;
+layout(SRC_FORMAT, binding = BINDING_SOURCE) uniform restrict readonly image2D u_src;
 #endif
 
 ivec2 source_size() { return imageSize(u_src); }

@@ -2,12 +2,12 @@
 // variable-layers: the image blurred uniformly at a few radii (layers), then each pixel blends the
 // two layers around its own level (src/variants/variable_layers.cpp). Three passes of this file:
 //   PASS 0, rows, and PASS 1, columns: one layer's exact separable blur at radius u_pass.x, the
-//     weights of that level read from the level weights (image unit 3): rows from the source into
-//     the scratch image (unit 4), columns from it into the layer (unit 5); each reads with the
+//     weights of that level read from the level weights (BINDING_LEVEL_WEIGHTS): rows from the source into
+//     the scratch image (BINDING_SCRATCH), columns from it into the layer (BINDING_LAYER); each reads with the
 //     border rule, as the uniform separable variants do;
 //   PASS 2, blend: layer j has radius rho_j = round(j R / LAYERS) (R = u_pass.x; layer 0 is the
 //     source); pixel p of level r blends the layers j and j + 1 with rho_j <= r < rho_j+1 linearly
-//     in r (layers 1..4 on image units 4..7).
+//     in r (layers 1..4 on BINDING_LAYER1..4).
 #include "blur_common.glsl"
 #include "source_image.glsl"
 #include "target_image.glsl"
@@ -21,10 +21,10 @@ const int LAYERS = 4;
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
 #if PASS == 0
-layout(rgba32f, binding = 4) uniform restrict writeonly image2D u_scratch;
+layout(rgba32f, binding = BINDING_SCRATCH) uniform restrict writeonly image2D u_scratch;
 #elif PASS == 1
-layout(rgba32f, binding = 4) uniform restrict readonly image2D u_scratch;
-layout(rgba32f, binding = 5) uniform restrict writeonly image2D u_layer;
+layout(rgba32f, binding = BINDING_SCRATCH) uniform restrict readonly image2D u_scratch;
+layout(rgba32f, binding = BINDING_LAYER) uniform restrict writeonly image2D u_layer;
 // Texel p of the row-blurred scratch image with the border rule (a row outside, of the constant,
 // blurred along x, is the constant).
 vec4 scratch_texel(ivec2 p) {
@@ -35,10 +35,10 @@ vec4 scratch_texel(ivec2 p) {
 #endif
 }
 #else
-layout(rgba32f, binding = 4) uniform restrict readonly image2D u_layer1;
-layout(rgba32f, binding = 5) uniform restrict readonly image2D u_layer2;
-layout(rgba32f, binding = 6) uniform restrict readonly image2D u_layer3;
-layout(rgba32f, binding = 7) uniform restrict readonly image2D u_layer4;
+layout(rgba32f, binding = BINDING_LAYER1) uniform restrict readonly image2D u_layer1;
+layout(rgba32f, binding = BINDING_LAYER2) uniform restrict readonly image2D u_layer2;
+layout(rgba32f, binding = BINDING_LAYER3) uniform restrict readonly image2D u_layer3;
+layout(rgba32f, binding = BINDING_LAYER4) uniform restrict readonly image2D u_layer4;
 vec4 layer(int j, ivec2 p) {
   if (j == 0) return source_texel(p);
   if (j == 1) return imageLoad(u_layer1, p);

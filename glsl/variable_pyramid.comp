@@ -4,7 +4,7 @@
 //   PASS 0, down, level k = 1..K (u_pass.x = k): texel i of level k is the mean of the 2x2 texels
 //     2i + {0,1} of level k - 1 (the source for k = 1), read with the border rule of level k - 1's
 //     size (an odd edge's missing partner included). Levels 1..K lie side by side in one rgba32f
-//     atlas (image unit 4): level k of ceil(W / 2^k) x ceil(H / 2^k) texels at x = the widths of
+//     atlas (BINDING_ATLAS): level k of ceil(W / 2^k) x ceil(H / 2^k) texels at x = the widths of
 //     levels 1..k-1 summed.
 //   PASS 1, blend: pixel p of level r blends the two levels k, k + 1 whose blend has its kernel's
 //     variance v (box: r (r + 1) / 3; Gaussian: sigma_r^2 with sigma_r = u_pass.y r): level k read
@@ -22,10 +22,10 @@
 #endif
 
 #if PASS == 0
-layout(rgba32f, binding = 4) uniform restrict image2D u_atlas;
+layout(rgba32f, binding = BINDING_ATLAS) uniform restrict image2D u_atlas;
 layout(local_size_x = 8, local_size_y = 8) in;
 #else
-layout(rgba32f, binding = 4) uniform restrict readonly image2D u_atlas;
+layout(rgba32f, binding = BINDING_ATLAS) uniform restrict readonly image2D u_atlas;
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 #endif
 

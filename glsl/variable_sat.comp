@@ -54,9 +54,9 @@ const int COLUMN_PARTS = TILE_INVOCATIONS / TILE_W, COLUMN_RUN = TILE_H / COLUMN
 #else
 #define SAT_ACCESS
 #endif
-layout(rgba32ui, binding = 4) uniform restrict SAT_ACCESS uimage2D u_sat_lo;
+layout(rgba32ui, binding = BINDING_SAT_LO) uniform restrict SAT_ACCESS uimage2D u_sat_lo;
 #ifdef WIDE
-layout(rgba32ui, binding = 5) uniform restrict SAT_ACCESS uimage2D u_sat_hi;
+layout(rgba32ui, binding = BINDING_SAT_HI) uniform restrict SAT_ACCESS uimage2D u_sat_hi;
 #endif
 
 // The carry passes: CARRY_LINES lines (rows or columns) a workgroup, each walked in CARRY_SEGMENTS

@@ -5,6 +5,7 @@
 
 #include "bench/measure.h"
 #include "blur/registry.h"
+#include "gl/bindings.h"
 #include "report/report.h"
 #include "util/error.h"
 
@@ -47,13 +48,13 @@ double median_ms(const Timing& t) {
   return report::stats_of(it->second).median;
 }
 
-gl::BufferHandle storage_buffer(GLsizeiptr bytes, GLuint binding) {
+gl::BufferHandle storage_buffer(GLsizeiptr bytes, gl::Unit binding) {
   gl::BufferHandle buffer = gl::create_buffer();
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer.get());
   glBufferData(GL_SHADER_STORAGE_BUFFER, bytes, nullptr, GL_STATIC_DRAW);
   const GLuint zero = 0x5a5a5a5au;  // not zeros: a copy of zeros could be cheaper
   glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding, buffer.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, gl::unit_number(binding), buffer.get());
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   return buffer;
 }
@@ -98,7 +99,7 @@ report::Roofline measure_roofline(gl::ProgramCache& programs, BlurPipeline& pipe
   // The buffer copy: as many bytes, one uvec4 per invocation.
   {
     const GLsizeiptr half = static_cast<GLsizeiptr>(bytes / 2);
-    const gl::BufferHandle source = storage_buffer(half, 0), target = storage_buffer(half, 1);
+    const gl::BufferHandle source = storage_buffer(half, gl::Unit::BufferSource), target = storage_buffer(half, gl::Unit::BufferTarget);
     const auto program = programs.share({{GL_COMPUTE_SHADER, "roofline_ssbo_copy.comp"}}, {});
     const long long invocations = half / 16, groups = (invocations + 255) / 256;
     const long long x = std::min(groups, 65535LL);
@@ -109,7 +110,7 @@ report::Roofline measure_roofline(gl::ProgramCache& programs, BlurPipeline& pipe
   // The FMA rate: enough invocations to fill any GPU, a long loop of independent chains.
   {
     const int groups = info.software ? 64 : 8192, iterations = info.software ? 64 : 512;
-    const gl::BufferHandle sink = storage_buffer(static_cast<GLsizeiptr>(groups) * 256 * 16, 0);
+    const gl::BufferHandle sink = storage_buffer(static_cast<GLsizeiptr>(groups) * 256 * 16, gl::Unit::Sink);
     const auto program = programs.share({{GL_COMPUTE_SHADER, "roofline_fma.comp"}}, {{"ITERATIONS", std::to_string(iterations)}});
     glUseProgram(program->id());
     glUniform4f(glGetUniformLocation(program->id(), "u_m"), 0.999f, 1.001f, 0.998f, 1.002f);
@@ -128,16 +129,18 @@ report::Roofline measure_roofline(gl::ProgramCache& programs, BlurPipeline& pipe
     const gl::SamplerHandle linear = gl::create_sampler();
     for (GLenum filter : {GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER}) glSamplerParameteri(linear.get(), filter, GL_LINEAR);
     for (GLenum wrap : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T}) glSamplerParameteri(linear.get(), wrap, GL_REPEAT);
-    glActiveTexture(GL_TEXTURE0);
+    const GLuint unit = gl::unit_number(gl::Unit::RooflineTexture);
+    glActiveTexture(GL_TEXTURE0 + unit);
     glBindTexture(GL_TEXTURE_2D, texture.id());
-    glBindSampler(0, linear.get());
+    glBindSampler(unit, linear.get());
     const double invocations = static_cast<double>(groups) * groups * 256;
-    const gl::BufferHandle sink = storage_buffer(static_cast<GLsizeiptr>(invocations) * 16, 0);
+    const gl::BufferHandle sink = storage_buffer(static_cast<GLsizeiptr>(invocations) * 16, gl::Unit::Sink);
     const auto program = programs.share({{GL_COMPUTE_SHADER, "roofline_bilinear.comp"}}, {{"FETCHES", std::to_string(fetches)}});
     DispatchFrames frames(timers, program->id(), {groups, groups, 1});
     roof.bilinear_fetch_per_s = invocations * fetches / (median_ms(time_frames(frames, steady_clock(), timing)) * 1e-3);
-    glBindSampler(0, 0);
+    glBindSampler(unit, 0);
     glBindTexture(GL_TEXTURE_2D, 0);
+    glActiveTexture(GL_TEXTURE0);
   }
   glUseProgram(0);
   return roof;

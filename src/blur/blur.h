@@ -17,6 +17,7 @@
 #include "blur/knob.h"
 #include "blur/radius_map.h"
 #include "blur/refusal.h"
+#include "gl/bindings.h"
 #include "gl/context.h"
 #include "gl/format.h"
 #include "gl/shader.h"
@@ -216,23 +217,31 @@ std::string describe(const VariantInfo& variant, const BlurSettings& resolved);
 // pipeline's samplers: Sampled nearest (texelFetch, which ignores wrap modes: the shader applies
 // the border), SampledLinear linear with the wrap mode of the settings' border (see
 // glsl/linear_common.glsl).
+// The unit is one of gl/bindings.h's, the one the shader declares by the same name (a bare number
+// does not convert to gl::Unit); the defaults are the source's and the target's.
 struct Binding {
   // ImageReadWrite: a variant's own scratch image, written and read back by the same invocation.
   enum class Kind { ImageRead, ImageWrite, ImageReadWrite, Sampled, SampledLinear };
   Kind kind;
   const gl::Texture* texture;
-  GLuint unit;
+  gl::Unit unit;
   bool raw = false;
 
-  static Binding read(const gl::Texture& t, GLuint unit = 0) { return {Kind::ImageRead, &t, unit}; }
-  static Binding write(const gl::Texture& t, GLuint unit = 1) { return {Kind::ImageWrite, &t, unit}; }
-  static Binding read_write(const gl::Texture& t, GLuint unit) { return {Kind::ImageReadWrite, &t, unit}; }
+  static Binding read(const gl::Texture& t, gl::Unit unit = gl::Unit::Source) { return {Kind::ImageRead, &t, unit}; }
+  static Binding write(const gl::Texture& t, gl::Unit unit = gl::Unit::Target) { return {Kind::ImageWrite, &t, unit}; }
+  static Binding read_write(const gl::Texture& t, gl::Unit unit) { return {Kind::ImageReadWrite, &t, unit}; }
   bool stores() const { return kind == Kind::ImageWrite || kind == Kind::ImageReadWrite; }
-  static Binding read_raw(const gl::Texture& t, GLuint unit = 0) { return {Kind::ImageRead, &t, unit, true}; }
-  static Binding write_raw(const gl::Texture& t, GLuint unit = 1) { return {Kind::ImageWrite, &t, unit, true}; }
-  static Binding read_write_raw(const gl::Texture& t, GLuint unit) { return {Kind::ImageReadWrite, &t, unit, true}; }
-  static Binding sampled(const gl::Texture& t, GLuint unit = 0) { return {Kind::Sampled, &t, unit}; }
-  static Binding sampled_linear(const gl::Texture& t, GLuint unit = 0) { return {Kind::SampledLinear, &t, unit}; }
+  static Binding read_raw(const gl::Texture& t, gl::Unit unit = gl::Unit::Source) { return {Kind::ImageRead, &t, unit, true}; }
+  static Binding write_raw(const gl::Texture& t, gl::Unit unit = gl::Unit::Target) { return {Kind::ImageWrite, &t, unit, true}; }
+  static Binding read_write_raw(const gl::Texture& t, gl::Unit unit) { return {Kind::ImageReadWrite, &t, unit, true}; }
+  static Binding sampled(const gl::Texture& t, gl::Unit unit = gl::Unit::Source) { return {Kind::Sampled, &t, unit}; }
+  static Binding sampled_linear(const gl::Texture& t, gl::Unit unit = gl::Unit::Source) { return {Kind::SampledLinear, &t, unit}; }
+  // Whether the unit is of the kind this binding takes: an image unit for an image, a texture
+  // unit for a sampled texture (BlurPipeline refuses a pass that binds otherwise).
+  bool unit_fits() const {
+    const bool image = kind == Kind::ImageRead || kind == Kind::ImageWrite || kind == Kind::ImageReadWrite;
+    return (gl::unit_info(unit).kinds & (image ? gl::kImageUnit : gl::kTextureUnit)) != 0;
+  }
 };
 
 // What Blur::prepare() gets: settings and programs.
@@ -243,7 +252,7 @@ class BlurSetup {
   virtual glm::ivec2 size() const = 0;
   // A compute program from glsl/<file>. Defines every shader gets: RADIUS, BORDER (the border
   // mode, e.g. BORDER_WRAP), the defines of the variant's knobs (Knob::define), and SRC_FORMAT / DST_FORMAT, the image format qualifiers of
-  // image units 0 and 1 (they must match the bound textures), SRC_RAW_FORMAT /
+  // image units Source and Target (they must match the bound textures), SRC_RAW_FORMAT /
   // DST_RAW_FORMAT, those of the same units bound raw (Binding::read_raw, write_raw), and
   // SRC_BYTES / DST_BYTES, their texels' sizes.
   virtual const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra = {}) = 0;

@@ -195,38 +195,42 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     pass.name = name;
     pass.stage = stage;
     pass.program = source->second;
-    for (const Binding& b : bindings) pass.bindings.push_back({b.kind, b.unit, b.raw, texture_index(*b.texture)});
+    for (const Binding& b : bindings) pass.bindings.push_back({b.kind, gl::unit_number(b.unit), b.raw, texture_index(*b.texture)});
     current_pass_ = &pass;
     return &pass;
   }
 
   void bind(const gl::Program& program, std::initializer_list<Binding> bindings) {
     glUseProgram(program.id());
-    glBindBufferBase(GL_UNIFORM_BUFFER, 0, owner_.kernel_block_.get());
+    glBindBufferBase(GL_UNIFORM_BUFFER, gl::unit_number(gl::Unit::KernelWeights), owner_.kernel_block_.get());
     for (const Binding& b : bindings) {
+      if (!b.unit_fits())
+        throw Error(std::string(program.name()) + ": a pass binds a texture to " + std::string(gl::unit_info(b.unit).name) +
+                    ", a unit of another kind (gl/bindings.h)");
+      const GLuint unit = gl::unit_number(b.unit);
       const GLuint id = b.texture->id();
       const gl::FormatInfo& info = gl::info(b.texture->format());
       const GLenum format = b.raw ? info.raw_format : info.internal_format;
       switch (b.kind) {
         case Binding::Kind::ImageRead:
           before(gl::Access::ImageLoad, *b.texture);
-          glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_READ_ONLY, format);
+          glBindImageTexture(unit, id, 0, GL_FALSE, 0, GL_READ_ONLY, format);
           break;
         case Binding::Kind::ImageWrite:
           before_store(*b.texture);  // orders these stores after earlier passes' stores and reads
-          glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_WRITE_ONLY, format);
+          glBindImageTexture(unit, id, 0, GL_FALSE, 0, GL_WRITE_ONLY, format);
           break;
         case Binding::Kind::ImageReadWrite:
           before(gl::Access::ImageLoad, *b.texture);
           before_store(*b.texture);
-          glBindImageTexture(b.unit, id, 0, GL_FALSE, 0, GL_READ_WRITE, format);
+          glBindImageTexture(unit, id, 0, GL_FALSE, 0, GL_READ_WRITE, format);
           break;
         case Binding::Kind::Sampled:
         case Binding::Kind::SampledLinear:
           before(gl::Access::TextureFetch, *b.texture);
-          glActiveTexture(GL_TEXTURE0 + b.unit);
+          glActiveTexture(GL_TEXTURE0 + unit);
           glBindTexture(GL_TEXTURE_2D, id);
-          glBindSampler(b.unit, b.kind == Binding::Kind::Sampled ? owner_.nearest_.get() : owner_.linear_.get());
+          glBindSampler(unit, b.kind == Binding::Kind::Sampled ? owner_.nearest_.get() : owner_.linear_.get());
           break;
       }
     }

@@ -13,7 +13,7 @@
 
 namespace blurlab {
 
-// Layout of the weights uniform block (binding 0), shared with glsl/blur_common.glsl.
+// Layout of the weights uniform block (gl::Unit::KernelWeights), shared with glsl/blur_common.glsl.
 inline constexpr int kTapVec4s = (2 * kMaxRadius + 1 + 3) / 4;  // w[-r..r], 4 per vec4
 inline constexpr int kMaxLinearTaps = (kMaxRadius + 1) / 2;         // groups on one side
 inline constexpr int kLinearVec4s = (kMaxLinearTaps + 1) / 2;         // (offset, W), 2 per vec4

@@ -19,7 +19,7 @@ class TwoPassBlur final : public Blur {
 
   void run(BlurPasses& passes) override {
     const gl::Texture& rows = passes.intermediate(0);
-    const Binding from_source{spec_.input, &passes.source(), 0}, from_rows{spec_.input, &rows, 0};
+    const Binding from_source{spec_.input, &passes.source(), gl::Unit::Source}, from_rows{spec_.input, &rows, gl::Unit::Source};
     if (spec_.stage == Stage::Fragment) {
       passes.draw("h", *horizontal_, {from_source}, rows);
       passes.draw("v", *vertical_, {from_rows}, passes.destination());

@@ -217,6 +217,8 @@ Options parse_options(int argc, const char* const* argv) {
 
   app.add_flag("--headless", o.headless, "Run without a window: time, check or blur a file");
   app.add_flag("--list-variants", o.list_variants, "Print one variant per line: name, stage, tolerance, summary");
+  app.add_flag("--list-refusals", o.list_refusals,
+               "Print one variant per line: name and the limit it refuses these settings for on this device (- : runs them)");
   app.add_flag("--print-kernel", o.print_kernel, "Print the 2r+1 weights from -r to +r and exit");
   app.add_flag("--check", o.check, "Compare each output with the CPU reference; exit 1 if any exceeds its tolerance");
   app.add_option("--variant", variant_text, "all, or NAME[,NAME...] (see --list-variants)")->type_name("LIST");

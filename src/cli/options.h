@@ -25,6 +25,7 @@ struct Options {
   std::string command_line;  // the arguments as a shell would take them back (for reports)
   bool headless = false;
   bool list_variants = false;
+  bool list_refusals = false;
   bool print_kernel = false;
   bool check = false;
   bool gl_debug = false;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <optional>
 
+#include "gl/bindings.h"
 #include "util/files.h"
 #include "util/glsl_limits.h"
 #include "util/strings.h"
@@ -187,7 +188,9 @@ std::string first_error_line(const std::string& log) {
 }  // namespace
 
 ExpandedSource expand_source(const ShaderSources& sources, const std::string& name, const Defines& defines) {
-  std::string prelude;
+  // The binding units' names first (gl/bindings.h): every shader may use them, and a caller's
+  // define cannot quietly renumber one (a second #define of a name is a compile error).
+  std::string prelude = binding_defines();
   for (const auto& [key, value] : defines) prelude += "#define " + key + " " + value + "\n";
   ExpandedSource out;
   std::vector<std::string> stack;

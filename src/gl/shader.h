@@ -3,7 +3,8 @@
 //
 // Shaders live as files in glsl/; the build embeds them into the binary, and --shader-dir
 // loads them from disk instead so they can be edited without rebuilding. A file may
-// `#include "other.glsl"`; the host inserts its #defines after the #version line and keeps
+// `#include "other.glsl"`; the host inserts its #defines after the #version line (first the
+// binding units' BINDING_<NAME>, gl/bindings.h, then the caller's) and keeps
 // #line directives, so compile errors name the real file and line. The preprocessor scans each
 // line once, left to right (no regular expressions: a 50 KB directive once overflowed the stack
 // of std::regex), and bounds what an expansion may grow to.
@@ -62,7 +63,8 @@ struct ShaderFile {
 
 using Defines = std::vector<std::pair<std::string, std::string>>;
 
-// A shader file after #include expansion, with the table of files that #line numbers refer to.
+// A shader file after #include expansion (the binding units' defines, then `defines`, after its
+// #version), with the table of files that #line numbers refer to.
 struct ExpandedSource {
   std::string text;
   std::vector<std::string> files;  // index = GLSL source-string number

@@ -76,9 +76,9 @@ class Fft final : public Blur {
     const gl::Texture& rows = passes.intermediate(0);
     passes.dispatch("spectrum", *spectrum_, {Binding::write(spectrum)}, {{(n + 63) / 64, 1, 1}, std::to_string((n + 63) / 64) + " x 1 x 1"});
     auto segs = [&](const char* side) { return "ceil(" + std::string(side) + " / " + std::to_string(m) + ")"; };
-    passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows), Binding::read(spectrum, 2)},
+    passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows), Binding::read(spectrum, gl::Unit::Spectrum)},
                     {{segments(size.x, s), size.y, 1}, segs("W") + " x H x 1"});
-    passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination()), Binding::read(spectrum, 2)},
+    passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination()), Binding::read(spectrum, gl::Unit::Spectrum)},
                     {{size.x, segments(size.y, s), 1}, "W x " + segs("H") + " x 1"});
   }
 

@@ -48,9 +48,9 @@ class RecursiveGaussian final : public Blur {
   void run(BlurPasses& passes) override {
     const glm::ivec2 size = passes.size(), wg = passes.settings().workgroup();
     const gl::Texture &rows = passes.intermediate(0), &causal = passes.intermediate(1);
-    passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows), Binding::read_write(causal, 2)},
+    passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows), Binding::read_write(causal, gl::Unit::Causal)},
                     sliding::flat_groups(size.y, wg, "H"));
-    passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination()), Binding::read_write(causal, 2)},
+    passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination()), Binding::read_write(causal, gl::Unit::Causal)},
                     sliding::flat_groups(size.x, wg, "W"));
   }
 

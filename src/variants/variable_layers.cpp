@@ -37,15 +37,15 @@ class VariableLayers final : public Blur {
       layers[static_cast<size_t>(j - 1)] = &passes.intermediate(j, gl::Format::rgba32f);
       const glm::vec4 radius{static_cast<float>(layer_radius(j, max_radius)), 0.0f, 0.0f, 0.0f};
       passes.dispatch("rows " + std::to_string(j), *programs_[0],
-                      {Binding::read(passes.source()), Binding::read(passes.level_weights(), 3), Binding::write(scratch, 4)}, grid, radius);
+                      {Binding::read(passes.source()), Binding::read(passes.level_weights(), gl::Unit::LevelWeights), Binding::write(scratch, gl::Unit::Scratch)}, grid, radius);
       passes.dispatch("columns " + std::to_string(j), *programs_[1],
-                      {Binding::read(passes.source()), Binding::read(passes.level_weights(), 3), Binding::read(scratch, 4),
-                       Binding::write(*layers[static_cast<size_t>(j - 1)], 5)},
+                      {Binding::read(passes.source()), Binding::read(passes.level_weights(), gl::Unit::LevelWeights), Binding::read(scratch, gl::Unit::Scratch),
+                       Binding::write(*layers[static_cast<size_t>(j - 1)], gl::Unit::Layer)},
                       grid, radius);
     }
     passes.dispatch("blend", *programs_[2],
-                    {Binding::read(passes.source()), Binding::read(passes.radius_levels(), 2), Binding::read(*layers[0], 4),
-                     Binding::read(*layers[1], 5), Binding::read(*layers[2], 6), Binding::read(*layers[3], 7),
+                    {Binding::read(passes.source()), Binding::read(passes.radius_levels(), gl::Unit::Levels), Binding::read(*layers[0], gl::Unit::Layer1),
+                     Binding::read(*layers[1], gl::Unit::Layer2), Binding::read(*layers[2], gl::Unit::Layer3), Binding::read(*layers[3], gl::Unit::Layer4),
                      Binding::write(passes.destination())},
                     grid, glm::vec4(static_cast<float>(max_radius), 0.0f, 0.0f, 0.0f));
   }

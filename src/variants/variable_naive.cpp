@@ -15,8 +15,8 @@ class VariableNaive final : public Blur {
   }
   void run(BlurPasses& passes) override {
     passes.dispatch("2d", *program_,
-                    {Binding::read(passes.source()), Binding::write(passes.destination()), Binding::read(passes.radius_levels(), 2),
-                     Binding::read(passes.level_weights(), 3)},
+                    {Binding::read(passes.source()), Binding::write(passes.destination()), Binding::read(passes.radius_levels(), gl::Unit::Levels),
+                     Binding::read(passes.level_weights(), gl::Unit::LevelWeights)},
                     groups_covering(passes.size(), passes.settings().workgroup()));
   }
 

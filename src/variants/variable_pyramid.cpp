@@ -74,12 +74,12 @@ class VariablePyramid final : public Blur {
     const glm::ivec2 size = passes.size();
     const int levels = level_count(s);
     const gl::Texture& atlas = passes.intermediate(0, gl::Format::rgba32f, atlas_size(size, levels));
-    const Binding atlas_rw{Binding::Kind::ImageReadWrite, &atlas, 4};
+    const Binding atlas_rw = Binding::read_write(atlas, gl::Unit::Atlas);
     for (int k = 1; k <= levels; ++k)
       passes.dispatch("down " + std::to_string(k), *down_, {Binding::read(passes.source()), atlas_rw},
                       groups_covering(level_size(size, k), {8, 8}, k), glm::vec4(static_cast<float>(k), 0.0f, 0.0f, 0.0f));
     passes.dispatch("blend", *blend_,
-                    {Binding::read(passes.source()), Binding::read(atlas, 4), Binding::read(passes.radius_levels(), 2),
+                    {Binding::read(passes.source()), Binding::read(atlas, gl::Unit::Atlas), Binding::read(passes.radius_levels(), gl::Unit::Levels),
                      Binding::write(passes.destination())},
                     groups_covering(size, s.workgroup()),
                     glm::vec4(static_cast<float>(s.kernel.radius), static_cast<float>(sigma_per_level(s)), static_cast<float>(levels), 0.0f));

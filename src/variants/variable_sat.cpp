@@ -64,28 +64,28 @@ class VariableSat final : public Blur {
     const DispatchGrid columns({(n.x + tiles_per_column_group - 1) / tiles_per_column_group, 1, 1},
                                "ceil((W + " + pad + ") / " + std::to_string(kCarryLines) + ") x 1 x 1");
     const DispatchGrid pixels = groups_covering(size, s.workgroup());
-    // The table's low words on image unit 4, the high ones (float input) on 5.
+    // The table's low words on SatLo, the high ones (float input) on SatHi.
     const gl::Texture& lo = passes.intermediate(0, gl::Format::rgba32f, table);
     if (wide(s)) {
       const gl::Texture& hi = passes.intermediate(1, gl::Format::rgba32f, table);
-      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, 4), Binding::write_raw(hi, 5)},
+      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, gl::Unit::SatLo), Binding::write_raw(hi, gl::Unit::SatHi)},
                       tile_grid, pass_values);
-      passes.dispatch("rows", *programs_[1], {Binding::read_write_raw(lo, 4), Binding::read_write_raw(hi, 5)}, rows, pass_values);
-      passes.dispatch("columns", *programs_[2], {Binding::read_write_raw(lo, 4), Binding::read_write_raw(hi, 5)}, columns, pass_values);
+      passes.dispatch("rows", *programs_[1], {Binding::read_write_raw(lo, gl::Unit::SatLo), Binding::read_write_raw(hi, gl::Unit::SatHi)}, rows, pass_values);
+      passes.dispatch("columns", *programs_[2], {Binding::read_write_raw(lo, gl::Unit::SatLo), Binding::read_write_raw(hi, gl::Unit::SatHi)}, columns, pass_values);
       passes.dispatch("table", *programs_[3],
-                      {Binding::read(passes.source()), Binding::read_write_raw(lo, 4), Binding::read_write_raw(hi, 5)}, tile_grid,
+                      {Binding::read(passes.source()), Binding::read_write_raw(lo, gl::Unit::SatLo), Binding::read_write_raw(hi, gl::Unit::SatHi)}, tile_grid,
                       pass_values);
       passes.dispatch("lookup", *programs_[4],
-                      {Binding::read_raw(lo, 4), Binding::read_raw(hi, 5), Binding::read(passes.radius_levels(), 2),
+                      {Binding::read_raw(lo, gl::Unit::SatLo), Binding::read_raw(hi, gl::Unit::SatHi), Binding::read(passes.radius_levels(), gl::Unit::Levels),
                        Binding::write(passes.destination())},
                       pixels, pass_values);
     } else {
-      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, 4)}, tile_grid, pass_values);
-      passes.dispatch("rows", *programs_[1], {Binding::read_write_raw(lo, 4)}, rows, pass_values);
-      passes.dispatch("columns", *programs_[2], {Binding::read_write_raw(lo, 4)}, columns, pass_values);
-      passes.dispatch("table", *programs_[3], {Binding::read(passes.source()), Binding::read_write_raw(lo, 4)}, tile_grid, pass_values);
+      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, gl::Unit::SatLo)}, tile_grid, pass_values);
+      passes.dispatch("rows", *programs_[1], {Binding::read_write_raw(lo, gl::Unit::SatLo)}, rows, pass_values);
+      passes.dispatch("columns", *programs_[2], {Binding::read_write_raw(lo, gl::Unit::SatLo)}, columns, pass_values);
+      passes.dispatch("table", *programs_[3], {Binding::read(passes.source()), Binding::read_write_raw(lo, gl::Unit::SatLo)}, tile_grid, pass_values);
       passes.dispatch("lookup", *programs_[4],
-                      {Binding::read_raw(lo, 4), Binding::read(passes.radius_levels(), 2), Binding::write(passes.destination())}, pixels,
+                      {Binding::read_raw(lo, gl::Unit::SatLo), Binding::read(passes.radius_levels(), gl::Unit::Levels), Binding::write(passes.destination())}, pixels,
                       pass_values);
     }
   }

@@ -95,7 +95,7 @@ class Sandbox {
     fs::copy(BLURLAB_GLSL_DIR, dir_ / "wrong_glsl");
     std::ofstream(dir_ / "wrong_glsl" / "copy.comp")
         << "#version 430 core\nlayout(local_size_x = WG_X, local_size_y = WG_Y) in;\n"
-           "layout(DST_FORMAT, binding = 1) uniform restrict writeonly image2D u_dst;\n"
+           "layout(DST_FORMAT, binding = BINDING_TARGET) uniform restrict writeonly image2D u_dst;\n"
            "void main() { imageStore(u_dst, ivec2(gl_GlobalInvocationID.xy), vec4(0.25)); }\n";
   }
   ~Sandbox() { fs::remove_all(dir_); }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gl/bindings.h"
 #include "gl/program_dump.h"
 #include "gl/shader.h"
 
@@ -27,7 +28,7 @@ TEST_F(ShaderSourceTest, IncludesAndDefinesKeepLineNumbers) {
   write("main.comp", "#version 430 core\n#include \"common.glsl\"\nvoid main() {}\n");
   const ExpandedSource s = expand_source(ShaderSources::directory(dir_), "main.comp", {{"RADIUS", "3"}});
   EXPECT_EQ(s.text,
-            "#version 430 core\n#define RADIUS 3\n#line 2 0\n"
+            "#version 430 core\n" + binding_defines() + "#define RADIUS 3\n#line 2 0\n"
             "#line 1 1\nfloat a;\nfloat b;\n#line 3 0\n"
             "void main() {}\n");
   ASSERT_EQ(s.files.size(), 2u);
@@ -97,7 +98,7 @@ TEST(ShaderPreprocessor, LongLinesAreScannedNotRecursedOver) {
       {{"version.comp", "#version 430" + padding + "core\nvoid main() {}\n"},
        {"include.comp", "#version 430 core\n#include \"" + std::string(200000, 'a') + "\"\n"},
        {"other.comp", "#version 430 core\n#  define X" + padding + "1\n#" + padding + "\n"}});
-  EXPECT_EQ(expand_source(sources, "version.comp", {{"R", "1"}}).text, "#version 430" + padding + "core\n#define R 1\n#line 2 0\nvoid main() {}\n");
+  EXPECT_EQ(expand_source(sources, "version.comp", {{"R", "1"}}).text, "#version 430" + padding + "core\n" + binding_defines() + "#define R 1\n#line 2 0\nvoid main() {}\n");
   EXPECT_NE(refusal(sources, "include.comp").find("include.comp:2: no shader 'aaaa"), std::string::npos);
   EXPECT_EQ(refusal(sources, "other.comp"), "other.comp:2: a #define of 195.3 KiB; blurlab hands a GL compiler at most 64.0 KiB");
   EXPECT_EQ(map_log_to_files("0:1(1): error: " + padding + "\n" + padding + "\n", {"x.comp"}),
@@ -109,7 +110,7 @@ TEST(ShaderPreprocessor, DirectivesAsTheyWereMatched) {
   const ShaderSources sources = ShaderSources::in_memory({{"main.comp", "\t # version 430 core\r\n  #  include   \"a.glsl\"  \r\n#include \"a.glsl\" // x\n#versionX\n"},
                                                           {"a.glsl", "float a;\n"}});
   EXPECT_EQ(expand_source(sources, "main.comp", {}).text,
-            "\t # version 430 core\n#line 2 0\n#line 1 1\nfloat a;\n#line 3 0\n#include \"a.glsl\" // x\n#versionX\n");
+            "\t # version 430 core\n" + binding_defines() + "#line 2 0\n#line 1 1\nfloat a;\n#line 3 0\n#include \"a.glsl\" // x\n#versionX\n");
 }
 
 TEST(ShaderPreprocessor, ExpansionIsBounded) {

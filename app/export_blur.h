@@ -1,0 +1,17 @@
+#pragma once
+// --export after a headless run.
+#include <string>
+
+#include "bench/sweep.h"
+#include "blur/pipeline.h"
+#include "cli/options.h"
+#include "report/report.h"
+
+namespace blurlab::app {
+
+// --export: records the one blur the run measured (its row, with --tuned knobs filled in) and stages
+// its shaders and recipe with the run's other outputs. Returns the line to print once they are in place.
+std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPipeline& pipeline, gl::ProgramCache& programs,
+                        const bench::FillSource& fill);
+
+}  // namespace blurlab::app

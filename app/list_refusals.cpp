@@ -1,0 +1,29 @@
+#include "list_refusals.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "blur/registry.h"
+#include "gl/context.h"
+#include "headless.h"
+#include "image_input.h"
+
+namespace blurlab::app {
+
+int list_refusals(const cli::Options& o) {
+  std::ostringstream notes;  // what prepare_run_input says of the image: not part of the listing
+  const RunInput input = prepare_run_input(o, kDefaultSize, notes);
+  const glm::ivec2 size = input.image ? glm::ivec2(input.image->width, input.image->height)
+                                      : (o.sizes.empty() ? kDefaultSize : o.sizes.front());
+  const auto context = gl::HeadlessContext::create(o.gl_debug, o.device);
+  const gl::GlLimits& limits = context->info().limits;
+  for (const VariantInfo* v : variants()) {
+    const std::vector<BlurSettings> settings = o.settings_list(*v, input.input_formats.front());
+    const std::optional<Refusal> refusal =
+        settings.empty() ? std::nullopt : unsupported_reason(*v, resolve(*v, settings.front()), size, limits);
+    std::printf("%s %s\n", std::string(v->name).c_str(), refusal ? std::string(name(refusal->limit)).c_str() : "-");
+  }
+  return 0;
+}
+
+}  // namespace blurlab::app
