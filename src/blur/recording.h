@@ -33,6 +33,8 @@ struct RecordedTexture {
 // level_weights()) in a recording, and in an export's recipe and data files.
 inline constexpr std::string_view kLevelsTexture = "radius_levels";
 inline constexpr std::string_view kLevelWeightsTexture = "level_weights";
+// The counters of BlurPasses::counters(): zeros a recipe fills in once.
+inline constexpr std::string_view kCountersTexture = "counters";
 
 struct RecordedBinding {
   Binding::Kind kind;
