@@ -37,7 +37,11 @@
 // weights and may round each fetch), so the levels between are neither stored nor rounded. Where
 // that chain runs to the output (every border but wrap) it computes level N itself too, from level
 // N - 1 with the down pass's five fetches per texel of its region: the last down pass is folded in
-// (no dispatch of its own; level N is not stored, so not rounded either).
+// (no dispatch of its own; level N is not stored, so not rounded either). The down passes before it
+// run as one dispatch by default (knob down-chain fused): each tile of a level is computed by the
+// workgroup that finishes the last of the tiles below it that its footprint reads (per-tile
+// counters, as AMD's single-pass downsampler counts its last workgroup), so a blur is two dispatches
+// at any sigma, and the small levels cost their bytes, not a dispatch's latency each.
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -531,8 +535,8 @@ namespace variant {
 extern const VariantInfo dual_kawase{
     .name = "dual-kawase",
     .stage = Stage::Compute,
-    .summary = "approximate Gaussian: Bjorge's dual filter, half-size downsampling passes, then the N upsampling passes "
-               "in one dispatch that also computes the smallest level (tiles of every level in shared memory)",
+    .summary = "approximate Gaussian: Bjorge's dual filter, the downsampling levels in one dispatch (per-tile counters), then the "
+               "N upsampling passes in one dispatch that also computes the smallest level (tiles of every level in shared memory)",
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
