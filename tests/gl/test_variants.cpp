@@ -699,8 +699,10 @@ TEST(RecursiveGaussianBlocks, LinesOfEveryShape) {
 // 1x1, every border mode, the downsampling levels as separate passes and fused into one dispatch
 // (whose tiles of each level are computed by the last workgroup to finish their children, found
 // with counters), and the up chain's blocks and fp16 staging. One pipeline runs every case, so each
-// fused run starts from the counters the previous one left: they must be zero again. At 517x389
-// (slow on llvmpipe) the sigmas of 2, 4 and 5 levels, and every knob set only with clamp and wrap.
+// fused run starts from the counters the previous one left: they must be zero again. Every border
+// with the down chain fused and in passes; every knob set at 2 and 5 levels with clamp and wrap
+// (programs dominate the time on llvmpipe: each setting compiles its own); at 517x389 (slow there)
+// only sigma 4 and 25.
 TEST(DualKawase, EveryLevelCountSizeBorderAndChain) {
   const VariantInfo& variant = *find_variant("dual-kawase");
   Checker checker(variant);
@@ -710,7 +712,7 @@ TEST(DualKawase, EveryLevelCountSizeBorderAndChain) {
   for (glm::ivec2 size : {glm::ivec2(33, 17), glm::ivec2(1, 1), glm::ivec2(517, 389)}) {
     const bool large = size.x > 100;
     Source source(size, gl::Format::rgba8, static_cast<unsigned>(size.x * 7 + size.y));
-    for (double sigma : large ? std::vector<double>{4.0, 12.0, 25.0} : std::vector<double>{1.0, 4.0, 6.0, 12.0, 25.0, 42.0})
+    for (double sigma : large ? std::vector<double>{4.0, 25.0} : std::vector<double>{1.0, 4.0, 6.0, 12.0, 25.0, 42.0})
       for (BorderMode mode : kBorderModes) {
         BlurSettings s;
         s.kernel = make_kernel(KernelType::Gauss, std::nullopt, sigma);
@@ -718,8 +720,9 @@ TEST(DualKawase, EveryLevelCountSizeBorderAndChain) {
         if (mode == BorderMode::Constant) s.border.value = {1.0f, 0.5f, 0.0f, 1.0f};
         s.input_format = gl::Format::rgba8;
         std::vector<KnobValues> sets = {knobs(true, 2, 0)};
-        if (!large || mode == BorderMode::Clamp || mode == BorderMode::Wrap)
-          sets.insert(sets.end(), {knobs(false, 2, 0), knobs(true, 4, 1), knobs(false, 4, 1), knobs(true, 4, 0)});
+        if (!large || mode == BorderMode::Clamp || mode == BorderMode::Wrap) sets.push_back(knobs(false, 2, 0));
+        if ((mode == BorderMode::Clamp || mode == BorderMode::Wrap) && (sigma == 4.0 || sigma == 25.0))
+          sets.insert(sets.end(), {knobs(true, 4, 1), knobs(false, 4, 1), knobs(true, 4, 0)});
         for (const KnobValues& k : sets) {
           s.knobs = k;
           EXPECT_TRUE(checker.check(source, SettingRun{s, false})) << "sigma " << sigma << " " << name(mode) << " " << size.x << "x" << size.y;
