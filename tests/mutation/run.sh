@@ -38,7 +38,7 @@ mutations=(
   "kawase-shared-fetches-misplace-outputs|glsl/kawase.comp|s/ivec2 p = first \+ ivec2\(kx, ky - 1\) \* s;/ivec2 p = first + ivec2(kx, ky - 1) * (s + 1);/|^gl\.kawase\.r16\$"
   "kawase-tall-blocks-laid-out-square|glsl/kawase.comp|s/ivec2\(SHARE_X, SHARE_Y\) \* s/ivec2(SHARE_X, SHARE_X) * s/|^gl\.kawase\.r16\$"
   "dual-kawase-level-1-parts-misplaced|glsl/dual_kawase.comp|s/region\[1\]\.start \+ ivec2\(0, kPartStep \* round\)/region[1].start + ivec2(0, kPartStep * round + 2 * round)/|^gl\.dual-kawase\.r16\$"
-  "dual-kawase-fused-first-not-last-computes|glsl/dual_kawase.comp|s/== children - 1u\)/== 0u)/|^gl\.DualKawase\.FusedChainRunsTwiceTheSame\$"
+  "dual-kawase-fused-second-to-last-computes|glsl/dual_kawase.comp|s/== children - 1u\)/== children - 2u)/|^gl\.DualKawase\.FusedChainRunsTwiceTheSame\$"
   "dual-kawase-fused-counters-not-reset|glsl/dual_kawase.comp|s/imageAtomicExchange\(u_counters, at, 0u\);//|^gl\.DualKawase\.FusedChainRunsTwiceTheSame\$"
   "no-barrier-before-a-store-after-a-read|src/gl/barriers.cpp|s/accessed_\.count\(texture\) > 0/false/|^(unit\.Barriers\.|gl\.Pipeline\.Stores)"
   "pipeline-forgets-what-a-pass-read|src/blur/pipeline.cpp|s/      gl::barriers\(\)\.shader_accessed\(b\.texture->id\(\)\);\n//|^gl\.Pipeline\.Stores"
