@@ -19,6 +19,12 @@
 // level's region itself, with the downsampling pass's five bilinear fetches per texel (fp32, never
 // stored): the last downsampling pass, the smallest and bound by a dispatch's latency, is folded
 // into the chain (at one level, the only one: blur and pyramid in one dispatch).
+// DK_UP_BLOCK (knob up-block): the rows of level 1 each invocation of the last pass reads for, 2 or
+// 4 (8 or 16 target texels per round); DK_UP_FP16 (knob up-stage): the staged levels held as fp16
+// (half the shared memory, one rounding per level, which the model makes too) or fp32.
+//
+// DK_UP 2: the downsampling chain in one dispatch (knob down-chain fused), after AMD's single-pass
+// downsampler (FidelityFX SPD), see below.
 #include "blur_common.glsl"
 #include "source_sampler.glsl"
 #include "target_image.glsl"
@@ -47,6 +53,222 @@ void main() {
   store_target(p, down_texel(p, 1.0 / vec2(source_size())));
 }
 
+#elif DK_UP == 2
+// The downsampling chain in one dispatch: levels 1 .. DK_STORED. Every workgroup computes a 16x16
+// tile of level 1 from the source (the down pass's five bilinear fetches per texel). A tile of
+// level k + 1 reads a footprint of level k that spans up to four tiles of level k along each axis
+// (the taps' reach, DK_DOWN_LO .. DK_DOWN_HI texels about 2p, plus the border rule's reflections),
+// so, unlike SPD's 2x2 means, no workgroup holds everything a tile of the next level needs. Instead
+// each tile of level k + 1 has a counter (image unit 3), and a workgroup that has stored a tile adds
+// one to the counter of every tile of the next level whose footprint it lies in: the one that makes
+// a counter reach its number of children is the last to finish of them, and computes that tile
+// itself (then does the same one level up), reading level k back from the image the others wrote.
+// Every tile is computed once, by a workgroup that is already running: nothing waits for another
+// workgroup, so no forward-progress guarantee is needed (GL gives none). The winner resets the
+// counter to zero, ready for the next run (the pipeline makes the counters zero, BlurPasses::
+// counters). Levels 1 .. DK_STORED - 1 live in an atlas (image unit 2, MID_FORMAT), level k at
+// rows level_row(k); level DK_STORED, the one the upsampling chain reads, is the target.
+//
+// Memory order: a tile's stores, then memoryBarrierImage() (they reach device-coherent memory
+// before anything this invocation does next) and barrier() (every invocation's stores done), then
+// the atomics; the winner learns it has won through the atomic and shared memory, and after a
+// barrier its invocations read level k with coherent loads (not through the texture cache, which
+// is not kept coherent with stores within a dispatch; hence imageLoad and the exact 1/32 weights
+// below rather than bilinear fetches of level k).
+#define kT 16  // the side of a tile, at every level (a define: layout sizes must be literals before GLSL 4.40)
+layout(local_size_x = kT, local_size_y = kT) in;
+
+#if DK_STORED > 1
+layout(MID_FORMAT, binding = 2) uniform restrict coherent image2D u_levels;
+layout(r32ui, binding = 3) uniform restrict coherent uimage2D u_counters;
+#endif
+
+ivec2 level_size(int k) {
+  ivec2 n = source_size();
+  for (int i = 0; i < k; ++i) n = (n + 1) >> 1;
+  return n;
+}
+ivec2 tiles(ivec2 n) { return (n + kT - 1) / kT; }
+// The atlas row where level k (1 .. DK_STORED - 1) starts, and the counters' row of level k (2 ..
+// DK_STORED): the levels before it stacked.
+int level_row(int k) {
+  int row = 0;
+  for (int i = 1; i < k; ++i) row += level_size(i).y;
+  return row;
+}
+int counter_row(int k) {
+  int row = 0;
+  for (int i = 2; i < k; ++i) row += tiles(level_size(i)).y;
+  return row;
+}
+
+void store_level(int k, ivec2 p, vec4 v) {
+#if DK_STORED > 1
+  if (k < DK_STORED) {
+    imageStore(u_levels, ivec2(p.x, level_row(k) + p.y), v);
+    return;
+  }
+#endif
+  store_target(p, v);
+}
+
+#if DK_STORED > 1
+// Along one axis: the texels of level k (n0 of them) that tile j of level k + 1 (n1 texels) reads,
+// border rule included, as the tiles of level k holding them: one interval [x, y], or with wrap
+// two, [x, y] and [z, w] (z > w: none). A superset where the rule folds: any child named is waited
+// for, which costs nothing but a later start; one missing would be a race.
+ivec4 child_tiles(int j, int n0, int n1) {
+  int last = min(j * kT + kT, n1) - 1;  // the tile's last texel
+  int a = 2 * j * kT + DK_DOWN_LO, b = 2 * last + DK_DOWN_HI;
+#if BORDER == BORDER_WRAP
+  if (b - a + 1 >= n0) return ivec4(0, (n0 - 1) / kT, 1, 0);
+  int wa = border_mod(a, n0), wb = wa + (b - a);
+  if (wb < n0) return ivec4(wa / kT, wb / kT, 1, 0);
+  return ivec4(wa / kT, (n0 - 1) / kT, 0, (wb - n0) / kT);
+#else
+  // Clamp, reflect and reflect101 fold what lies past an edge back onto the texels next to it:
+  // past the left edge onto 0 .. -a at most, past the right onto 2 n0 - 2 - b .. n0 - 1. Constant
+  // reads nothing there.
+  int lo = max(a, 0), hi = min(b, n0 - 1);
+  if (a < 0) hi = max(hi, min(-a, n0 - 1));
+  if (b >= n0) lo = min(lo, max(2 * n0 - 2 - b, 0));
+  return ivec4(lo / kT, hi / kT, 1, 0);
+#endif
+}
+bool depends(int j, int i, int n0, int n1) {
+  ivec4 t = child_tiles(j, n0, n1);
+  return (i >= t.x && i <= t.y) || (i >= t.z && i <= t.w);
+}
+int child_count(int j, int n0, int n1) {
+  ivec4 t = child_tiles(j, n0, n1);
+  return min(t.y - t.x + 1 + max(t.w - t.z + 1, 0), (n0 - 1) / kT + 1);  // wrap's two intervals may overlap
+}
+// Candidate c (0..7) of the tiles of level k + 1 that tile i of level k may be a child of, along
+// one axis: the nominal ones i / 2 - 2 .. i / 2 + 2, then 0, last - 1 and last, which the border
+// rule may reach from the far edge (wrap) or by folding (small levels); false: none (outside, or
+// already named).
+bool candidate(int c, int i, int last, out int j) {
+  int near = i / 2 - 2;
+  j = c < 5 ? near + c : c == 5 ? 0 : c == 6 ? last - 1 : last;
+  if (j < 0 || j > last) return false;
+  if (c >= 5 && j >= near && j <= near + 4) return false;
+  return !(c == 6 && j == 0) && !(c == 7 && (j == 0 || j == last - 1));
+}
+
+// The work list: tiles this workgroup has won and not yet computed, (level << 28 | x << 14 | y).
+// Each tile it computes names at most 4 parents per axis (2 nominal, the far edges' under wrap), so
+// depth-first at most 16 wait per level.
+const int kStackSize = 16 * 12;
+shared uint s_stack[kStackSize];
+shared uint s_top;
+
+// Tile i of level k is stored: count it in each tile of level k + 1 whose footprint holds it, and
+// take on those it completes. Invocations 0..63 each try one of the 8 x 8 candidates.
+void signal_parents(int k, ivec2 i) {
+  int c = int(gl_LocalInvocationIndex);
+  if (c < 64) {
+    ivec2 n0 = level_size(k), n1 = level_size(k + 1), last = tiles(n1) - 1;
+    int jx, jy;
+    if (candidate(c % 8, i.x, last.x, jx) && candidate(c / 8, i.y, last.y, jy) && depends(jx, i.x, n0.x, n1.x) &&
+        depends(jy, i.y, n0.y, n1.y)) {
+      uint children = uint(child_count(jx, n0.x, n1.x) * child_count(jy, n0.y, n1.y));
+      ivec2 at = ivec2(jx, counter_row(k + 1) + jy);
+      if (imageAtomicAdd(u_counters, at, 1u) == children - 1u) {
+        imageAtomicExchange(u_counters, at, 0u);  // the last of its children: zero for the next run
+        s_stack[atomicAdd(s_top, 1u)] = uint(k + 1) << 28 | uint(jx) << 14 | uint(jy);
+      }
+    }
+  }
+  memoryBarrierImage();
+  barrier();
+}
+
+// A footprint of level k - 1 staged as its texels' bits (MID_BYTES a texel: exact, and a quarter
+// of fp32 vec4s for rgba8), 2 x 16 - 1 + DK_DOWN_HI - DK_DOWN_LO texels a side.
+const int kE = 2 * kT - 1 + DK_DOWN_HI - DK_DOWN_LO;
+const int kWords = MID_BYTES / 4;
+shared uint s_footprint[kE * kE * kWords];
+void stage_bits(int i, vec4 v) {
+  uvec4 bits = texel_bits(v, MID_BYTES);
+  s_footprint[i * kWords] = bits.x;
+#if MID_BYTES > 4
+  s_footprint[i * kWords + 1] = bits.y;
+#endif
+#if MID_BYTES > 8
+  s_footprint[i * kWords + 2] = bits.z;
+  s_footprint[i * kWords + 3] = bits.w;
+#endif
+}
+vec4 footprint_texel(ivec2 q) {
+  int i = (q.y * kE + q.x) * kWords;
+#if MID_BYTES == 4
+  return bits_texel(uvec4(s_footprint[i], 0u, 0u, 0u), 4);
+#elif MID_BYTES == 8
+  return bits_texel(uvec4(s_footprint[i], s_footprint[i + 1], 0u, 0u), 8);
+#else
+  return bits_texel(uvec4(s_footprint[i], s_footprint[i + 1], s_footprint[i + 2], s_footprint[i + 3]), 16);
+#endif
+}
+
+// Tile j of level k from level k - 1 in the atlas: the footprint staged (border rule applied at
+// level k - 1's edges, as the sampler applies it in the separate passes), then per texel the down
+// pass's weights over the texels its five fetches blend (DK_DOWN_TAPS: DTAP(dy, dx, w), w in units
+// of 1/32, exact), stored, and the parents counted.
+void compute_tile(int k, ivec2 j) {
+  ivec2 n0 = level_size(k - 1), n1 = level_size(k);
+  int row = level_row(k - 1);
+  ivec2 start = 2 * j * kT + DK_DOWN_LO;
+  ivec2 end = 2 * (min(j * kT + kT, n1) - 1) + DK_DOWN_HI;  // the last texel the tile reads
+  for (int i = int(gl_LocalInvocationIndex); i < kE * kE; i += kT * kT) {
+    ivec2 q = start + ivec2(i % kE, i / kE);
+    vec4 v = vec4(0.0);  // past the tile's last texel's reach: read by nothing stored
+    if (all(lessThanEqual(q, end))) {
+#if BORDER == BORDER_CONSTANT
+      v = border_outside(q, n0) ? border_value() : imageLoad(u_levels, ivec2(q.x, row + q.y));
+#else
+      ivec2 m = border_texel(q, n0);
+      v = imageLoad(u_levels, ivec2(m.x, row + m.y));
+#endif
+    }
+    stage_bits(i, v);
+  }
+  barrier();
+  ivec2 p = j * kT + ivec2(gl_LocalInvocationID.xy);
+  if (all(lessThan(p, n1))) {
+    ivec2 at = 2 * ivec2(gl_LocalInvocationID.xy) - DK_DOWN_LO;  // texel 2p in the footprint
+    vec4 sum = vec4(0.0);
+#define DTAP(dy, dx, w) sum += (w) * footprint_texel(at + ivec2(dx, dy));
+    DK_DOWN_TAPS
+#undef DTAP
+    store_level(k, p, sum * (1.0 / 32.0));
+  }
+  memoryBarrierImage();
+  barrier();
+}
+#endif
+
+void main() {
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  // No early return for the texels past the level's edge: barriers follow.
+  if (all(lessThan(p, level_size(1)))) store_level(1, p, down_texel(p, 1.0 / vec2(source_size())));
+#if DK_STORED > 1
+  if (gl_LocalInvocationIndex == 0u) s_top = 0u;
+  memoryBarrierImage();
+  barrier();
+  signal_parents(1, ivec2(gl_WorkGroupID.xy));
+  // The tiles won, depth first. s_top is read after a barrier, so the loop is uniform.
+  while (s_top > 0u) {
+    uint item = s_stack[s_top - 1u];
+    barrier();
+    if (gl_LocalInvocationIndex == 0u) s_top -= 1u;
+    int k = int(item >> 28);
+    ivec2 j = ivec2((item >> 14) & 0x3fffu, item & 0x3fffu);
+    compute_tile(k, j);
+    if (k < DK_STORED) signal_parents(k, j);
+  }
+#endif
+}
+
 #else
 // The upsampling pass. Target texel q = 2n + b (b its phase, per axis) sits at (q + 1/2) / 2 in the
 // level it reads, n + 1/4 or n + 3/4; its fetches at (+-2h, 0) and (0, +-2h) weighted 1/12 and at
@@ -65,7 +287,6 @@ const float kTapUnit = 1.0 / 768.0;
 #else
 #define THREADS_Y 8
 #endif
-const int kHalves = 16 / THREADS_Y;
 const int kTile = 64;  // target texels per side of a workgroup
 layout(local_size_x = THREADS_X, local_size_y = THREADS_Y) in;
 
@@ -81,19 +302,31 @@ struct Region {
 // divisors.
 const int kExtent[13] = int[13](64, 36, 22, 16, 12, 10, 9, 9, 9, 9, 9, 9, 9);
 Region source_region(Region r, int level) { return Region((r.start >> 1) - 2, ivec2(kExtent[level])); }
-// Level 1 is staged in parts of the tile, one per half the last pass writes (kHalves): the rows of
-// level 1 that half reads, 2 THREADS_Y + 4 of them (20 of 36 at 256 invocations). Shared memory per
-// workgroup decides how many are resident (docs/PERFORMANCE.md), so a part, not the whole region.
-const int kPartStep = 2 * THREADS_Y, kPartRows = kPartStep + 4;
+// Level 1 is staged in parts of the tile, one per round of the last pass (kRounds): the rows of
+// level 1 that round reads, DK_UP_BLOCK THREADS_Y + 4 of them (20 of 36 at 256 invocations and
+// blocks of 2; all 36 with blocks of 4). Shared memory per workgroup decides how many are resident
+// (docs/PERFORMANCE.md), so a part, not the whole region, where a round covers less than the tile.
+const int kPartStep = DK_UP_BLOCK * THREADS_Y, kPartRows = kPartStep + 4;
+const int kRounds = 32 / kPartStep;  // the host refuses more rows than a tile's 32 (512 x 4)
 // Two buffers, levels alternating between them: odd levels in A (a part of level 1: 36 x 20; levels
 // 3 and up: 16 x 16 at most), even levels in B (level 2: 22 x 22; the source level when the chain
 // is longer than 1 fits either). A chain of one pass stages level 1 alone: no B.
 const int kCapacityA = 36 * kPartRows, kCapacityB = DK_CHAIN > 1 ? 22 * 22 : 0;
+#if DK_UP_FP16
+// fp16: a texel as two words of two halves each, rounded once where it is staged (the model
+// rounds there too); half the bytes, so twice the workgroups fit in the same shared memory.
+shared uvec2 s_level[kCapacityA + kCapacityB];
+vec4 unstage(uvec2 v) { return vec4(unpackHalf2x16(v.x), unpackHalf2x16(v.y)); }
+uvec2 to_stage(vec4 v) { return uvec2(packHalf2x16(v.xy), packHalf2x16(v.zw)); }
+#else
 shared vec4 s_level[kCapacityA + kCapacityB];
+vec4 unstage(vec4 v) { return v; }
+vec4 to_stage(vec4 v) { return v; }
+#endif
 int level_base(int level) { return (level & 1) == 1 ? 0 : kCapacityA; }
 
-vec4 staged(int base, Region r, ivec2 p) { return s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)]; }
-void stage(int base, Region r, ivec2 p, vec4 v) { s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)] = v; }
+vec4 staged(int base, Region r, ivec2 p) { return unstage(s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)]); }
+void stage(int base, Region r, ivec2 p, vec4 v) { s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)] = to_stage(v); }
 
 // The five texels dx = -2..2 of row p.y around column p.x of a staged level, into t[0..4].
 #define LOAD_ROW(t, base, r, p)                                                             \
@@ -102,6 +335,23 @@ void stage(int base, Region r, ivec2 p, vec4 v) { s_level[base + (p.y - r.start.
 // A row's taps into the sums ACC[by * 2 + bx] of the four phases.
 #define TAP(by, bx, dx, w) ACC[(by) * 2 + (bx)] += (w) * t[(dx) + 2];
 const vec4 kZero4[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
+// Row `row` (dy + 2) of the window into the four phases' sums `acc`, from its five texels t; called
+// with constant rows, so after inlining only that row's taps remain, at constant indices.
+void apply_row(int row, inout vec4 acc[4], vec4 t[5]) {
+#define ACC acc
+  if (row == 0) {
+    DK_ROW_0
+  } else if (row == 1) {
+    DK_ROW_1
+  } else if (row == 2) {
+    DK_ROW_2
+  } else if (row == 3) {
+    DK_ROW_3
+  } else {
+    DK_ROW_4
+  }
+#undef ACC
+}
 
 // The border rule at the edges of level `level`'s staged region: a texel outside the level's `size`
 // becomes the one the rule maps it to, or the constant (see up_level).
@@ -206,63 +456,44 @@ void main() {
   for (int l = DK_CHAIN - 1; l >= 2; --l) up_level(l, region[l], region[l + 1], size[l], ivec2(kExtent[l + 1] - 4));
 #endif
 
-  // The last pass, into the target: invocation (x, y) writes the 2 x 4 texels of level-1 column
-  // n.x = first.x + x and rows n.y, n.y + 1, n.y = first.y + 2y (and, at 256 invocations, 16 rows
-  // further, from the second part of level 1): the six rows of their windows read once, a row at a
-  // time, each into the sums of the rows it serves.
+  // The last pass, into the target: invocation (x, y) writes the 2 x (2 DK_UP_BLOCK) texels of
+  // level-1 column n.x = first.x + x and rows n.y .. n.y + DK_UP_BLOCK - 1, n.y = first.y +
+  // DK_UP_BLOCK y (and, where a round covers less than the tile, kPartStep rows further in the
+  // next round, from the next part of level 1): the DK_UP_BLOCK + 4 rows of their windows read once,
+  // a row at a time, each into the sums of the rows it serves (row r serves level-1 row j through
+  // DK_ROW_<r - j + 2>). Blocks of 4 read 2 rows per level-1 row against 3 for blocks of 2.
   int from_base = level_base(1);
   ivec2 target = target_size();
-  for (int half_tile = 0; half_tile < kHalves; ++half_tile) {
-    // The part of level 1 this half reads: rows kPartStep x half_tile on, kPartRows of them.
-    Region from = Region(region[1].start + ivec2(0, kPartStep * half_tile), ivec2(kExtent[1], kPartRows));
+  for (int round = 0; round < kRounds; ++round) {
+    // The part of level 1 this round reads: rows kPartStep x round on, kPartRows of them.
+    Region from = Region(region[1].start + ivec2(0, kPartStep * round), ivec2(kExtent[1], kPartRows));
 #if DK_CHAIN > 1
     up_level(1, from, region[2], size[1], ivec2(kExtent[2] - 4, kPartRows / 2));
 #else
     stage_source(1, from, size[1]);
 #endif
-    ivec2 n = (region[0].start >> 1) + ivec2(gl_LocalInvocationID.x, 2 * int(gl_LocalInvocationID.y) + kPartStep * half_tile);
-    vec4 upper[4] = kZero4, lower[4] = kZero4;  // level-1 rows n.y and n.y + 1
+    ivec2 n = (region[0].start >> 1) + ivec2(gl_LocalInvocationID.x, DK_UP_BLOCK * int(gl_LocalInvocationID.y) + kPartStep * round);
+    vec4 acc0[4] = kZero4, acc1[4] = kZero4, acc2[4] = kZero4, acc3[4] = kZero4;  // level-1 rows n.y + j
     vec4 t[5];
-    LOAD_ROW(t, from_base, from, n + ivec2(0, -2));
-#define ACC upper
-    DK_ROW_0
-#undef ACC
-    LOAD_ROW(t, from_base, from, n + ivec2(0, -1));
-#define ACC upper
-    DK_ROW_1
-#undef ACC
-#define ACC lower
-    DK_ROW_0
-#undef ACC
-    LOAD_ROW(t, from_base, from, n);
-#define ACC upper
-    DK_ROW_2
-#undef ACC
-#define ACC lower
-    DK_ROW_1
-#undef ACC
-    LOAD_ROW(t, from_base, from, n + ivec2(0, 1));
-#define ACC upper
-    DK_ROW_3
-#undef ACC
-#define ACC lower
-    DK_ROW_2
-#undef ACC
-    LOAD_ROW(t, from_base, from, n + ivec2(0, 2));
-#define ACC upper
-    DK_ROW_4
-#undef ACC
-#define ACC lower
-    DK_ROW_3
-#undef ACC
-    LOAD_ROW(t, from_base, from, n + ivec2(0, 3));
-#define ACC lower
-    DK_ROW_4
-#undef ACC
+    // Row r (relative to n.y) into the sums of level-1 row j, where it is in j's window; constant
+    // conditions, folded by the compiler, so every array index stays a constant.
+#define APPLY(j, r) \
+  if ((j) < DK_UP_BLOCK && (r) - (j) >= -2 && (r) - (j) <= 2) apply_row((r) - (j) + 2, acc##j, t);
+#define STEP(r)                                           \
+  LOAD_ROW(t, from_base, from, n + ivec2(0, r));          \
+  APPLY(0, r) APPLY(1, r) APPLY(2, r) APPLY(3, r)
+    STEP(-2) STEP(-1) STEP(0) STEP(1) STEP(2) STEP(3)
+#if DK_UP_BLOCK == 4
+    STEP(4) STEP(5)
+#endif
+#undef STEP
+#undef APPLY
 #define STORE_PHASE(b, dy, sums) \
   if (all(lessThan(2 * n + ivec2((b) & 1, ((b) >> 1) + (dy)), target))) store_target(2 * n + ivec2((b) & 1, ((b) >> 1) + (dy)), sums[b] * kTapUnit);
-    STORE_PHASE(0, 0, upper) STORE_PHASE(1, 0, upper) STORE_PHASE(2, 0, upper) STORE_PHASE(3, 0, upper)
-    STORE_PHASE(0, 2, lower) STORE_PHASE(1, 2, lower) STORE_PHASE(2, 2, lower) STORE_PHASE(3, 2, lower)
+#define STORE_ROW(j) \
+  if ((j) < DK_UP_BLOCK) { STORE_PHASE(0, 2 * (j), acc##j) STORE_PHASE(1, 2 * (j), acc##j) STORE_PHASE(2, 2 * (j), acc##j) STORE_PHASE(3, 2 * (j), acc##j) }
+    STORE_ROW(0) STORE_ROW(1) STORE_ROW(2) STORE_ROW(3)
+#undef STORE_ROW
 #undef STORE_PHASE
     barrier();  // the next part overwrites this one
   }

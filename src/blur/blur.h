@@ -288,6 +288,12 @@ class BlurPasses {
   // red; and the weights of every level, an rgba32f texture of (R + 1) x (R + 1) texels whose texel
   // (i, L) holds in red the weight of tap i (and -i) of level L's kernel (blur/radius_map.h:
   // level_kernel), for i = 0..L.
+  // Counters a pass counts with image atomics (the last workgroup of several to finish a piece of
+  // work continues it, as AMD's single-pass downsampler does): an rgba8 texture of `size` bound raw
+  // (Binding::read_write_raw: r32ui, one uint a texel), all zero when made, never poisoned (they
+  // are not a blur's data), and recorded with their contents (zeros) so a recipe fills them so. The
+  // pass must leave every counter zero again: the last to count resets it, ready for the next run.
+  virtual const gl::Texture& counters(glm::ivec2 size) = 0;
   virtual const gl::Texture& radius_levels() = 0;
   virtual const gl::Texture& level_weights() = 0;
   // One compute dispatch, timed as span `name`; barriers before it come from the bindings.

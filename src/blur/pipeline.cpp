@@ -83,6 +83,16 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     return intermediate(slot, format, size);
   }
 
+  const gl::Texture& counters(glm::ivec2 size) override {
+    gl::Texture& t = owner_.counters_;
+    if (!t || t.width() != size.x || t.height() != size.y) {
+      t = gl::Texture(size.x, size.y, gl::Format::rgba8, "counters");
+      const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      gl::fill(t, zero);
+    }
+    return t;
+  }
+
   const gl::Texture& radius_levels() override {
     if (!owner_.levels_) throw Error("radius_levels(): " + std::string(owner_.variant_->name) + " is not a variable-radius variant");
     return owner_.levels_;
@@ -175,8 +185,10 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
         return textures.size() - 1;
       }
     // The levels and weights of a variable-radius variant: data made on the CPU, recorded with
-    // their contents (read back as stored) so an export can ship them.
-    for (auto [texture, name] : {std::pair{&owner_.levels_, kLevelsTexture}, std::pair{&owner_.level_weights_, kLevelWeightsTexture}})
+    // their contents (read back as stored) so an export can ship them; and the counters, whose
+    // contents are zeros (the passes leave them so).
+    for (auto [texture, name] : {std::pair{&owner_.levels_, kLevelsTexture}, std::pair{&owner_.level_weights_, kLevelWeightsTexture},
+                                 std::pair{&owner_.counters_, kCountersTexture}})
       if (&t == texture) {
         for (size_t i = 2; i < textures.size(); ++i)
           if (textures[i].name == name) return i;

@@ -88,6 +88,8 @@ class BlurPipeline {
   // when the map, the size or the kernel change.
   void make_level_textures();
   gl::Texture levels_, level_weights_;
+  // BlurPasses::counters(): zero when made; the passes keep them zero between runs.
+  gl::Texture counters_;
   std::optional<std::tuple<const RadiusMap*, glm::ivec2, Kernel>> levels_made_;
   std::optional<std::array<float, 4>> poison_when_taken_;
   // The programs the current variant prepared: held so the cache may drop them only once unused.

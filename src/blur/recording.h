@@ -21,9 +21,10 @@ struct RecordedTexture {
   std::string name;  // "source", "destination", "intermediate0", "radius_levels", ...
   gl::Format format;
   glm::ivec2 size;
-  // A texture the pipeline fills from the CPU and the passes only read (a variable-radius
-  // variant's levels and weights, BlurPasses::radius_levels()): its texels as stored
-  // (Texture::download_texels), which a recipe must carry. Empty for the others.
+  // A texture the pipeline fills from the CPU (a variable-radius variant's levels and weights,
+  // BlurPasses::radius_levels(), which the passes only read; the counters of BlurPasses::counters(),
+  // zeros the passes leave zero): its texels as stored (Texture::download_texels), which a recipe
+  // must carry. Empty for the others.
   std::vector<uint8_t> contents;
   // Its size is the same at every image size (BlurPasses::fixed_intermediate).
   bool fixed_size = false;
@@ -33,6 +34,8 @@ struct RecordedTexture {
 // level_weights()) in a recording, and in an export's recipe and data files.
 inline constexpr std::string_view kLevelsTexture = "radius_levels";
 inline constexpr std::string_view kLevelWeightsTexture = "level_weights";
+// The counters of BlurPasses::counters(): zeros a recipe fills in once.
+inline constexpr std::string_view kCountersTexture = "counters";
 
 struct RecordedBinding {
   Binding::Kind kind;

@@ -37,7 +37,11 @@
 // weights and may round each fetch), so the levels between are neither stored nor rounded. Where
 // that chain runs to the output (every border but wrap) it computes level N itself too, from level
 // N - 1 with the down pass's five fetches per texel of its region: the last down pass is folded in
-// (no dispatch of its own; level N is not stored, so not rounded either).
+// (no dispatch of its own; level N is not stored, so not rounded either). The down passes before it
+// run as one dispatch by default (knob down-chain fused): each tile of a level is computed by the
+// workgroup that finishes the last of the tiles below it that its footprint reads (per-tile
+// counters, as AMD's single-pass downsampler counts its last workgroup), so a blur is two dispatches
+// at any sigma, and the small levels cost their bytes, not a dispatch's latency each.
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -163,13 +167,84 @@ const Knob kUpThreads{.name = "up-threads",
                       .choices = {{"256", 256}, {"512", 512}},
                       .candidates = {{256}, {512}}};
 
+// The rows of level 1 an invocation of the chain's last pass reads for: 2 (8 target texels a round;
+// at 256 invocations the tile in two rounds, level 1 staged 20 rows at a time) or 4 (16 texels a
+// round, 2 level-1 rows read per row of outputs against 3, the tile in one round with all 36 rows
+// of level 1 staged). Not 4 with 512 invocations: 64 rows, a tile has 32.
+const Knob kUpBlock{.name = "up-block",
+                    .help = "dual-kawase: level-1 rows each invocation of the upsampling chain's last pass writes for, 2 or 4 (fewer shared loads per output, more staged rows)",
+                    .define = "DK_UP_BLOCK",
+                    .type = KnobType::Choice,
+                    .choices = {{"2", 2}, {"4", 4}},
+                    .candidates = {{2}, {4}}};
+// The precision of the levels the chain stages in shared memory: fp32 (exact sums) or fp16 (half the
+// bytes per workgroup, so twice as many fit; each staged level rounded once to fp16, as the model
+// rounds it). Not with rgba32f data: fp16 holds 11 significant bits of its 24.
+const Knob kUpStage{.name = "up-stage",
+                    .help = "dual-kawase: the upsampling chain's staged levels in fp32 or fp16 (half the shared memory, a rounding per level)",
+                    .define = "DK_UP_FP16",
+                    .type = KnobType::Choice,
+                    .choices = {{"fp32", 0}, {"fp16", 1}},
+                    .candidates = {{0}, {1}}};
+bool stages_fp16(const BlurSettings& s) { return s.integer(kUpStage) == 1; }
+
+// The downsampling chain: a dispatch per level (passes), or one dispatch for them all (fused: the
+// tiles of each level computed by the last workgroup to finish the tiles below it, counted with
+// image atomics; glsl/dual_kawase.comp, DK_UP 2). The same levels, stored in the same format; the
+// fused chain weights the texels of levels 2 and up itself (exact 1/32 weights, at most 20 products
+// and a scale in fp32, against the bilinear fetches' 41 roundings the tolerance counts), since
+// texture fetches do not see stores made in the same dispatch.
+const Knob kDownChain{.name = "down-chain",
+                      .help = "dual-kawase: the downsampling levels as a dispatch each (passes) or one dispatch (fused, the last workgroup to finish a tile's children computes it)",
+                      // No define: the host picks the program (DK_UP 2) and the dispatches.
+                      .type = KnobType::Choice,
+                      .choices = {{"fused", 1}, {"passes", 0}},
+                      .candidates = {{1}, {0}}};
+bool fuses_down(const BlurSettings& s) { return s.integer(kDownChain) == 1; }
+
 // The chain's tiles: 64x64 target texels, their levels staged in two buffers of vec4: level 1 a
 // part at a time, the rows of its 36 columns that one round of the last pass reads (2 x 8 + 4 rows
 // at 256 invocations, all 36 at 512), and the 22x22 region of level 2, only for chains of two passes
 // or more. Shared memory per workgroup decides how many are resident (docs/PERFORMANCE.md).
 constexpr int kUpTile = 64;
-int level1_part_rows(const BlurSettings& s) { return 2 * (s.integer(kUpThreads) / 32) + 4; }
-int up_shared_bytes(const BlurSettings& s, int chain) { return (36 * level1_part_rows(s) + (chain > 1 ? 22 * 22 : 0)) * 16; }
+int level1_part_rows(const BlurSettings& s) { return s.integer(kUpBlock) * (s.integer(kUpThreads) / 32) + 4; }
+int up_shared_bytes(const BlurSettings& s, int chain) {
+  return (36 * level1_part_rows(s) + (chain > 1 ? 22 * 22 : 0)) * (stages_fp16(s) ? 8 : 16);
+}
+
+// The fused downsampling chain's 16x16 tiles and the texels of the level below that a tile of the
+// next reads: 2p + lo .. 2p + hi about each of its texels p (the down pass's fetches), staged as
+// their bits (the intermediate format's bytes) in a square of 2 x 16 - 1 + hi - lo, beside the work
+// list of tiles won (16 per level, 12 levels).
+constexpr int kFusedTile = 16;
+struct DownTap {
+  int dy, dx, weight;  // texel 2p + (dx, dy), weight in units of 1/32
+};
+std::vector<DownTap> down_texels(double offset) {
+  std::map<std::array<int, 2>, double> weights;
+  for (const Tap& t : down_taps(offset)) {
+    // The fetch at 2p + 1 + t: texel floor(2p + 1/2 + t) and the next, per axis.
+    const double px = 0.5 + t.x, py = 0.5 + t.y;
+    const int x0 = static_cast<int>(std::floor(px)), y0 = static_cast<int>(std::floor(py));
+    const double fx = px - x0, fy = py - y0;
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 2; ++i) weights[{y0 + j, x0 + i}] += t.weight * (i ? fx : 1.0 - fx) * (j ? fy : 1.0 - fy);
+  }
+  std::vector<DownTap> texels;
+  for (const auto& [at, w] : weights)
+    if (const int units = static_cast<int>(std::lround(w * 32.0)); units != 0) texels.push_back({at[0], at[1], units});
+  return texels;
+}
+glm::ivec2 down_reach(double offset) {  // lo, hi
+  glm::ivec2 reach{1 << 20, -(1 << 20)};
+  for (const DownTap& t : down_texels(offset)) reach = {std::min({reach.x, t.dx, t.dy}), std::max({reach.y, t.dx, t.dy})};
+  return reach;
+}
+int fused_shared_bytes(const BlurSettings& s, double offset) {
+  const glm::ivec2 reach = down_reach(offset);
+  const int side = 2 * kFusedTile - 1 + reach.y - reach.x;
+  return side * side * gl::info(s.intermediate_format()).bytes_per_texel + (16 * 12 + 1) * 4;
+}
 
 // What an upsampling pass's eight fetches blend, per target phase: target texel q = 2n + b sits at
 // n + (b + 1/2) / 2 in the level read; each fetch blends the two texels floor(p - 1/2) and the next
@@ -222,9 +297,26 @@ class DualKawase final : public Blur {
     choice_ = choice_for(s.kernel.sigma);
     chain_ = up_chain(s, choice_.levels);
     fold_ = folds(s, choice_.levels);
+    fused_ = fuses_down(s);
+    stored_ = stored_down_levels(s, choice_.levels);
     const std::string offset = offset_literal(choice_.offset);
     first_down_ = &setup.compute("dual_kawase.comp", io, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}});
     down_ = &setup.compute("dual_kawase.comp", mid, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}});
+    if (fused_ && stored_ > 0) {
+      const glm::ivec2 reach = down_reach(choice_.offset);
+      std::string taps;
+      for (const DownTap& t : down_texels(choice_.offset))
+        taps += "DTAP(" + std::to_string(t.dy) + ", " + std::to_string(t.dx) + ", " + std::to_string(t.weight) + ".0) ";
+      fused_down_ = &setup.compute("dual_kawase.comp", io, mid,
+                                   {{"DK_UP", "2"},
+                                    {"DK_OFFSET", offset},
+                                    {"DK_STORED", std::to_string(stored_)},
+                                    {"DK_DOWN_LO", std::to_string(reach.x)},
+                                    {"DK_DOWN_HI", std::to_string(reach.y)},
+                                    {"DK_DOWN_TAPS", taps},
+                                    {"MID_FORMAT", std::string(gl::name(mid))},
+                                    {"MID_BYTES", std::to_string(gl::info(mid).bytes_per_texel)}});
+    }
     gl::Defines up = row_defines(choice_.offset);
     up.insert(up.begin(), {{"DK_UP", "1"}, {"DK_OFFSET", offset}, {"DK_CHAIN", std::to_string(chain_)}, {"DK_FOLD", fold_ ? "1" : "0"}});
     up_ = &setup.compute("dual_kawase.comp", mid, mid, up);
@@ -232,20 +324,43 @@ class DualKawase final : public Blur {
     last_up_ = &setup.compute("dual_kawase.comp", fold_ && choice_.levels == 1 ? io : mid, io, up);
   }
 
-  // Level l (1..N) lives in intermediate slot l - 1: written by down pass l, read by down pass l + 1
-  // and by the chain that starts there; a chain ending at level l > 0 overwrites it. Where the chain
-  // folds level N, no pass writes it: the chain reads level N - 1 (at one level, the source).
+  // Separate down passes: level l (1..N) lives in intermediate slot l - 1, written by down pass l,
+  // read by down pass l + 1 and by the chain that starts there; a chain ending at level l > 0
+  // overwrites it. Fused: the stored level s (N - 1 where the chain folds level N, else N) in slot
+  // 0, levels 1 .. s - 1 in an atlas in slot 1 (stacked, level k below level k - 1), the counters of
+  // the tiles of levels 2 .. s (BlurPasses::counters, stacked alike); with wrap the chains of one
+  // pass write levels 1 .. N - 1 into slots 2 .. N. Where the chain folds level N, no pass writes it:
+  // the chain reads level N - 1 (at one level, the source).
   void run(BlurPasses& passes) override {
     const glm::ivec2 wg = passes.settings().workgroup();
+    const std::vector<glm::ivec2> sizes = level_sizes(passes.size(), choice_.levels);
     std::vector<const gl::Texture*> levels{&passes.source()};
-    glm::ivec2 size = passes.size();
-    const int stored = fold_ ? choice_.levels - 1 : choice_.levels;
-    for (int l = 1; l <= stored; ++l) {
-      size = half_size(size);
-      levels.push_back(&passes.intermediate(l - 1, std::nullopt, size));
-      passes.dispatch("d" + std::to_string(l), l == 1 ? *first_down_ : *down_,
-                      {Binding::sampled_linear(*levels[static_cast<size_t>(l - 1)]), Binding::write(*levels[static_cast<size_t>(l)])},
-                      groups_covering(size, wg, l));
+    if (fused_ && stored_ > 0) {
+      for (int l = 1; l <= choice_.levels; ++l)
+        levels.push_back(l == stored_ ? &passes.intermediate(0, std::nullopt, sizes[static_cast<size_t>(l)])
+                         : l < stored_ && chain_ == 1 ? &passes.intermediate(l + 1, std::nullopt, sizes[static_cast<size_t>(l)])
+                                                      : nullptr);
+      const std::string name = stored_ == 1 ? "d1" : "d1-" + std::to_string(stored_);
+      const DispatchGrid grid = groups_covering(sizes[1], {kFusedTile, kFusedTile}, 1);
+      if (stored_ == 1) {
+        passes.dispatch(name, *fused_down_, {Binding::sampled_linear(passes.source()), Binding::write(*levels[1])}, grid);
+      } else {
+        glm::ivec2 atlas{sizes[1].x, 0}, counters{(sizes[2].x + kFusedTile - 1) / kFusedTile, 0};
+        for (int l = 1; l < stored_; ++l) atlas.y += sizes[static_cast<size_t>(l)].y;
+        for (int l = 2; l <= stored_; ++l) counters.y += (sizes[static_cast<size_t>(l)].y + kFusedTile - 1) / kFusedTile;
+        passes.dispatch(name, *fused_down_,
+                        {Binding::sampled_linear(passes.source()), Binding::write(*levels[static_cast<size_t>(stored_)]),
+                         Binding::read_write(passes.intermediate(1, std::nullopt, atlas), 2),
+                         Binding::read_write_raw(passes.counters(counters), 3)},
+                        grid);
+      }
+    } else {
+      for (int l = 1; l <= choice_.levels; ++l)
+        levels.push_back(&passes.intermediate(l - 1, std::nullopt, sizes[static_cast<size_t>(l)]));
+      for (int l = 1; l <= stored_; ++l)
+        passes.dispatch("d" + std::to_string(l), l == 1 ? *first_down_ : *down_,
+                        {Binding::sampled_linear(*levels[static_cast<size_t>(l - 1)]), Binding::write(*levels[static_cast<size_t>(l)])},
+                        groups_covering(sizes[static_cast<size_t>(l)], wg, l));
     }
     if (fold_) {
       const int n = choice_.levels;
@@ -266,9 +381,9 @@ class DualKawase final : public Blur {
 
  private:
   Choice choice_;
-  int chain_ = 1;
-  bool fold_ = false;
-  const gl::Program *first_down_ = nullptr, *down_ = nullptr, *up_ = nullptr, *last_up_ = nullptr;
+  int chain_ = 1, stored_ = 0;
+  bool fold_ = false, fused_ = false;
+  const gl::Program *first_down_ = nullptr, *down_ = nullptr, *fused_down_ = nullptr, *up_ = nullptr, *last_up_ = nullptr;
 };
 
 // One pass of the model: `taps` about each target texel's centre, mapped into `source`.
@@ -292,8 +407,11 @@ ReferenceImage model_pass(const ReferenceImage& source, glm::ivec2 target_size, 
 // The passes as the GPU runs them: down passes stored in the intermediate format, but level N where
 // the chain folds it (computed in fp32 in shared memory, never stored); the upsampling chain's
 // levels kept exact (the GPU holds them in fp32), stored only where a chain ends short of the
-// output (wrap). The GPU's up passes weight texels exactly where texture units would blend
-// with 8-bit weights; at the fractions used (multiples of 1/8) both are exact.
+// output (wrap), and with up-stage fp16 each level an up pass reads rounded to fp16 where the
+// chain stages it (the constant border too, which the chain stages at the level's edges). The GPU's
+// up passes weight texels exactly where texture units would blend with 8-bit weights; at the
+// fractions used (multiples of 1/8) both are exact. The fused down chain stores the same levels
+// (it weights levels 2 and up in fp32 itself: another order of the same exact weights).
 ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
   const Choice choice = choice_for(s.kernel.sigma);
   const int chain = up_chain(s, choice.levels);
@@ -305,9 +423,13 @@ ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
     levels.push_back(model_pass(source, half_size({source.width, source.height}), down_taps(choice.offset), false, s.border));
     if (l <= stored) model::store(levels.back(), mid);
   }
+  Border staged_border = s.border;
+  if (stages_fp16(s))
+    for (auto& v : staged_border.value) v = static_cast<float>(model::stored(v, gl::Format::rgba16f));
   for (int l = choice.levels - 1; l >= 0; --l) {
     const glm::ivec2 size{levels[static_cast<size_t>(l)].width, levels[static_cast<size_t>(l)].height};
-    levels[static_cast<size_t>(l)] = model_pass(levels[static_cast<size_t>(l + 1)], size, up_taps(choice.offset), true, s.border);
+    if (stages_fp16(s)) model::store(levels[static_cast<size_t>(l + 1)], gl::Format::rgba16f);
+    levels[static_cast<size_t>(l)] = model_pass(levels[static_cast<size_t>(l + 1)], size, up_taps(choice.offset), true, staged_border);
     if (l > 0 && l % chain == 0) model::store(levels[static_cast<size_t>(l)], mid);
   }
   return std::move(levels.front());
@@ -332,21 +454,39 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
     if (l <= stored) bound.store(mid);
   }
   for (int l = choice.levels - 1; l >= 0; --l) {
+    if (stages_fp16(s)) bound.store(gl::Format::rgba16f);  // the level this pass reads, staged
     bound.fp32(kUpTerms);
     if (l > 0 && l % chain == 0) bound.store(mid);
   }
   return bound.tolerance(std::to_string(choice.levels) + " levels down and up");
 }
 
+// The largest of the programs': the up chain's, and the fused down chain's where it runs.
 SharedMemory shared_memory(const BlurSettings& s) {
-  const int chain = up_chain(s, choice_for(s.kernel.sigma).levels);
+  const Choice c = choice_for(s.kernel.sigma);
+  const int chain = up_chain(s, c.levels);
   const std::string part = "36x" + std::to_string(level1_part_rows(s)) + " of level 1";
-  if (chain == 1) return {up_shared_bytes(s, chain), "the upsampling pass's " + part + " of a 64x64 tile, fp32 vec4"};
-  return {up_shared_bytes(s, chain), "the upsampling chain's " + part + " and 22x22 of level 2 of a 64x64 tile, fp32 vec4"};
+  const std::string precision = stages_fp16(s) ? "fp16" : "fp32";
+  SharedMemory up = chain == 1 ? SharedMemory{up_shared_bytes(s, chain), "the upsampling pass's " + part + " of a 64x64 tile, " + precision + " vec4"}
+                               : SharedMemory{up_shared_bytes(s, chain), "the upsampling chain's " + part + " and 22x22 of level 2 of a 64x64 tile, " + precision + " vec4"};
+  if (fuses_down(s) && stored_down_levels(s, c.levels) > 1 && fused_shared_bytes(s, c.offset) > up.bytes) {
+    const glm::ivec2 reach = down_reach(c.offset);
+    const int side = 2 * kFusedTile - 1 + reach.y - reach.x;
+    return {fused_shared_bytes(s, c.offset), "the fused downsampling chain's " + std::to_string(side) + "x" + std::to_string(side) +
+                                                 " texels of a level (their bits) and its list of 192 tiles"};
+  }
+  return up;
 }
 
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const Choice c = choice_for(s.kernel.sigma);
+  if (const int rows = s.integer(kUpBlock) * (s.integer(kUpThreads) / 32); rows > kUpTile / 2)
+    return Refusal{Limit::Knobs,
+                   "up-block " + std::to_string(s.integer(kUpBlock)) + " at up-threads " + std::to_string(s.integer(kUpThreads)) + " is " +
+                       std::to_string(rows) + " rows of level 1 a round, a 64x64 tile has " + std::to_string(kUpTile / 2),
+                   double(rows), double(kUpTile / 2)};
+  if (stages_fp16(s) && (s.input_format == gl::Format::rgba32f || s.intermediate_format() == gl::Format::rgba32f))
+    return Refusal{Limit::Knobs, "up-stage fp16 keeps 11 significant bits of rgba32f's 24: use up-stage fp32 with rgba32f", 24.0, 11.0};
   if (c.sigma < s.kernel.sigma / 1.5)
     return Refusal{Limit::Reach,
                    "sigma " + format_double(s.kernel.sigma, 4) + " is beyond " + std::to_string(kMaxLevels) + " levels (sigma " +
@@ -395,13 +535,13 @@ namespace variant {
 extern const VariantInfo dual_kawase{
     .name = "dual-kawase",
     .stage = Stage::Compute,
-    .summary = "approximate Gaussian: Bjorge's dual filter, half-size downsampling passes, then the N upsampling passes "
-               "in one dispatch that also computes the smallest level (tiles of every level in shared memory)",
+    .summary = "approximate Gaussian: Bjorge's dual filter, the downsampling levels in one dispatch (per-tile counters), then the "
+               "N upsampling passes in one dispatch that also computes the smallest level (tiles of every level in shared memory)",
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
     .hardware_filtering = true,
-    .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}}), kFold, kUpThreads},
+    .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}}), kFold, kUpThreads, kUpBlock, kUpStage, kDownChain},
     .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new DualKawase); },

@@ -341,9 +341,10 @@ class Checker {
       stale_reported_ = true;
     }
     // An approximation's expected output is its CPU model's, which also depends on the
-    // intermediate format (not on knobs: they change how, not what; the models do not read them).
+    // intermediate format and may read a knob (dual-kawase's up-stage rounds its staged levels).
     const Key key{source.serial, resolved.kernel, resolved.border,
-                  is_approximation(variant_) ? std::optional(resolved.intermediate_format()) : std::nullopt};
+                  is_approximation(variant_) ? std::optional(resolved.intermediate_format()) : std::nullopt,
+                  is_approximation(variant_) ? resolved.knobs : KnobValues{}};
     if (!reference_ || reference_key_ != key) {
       reference_ = expected_output(variant_, resolved, source.uploaded);
       reference_key_ = key;
@@ -375,8 +376,8 @@ class Checker {
   bool stale_reported_ = false;
   gl::ProgramCache programs_;
   BlurPipeline pipeline_;
-  // One reference per source, kernel and border (and an approximation's intermediate format).
-  using Key = std::tuple<int, Kernel, Border, std::optional<gl::Format>>;
+  // One reference per source, kernel and border (and an approximation's intermediate format and knobs).
+  using Key = std::tuple<int, Kernel, Border, std::optional<gl::Format>, KnobValues>;
   std::optional<ReferenceImage> reference_;
   std::optional<Key> reference_key_;
 };
@@ -691,6 +692,77 @@ TEST(RecursiveGaussianBlocks, LinesOfEveryShape) {
     }
   EXPECT_EQ(checker.refused, 3 * 2) << "only rgba8 intermediates of the rgba16f input may be refused";
   EXPECT_GT(checker.checked, 0);
+}
+
+// dual-kawase's structures, each against its model: every level count (sigma 1 to 42: 1 to 5
+// levels; 6 would need sigma 48, past r = 128), sizes whose levels round up (517x389, 33x17) or stay
+// 1x1, every border mode, the downsampling levels as separate passes and fused into one dispatch
+// (whose tiles of each level are computed by the last workgroup to finish their children, found
+// with counters), and the up chain's blocks and fp16 staging. One pipeline runs every case, so each
+// fused run starts from the counters the previous one left: they must be zero again. Every border
+// with the down chain fused and in passes; every knob set at 2 and 5 levels with clamp and wrap
+// (programs dominate the time on llvmpipe: each setting compiles its own); at 517x389 (slow there)
+// only sigma 4 and 25.
+TEST(DualKawase, EveryLevelCountSizeBorderAndChain) {
+  const VariantInfo& variant = *find_variant("dual-kawase");
+  Checker checker(variant);
+  const auto knobs = [](bool fused, int block, int fp16) {
+    return KnobValues{{"down-chain", KnobValue{fused ? 1 : 0, 0}}, {"up-block", KnobValue{block, 0}}, {"up-stage", KnobValue{fp16, 0}}};
+  };
+  for (glm::ivec2 size : {glm::ivec2(33, 17), glm::ivec2(1, 1), glm::ivec2(517, 389)}) {
+    const bool large = size.x > 100;
+    Source source(size, gl::Format::rgba8, static_cast<unsigned>(size.x * 7 + size.y));
+    for (double sigma : large ? std::vector<double>{4.0, 25.0} : std::vector<double>{1.0, 4.0, 6.0, 12.0, 25.0, 42.0})
+      for (BorderMode mode : kBorderModes) {
+        BlurSettings s;
+        s.kernel = make_kernel(KernelType::Gauss, std::nullopt, sigma);
+        s.border.mode = mode;
+        if (mode == BorderMode::Constant) s.border.value = {1.0f, 0.5f, 0.0f, 1.0f};
+        s.input_format = gl::Format::rgba8;
+        std::vector<KnobValues> sets = {knobs(true, 2, 0)};
+        if (!large || mode == BorderMode::Clamp || mode == BorderMode::Wrap) sets.push_back(knobs(false, 2, 0));
+        if ((mode == BorderMode::Clamp || mode == BorderMode::Wrap) && (sigma == 4.0 || sigma == 25.0))
+          sets.insert(sets.end(), {knobs(true, 4, 1), knobs(false, 4, 1), knobs(true, 4, 0)});
+        for (const KnobValues& k : sets) {
+          s.knobs = k;
+          EXPECT_TRUE(checker.check(source, SettingRun{s, false})) << "sigma " << sigma << " " << name(mode) << " " << size.x << "x" << size.y;
+          if (HasFatalFailure()) return;
+        }
+      }
+  }
+}
+
+// The fused downsampling chain's counters: the last workgroup to count a tile resets its counter,
+// so the same settings run twice in one process give the same output, bit for bit (and the
+// model's: a counter left at its count would leave tiles of the next run uncomputed, poisoned).
+TEST(DualKawase, FusedChainRunsTwiceTheSame) {
+  const VariantInfo& variant = *find_variant("dual-kawase");
+  gl::ProgramCache programs(gl::ShaderSources::embedded());
+  BlurPipeline pipeline(programs, gl_info().limits);
+  for (BorderMode mode : {BorderMode::Clamp, BorderMode::Wrap}) {
+    const glm::ivec2 size{517, 389};
+    Source source(size, gl::Format::rgba8, 41u);
+    BlurSettings s;
+    s.kernel = make_kernel(KernelType::Gauss, std::nullopt, 25.0);  // 5 levels: the fused chain writes 4 (5 with wrap)
+    s.border.mode = mode;
+    s.input_format = gl::Format::rgba8;
+    s.knobs["down-chain"] = KnobValue{1, 0};
+    ASSERT_FALSE(pipeline.configure(variant, s, size));
+    std::vector<Image> outputs;
+    for (int run = 0; run < 3; ++run) {
+      const float poison[4] = {1.0f, 0.0f, 1.0f, 0.5f};
+      gl::fill(source.destination, poison);
+      pipeline.poison_intermediates(poison);
+      pipeline.run(source.texture, source.destination);
+      outputs.push_back(source.destination.download());
+    }
+    const BlurSettings resolved = resolve(variant, s);
+    const CheckResult first = compare_to_reference(outputs[0], expected_output(variant, resolved, source.uploaded),
+                                                   tolerance_for(variant, resolved, size, peak_magnitude(source.uploaded)));
+    EXPECT_TRUE(first.ok) << name(mode) << ": the first run: " << first.text();
+    for (size_t i = 1; i < outputs.size(); ++i)
+      EXPECT_TRUE(outputs[i].texels == outputs[0].texels) << name(mode) << ": run " << i + 1 << " differs from the first";
+  }
 }
 
 // The box walks cut each line into segments, each loading its own apron, and each segment into
