@@ -79,8 +79,8 @@ void main() {
 layout(local_size_x = kT, local_size_y = kT) in;
 
 #if DK_STORED > 1
-layout(MID_FORMAT, binding = 2) uniform restrict coherent image2D u_levels;
-layout(r32ui, binding = 3) uniform restrict coherent uimage2D u_counters;
+layout(MID_FORMAT, binding = BINDING_DOWN_LEVELS) uniform restrict coherent image2D u_levels;
+layout(r32ui, binding = BINDING_COUNTERS) uniform restrict coherent uimage2D u_counters;
 #endif
 
 ivec2 level_size(int k) {

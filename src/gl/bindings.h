@@ -33,6 +33,8 @@ enum class Unit {
   Atlas,         // variable_pyramid.comp: the pyramid's levels side by side
   SatLo,         // variable_sat.comp: the summed-area table's low words
   SatHi,         //   and its high words (float input)
+  DownLevels,    // dual_kawase.comp: the fused down chain's levels below the last, side by side
+  Counters,      // dual_kawase.comp: each tile's count of finished children (r32ui, as AMD's SPD)
   PresentImage,  // present.frag: the image shown
   PresentOther,  // present.frag: what it is compared with
   KernelWeights, // blur_common.glsl: the weights uniform block (BlurPipeline's KernelBlock)
@@ -75,6 +77,8 @@ inline constexpr std::array kUnits = {
     UnitInfo{Unit::Atlas, "ATLAS", 4, kImageUnit},
     UnitInfo{Unit::SatLo, "SAT_LO", 4, kImageUnit},
     UnitInfo{Unit::SatHi, "SAT_HI", 5, kImageUnit},
+    UnitInfo{Unit::DownLevels, "DOWN_LEVELS", 2, kImageUnit},
+    UnitInfo{Unit::Counters, "COUNTERS", 3, kImageUnit},
     UnitInfo{Unit::PresentImage, "PRESENT_IMAGE", 0, kTextureUnit},
     UnitInfo{Unit::PresentOther, "PRESENT_OTHER", 1, kTextureUnit},
     UnitInfo{Unit::KernelWeights, "KERNEL_WEIGHTS", 0, kUniformBuffer},

@@ -350,8 +350,8 @@ class DualKawase final : public Blur {
         for (int l = 2; l <= stored_; ++l) counters.y += (sizes[static_cast<size_t>(l)].y + kFusedTile - 1) / kFusedTile;
         passes.dispatch(name, *fused_down_,
                         {Binding::sampled_linear(passes.source()), Binding::write(*levels[static_cast<size_t>(stored_)]),
-                         Binding::read_write(passes.intermediate(1, std::nullopt, atlas), 2),
-                         Binding::read_write_raw(passes.counters(counters), 3)},
+                         Binding::read_write(passes.intermediate(1, std::nullopt, atlas), gl::Unit::DownLevels),
+                         Binding::read_write_raw(passes.counters(counters), gl::Unit::Counters)},
                         grid);
       }
     } else {

@@ -21,8 +21,12 @@ TEST(Bindings, TableFollowsTheEnumAndNamesEachUnitOnce) {
     EXPECT_TRUE(names.insert(u.name).second) << u.name << " is named twice";
     EXPECT_NE(u.kinds, 0u) << u.name << " is of no kind";
     // GL 4.3 guarantees 8 image units and 16 texture units a stage (GL_MAX_IMAGE_UNITS, ...).
-    if (u.kinds & gl::kImageUnit) EXPECT_LT(u.number, 8u) << u.name;
-    if (u.kinds & gl::kTextureUnit) EXPECT_LT(u.number, 16u) << u.name;
+    if (u.kinds & gl::kImageUnit) {
+      EXPECT_LT(u.number, 8u) << u.name;
+    }
+    if (u.kinds & gl::kTextureUnit) {
+      EXPECT_LT(u.number, 16u) << u.name;
+    }
   }
 }
 
@@ -53,8 +57,6 @@ TEST(Bindings, ScannerFindsBareNumbers) {
 
 // Every shader names its binding units (BINDING_<NAME>) and names only units of the table.
 TEST(Bindings, ShadersUseTheUnitsNames) {
-  // dual_kawase: converted when its rewrite lands
-  const std::set<std::string_view> not_yet = {"dual_kawase.comp"};
   std::set<std::string> names;
   for (const gl::UnitInfo& u : gl::kUnits) names.insert("BINDING_" + std::string(u.name));
   size_t named = 0;
@@ -68,7 +70,7 @@ TEST(Bindings, ShadersUseTheUnitsNames) {
       ++number;
       if (line.substr(0, line.find("//")).find("binding") == std::string_view::npos) continue;  // comments may say "unit 2"
       const std::string where = std::string(shader.name) + ":" + std::to_string(number);
-      if (!not_yet.count(shader.name)) EXPECT_FALSE(bare_binding_number(line)) << where << ": a bare binding number: " << line;
+      EXPECT_FALSE(bare_binding_number(line)) << where << ": a bare binding number: " << line;
       for (size_t at = line.find("BINDING_"); at != std::string_view::npos; at = line.find("BINDING_", at + 1)) {
         size_t end_of_name = at;
         while (end_of_name < line.size() && (std::isalnum(static_cast<unsigned char>(line[end_of_name])) || line[end_of_name] == '_'))
