@@ -38,10 +38,13 @@
 // that chain runs to the output (every border but wrap) it computes level N itself too, from level
 // N - 1 with the down pass's five fetches per texel of its region: the last down pass is folded in
 // (no dispatch of its own; level N is not stored, so not rounded either). The down passes before it
-// run as one dispatch by default (knob down-chain fused): each tile of a level is computed by the
-// workgroup that finishes the last of the tiles below it that its footprint reads (per-tile
-// counters, as AMD's single-pass downsampler counts its last workgroup), so a blur is two dispatches
-// at any sigma, and the small levels cost their bytes, not a dispatch's latency each.
+// are a dispatch each by default; knob down-chain fused runs them as one dispatch: each tile of a
+// level is computed by the workgroup that finishes the last of the tiles below it that its footprint
+// reads (per-tile counters, as AMD's single-pass downsampler counts its last workgroup), so a blur
+// is two dispatches at any sigma. Measured on an H200 it is slower (the down levels 2.12x a copy
+// against 1.51x at sigma 10, 4096x4096; 6.67x against 2.34x at sigma 30, 1920x1080: the few
+// workgroups that finish the small levels read their children back one after another), so passes
+// stay the default (docs/PERFORMANCE.md).
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -198,8 +201,8 @@ const Knob kDownChain{.name = "down-chain",
                       .help = "dual-kawase: the downsampling levels as a dispatch each (passes) or one dispatch (fused, the last workgroup to finish a tile's children computes it)",
                       // No define: the host picks the program (DK_UP 2) and the dispatches.
                       .type = KnobType::Choice,
-                      .choices = {{"fused", 1}, {"passes", 0}},
-                      .candidates = {{1}, {0}}};
+                      .choices = {{"passes", 0}, {"fused", 1}},
+                      .candidates = {{0}, {1}}};
 bool fuses_down(const BlurSettings& s) { return s.integer(kDownChain) == 1; }
 
 // The chain's tiles: 64x64 target texels, their levels staged in two buffers of vec4: level 1 a
