@@ -14,16 +14,21 @@ if(NOT code EQUAL 0)
   add_test(image.list_variants "${BLURLAB}" --list-variants)
   return()
 endif()
-# What each variant refuses each case for on this device, from the registry (--list-refusals: the
-# limit a variant declares it cannot run the case's settings within, or "-"): a case's expected
-# refusals are never a hand-kept list, so a new variant or limit needs no edit here.
-foreach(case IN LISTS CASES)
+# A case's fields: name|input|blurlab arguments (comma-separated; <comma> is a comma inside one)|golden.
+macro(case_fields case)
   string(REPLACE "|" ";" fields "${case}")
   list(GET fields 0 name)
   list(GET fields 1 input)
   list(GET fields 2 args)
   string(REPLACE "," ";" args "${args}")
   string(REPLACE "<comma>" "," args "${args}")  # a comma inside one argument
+  list(GET fields 3 golden)
+endmacro()
+# What each variant refuses each case for on this device, from the registry (--list-refusals: the
+# limit a variant declares it cannot run the case's settings within, or "-"): a case's expected
+# refusals are never a hand-kept list, so a new variant or limit needs no edit here.
+foreach(case IN LISTS CASES)
+  case_fields("${case}")
   execute_process(COMMAND "${BLURLAB}" --list-refusals --image "${ASSETS}/${input}" ${args}
                   OUTPUT_VARIABLE refusals_${name} ERROR_VARIABLE refusals_error RESULT_VARIABLE code)
   if(NOT code EQUAL 0)
@@ -48,13 +53,7 @@ foreach(line IN LISTS lines)
     set(tolerance ${CMAKE_MATCH_4})
   endif()
   foreach(case IN LISTS CASES)
-    string(REPLACE "|" ";" fields "${case}")
-    list(GET fields 0 name)
-    list(GET fields 1 input)
-    list(GET fields 2 args)
-    string(REPLACE "," ";" args "${args}")
-    string(REPLACE "<comma>" "," args "${args}")  # a comma inside one argument
-    list(GET fields 3 golden)
+    case_fields("${case}")
     # "run": the variant must blur the case; a limit's name (kernel, border, shared_memory, ...):
     # it must refuse the case for that limit, with the reason. A variant the listing does not
     # name fails (expect "unlisted").
