@@ -55,7 +55,7 @@ if [ "$mode" = run ]; then
   cmake --build build-release -j"$jobs" --target blurlab blurlab-run-recipe
 else
   [ -x build-release/tests/blurlab_unit_tests ] ||
-    echo "run.sh: building blurlab and its test programs before any test runs (a first build: about 9 minutes on 2 idle cores)"
+    echo "run.sh: building blurlab and its test programs before any test runs (a first build: about 7 minutes on 2 idle cores)"
   cmake --build build-release -j"$jobs"
 fi
 
