@@ -19,17 +19,8 @@
 namespace blurlab::test {
 namespace {
 
-// Hard-edged blocks under noise, as the grid's: a wrong tap or border shows. rgba16f: values up to 4.
-Image test_image(glm::ivec2 size, gl::Format format, unsigned seed) {
-  Image image(size.x, size.y);
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  const float peak = format == gl::Format::rgba8 ? 1.0f : 4.0f;
-  for (int y = 0; y < size.y; ++y)
-    for (int x = 0; x < size.x; ++x)
-      for (int c = 0; c < 4; ++c) image.at(x, y, c) = peak * (((x / 5) + (y / 3) + c) % 3 == 0 ? 0.7f : 0.0f) + peak * 0.3f * u(rng);
-  return image;
-}
+// The grid's image (gl_fixture.h) with smaller blocks: a wrong tap or border shows.
+constexpr glm::ivec2 kBlock{5, 3};
 
 // A map file's worth of random 8-bit values, the image's size.
 std::shared_ptr<const RadiusMap> random_map(glm::ivec2 size, unsigned seed) {
@@ -66,7 +57,7 @@ TEST_P(Variable, MatchesThePerPixelReference) {
   for (gl::Format format : {gl::Format::rgba8, gl::Format::rgba16f})
     for (const Case& c : kCases) {
       gl::Texture source(c.size.x, c.size.y, format), destination(c.size.x, c.size.y, format);
-      source.upload(test_image(c.size, format, static_cast<unsigned>(c.size.x + c.radius)));
+      source.upload(blocks_under_noise(c.size, format, static_cast<unsigned>(c.size.x + c.radius), kBlock));
       const Image uploaded = source.download();
       const auto map = random_map(c.size, static_cast<unsigned>(c.size.y));
       for (KernelType type : {KernelType::Box, KernelType::Gauss})
@@ -115,7 +106,7 @@ TEST_P(Variable, LargeLevelsOnARamp) {
   BlurPipeline pipeline(programs, gl_info().limits);
   const glm::ivec2 size{37, 23};
   gl::Texture source(size.x, size.y, gl::Format::rgba8), destination(size.x, size.y, gl::Format::rgba8);
-  source.upload(test_image(size, gl::Format::rgba8, 100));
+  source.upload(blocks_under_noise(size, gl::Format::rgba8, 100, kBlock));
   const Image uploaded = source.download();
   int checked = 0;
   for (KernelType type : {KernelType::Box, KernelType::Gauss}) {
@@ -162,7 +153,7 @@ TEST_F(VariableMap, ChangesTheOutput) {
   BlurPipeline pipeline(programs, gl_info().limits);
   const glm::ivec2 size{31, 9};
   gl::Texture source(size.x, size.y, gl::Format::rgba8), uniform(size.x, size.y, gl::Format::rgba8), ramp(size.x, size.y, gl::Format::rgba8);
-  source.upload(test_image(size, gl::Format::rgba8, 5));
+  source.upload(blocks_under_noise(size, gl::Format::rgba8, 5, kBlock));
   BlurSettings s;
   s.kernel = make_kernel(KernelType::Box, 4, std::nullopt);
   ASSERT_FALSE(pipeline.configure(variant, s, size));

@@ -43,21 +43,7 @@
 namespace blurlab::test {
 namespace {
 
-// Noise with hard edges: every wrong tap, offset or border shows. rgba8 inputs are quantized
-// by the upload; rgba16f inputs are linear-light HDR values up to 4.
-Image test_image(glm::ivec2 size, gl::Format format, unsigned seed) {
-  Image image(size.x, size.y);
-  std::mt19937 rng(seed);
-  const float peak = format == gl::Format::rgba8 ? 1.0f : 4.0f;
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  for (int y = 0; y < size.y; ++y)
-    for (int x = 0; x < size.x; ++x)
-      for (int c = 0; c < 4; ++c) {
-        const bool block = ((x / 9) + (y / 7) + c) % 3 == 0;
-        image.at(x, y, c) = peak * (block ? 1.0f : 0.0f) * 0.7f + peak * 0.3f * u(rng);
-      }
-  return image;
-}
+Image test_image(glm::ivec2 size, gl::Format format, unsigned seed) { return blocks_under_noise(size, format, seed, {9, 7}); }
 
 // Radii up to this one must run with the default knobs at every size: the reference radii.
 constexpr int kReferenceRadius = 16;
