@@ -812,9 +812,15 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
   GLuint vertex_array = 0;
   glGenVertexArrays(1, &vertex_array);
   std::vector<GLuint> samplers, framebuffers;
-  for (const json& pass : recipe.at("passes")) {
-    const GLuint program = compile(dir, pass.at("shaders"));
-    glUseProgram(program);
+  // Every program compiled before the first pass, as an engine does at load time: passes then go
+  // to the GPU back to back, so a pass can start while the one before still runs, and only the
+  // recipe's barriers keep it from reading what that one has not yet written (compiled between
+  // passes, a GPU had long finished each pass before the next reached it).
+  std::vector<GLuint> programs;
+  for (const json& pass : recipe.at("passes")) programs.push_back(compile(dir, pass.at("shaders")));
+  for (size_t index = 0; index < programs.size(); ++index) {
+    const json& pass = recipe.at("passes")[index];
+    glUseProgram(programs[index]);
     for (const json& b : pass.at("bindings")) {
       const Texture& t = textures.at(b.at("texture").get<std::string>());
       const GLuint unit = b.at("unit");
@@ -856,8 +862,8 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
       glDrawArrays(gl_enum(draw.at("mode")), draw.at("first"), draw.at("count"));
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
-    glDeleteProgram(program);
   }
+  for (const GLuint program : programs) glDeleteProgram(program);
   if (const GLbitfield bits = recipe.at("after_last_pass").at("read_back").at("bits"); bits != 0) glMemoryBarrier(bits);
   std::vector<float> result(static_cast<size_t>(destination.width) * destination.height * 4);
   glBindTexture(GL_TEXTURE_2D, destination.id);
