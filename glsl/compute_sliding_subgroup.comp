@@ -25,14 +25,26 @@
 // g | a << 16): a window of 2r + 1 <= 257 texels sums to at most 65535 a channel, so the packed
 // window is exact modulo 2^32 whatever borrows its differences and prefixes carried between fields.
 #include "blur_common.glsl"
+#if AXIS == 0 && EXACT
+// rgba8 rows read the source as its bits (one uint a texel): two masks make the packed fields,
+// where a converted read costs four conversions and roundings (the walk is instruction-heavy).
+#define SOURCE_RAW
+#endif
 #include "source_image.glsl"
 #include "target_image.glsl"
+#ifdef SOURCE_RAW
+// sliding_common.glsl's own loads (unused by this pass) read the texel converted.
+vec4 source_texel(ivec2 p) { return unpackUnorm4x8(source_bits(p).x); }
+#endif
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
 #if AXIS == 1
 
 #define SEGMENT COLUMN_WALK
+// The warm-up's 2r + 1 reads, 16 in flight at a time whatever UNROLL: at r = 128 they are 17
+// round trips to L2, not 65 (the segment above read those rows: cache hits, but a serial chain).
+#define WARMUP_UNROLL 16
 #include "sliding_common.glsl"
 
 void main() { line_pass(); }
@@ -56,7 +68,15 @@ WSUM pack_acc(ACC a) { return a; }
 ACC unpack_sum(WSUM s) { return s; }
 #endif
 
+#ifdef SOURCE_RAW
+// The texel's bits r | g << 8 | b << 16 | a << 24 as the packed fields (r | b << 16, g | a << 16).
+WSUM load_walk(ivec2 p) {
+  uint t = source_bits(p).x;
+  return uvec2(t & 0x00FF00FFu, (t >> 8) & 0x00FF00FFu);
+}
+#else
 WSUM load_walk(ivec2 p) { return pack_acc(to_acc(source_texel(p))); }
+#endif
 
 #if SCAN_SUBGROUP
 // Lanes by subgroup, whatever the mapping of local invocations to subgroups (GL promises none).
@@ -117,8 +137,13 @@ void main() {
   // summing every 32nd of them, then one reduction across the lanes.
   WSUM part[UNROLL], carry[UNROLL];
   for (int u = 0; u < UNROLL; ++u) part[u] = WSUM(0);
+  // A constant trip count (the lanes' shares differ by at most one texel), so all its loads can be in flight.
+  const int taps = 2 * SLIDE_RADIUS + 1;
   if (walking)
-    for (int t = lane; t < 2 * SLIDE_RADIUS + 1; t += LANES) part[0] += load_walk(ivec2(start - 1 - SLIDE_RADIUS + t, y));
+    for (int k = 0; k < (taps + LANES - 1) / LANES; ++k) {
+      int t = lane + k * LANES;
+      if (t < taps) part[0] += load_walk(ivec2(start - 1 - SLIDE_RADIUS + t, y));
+    }
   scan(part, carry);
   WSUM sum = carry[0];  // the running window sum just before the step
 

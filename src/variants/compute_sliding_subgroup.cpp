@@ -17,8 +17,8 @@ namespace {
 constexpr int kLanes = 32;  // invocations walking one row segment (an NVIDIA warp)
 
 // Paper (docs/PERFORMANCE.md, box blurs): 512 texels (16 steps of 32) give 1080 x 4 = 4320
-// walkers at 1080p, 33 per SM of an H200's 132, and 16384 (124 per SM) at 4096^2, while the
-// warm-up (ceil((2r + 1) / 32) loads a lane, at most 9) stays at most 28% of a walk's 32 loads a lane.
+// walkers at 1080p, 33 per SM of an H200's 132, and 32768 (248 per SM, in waves) at 4096^2, while
+// the warm-up (ceil((2r + 1) / 32) loads a lane, at most 9) stays at most 28% of a walk's 32 loads a lane.
 const Knob kRowWalk{.name = "row-walk",
                     .help = "Sliding subgroup: texels a group of 32 invocations walks along a row after its warm-up "
                             "(more walkers for small images, or fewer warm-ups)",
@@ -59,7 +59,9 @@ class ComputeSlidingSubgroup final : public Blur {
     const int rw = row_walk(s), cw = column_walk(s);
     // Rows: 32 invocations per segment of rw texels of each row.
     const long long walkers = static_cast<long long>(size.y) * ((size.x + rw - 1) / rw);
-    passes.dispatch("h", *programs_.rows, {Binding::read(passes.source()), Binding::write(rows)},
+    // rgba8 rows read the source as its bits (SOURCE_RAW in the shader).
+    const Binding source = s.input_format == gl::Format::rgba8 ? Binding::read_raw(passes.source()) : Binding::read(passes.source());
+    passes.dispatch("h", *programs_.rows, {source, Binding::write(rows)},
                     sliding::flat_groups(kLanes * walkers, group, "32 * H * ceil(W / " + std::to_string(rw) + ")"));
     // Columns: one invocation per segment of cw texels of each column.
     const long long columns = static_cast<long long>(size.x) * ((size.y + cw - 1) / cw);
