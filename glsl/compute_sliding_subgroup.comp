@@ -89,6 +89,8 @@ void scan(inout WSUM v[UNROLL], out WSUM total[UNROLL]) {
     v[u] = subgroupInclusiveAdd(v[u]);
   }
 }
+// The sum of v across the 32 lanes, in every lane.
+WSUM lanes_total(WSUM v) { return subgroupAdd(v); }
 #else
 int walker_id() { return int(gl_LocalInvocationIndex) / LANES; }
 int lane_id() { return int(gl_LocalInvocationIndex) % LANES; }
@@ -117,6 +119,13 @@ void scan(inout WSUM v[UNROLL], out WSUM total[UNROLL]) {
   }
   for (int u = 0; u < UNROLL; ++u) total[u] = s_scan[u * n + i - lane + LANES - 1];
 }
+WSUM lanes_total(WSUM v) {
+  WSUM a[UNROLL], total[UNROLL];
+  for (int u = 0; u < UNROLL; ++u) a[u] = WSUM(0);
+  a[0] = v;
+  scan(a, total);
+  return total[0];
+}
 #endif
 
 void main() {
@@ -135,17 +144,15 @@ void main() {
 
   // Warm-up: the window centred on start - 1 (texels start - 1 - r .. start - 1 + r), each lane
   // summing every 32nd of them, then one reduction across the lanes.
-  WSUM part[UNROLL], carry[UNROLL];
-  for (int u = 0; u < UNROLL; ++u) part[u] = WSUM(0);
+  WSUM part = WSUM(0);
   // A constant trip count (the lanes' shares differ by at most one texel), so all its loads can be in flight.
   const int taps = 2 * SLIDE_RADIUS + 1;
   if (walking)
     for (int k = 0; k < (taps + LANES - 1) / LANES; ++k) {
       int t = lane + k * LANES;
-      if (t < taps) part[0] += load_walk(ivec2(start - 1 - SLIDE_RADIUS + t, y));
+      if (t < taps) part += load_walk(ivec2(start - 1 - SLIDE_RADIUS + t, y));
     }
-  scan(part, carry);
-  WSUM sum = carry[0];  // the running window sum just before the step
+  WSUM sum = lanes_total(part);  // the running window sum just before the step
 
   // The walk: every walker takes the same number of steps (the longest segment's), so the shared
   // form's barriers stay in uniform control flow; lanes past the segment load and store nothing.
