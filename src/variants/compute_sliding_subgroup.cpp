@@ -25,7 +25,7 @@ const Knob kRowWalk{.name = "row-walk",
                     .define = "ROW_WALK",
                     .min = 1,
                     .max = 16384,
-                    .candidates = integer_values({512, 128, 1024, 37})};
+                    .candidates = integer_values({512, 256, 1024, 128})};
 // Paper: 64 rows keep 1920 x 17 = 32640 column walkers (7.7 warps an SM, each 2 x UNROLL loads
 // in flight) at 1080p and 262144 at 4096^2; the warm-up (2r + 1 reads, cache hits of the segment
 // above) is 5% of the walk's reads at r = 1, 27% at r = 8, 2x at r = 64: longer walks pay less
@@ -36,7 +36,9 @@ const Knob kColumnWalk{.name = "column-walk",
                        .define = "COLUMN_WALK",
                        .min = 1,
                        .max = 16384,
-                       .candidates = integer_values({64, 32, 128, 256, 23})};
+                       .candidates = integer_values({64, 32, 128, 256})};
+// The candidates are what --tune tries; walks of odd lengths (a partial last step, several walks a
+// line both ways) run in tests/gl/test_variants.cpp (BoxWalks.SubgroupWalksSeveralSegmentsPerLine).
 // 4 steps' loads (8 per lane) in flight per group; the shared scan stores UNROLL words a lane.
 const Knob kUnroll = sliding::unroll_knob({4, 1, 2, 8});
 // shared by default: llvmpipe has no subgroup arithmetic (like compute-box-blocked); on a GPU
