@@ -59,14 +59,18 @@ struct Line {
 ACC load_line(Line line, int i) { return to_acc(source_texel(line.origin + i * line.dir)); }
 
 // The window sum just before `start`, i.e. centred on start - 1: texels start-1-r .. start-1+r,
-// UNROLL loads at a time.
+// WARMUP_UNROLL loads at a time (default UNROLL; a shader may group more: the warm-up's loads
+// are independent, only their adds chain).
+#ifndef WARMUP_UNROLL
+#define WARMUP_UNROLL UNROLL
+#endif
 ACC window_before(Line line, int start) {
   int taps = 2 * SLIDE_RADIUS + 1;
   ACC sum = ACC(0);
-  for (int base = 0; base < taps; base += UNROLL) {
-    ACC texel[UNROLL];
-    for (int u = 0; u < UNROLL; ++u) texel[u] = load_line(line, start - SLIDE_RADIUS - 1 + base + u);
-    for (int u = 0; u < UNROLL; ++u)
+  for (int base = 0; base < taps; base += WARMUP_UNROLL) {
+    ACC texel[WARMUP_UNROLL];
+    for (int u = 0; u < WARMUP_UNROLL; ++u) texel[u] = load_line(line, start - SLIDE_RADIUS - 1 + base + u);
+    for (int u = 0; u < WARMUP_UNROLL; ++u)
       if (base + u < taps) sum += texel[u];
   }
   return sum;

@@ -25,6 +25,7 @@
   X(compute_sliding)            \
   X(compute_sliding_inline)     \
   X(compute_sliding_tiles)      \
+  X(compute_sliding_subgroup)   \
   X(compute_scan)               \
   X(compute_box_prefix)         \
   X(compute_box_blocked)        \

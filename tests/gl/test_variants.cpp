@@ -786,5 +786,36 @@ TEST(BoxWalks, SeveralSegmentsPerLine) {
   }
 }
 
+// compute-sliding-subgroup's walks: rows walked by groups of 32 lanes in segments of `row-walk`
+// texels (37: a partial step at every segment's end), columns in segments of `column-walk` (23),
+// so each line holds several segments in both directions, at both radius extremes and a border
+// mode that wraps; both scan forms where the device has subgroup arithmetic (llvmpipe: the shared
+// one). The shared form's idle walkers (past the last row) still run every barrier.
+TEST(BoxWalks, SubgroupWalksSeveralSegmentsPerLine) {
+  const VariantInfo& variant = *find_variant("compute-sliding-subgroup");
+  Checker checker(variant);
+  std::vector<int> scans{0};
+  if (device_has_extension(gl_info().limits, "GL_KHR_shader_subgroup_arithmetic") && gl_info().limits.subgroup_size == 32) scans.push_back(1);
+  int runs = 0;
+  for (int scan : scans)
+    for (glm::ivec2 size : {glm::ivec2(300, 2100), glm::ivec2(2100, 300), glm::ivec2(517, 389)})
+      for (int radius : {1, 8, 128}) {
+        Source source(size, gl::Format::rgba8, static_cast<unsigned>(size.x + size.y + radius));
+        BlurSettings s;
+        s.kernel = make_kernel(KernelType::Box, radius, std::nullopt);
+        s.input_format = gl::Format::rgba8;
+        s.border.mode = radius == 8 ? BorderMode::Wrap : BorderMode::Clamp;
+        s.knobs["row-walk"] = KnobValue{37, 0};
+        s.knobs["column-walk"] = KnobValue{23, 0};
+        s.knobs["scan"] = KnobValue{scan, 0};
+        s.knobs["workgroup"] = KnobValue{64, 1};
+        checker.check(source, SettingRun{s, false});
+        if (HasFatalFailure()) return;
+        ++runs;
+      }
+  EXPECT_EQ(checker.checked, runs);
+  EXPECT_EQ(checker.refused, 0);
+}
+
 }  // namespace
 }  // namespace blurlab::test

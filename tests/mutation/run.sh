@@ -78,6 +78,10 @@ mutations=(
   "a-knob-define-no-shader-reads|src/variants/compute_box_blocked.cpp|s/( +)\/\/ No define: the host resolves the rows into the dispatch and the shader's defines\.\n/\$1.define = \"ROWS_KNOB\",\n/|^unit\.Registry\.EveryKnobDefineReachesAShader\$"
   "fuzz-dictionary-drops-a-knob|tests/fuzz/cli.dict|s/\"--weights\"\n//|^cli\.fuzz_dictionary\$"
   "print-kernel-weights-off|app/main.cpp|s/(std::printf\(\"%s%\.17g\", i \? \" \" : \"\", weights\[i\])\)/\$1 * 1.0001)/|^cli\.print_kernel\$"
+  "sliding-subgroup-carry-not-added|glsl/compute_sliding_subgroup.comp|s/      sum \+= total\[u\];\n//|^gl\.compute-sliding-subgroup\.r7\$"
+  "sliding-subgroup-leaving-texel-off-by-one|glsl/compute_sliding_subgroup.comp|s/load_walk\(ivec2\(x - SLIDE_RADIUS - 1, y\)\)/load_walk(ivec2(x - SLIDE_RADIUS, y))/|^gl\.compute-sliding-subgroup\.r7\$"
+  "sliding-subgroup-later-segments-skip-the-warm-up|glsl/compute_sliding_subgroup.comp|s/  if \(walking\)\n    for \(int k = 0;/  if (walking \&\& start == 0)\n    for (int k = 0;/|^gl\.BoxWalks\.SubgroupWalksSeveralSegmentsPerLine\$"
+  "sliding-subgroup-columns-drop-the-last-walk|src/variants/compute_sliding_subgroup.cpp|s/\(\(size\.y \+ cw - 1\) \/ cw\)/(size.y \/ cw)/|^gl\.compute-sliding-subgroup\.r7\$"
 )
 
 # Breaks that llvmpipe cannot show: it runs one dispatch at a time, so a missing barrier between
@@ -85,6 +89,7 @@ mutations=(
 # on a GPU by tests/gpu/run.sh, which prints whether they went red); here --gpu-list prints them.
 gpu_mutations=(
   "no-memory-barrier-in-the-tracker|src/gl/barriers.cpp|s/\[\]\(GLbitfield bits\) \{ glMemoryBarrier\(bits\); \}/[](GLbitfield bits) { (void)bits; }/|^(gl\.|image\.)"
+  "sliding-subgroup-scan-exclusive|glsl/compute_sliding_subgroup.comp|s/v\[u\] = subgroupInclusiveAdd\(v\[u\]\);/v[u] = subgroupExclusiveAdd(v[u]);/|^gl\.BoxWalks\.SubgroupWalksSeveralSegmentsPerLine\$"
   "no-memory-barrier-in-the-recipe-runner|tests/tools/run_recipe.cpp|s/bits != 0\) glMemoryBarrier\(bits\);/bits != 0) (void)bits;/|^export\."
 )
 if [ "${1:-}" = "--gpu-list" ]; then

@@ -250,7 +250,8 @@ const std::map<std::string, HandCount>& hand_counts() {
 // recursive filters).
 const std::set<std::string> kCountedElsewhere = {"box-iterated",       "recursive-gaussian", "recursive-gaussian-blocks",
                                                  "compute-sliding",    "compute-sliding-inline", "compute-sliding-tiles",
-                                                 "compute-scan",       "compute-box-prefix", "compute-box-blocked"};
+                                                 "compute-sliding-subgroup", "compute-scan", "compute-box-prefix",
+                                                 "compute-box-blocked"};
 
 TEST(OwnBound, EveryVariantIsCounted) {
   for (const VariantInfo* v : variants()) {

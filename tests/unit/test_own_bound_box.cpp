@@ -25,7 +25,7 @@ WorkBound bound(std::string_view name, glm::ivec2 size, gl::Format input, std::o
 constexpr glm::ivec2 kLarge{517, 389}, kSmall{131, 97}, kTiny{3, 2};
 
 TEST(OwnBoundBox, TwoPassesOfRunningSums) {
-  for (const char* name : {"compute-sliding", "compute-sliding-tiles"}) {
+  for (const char* name : {"compute-sliding", "compute-sliding-tiles", "compute-sliding-subgroup"}) {
     // rgba8 through an rgba8 intermediate: rows 4 + 4 bytes, columns 4 + 4 bytes a texel.
     WorkBound b = bound(name, kLarge, gl::Format::rgba8);
     EXPECT_DOUBLE_EQ(b.bytes, 201113.0 * 16) << name;
