@@ -64,7 +64,7 @@ shared vec2 s_ba[L * N];                  // B + iA
 
 // Where point p of line l lies in the shared arrays: each line holds N points in a row, in an
 // order that spreads the steps' accesses over the 32 banks (a half wavefront of vec2 is 16 of them,
-// 128 bytes; the counts are docs/PERFORMANCE.md's, "The FFT blur"):
+// 128 bytes):
 //  - FFT_SWIZZLE 1: point p at p ^ ((p >> 3) & 15). A step's reads (j + q N/R for neighbouring j)
 //    and the loads, spectrum products and stores (neighbouring p) stay conflict-free (each aligned
 //    8 points keep their place among themselves), and the stores of the first steps, R points
