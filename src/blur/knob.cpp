@@ -151,6 +151,16 @@ Knob segment(std::vector<int> candidates) {
           .candidates = integer_values(candidates)};
 }
 
+Knob lines(std::vector<int> candidates) {
+  return {.name = kLines,
+          .help = "Lines a workgroup takes side by side: rows of a transposing pass's tile (neighbouring invocations take "
+                  "neighbouring rows), or an FFT pass's line segments (shared memory grows with them)",
+          .define = "LINES",
+          .min = 1,
+          .max = 64,
+          .candidates = integer_values(candidates)};
+}
+
 Knob weights(std::vector<int> candidates) {
   return {.name = "weights",
           .help = "Weights from the uniform block, or baked into the shader as constants (a program per kernel)",

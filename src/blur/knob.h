@@ -93,12 +93,15 @@ namespace knobs {
 // factories, the settings' workgroup()): one constant each, for the factory and every reader, so
 // no knob is read by a string that could drift from the knob's name.
 inline constexpr std::string_view kWorkgroup = "workgroup", kSegment = "segment", kChunk = "chunk", kChains = "chains",
-                                  kCache = "cache", kUnroll = "unroll", kScan = "scan";
+                                  kCache = "cache", kUnroll = "unroll", kScan = "scan", kLines = "lines";
 // The compute workgroup, W x H invocations (WG_X, WG_Y in shaders).
 Knob workgroup(std::vector<glm::ivec2> candidates);
 // A walk's length: texels one invocation (or rows one workgroup) processes along a line before
 // starting over with a fresh warm-up (SEGMENT in shaders).
 Knob segment(std::vector<int> candidates);
+// Lines a workgroup takes side by side (LINES in shaders): the rows of a transposing pass's tile
+// (compute-separable-regblock), the line segments an FFT pass transforms at once (fft).
+Knob lines(std::vector<int> candidates);
 // The kernel's weights: read from the uniform block (0), or compile-time constants (1: a program
 // per kernel; constant_weight_defines() in blur/blur.h), WEIGHTS_CONST in shaders.
 Knob weights(std::vector<int> candidates);

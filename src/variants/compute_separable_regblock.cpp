@@ -23,13 +23,8 @@ namespace {
 // the taps streamed through a loop (unrolled sums of hundreds of taps fall off a cliff: 36 ms at
 // r = 90 against 1.04) and workgroups of 128, whose tiles share their 2r apron among more
 // invocations: shared memory per warp is what keeps warps resident.
-const Knob kLines{.name = "lines",
-                  .help = "Transposing passes: rows of a workgroup's tile (neighbouring invocations take neighbouring rows)",
-                  .define = "LINES",
-                  .min = 1,
-                  .max = 64,
-                  .candidates = {{4}, {2}, {8}, {16}},
-                  .default_by_radius = {{0, {8}}, {13, {4}}, {48, {2}}, {77, {4}}, {109, {2}}}};
+// The rows of a transposing pass's tile (the knob's name and help are shared with fft's).
+const Knob kLines = with_defaults_by_radius(knobs::lines({4, 2, 8, 16}), {{0, {8}}, {13, {4}}, {48, {2}}, {77, {4}}, {109, {2}}});
 const Knob kBlock = with_defaults_by_radius(regblock::block_x_knob({6, 7, 4, 8}), {{0, {8}}, {13, {6}}, {24, {8}}, {109, {6}}});
 const Knob kTiles{.name = "tiles",
                   .help = "Transposing passes: tiles per workgroup down the same columns, the next one fetched during the sums",

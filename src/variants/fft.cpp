@@ -4,8 +4,9 @@
 // segments by overlap-save. A workgroup takes N texels of the line extended by the border rule
 // (N - 2r outputs and their 2r apron), packs them as two complex lines (R + iG, B + iA: the kernel
 // is real, so the two channels of a pair never mix), transforms both forward (radix-4 Stockham
-// steps in shared memory, one radix-2 step when log2 N is odd), multiplies them by the kernel's
-// spectrum, transforms back and stores the N - 2r outputs whose window did not wrap around. The
+// steps in shared memory, one radix-2 step when log2 N is odd; or radix-8 steps: `radix`),
+// multiplies them by the kernel's spectrum, transforms back and stores the N - 2r outputs whose
+// window did not wrap around (a workgroup takes that segment of `lines` neighbouring lines). The
 // spectrum of the kernel placed circularly on N points, H[k] = w0 + 2 sum_t w_t cos(2 pi k t / N)
 // (real: the kernel is symmetric), is computed by a first pass from the weights block (the same
 // float weights every variant reads), divided by N for the inverse transform, into an N x 1
@@ -45,10 +46,43 @@ int log2_of(int n) {
   while ((1 << l) < n) ++l;
   return l;
 }
-// The line passes' workgroup: WG_X invocations along one line segment, each taking ceil(N / 4 /
-// WG_X) radix-4 butterflies of each channel pair per step (those past N / 4 idle): 256 x 1 gives
-// 1024 points one each.
+// The Stockham steps' radix: 4 (a radix-2 step first when log2 N is odd: 512 points take 5 steps,
+// 1024 take 5), or 8, the 8 points of a butterfly in registers through three radix-2 stages (a
+// radix-2 or radix-4 step first when log2 N is not a multiple of 3: 512 points take 3 steps, 1024
+// take 4). Each step is a round trip through shared memory between two barriers.
+const Knob kRadix{.name = "radix",
+                  .help = "FFT steps of radix 4 or 8 (8 points a butterfly in registers: fewer shared-memory round trips, more registers)",
+                  .define = "FFT_RADIX",
+                  .type = KnobType::Choice,
+                  .choices = {{"4", 4}, {"8", 8}},
+                  .candidates = {{4}, {8}}};
+// Line segments per workgroup, in both passes: the same segment of `lines` neighbouring rows (the
+// row pass) or columns (the column pass), side by side in shared memory (16 N bytes each). The
+// column pass then reads and writes `lines` neighbouring texels of each row together (one texel per
+// row and workgroup with 1); both passes read the spectrum once for all their lines, and fill the
+// invocations that a line's N / radix butterflies leave idle (512 points take 128 radix-4
+// butterflies a step, 64 radix-8 ones, against 256 invocations).
+const Knob kLines = knobs::lines({1, 2, 4});
+// The order of a line's points in shared memory: natural, or each aligned 16 permuted by an XOR
+// of bits 3-6 (glsl/fft.comp: at()), which takes the first steps' stores, R points apart, out of
+// one bank: on paper 12 wavefronts a transform's steps instead of 28 at 512 points with radix 8,
+// 24 instead of 30 with radix 4 (docs/PERFORMANCE.md, "The FFT blur").
+const Knob kSwizzle{.name = "swizzle",
+                    .help = "FFT: a line's points in shared memory in natural order, or XOR-swizzled against bank conflicts",
+                    .define = "FFT_SWIZZLE",
+                    .type = KnobType::Choice,
+                    .choices = {{"off", 0}, {"xor", 1}},
+                    .candidates = {{0}, {1}}};
+// The line passes' workgroup: WG_X invocations along the workgroup's line segments, each taking
+// ceil(lines N / radix / WG_X) butterflies of each channel pair per step (those past the count
+// idle): 256 x 1 gives 1024 points one radix-4 butterfly each.
 const Knob kWorkgroup = knobs::workgroup({{256, 1}, {128, 1}, {64, 1}});
+int lines(const BlurSettings& s) { return s.integer(kLines); }
+// Groups of `lines` lines covering `count` of them, and the formula in the image's side.
+int line_groups(int count, const BlurSettings& s) { return (count + lines(s) - 1) / lines(s); }
+std::string line_groups_text(const char* side, const BlurSettings& s) {
+  return lines(s) == 1 ? std::string(side) : "ceil(" + std::string(side) + " / " + std::to_string(lines(s)) + ")";
+}
 int segments(int length, const BlurSettings& s) { return (length + outputs(s) - 1) / outputs(s); }
 
 class Fft final : public Blur {
@@ -77,9 +111,9 @@ class Fft final : public Blur {
     passes.dispatch("spectrum", *spectrum_, {Binding::write(spectrum)}, {{(n + 63) / 64, 1, 1}, std::to_string((n + 63) / 64) + " x 1 x 1"});
     auto segs = [&](const char* side) { return "ceil(" + std::string(side) + " / " + std::to_string(m) + ")"; };
     passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows), Binding::read(spectrum, gl::Unit::Spectrum)},
-                    {{segments(size.x, s), size.y, 1}, segs("W") + " x H x 1"});
+                    {{segments(size.x, s), line_groups(size.y, s), 1}, segs("W") + " x " + line_groups_text("H", s) + " x 1"});
     passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination()), Binding::read(spectrum, gl::Unit::Spectrum)},
-                    {{size.x, segments(size.y, s), 1}, "W x " + segs("H") + " x 1"});
+                    {{line_groups(size.x, s), segments(size.y, s), 1}, line_groups_text("W", s) + " x " + segs("H") + " x 1"});
   }
 
  private:
@@ -91,7 +125,7 @@ class Fft final : public Blur {
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const gl::GlLimits& /*limits*/) {
   const int n = points(s);
   if ((n & (n - 1)) != 0)
-    return Refusal{Limit::Setting, "points " + std::to_string(n) + " is not a power of two (the transform's radix-4 and radix-2 steps)",
+    return Refusal{Limit::Setting, "points " + std::to_string(n) + " is not a power of two (the transform's radix-2, 4 and 8 steps)",
                    static_cast<double>(n), static_cast<double>(1 << log2_of(n))};
   if (s.workgroup().y != 1)
     return Refusal{Limit::Knobs, "workgroup " + std::to_string(s.workgroup().x) + "x" + std::to_string(s.workgroup().y) +
@@ -107,13 +141,14 @@ std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const g
 }
 
 SharedMemory shared_memory(const BlurSettings& s) {
-  const int n = points(s);
-  return {16LL * n, "2 channel pairs x " + std::to_string(n) + " complex fp32"};
+  const int n = points(s), l = lines(s);
+  return {16LL * n * l, (l == 1 ? "" : std::to_string(l) + " lines x ") + "2 channel pairs x " + std::to_string(n) + " complex fp32"};
 }
 
 // Float output: each axis's forward and inverse transform round log2 N times per value (one
 // complex multiply and add per step, twiddles from fp32 sin/cos, whose error GPUs take to a few
-// units of 2^-24), 4 roundings a step counted; an error of the transform spreads over the whole
+// units of 2^-24), 4 roundings a step counted (a radix-8 step rounds a value about 8 times over
+// its 3 levels: a twiddle product, three adds and at most one product by W8; within the count); an error of the transform spreads over the whole
 // segment, so one output may carry up to sqrt(N) times the per-value error (the L2 bound); then
 // the spectrum's r + 1 terms and its product, per axis.
 double accumulated_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
@@ -125,8 +160,10 @@ double accumulated_terms(const BlurSettings& s, glm::ivec2 /*size*/) {
 // write the image once each through the intermediate (overlap-save re-reads 2r texels a segment,
 // not counted); fp32 operations (an FMA or an add one each) per segment and channel pair: two
 // transforms of 3.5 N log2 N (a radix-4 step: 3 complex twiddle products of 4 operations and 8
-// complex adds, 28 per 4 points) and the product with the real spectrum (2 N); and the spectrum's
-// N (r + 1) terms.
+// complex adds, 28 per 4 points over 2 levels; a radix-8 step the same 3.5 per point and level: 7
+// twiddle products (28), 3 x 8 complex adds (48) and the products by W8 and W8^3 (8), 84 per 8
+// points over 3 levels; neither the radix nor the lines per workgroup change the count) and the
+// product with the real spectrum (2 N); and the spectrum's N (r + 1) terms.
 WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
   const gl::Format in = s.input_format, mid = s.intermediate_format();
   const double n = points(s);
@@ -149,9 +186,9 @@ namespace variant {
 extern const VariantInfo fft{
     .name = "fft",
     .stage = Stage::Compute,
-    .summary = "rows then columns by overlap-save FFT convolution (radix-4 Stockham in shared memory, two channels per complex line)",
+    .summary = "rows then columns by overlap-save FFT convolution (radix-4 or 8 Stockham in shared memory, two channels per complex line)",
     .uses_intermediate = true,
-    .knobs = {kWorkgroup, kPoints},
+    .knobs = {kWorkgroup, kPoints, kRadix, kLines, kSwizzle},
     .accumulated_terms = accumulated_terms,
     .shared_memory = shared_memory,
     .check = check,
