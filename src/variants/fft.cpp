@@ -55,14 +55,20 @@ const Knob kRadix{.name = "radix",
                   .define = "FFT_RADIX",
                   .type = KnobType::Choice,
                   .choices = {{"4", 4}, {"8", 8}},
-                  .candidates = {{4}, {8}}};
+                  // 8 by default: with the swizzle below, 11-19% faster than radix 4 at every radius
+                  // and size measured (H200, docs/PERFORMANCE.md "The FFT blur"); without it, slower.
+                  .candidates = {{8}, {4}}};
 // Line segments per workgroup, in both passes: the same segment of `lines` neighbouring rows (the
 // row pass) or columns (the column pass), side by side in shared memory (16 N bytes each). The
 // column pass then reads and writes `lines` neighbouring texels of each row together (one texel per
 // row and workgroup with 1); both passes read the spectrum once for all their lines, and fill the
 // invocations that a line's N / radix butterflies leave idle (512 points take 128 radix-4
 // butterflies a step, 64 radix-8 ones, against 256 invocations).
-const Knob kLines = knobs::lines({1, 2, 4});
+// By default 2 with 512 points (the radii up to 80) and 1 with 1024: measured on an H200, 2 lines
+// of 512 points were the fastest setting at r = 1 and 64 at both sizes (0.633 against 0.689 ms
+// for 1 at 4096x4096), 2 of 1024 points (32 KiB) 1.6x slower than 1 at r = 128, and 4 lines slower
+// everywhere (fewer workgroups resident).
+const Knob kLines = with_defaults_by_radius(knobs::lines({2, 1, 4}), {{0, {2}}, {81, {1}}});
 // The order of a line's points in shared memory: natural, or each aligned 16 permuted by an XOR
 // of bits 3-6 (glsl/fft.comp: at()), which takes the first steps' stores, R points apart, out of
 // one bank: on paper 12 wavefronts a transform's steps instead of 28 at 512 points with radix 8,
@@ -72,7 +78,8 @@ const Knob kSwizzle{.name = "swizzle",
                     .define = "FFT_SWIZZLE",
                     .type = KnobType::Choice,
                     .choices = {{"off", 0}, {"xor", 1}},
-                    .candidates = {{0}, {1}}};
+                    // xor by default: faster in every pairing measured (H200), as the count predicted.
+                    .candidates = {{1}, {0}}};
 // The line passes' workgroup: WG_X invocations along the workgroup's line segments, each taking
 // ceil(lines N / radix / WG_X) butterflies of each channel pair per step (those past the count
 // idle): 256 x 1 gives 1024 points one radix-4 butterfly each.
