@@ -355,7 +355,11 @@ void apply_row(int row, inout vec4 acc[4], vec4 t[5]) {
 
 // The border rule at the edges of level `level`'s staged region: a texel outside the level's `size`
 // becomes the one the rule maps it to, or the constant (see up_level).
+// A region inside the level has nothing to fix up: its workgroup skips the loop and the barrier
+// after it (r and size depend on the workgroup alone, so the branch is uniform). Most tiles are
+// inside at every level but the smallest ones.
 void border_fixup(int level, Region r, ivec2 size) {
+  if (all(greaterThanEqual(r.start, ivec2(0))) && all(lessThanEqual(r.start + r.extent, size))) return;
   int base = level_base(level);
   for (int i = int(gl_LocalInvocationIndex); i < r.extent.x * r.extent.y; i += THREADS_X * THREADS_Y) {
     ivec2 q = r.start + ivec2(i % r.extent.x, i / r.extent.x);
