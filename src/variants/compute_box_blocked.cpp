@@ -21,15 +21,8 @@ const Knob kColumns{.name = "columns",
 const Knob kBatch = sliding::batch_knob({1, 2, 4});
 const Knob kScan = sliding::scan_knob();
 // The H200's fastest walks were as short as the warm-up allows (docs/PERFORMANCE.md); a
-// small image needs them shorter still to give the GPU enough workgroups.
-const Knob kRows{.name = "rows",
-                 .help = "Box blocked: rows a workgroup walks down after its 2r + 1 warm-up rows (0: the longest power of two "
-                         "from 16 up to 4r + 2 that still makes 1024 workgroups)",
-                 // No define: the host resolves the rows into the dispatch and the shader's defines.
-                 .min = 0,
-                 .max = 16384,
-                 .candidates = {{0}, {32}, {128}, {16}}};
-constexpr int kWorkgroupsWanted = 1024;  // 132 SMs of an H100 hold about 8 one-warp walks each
+// small image needs them shorter still to give the GPU enough workgroups (sliding::walk_rows).
+const Knob kRows = sliding::walk_rows_knob({0, 32, 128, 16});
 
 int columns(const BlurSettings& s) {
   if (s.integer(kColumns) > 0) return s.integer(kColumns);
@@ -39,14 +32,9 @@ int columns(const BlurSettings& s) {
 }
 int span(const BlurSettings& s) { return s.workgroup().x * columns(s); }
 int tile_width(const BlurSettings& s) { return span(s) - 2 * s.kernel.radius; }
-// Rows per walk: the knob, or the longest power of two in [16, 4r + 2] with enough workgroups.
-int rows(const BlurSettings& s, glm::ivec2 size) {
-  if (s.integer(kRows) > 0) return s.integer(kRows);
-  const long long tiles = (size.x + std::max(tile_width(s), 1) - 1) / std::max(tile_width(s), 1);
-  int walk = 16;
-  while (walk * 2 <= 4 * s.kernel.radius + 2 && tiles * ((size.y + walk * 2 - 1) / (walk * 2)) >= kWorkgroupsWanted) walk *= 2;
-  return walk;
-}
+// Walks up to 4r + 2 rows, while the image still gives 1024 workgroups (132 SMs of an H100 hold
+// about 8 one-warp walks each).
+int rows(const BlurSettings& s, glm::ivec2 size) { return sliding::walk_rows(s, size, tile_width(s), 4LL * s.kernel.radius + 2, 1024); }
 bool exact(const BlurSettings& s) { return s.input_format == gl::Format::rgba8; }
 // rgba8 windows of at most 65535 per channel ((2r+1)^2 x 255 < 2^16: r <= 7) keep the row's prefix
 // sums packed, two channels per uint, as the column sums are.

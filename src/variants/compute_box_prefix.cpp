@@ -13,10 +13,16 @@ namespace {
 
 const Knob kBatch = sliding::batch_knob({4, 2, 8, 1});
 const Knob kScan = sliding::scan_knob();
-const Knob kSegment = knobs::segment({512, 256, 1024, 2048});
+// Walks sized by the image and the radius (sliding::walk_rows). They were 512 rows: 136 workgroups
+// at 4096x4096 and 24 at 1920x1080 for r = 1, as slow at 1080p as at 4096x4096. An H200 swept 16 ..
+// 512 rows at r = 1, 16 and 64 at both sizes (docs/PERFORMANCE.md): short walks won at r = 1,
+// long ones at r = 64 (the 2r + 1 warm-up spread), and "the longest up to 4 (2r + 1) rows that
+// still makes 192 workgroups" (160 to 224 alike) came within 1.6% of the best at all six points.
+const Knob kRows = sliding::walk_rows_knob({0, 512, 64, 16});
 
 int span(const BlurSettings& s) { return s.workgroup().x; }
 int tile_width(const BlurSettings& s) { return span(s) - 2 * s.kernel.radius; }
+int rows(const BlurSettings& s, glm::ivec2 size) { return sliding::walk_rows(s, size, tile_width(s), 4LL * (2 * s.kernel.radius + 1), 192); }
 bool exact(const BlurSettings& s) { return s.input_format == gl::Format::rgba8; }
 int sum_bytes(const BlurSettings&) { return 16; }  // uvec4 or vec4
 
@@ -24,12 +30,13 @@ class ComputeBoxPrefix final : public Blur {
  public:
   void prepare(BlurSetup& setup) override {
     const BlurSettings& s = setup.settings();
-    program_ = &setup.compute("compute_box_prefix.comp", s.input_format, s.input_format, {{"EXACT", exact(s) ? "1" : "0"}});
+    program_ = &setup.compute("compute_box_prefix.comp", s.input_format, s.input_format,
+                              {{"EXACT", exact(s) ? "1" : "0"}, {"SEGMENT", std::to_string(rows(s, setup.size()))}});
   }
   void run(BlurPasses& passes) override {
     const BlurSettings& s = passes.settings();
     const glm::ivec2 size = passes.size();
-    const int tile = tile_width(s), segment = s.integer(kSegment);
+    const int tile = tile_width(s), segment = rows(s, size);
     passes.dispatch("blur", *program_, {Binding::read(passes.source()), Binding::write(passes.destination())},
                     {{(size.x + tile - 1) / tile, (size.y + segment - 1) / segment, 1},
                      "ceil(W / " + std::to_string(tile) + ") x ceil(H / " + std::to_string(segment) + ") x 1"});
@@ -61,9 +68,9 @@ SharedMemory shared_memory(const BlurSettings& s) {
 // Loop iterations of one invocation: the warm-up, then per batch the loads, the chunk, the scan
 // of the chunks before it (serial in shared memory) and the outputs.
 double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
-  const double n = s.workgroup().x, batch = s.integer(kBatch), rows = std::min(s.integer(kSegment), size.y);
+  const double n = s.workgroup().x, batch = s.integer(kBatch), walk = std::min(rows(s, size), size.y);
   const double per_batch = 4 * batch + n / batch + std::ceil(batch * tile_width(s) / n) + 4;
-  return (2.0 * s.kernel.radius + 1) / 4 + std::ceil(rows / batch) * per_batch;
+  return (2.0 * s.kernel.radius + 1) / 4 + std::ceil(walk / batch) * per_batch;
 }
 
 // Float input: the vertical running sum (a warm-up and a slide over the segment), then each
@@ -72,7 +79,7 @@ double loop_iterations(const BlurSettings& s, glm::ivec2 size) {
 double terms(const BlurSettings& s, glm::ivec2 size) {
   if (exact(s)) return sliding::kScaleTerms;  // rgba8: integer sums, exact; only the scale rounds
   const double r = s.kernel.radius, n = s.workgroup().x, batch = s.integer(kBatch);
-  return sliding::slide_terms(s.kernel.radius, sliding::segment_steps(s.integer(kSegment), size.y)) +
+  return sliding::slide_terms(s.kernel.radius, sliding::segment_steps(rows(s, size), size.y)) +
          2.0 * (batch + n / batch) * n / (2.0 * r + 1.0) + sliding::kScaleTerms;
 }
 
@@ -87,7 +94,7 @@ extern const VariantInfo compute_box_prefix{
     // 128 columns and batch 1 let a 32 KiB device run every other candidate (batch 8 at 128). No 1024
     // columns: batch 1 (the only one whose rows fit 32 KiB) loops 1024 chunks per row, past llvmpipe's
     // 65535 iterations even on 64-row segments, so the grid could never check it.
-    .knobs = {knobs::workgroup({{256, 1}, {512, 1}, {128, 1}}), kSegment, kBatch, kScan},
+    .knobs = {knobs::workgroup({{256, 1}, {512, 1}, {128, 1}}), kRows, kBatch, kScan},
     .accumulated_terms = terms,
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,

@@ -54,6 +54,29 @@ inline std::optional<Refusal> subgroup_scan_refusal(const BlurSettings& s, int i
                                    std::to_string(limits.subgroup_size)};
 }
 
+// The one-dispatch box variants' walks: rows a workgroup walks down a tile after its 2r + 1 warm-up
+// rows. 0 (the default) sizes them by the image and the radius: the longest power of two from 16
+// up to `longest` rows that still gives `workgroups` workgroups. Short walks keep a small image as
+// busy as a large one (a fixed 512-row walk left 1920x1080 with a few dozen workgroups, as slow as
+// 4096x4096); long ones spread the warm-up. Each variant's file gives its two numbers, measured.
+inline Knob walk_rows_knob(std::vector<int> candidates) {
+  return {.name = "rows",
+          .help = "One-dispatch box: rows a workgroup walks down after its 2r + 1 warm-up rows (0: by the image and the "
+                  "radius, enough workgroups and the warm-up a fraction of the walk)",
+          // No define: the host resolves the rows into the dispatch and the shader's SEGMENT.
+          .min = 0,
+          .max = 16384,
+          .candidates = integer_values(candidates)};
+}
+// The rows of a walk: the knob's, or the image's (above) for tiles `tile_width` columns wide.
+inline int walk_rows(const BlurSettings& s, glm::ivec2 size, int tile_width, long long longest, long long workgroups) {
+  if (const int rows = s.knob("rows").x; rows > 0) return rows;
+  const long long tiles = (size.x + std::max(tile_width, 1) - 1) / std::max(tile_width, 1);
+  int walk = 16;
+  while (walk * 2 <= longest && tiles * ((size.y + walk * 2 - 1) / (walk * 2)) >= workgroups) walk *= 2;
+  return walk;
+}
+
 // The defines of one running-sum pass that reads a texture of `src` format, for an image of
 // `input` format (see glsl/sliding_common.glsl).
 //

@@ -178,6 +178,40 @@ TEST_F(Pipeline, RefusesWorkgroupsBeyondTheDevice) {
   EXPECT_NE(refusal->reason.find("exceeds the device"), std::string::npos) << refusal->reason;
 }
 
+// The one-dispatch boxes size their walks by the image (sliding::walk_rows): the longest power of two
+// from 16 rows up to the variant's longest that still gives its workgroups (compute-box-prefix: 4 (2r
+// + 1) rows, 192 workgroups; compute-box-blocked: 4r + 2, 1024). Counted by hand from each tile (256
+// span columns less the 2r apron); a fixed 512-row walk left 1920x1080 with 24 workgroups at r = 1.
+TEST_F(Pipeline, OneDispatchBoxWalksAreSizedByTheImage) {
+  gl::ProgramCache programs(gl::ShaderSources::embedded());
+  struct Case {
+    const char* variant;
+    glm::ivec2 size;
+    int radius, rows;
+    glm::ivec3 groups;
+  };
+  const Case cases[] = {
+      {"compute-box-prefix", {1920, 1080}, 1, 0, {8, 68, 1}},     // tile 254, 4 (2r + 1) = 12 < 32: 16 rows
+      {"compute-box-prefix", {1920, 1080}, 64, 0, {15, 17, 1}},   // tile 128: 64 rows make 15 x 17 = 255, 128 would not
+      {"compute-box-prefix", {1920, 1080}, 1, 512, {8, 3, 1}},    // the knob's walk, as given
+      {"compute-box-blocked", {1920, 1080}, 1, 0, {8, 68, 1}},    // 64 x 4 columns: the same tile
+      {"compute-box-prefix", {4096, 4096}, 16, 0, {19, 32, 1}},   // tile 224: 128 rows (19 x 32); 256 is past 4 x 33
+      {"compute-box-blocked", {4096, 4096}, 16, 0, {19, 64, 1}},  // 64 x 4 columns: 64 rows make 1216, 128 would not
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.variant) + " " + std::to_string(c.size.x) + "x" + std::to_string(c.size.y) + " r " + std::to_string(c.radius));
+    BlurPipeline pipeline(programs, gl_info().limits);
+    BlurSettings s;
+    s.kernel = make_kernel(KernelType::Box, c.radius, std::nullopt);
+    s.knobs["rows"] = {c.rows, 0};
+    ASSERT_FALSE(pipeline.configure(*find_variant(c.variant), s, c.size));
+    gl::Texture a(c.size.x, c.size.y, gl::Format::rgba8), b(c.size.x, c.size.y, gl::Format::rgba8);
+    const Recording recording = pipeline.record(a, b);
+    ASSERT_EQ(recording.passes.size(), 1u);
+    EXPECT_EQ(recording.passes[0].grid.groups, c.groups);
+  }
+}
+
 TEST_F(Pipeline, SceneIsAPureFunctionOfTime) {
   gl::ProgramCache programs(gl::ShaderSources::embedded());
   Scene scene(programs);
