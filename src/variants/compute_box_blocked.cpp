@@ -20,8 +20,6 @@ const Knob kColumns{.name = "columns",
                     .candidates = {{0}, {4}, {8}, {16}}};
 const Knob kBatch = sliding::batch_knob({1, 2, 4});
 const Knob kScan = sliding::scan_knob();
-// The H200's fastest walks were as short as the warm-up allows (docs/PERFORMANCE.md); a
-// small image needs them shorter still to give the GPU enough workgroups (sliding::walk_rows).
 const Knob kRows = sliding::walk_rows_knob({0, 32, 128, 16});
 
 int columns(const BlurSettings& s) {
@@ -32,9 +30,11 @@ int columns(const BlurSettings& s) {
 }
 int span(const BlurSettings& s) { return s.workgroup().x * columns(s); }
 int tile_width(const BlurSettings& s) { return span(s) - 2 * s.kernel.radius; }
-// Walks up to 4r + 2 rows, while the image still gives 1024 workgroups (132 SMs of an H100 hold
-// about 8 one-warp walks each).
-int rows(const BlurSettings& s, glm::ivec2 size) { return sliding::walk_rows(s, size, tile_width(s), 4LL * s.kernel.radius + 2, 1024); }
+// Walks while workgroups x warm-up rows stay at least 36864 (sliding::walk_rows). An H200 swept 16
+// .. 512 rows at r = 8, 32, 64 and 128 at 4096x4096 and 1920x1080 (docs/PERFORMANCE.md): every
+// point's best lies in 35 k to 39 k. The rule before (up to 4r + 2 rows while 1024 workgroups) was
+// 7-37% slower at r = 32-128 (1080p at r = 32 the same), most at 1080p.
+int rows(const BlurSettings& s, glm::ivec2 size) { return sliding::walk_rows(s, size, tile_width(s), 36864); }
 bool exact(const BlurSettings& s) { return s.input_format == gl::Format::rgba8; }
 // rgba8 windows of at most 65535 per channel ((2r+1)^2 x 255 < 2^16: r <= 7) keep the row's prefix
 // sums packed, two channels per uint, as the column sums are.

@@ -55,25 +55,26 @@ inline std::optional<Refusal> subgroup_scan_refusal(const BlurSettings& s, int i
 }
 
 // The one-dispatch box variants' walks: rows a workgroup walks down a tile after its 2r + 1 warm-up
-// rows. 0 (the default) sizes them by the image and the radius: the longest power of two from 16
-// up to `longest` rows that still gives `workgroups` workgroups. Short walks keep a small image as
-// busy as a large one (a fixed 512-row walk left 1920x1080 with a few dozen workgroups, as slow as
-// 4096x4096); long ones spread the warm-up. Each variant's file gives its two numbers, measured.
+// rows. 0 (the default) sizes them by the image and the radius: from 16 rows, the walk doubles while
+// the workgroups it leaves times the warm-up rows stay at least `warmup_rows` (and it is shorter than
+// the image). So small radii get short walks and many workgroups (a small image stays busy: a fixed
+// 512-row walk left 1920x1080 with a few dozen, as slow as 4096x4096), large radii long walks that
+// spread their warm-up over more rows. Each variant's file gives its number, from an H200 sweep.
 inline Knob walk_rows_knob(std::vector<int> candidates) {
   return {.name = "rows",
           .help = "One-dispatch box: rows a workgroup walks down after its 2r + 1 warm-up rows (0: by the image and the "
-                  "radius, enough workgroups and the warm-up a fraction of the walk)",
+                  "radius, short walks at small r for more workgroups, long ones at large r to spread the warm-up)",
           // No define: the host resolves the rows into the dispatch and the shader's SEGMENT.
           .min = 0,
           .max = 16384,
           .candidates = integer_values(candidates)};
 }
 // The rows of a walk: the knob's, or the image's (above) for tiles `tile_width` columns wide.
-inline int walk_rows(const BlurSettings& s, glm::ivec2 size, int tile_width, long long longest, long long workgroups) {
+inline int walk_rows(const BlurSettings& s, glm::ivec2 size, int tile_width, long long warmup_rows) {
   if (const int rows = s.knob("rows").x; rows > 0) return rows;
-  const long long tiles = (size.x + std::max(tile_width, 1) - 1) / std::max(tile_width, 1);
+  const long long tiles = (size.x + std::max(tile_width, 1) - 1) / std::max(tile_width, 1), warmup = 2LL * s.kernel.radius + 1;
   int walk = 16;
-  while (walk * 2 <= longest && tiles * ((size.y + walk * 2 - 1) / (walk * 2)) >= workgroups) walk *= 2;
+  while (walk < size.y && tiles * ((size.y + walk * 2 - 1) / (walk * 2)) * warmup >= warmup_rows) walk *= 2;
   return walk;
 }
 

@@ -178,10 +178,10 @@ TEST_F(Pipeline, RefusesWorkgroupsBeyondTheDevice) {
   EXPECT_NE(refusal->reason.find("exceeds the device"), std::string::npos) << refusal->reason;
 }
 
-// The one-dispatch boxes size their walks by the image (sliding::walk_rows): the longest power of two
-// from 16 rows up to the variant's longest that still gives its workgroups (compute-box-prefix: 4 (2r
-// + 1) rows, 192 workgroups; compute-box-blocked: 4r + 2, 1024). Counted by hand from each tile (256
-// span columns less the 2r apron); a fixed 512-row walk left 1920x1080 with 24 workgroups at r = 1.
+// The one-dispatch boxes size their walks by the image and the radius (sliding::walk_rows): from 16
+// rows the walk doubles while the workgroups it leaves times the 2r + 1 warm-up rows stay at least
+// the variant's number (compute-box-prefix 20480, compute-box-blocked 36864). Counted by hand from
+// each tile (256 span columns less the 2r apron, 512 for compute-box-blocked at r = 128).
 TEST_F(Pipeline, OneDispatchBoxWalksAreSizedByTheImage) {
   gl::ProgramCache programs(gl::ShaderSources::embedded());
   struct Case {
@@ -191,13 +191,16 @@ TEST_F(Pipeline, OneDispatchBoxWalksAreSizedByTheImage) {
     glm::ivec3 groups;
   };
   const Case cases[] = {
-      {"compute-box-prefix", {1920, 1080}, 1, 0, {8, 68, 1}},     // tile 254, 4 (2r + 1) = 12 < 32: 16 rows
-      {"compute-box-prefix", {1920, 1080}, 64, 0, {15, 17, 1}},   // tile 128: 64 rows make 15 x 17 = 255, 128 would not
-      {"compute-box-prefix", {1920, 1080}, 1, 512, {8, 3, 1}},    // the knob's walk, as given
-      {"compute-box-blocked", {1920, 1080}, 1, 0, {8, 68, 1}},    // 64 x 4 columns: the same tile
-      {"compute-box-prefix", {4096, 4096}, 16, 0, {19, 32, 1}},   // tile 224: 128 rows (19 x 32); 256 is past 4 x 33
-      {"compute-box-blocked", {4096, 4096}, 16, 0, {19, 64, 1}},  // 64 x 4 columns: 64 rows make 1216, 128 would not
+      {"compute-box-prefix", {1920, 1080}, 1, 0, {8, 68, 1}},    // tile 254: 32 rows leave 8 x 34 = 272, x 3 = 816
+      {"compute-box-prefix", {1920, 1080}, 64, 0, {15, 17, 1}},  // tile 128: 64 rows 255 x 129 = 32895, 128 rows 135 x 129
+      {"compute-box-prefix", {1920, 1080}, 32, 0, {10, 34, 1}},  // tile 192: 32 rows 340 x 65 = 22100, 64 rows 11050
+      {"compute-box-prefix", {1920, 1080}, 1, 512, {8, 3, 1}},   // the knob's walk, as given
+      {"compute-box-prefix", {4096, 4096}, 16, 0, {19, 64, 1}},  // tile 224: 64 rows 1216 x 33 = 40128, 128 rows 20064 < 20480
+      {"compute-box-blocked", {1920, 1080}, 1, 0, {8, 68, 1}},   // 64 x 4 columns: the same tile as compute-box-prefix
+      {"compute-box-blocked", {1920, 1080}, 128, 0, {8, 34, 1}}, // 64 x 8 columns, tile 256: 32 rows 272 x 257 = 69904, 64 rows 34952
+      {"compute-box-blocked", {4096, 4096}, 16, 0, {19, 64, 1}}, // 64 rows 40128 >= 36864, 128 rows 20064
   };
+
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.variant) + " " + std::to_string(c.size.x) + "x" + std::to_string(c.size.y) + " r " + std::to_string(c.radius));
     BlurPipeline pipeline(programs, gl_info().limits);
