@@ -46,12 +46,61 @@ vec4 down_texel(ivec2 p, vec2 inv_size) {
 #if DK_UP == 0
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
+#if DK_DOWN_SHARED
+// DK_DOWN_SHARED = o, an integer offset (the host's choice where the offset is one): every fetch of
+// the pass sits on a corner of the source's texel grid. Target texel p's centre fetch is corner
+// 2p + 1, its diagonal ones 2p + 1 +- o: with even o the centres of the texels p +- o/2 of the
+// level written (o = 2: its diagonal neighbours), with odd o even corners, 2p + 1 +- o = 2(p +
+// (1 +- o)/2). Neighbouring target texels read the same corners, so a workgroup fetches each corner
+// its tile reads once, into shared memory, and sums the five there: the same fetches at the same
+// positions summed in the same order as down_texel(), the same values bit for bit, in (WG + o)^2
+// fetches (plus WG^2 centres for odd o) per WG^2 texels written: 1.3 (o = 2) to 2.4 (o = 3) per
+// texel with 16 x 16 workgroups, against 5.
+//  - s_diagonal: corners 2m + 1 - (o & 1) for m = p0 - o/2 (rounded down) .. p0 + WG - 1 + o - o/2,
+//    per axis (p0 the tile's first texel), in which target texel p0 + q finds its diagonal corners
+//    at q and q + o, and with even o its centre at q + o/2;
+//  - s_centre (odd o only): corners 2p + 1 of the tile's texels.
+const int kO = DK_DOWN_SHARED;
+const int kDiagonalX = WG_X + kO, kDiagonalY = WG_Y + kO;  // s_diagonal's extent
+shared vec4 s_diagonal[kDiagonalX * kDiagonalY];
+#if DK_DOWN_SHARED % 2 == 1
+shared vec4 s_centre[WG_X * WG_Y];
+#endif
+
+vec4 diagonal(ivec2 i) { return s_diagonal[i.y * kDiagonalX + i.x]; }
+
+void main() {
+  ivec2 p0 = ivec2(gl_WorkGroupID.xy) * ivec2(WG_X, WG_Y), q = ivec2(gl_LocalInvocationID.xy);
+  vec2 inv_size = 1.0 / vec2(source_size());
+  ivec2 first = 2 * (p0 - kO / 2) + 1 - (kO & 1);  // the corner of s_diagonal[0]
+  for (int i = int(gl_LocalInvocationIndex); i < kDiagonalX * kDiagonalY; i += WG_X * WG_Y)
+    s_diagonal[i] = bilinear_fetch(vec2(first + 2 * ivec2(i % kDiagonalX, i / kDiagonalX)), inv_size);
+#if DK_DOWN_SHARED % 2 == 1
+  s_centre[gl_LocalInvocationIndex] = bilinear_fetch(2.0 * vec2(p0 + q) + 1.0, inv_size);
+#endif
+  barrier();
+  ivec2 p = p0 + q;
+  if (any(greaterThanEqual(p, target_size()))) return;  // partial workgroups at the edge: no barrier follows
+#if DK_DOWN_SHARED % 2 == 1
+  vec4 sum = 4.0 * s_centre[gl_LocalInvocationIndex];
+#else
+  vec4 sum = 4.0 * diagonal(q + kO / 2);
+#endif
+  // down_texel()'s order: (-h, -h), (h, h), (h, -h), (-h, h).
+  sum += diagonal(q);
+  sum += diagonal(q + kO);
+  sum += diagonal(q + ivec2(kO, 0));
+  sum += diagonal(q + ivec2(0, kO));
+  store_target(p, sum * (1.0 / 8.0));
+}
+#else
 void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);
   // Partial workgroups at the edge: nothing to store (no barrier follows).
   if (any(greaterThanEqual(p, target_size()))) return;
   store_target(p, down_texel(p, 1.0 / vec2(source_size())));
 }
+#endif
 
 #elif DK_UP == 2
 // The downsampling chain in one dispatch: levels 1 .. DK_STORED. Every workgroup computes a 16x16

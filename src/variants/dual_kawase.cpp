@@ -127,6 +127,26 @@ ApproxChoice choose(const BlurSettings& s) {
 
 glm::ivec2 half_size(glm::ivec2 size) { return {(size.x + 1) / 2, (size.y + 1) / 2}; }
 
+// A down pass whose offset is an integer fetches every corner its tile reads once (glsl/
+// dual_kawase.comp, DK_DOWN_SHARED: all its fetches sit on corners of the texel grid, shared by
+// neighbouring texels written): the offset there, 0 at half-integer offsets, whose diagonal fetches
+// are single texels, each read by one texel written.
+int shared_down_offset(double offset) { return offset == std::floor(offset) ? static_cast<int>(offset) : 0; }
+// The distinct fetches of a down pass writing `target` texels: with an integer offset o the corners
+// of the diagonal lattice ((x + o) (y + o)) and, for odd o, the centres (x y); else 5 a texel.
+double down_fetches(glm::ivec2 target, double offset) {
+  const double o = shared_down_offset(offset), x = target.x, y = target.y;
+  if (o == 0) return 5.0 * x * y;
+  return (x + o) * (y + o) + (static_cast<int>(o) % 2 == 1 ? x * y : 0.0);
+}
+// A down pass's shared memory with a workgroup of `wg`: the diagonal corners and, for odd o, the
+// centres of its tile, vec4 each.
+int down_shared_bytes(glm::ivec2 wg, double offset) {
+  const int o = shared_down_offset(offset);
+  if (o == 0) return 0;
+  return ((wg.x + o) * (wg.y + o) + (o % 2 == 1 ? wg.x * wg.y : 0)) * 16;
+}
+
 std::string offset_literal(double offset) {
   char literal[32];
   std::snprintf(literal, sizeof literal, "%.1f", offset);  // steps of 1/2: exact
@@ -303,8 +323,9 @@ class DualKawase final : public Blur {
     fused_ = fuses_down(s);
     stored_ = stored_down_levels(s, choice_.levels);
     const std::string offset = offset_literal(choice_.offset);
-    first_down_ = &setup.compute("dual_kawase.comp", io, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}});
-    down_ = &setup.compute("dual_kawase.comp", mid, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}});
+    const std::string shared = std::to_string(shared_down_offset(choice_.offset));
+    first_down_ = &setup.compute("dual_kawase.comp", io, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}, {"DK_DOWN_SHARED", shared}});
+    down_ = &setup.compute("dual_kawase.comp", mid, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}, {"DK_DOWN_SHARED", shared}});
     if (fused_ && stored_ > 0) {
       const glm::ivec2 reach = down_reach(choice_.offset);
       std::string taps;
@@ -475,8 +496,15 @@ SharedMemory shared_memory(const BlurSettings& s) {
   if (fuses_down(s) && stored_down_levels(s, c.levels) > 1 && fused_shared_bytes(s, c.offset) > up.bytes) {
     const glm::ivec2 reach = down_reach(c.offset);
     const int side = 2 * kFusedTile - 1 + reach.y - reach.x;
-    return {fused_shared_bytes(s, c.offset), "the fused downsampling chain's " + std::to_string(side) + "x" + std::to_string(side) +
-                                                 " texels of a level (their bits) and its list of 192 tiles"};
+    up = {fused_shared_bytes(s, c.offset), "the fused downsampling chain's " + std::to_string(side) + "x" + std::to_string(side) +
+                                               " texels of a level (their bits) and its list of 192 tiles"};
+  }
+  // The down passes' programs (compiled whatever the levels): their tile's corners.
+  const glm::ivec2 wg = s.workgroup();
+  if (const int down = down_shared_bytes(wg, c.offset); down > up.bytes) {
+    const int o = shared_down_offset(c.offset);
+    up = {down, "a downsampling pass's " + std::to_string(wg.x + o) + "x" + std::to_string(wg.y + o) + " corners" +
+                    (o % 2 == 1 ? " and " + std::to_string(wg.x) + "x" + std::to_string(wg.y) + " centres" : "") + ", fp32 vec4"};
   }
   return up;
 }
@@ -513,9 +541,10 @@ WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
   for (int l = 1; l <= c.levels; ++l) {
     const glm::ivec2 target = levels[static_cast<size_t>(l)];
     if (l <= stored) b.bytes += pass_bytes(levels[static_cast<size_t>(l - 1)], l == 1 ? in : mid, target, mid);
-    b.bilinear_fetches += 5.0 * target.x * target.y;
+    // The down passes' distinct fetches; the fused chain's first level and the folded one fetch 5 a texel.
+    b.bilinear_fetches += l <= stored && !fuses_down(s) ? down_fetches(target, c.offset) : 5.0 * target.x * target.y;
+    b.fmas += 20.0 * target.x * target.y;  // five fetches weighted, 4 channels
   }
-  b.fmas = 4.0 * b.bilinear_fetches;
   if (folds(s, c.levels))
     b.bytes += pass_bytes(levels[static_cast<size_t>(c.levels - 1)], c.levels == 1 ? in : mid, levels[0], in);
   else

@@ -718,6 +718,31 @@ TEST(DualKawase, EveryLevelCountSizeBorderAndChain) {
   }
 }
 
+// The down passes at integer offsets fetch each corner of their tile once into shared memory
+// (glsl/dual_kawase.comp, DK_DOWN_SHARED): o = 2 (sigma 10, 3 levels), o = 1 (sigma 6, 3 levels)
+// and o = 3 (sigma 6.5, 2 levels: centres and diagonal corners apart), at an odd size whose levels
+// round, every border, and workgroups whose tiles are square, wide and small; each against the CPU
+// model of the five-fetch pass (a corner misplaced by one is tens of LSB off).
+TEST(DualKawase, DownPassesShareTheirCorners) {
+  const VariantInfo& variant = *find_variant("dual-kawase");
+  Checker checker(variant);
+  const glm::ivec2 size{131, 97};  // levels 66x49, 33x25, 17x13
+  Source source(size, gl::Format::rgba8, 131u * 5 + 97);
+  for (double sigma : {6.0, 6.5, 10.0})
+    for (BorderMode mode : kBorderModes)
+      for (glm::ivec2 wg : {glm::ivec2(16, 16), glm::ivec2(64, 4), glm::ivec2(8, 8)}) {
+        if (mode != BorderMode::Clamp && wg != glm::ivec2(16, 16)) continue;
+        BlurSettings s;
+        s.kernel = make_kernel(KernelType::Gauss, std::nullopt, sigma);
+        s.border.mode = mode;
+        if (mode == BorderMode::Constant) s.border.value = {1.0f, 0.5f, 0.0f, 1.0f};
+        s.input_format = gl::Format::rgba8;
+        s.knobs["workgroup"] = knob_size(wg);
+        EXPECT_TRUE(checker.check(source, SettingRun{s, false})) << "sigma " << sigma << " " << name(mode) << " workgroup " << wg.x << "x" << wg.y;
+        if (HasFatalFailure()) return;
+      }
+}
+
 // The fused downsampling chain's counters: the last workgroup to count a tile resets its counter,
 // so the same settings run twice in one process give the same output, bit for bit (and the
 // model's: a counter left at its count would leave tiles of the next run uncomputed, poisoned).

@@ -46,6 +46,8 @@ mutations=(
   "dual-kawase-level-1-parts-misplaced|glsl/dual_kawase.comp|s/region\[1\]\.start \+ ivec2\(0, kPartStep \* round\)/region[1].start + ivec2(0, kPartStep * round + 2 * round)/|^gl\.dual-kawase\.r16\$"
   "dual-kawase-fused-second-to-last-computes|glsl/dual_kawase.comp|s/== children - 1u\)/== children - 2u)/|^gl\.DualKawase\.FusedChainRunsTwiceTheSame\$"
   "dual-kawase-fused-counters-not-reset|glsl/dual_kawase.comp|s/imageAtomicExchange\(u_counters, at, 0u\);//|^gl\.DualKawase\.FusedChainRunsTwiceTheSame\$"
+  "dual-kawase-shared-corners-shifted|glsl/dual_kawase.comp|s/ivec2 first = 2 \* \(p0 - kO \/ 2\) \+ 1 - \(kO & 1\);/ivec2 first = 2 * (p0 - kO \/ 2) + 3 - (kO & 1);/|^gl\.DualKawase\.DownPassesShareTheirCorners\$"
+  "dual-kawase-shared-odd-centre-from-the-diagonals|glsl/dual_kawase.comp|s/vec4 sum = 4\.0 \* s_centre\[gl_LocalInvocationIndex\];/vec4 sum = 4.0 * diagonal(q + kO \/ 2);/|^gl\.DualKawase\.DownPassesShareTheirCorners\$"
   "no-barrier-before-a-store-after-a-read|src/gl/barriers.cpp|s/accessed_\.count\(texture\) > 0/false/|^(unit\.Barriers\.|gl\.Pipeline\.Stores)"
   "pipeline-forgets-what-a-pass-read|src/blur/pipeline.cpp|s/      gl::barriers\(\)\.shader_accessed\(b\.texture->id\(\)\);\n//|^gl\.Pipeline\.Stores"
   "variable-pyramid-level-variance-doubled|glsl/variable_pyramid.comp|s/float\(1 << \(2 \* \(k - 1\)\)\)/float(1 << (2 * k - 1))/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_pyramid"

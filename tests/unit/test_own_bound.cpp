@@ -209,7 +209,9 @@ const std::map<std::string, HandCount>& hand_counts() {
          return b;
        }},
       // N levels of ceil(size / 2); down passes read level l - 1 and write level l with 5 weighted
-      // bilinear fetches per texel written; the up passes read level N and write the output in one
+      // bilinear fetches per texel written, at an integer offset o each distinct corner once: (x + o)
+      // (y + o) diagonal corners, and for odd o x y centres apart (the fused chain and the level the
+      // up chain folds fetch their 5); the up passes read level N and write the output in one
       // dispatch (with wrap, each up pass reads level l + 1 and writes level l), weighting the texels
       // their eight fetches blend for every texel of levels N - 1 .. 0.
       {"dual-kawase",
@@ -223,9 +225,13 @@ const std::map<std::string, HandCount>& hand_counts() {
          // With fold on, every border but wrap: one chain from level N - 1 (it computes level N) to
          // the output.
          const bool fold = s.knob("fold").x == 1 && s.border.mode != BorderMode::Wrap;
+         const bool fused = s.knob("down-chain").x == 1;
+         const int o = offset == std::floor(offset) ? static_cast<int>(offset) : 0;
          for (int l = 1; l <= levels; ++l) {
-           if (!fold || l < levels) b.bytes += pass(level[l - 1], l == 1 ? in(s) : mid(s), level[l], mid(s));
-           b.bilinear_fetches += 5.0 * texels(level[l]);
+           const bool stored = !fold || l < levels;
+           if (stored) b.bytes += pass(level[l - 1], l == 1 ? in(s) : mid(s), level[l], mid(s));
+           const double x = level[l].x, y = level[l].y;
+           b.bilinear_fetches += stored && !fused && o > 0 ? (x + o) * (y + o) + (o % 2 == 1 ? x * y : 0.0) : 5.0 * x * y;
            b.fmas += 20.0 * texels(level[l]);
          }
          if (fold)
@@ -308,8 +314,9 @@ TEST(OwnBound, WrittenOutNumbers) {
   // dual-kawase, sigma 10 (3 levels, offset 2), 1920x1080 rgba8: levels 960x540, 480x270, 240x135;
   // down passes 4 (2073600 + 518400) + 4 (518400 + 129600) bytes, the last folded into the up
   // passes' one dispatch, which reads level 2 and writes the output: 4 (129600 + 2073600) (fold off:
-  // a third down pass 4 (129600 + 32400), the chain 4 (32400 + 2073600)); fetches 5 (518400 +
-  // 129600 + 32400) either way (level 3's counted once, though the tiles' regions overlap); each up phase
+  // a third down pass 4 (129600 + 32400), the chain 4 (32400 + 2073600)); fetches: the two down passes
+  // each distinct corner once (offset 2: (960 + 2) (540 + 2) and (480 + 2) (270 + 2)), the folded level
+  // 5 a texel, 5 x 32400 (counted once, though the tiles' regions overlap); each up phase
   // blends 13 texels (at n + 1/4: rows n-2 .. n+1 hold 2, 4, 4 and 3 of them): 4 x 13 x (2073600 +
   // 518400 + 129600) FMAs, plus 20 per texel written down.
   // fft at the largest radius, 4096x4096 rgba8 (rgba8 intermediate), N = 1024: 768 outputs a
@@ -332,7 +339,7 @@ TEST(OwnBound, WrittenOutNumbers) {
   const VariantInfo& dual = *find_variant("dual-kawase");
   const WorkBound d = dual.own_bound(resolve(dual, s), {1920, 1080});
   EXPECT_DOUBLE_EQ(d.bytes, 4.0 * (2073600 + 518400 + 518400 + 129600 + 129600 + 2073600));
-  EXPECT_DOUBLE_EQ(d.bilinear_fetches, 5.0 * (518400 + 129600 + 32400));
+  EXPECT_DOUBLE_EQ(d.bilinear_fetches, 962.0 * 542 + 482.0 * 272 + 5.0 * 32400);
   EXPECT_DOUBLE_EQ(d.fmas, 52.0 * (2073600 + 518400 + 129600) + 20.0 * (518400 + 129600 + 32400));
   // 97x61: levels 49x31, 25x16, 13x8 (rounded up); phases of level 0: 49 even and 48 odd columns,
   // 31 and 30 rows.
