@@ -5,7 +5,7 @@
 // DK_UP 0: one downsampling pass into a level of half the size, one invocation per target texel:
 // five bilinear fetches, the centre (on the corner of its 2x2 source texels) and four at (+-h, +-h),
 // h = o source texels. Five fetches per texel written are 1.25 per texel read: fetches and bytes
-// bound it alike.
+// bound it alike, unless neighbouring texels share them (DK_DOWN_SHARED, below: integer offsets).
 //
 // DK_UP 1: a chain of DK_CHAIN upsampling passes in one dispatch, from the level the source holds to
 // the target (e.g. levels 3 -> 2 -> 1 -> 0). The textbook pass issues eight bilinear fetches per

@@ -28,7 +28,9 @@
 // whose sigma is closest; at the image's borders the clamp makes the kernel narrower.
 //
 // How it runs. The down passes are the textbook ones: five bilinear fetches per texel written blend
-// 1.25 fetches per texel read, so fetches and bytes bound them alike. The textbook up passes issue
+// 1.25 fetches per texel read, so fetches and bytes bound them alike; at integer offsets every fetch
+// sits on a corner that neighbouring texels written share, and a workgroup fetches each corner its
+// tile reads once (1.3 to 2.4 fetches a texel, the same values bit for bit). The textbook up passes issue
 // eight fetches per texel written, the last at full resolution: bound by the fetch rate (on an
 // H100, a textbook dual filter takes 6x a copy). Here the up passes run as one chain per dispatch
 // (glsl/dual_kawase.comp): each workgroup fetches the region of level N its 64x64 output tile needs
