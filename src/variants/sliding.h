@@ -56,10 +56,11 @@ inline std::optional<Refusal> subgroup_scan_refusal(const BlurSettings& s, int i
 
 // The one-dispatch box variants' walks: rows a workgroup walks down a tile after its 2r + 1 warm-up
 // rows. 0 (the default) sizes them by the image and the radius: from 16 rows, the walk doubles while
-// the workgroups it leaves times the warm-up rows stay at least `warmup_rows` (and it is shorter than
-// the image). So small radii get short walks and many workgroups (a small image stays busy: a fixed
-// 512-row walk left 1920x1080 with a few dozen, as slow as 4096x4096), large radii long walks that
-// spread their warm-up over more rows. Each variant's file gives its number, from an H200 sweep.
+// the workgroups it leaves times the warm-up rows stay at least `warmup_rows`, up to 512 rows (the
+// longest the sweeps measured) and the image's height. So small radii get short walks and many
+// workgroups (a small image stays busy: a fixed 512-row walk left 1920x1080 with a few dozen, as
+// slow as 4096x4096), large radii long walks that spread their warm-up over more rows. Each
+// variant's file gives its number, from an H200 sweep.
 inline Knob walk_rows_knob(std::vector<int> candidates) {
   return {.name = "rows",
           .help = "One-dispatch box: rows a workgroup walks down after its 2r + 1 warm-up rows (0: by the image and the "
@@ -74,7 +75,7 @@ inline int walk_rows(const BlurSettings& s, glm::ivec2 size, int tile_width, lon
   if (const int rows = s.knob("rows").x; rows > 0) return rows;
   const long long tiles = (size.x + std::max(tile_width, 1) - 1) / std::max(tile_width, 1), warmup = 2LL * s.kernel.radius + 1;
   int walk = 16;
-  while (walk < size.y && tiles * ((size.y + walk * 2 - 1) / (walk * 2)) * warmup >= warmup_rows) walk *= 2;
+  while (walk < 512 && walk < size.y && tiles * ((size.y + walk * 2 - 1) / (walk * 2)) * warmup >= warmup_rows) walk *= 2;
   return walk;
 }
 
