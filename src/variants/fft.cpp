@@ -3,10 +3,13 @@
 // rows (source -> intermediate), then columns (intermediate -> destination), each line cut into
 // segments by overlap-save. A workgroup takes N texels of the line extended by the border rule
 // (N - 2r outputs and their 2r apron), packs them as two complex lines (R + iG, B + iA: the kernel
-// is real, so the two channels of a pair never mix), transforms both forward (radix-4 Stockham
-// steps in shared memory, one radix-2 step when log2 N is odd; or radix-8 steps: `radix`),
+// is real, so the two channels of a pair never mix), transforms both forward (Stockham steps of
+// radix 4 or 8, `radix`, through shared memory; a radix-2 or 4 step first where log2 N asks),
 // multiplies them by the kernel's spectrum, transforms back and stores the N - 2r outputs whose
 // window did not wrap around (a workgroup takes that segment of `lines` neighbouring lines). The
+// first step reads the source, the last writes the target, and the product sits in registers
+// between the forward's last step and the inverse's first: no shared-memory round trip for the
+// loads, the stores or the product (glsl/fft.comp). The
 // spectrum of the kernel placed circularly on N points, H[k] = w0 + 2 sum_t w_t cos(2 pi k t / N)
 // (real: the kernel is symmetric), is computed by a first pass from the weights block (the same
 // float weights every variant reads), divided by N for the inverse transform, into an N x 1
@@ -31,12 +34,14 @@ const Knob kPoints{.name = "points",
                    .min = 4,
                    .max = 4096,
                    .candidates = {{512}, {1024}},
-                   // Measured on an H200 (4096x4096 and 1920x1080, r = 1, 64, 128, every row
-                   // checked): 512 points were 10-25% faster up to r = 64 (nine steps, not ten, and
-                   // twice the workgroups in flight) and 1024 faster at r = 128, where 512 points
-                   // keep only 256 outputs a segment (16 segments per 4096 texels, not 6); on paper
-                   // the two cost the same about r = 80.
-                   .default_by_radius = {{0, {512}}, {81, {1024}}}};
+                   // Measured on an H200 (every row checked; docs/PERFORMANCE.md "The FFT blur"):
+                   // a segment of 1024 points (radix 8, 1 line) costs 1.86x one of 512 (radix 4,
+                   // 2 lines) at 4096x4096, 1.84x at 1920x1080. A 4096-texel line takes 9 segments
+                   // of 512 points up to r = 28 and 10 from r = 29 (11 from 52), but 5 of 1024 up
+                   // to r = 102: 1024 from r = 29 (4096x4096, r = 64: 0.735 ms against 0.817 with
+                   // 512). At 1920x1080 the same count favours 512 points up to r = 76 (predicted
+                   // 0.109 against 0.127 ms at r = 64): the default follows the larger image.
+                   .default_by_radius = {{0, {512}}, {29, {1024}}}};
 
 int points(const BlurSettings& s) { return s.integer(kPoints); }
 // Outputs per segment (overlap-save: the first and last r points are the window's apron).
@@ -50,25 +55,28 @@ int log2_of(int n) {
 // 1024 take 5), or 8, the 8 points of a butterfly in registers through three radix-2 stages (a
 // radix-2 or radix-4 step first when log2 N is not a multiple of 3: 512 points take 3 steps, 1024
 // take 4). Each step is a round trip through shared memory between two barriers.
-const Knob kRadix{.name = "radix",
+const Knob kRadix = with_defaults_by_radius(Knob{.name = "radix",
                   .help = "FFT steps of radix 4 or 8 (8 points a butterfly in registers: fewer shared-memory round trips, more registers)",
                   .define = "FFT_RADIX",
                   .type = KnobType::Choice,
                   .choices = {{"4", 4}, {"8", 8}},
-                  // 8 by default: with the swizzle below, 11-19% faster than radix 4 at every radius
-                  // and size measured (H200, docs/PERFORMANCE.md "The FFT blur"); without it, slower.
-                  .candidates = {{8}, {4}}};
+                  // By default 4 with 512 points (up to r = 28), 8 with 1024 (H200, 4096x4096,
+                  // every row checked): 512 points take 2 lines x 128 radix-4 butterflies a step,
+                  // one per invocation, against 64 radix-8 ones a line, half the invocations idle
+                  // (r = 1: 0.597 against 0.695 ms); with 1024, 8 is faster (r = 128: 0.740
+                  // against 0.788 ms). Radix 8 needs the swizzle below (alone, 27% slower).
+                  .candidates = {{8}, {4}}}, {{0, {4}}, {29, {8}}});
 // Line segments per workgroup, in both passes: the same segment of `lines` neighbouring rows (the
 // row pass) or columns (the column pass), side by side in shared memory (16 N bytes each). The
 // column pass then reads and writes `lines` neighbouring texels of each row together (one texel per
 // row and workgroup with 1); both passes read the spectrum once for all their lines, and fill the
 // invocations that a line's N / radix butterflies leave idle (512 points take 128 radix-4
 // butterflies a step, 64 radix-8 ones, against 256 invocations).
-// By default 2 with 512 points (the radii up to 80) and 1 with 1024: measured on an H200, 2 lines
-// of 512 points were the fastest setting at r = 1 and 64 at both sizes (0.633 against 0.689 ms
-// for 1 at 4096x4096), 2 of 1024 points (32 KiB) 1.6x slower than 1 at r = 128, and 4 lines slower
-// everywhere (fewer workgroups resident).
-const Knob kLines = with_defaults_by_radius(knobs::lines({2, 1, 4}), {{0, {2}}, {81, {1}}});
+// By default 2 with 512 points (the radii up to 28) and 1 with 1024: measured on an H200 at
+// 4096x4096, 2 lines of 512 points were the fastest setting at r = 1 (radix 8: 0.695 ms against
+// 1.28 for 1 line and 1.02 for 4 with 256 invocations), 2 of 1024 points (32 KiB) 1.7x slower than
+// 1 at r = 128 (fewer workgroups resident).
+const Knob kLines = with_defaults_by_radius(knobs::lines({2, 1, 4}), {{0, {2}}, {29, {1}}});
 // The order of a line's points in shared memory: natural, or each aligned 16 permuted by an XOR
 // of bits 3-6 (glsl/fft.comp: at()), which takes the first steps' stores, R points apart, out of
 // one bank: on paper 12 wavefronts a transform's steps instead of 28 at 512 points with radix 8,

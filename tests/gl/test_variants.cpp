@@ -746,6 +746,29 @@ TEST(DualKawase, DownPassesShareTheirCorners) {
       }
 }
 
+// The FFT's step schedules, which the grid's 512 and 1024 points do not all reach: a transform of
+// one step (4 points with radix 8, its first step of radix 4; 8 with radix 8: from the source
+// through the spectrum to the target in registers), of two (the first step from the source, the
+// product step, the last to the target: 16 with radix 8, 8 and 16 with radix 4) and of three (a
+// middle step each way: 32 with radix 4, 128 with radix 8, both after a radix-2 first step), in
+// both passes, two lines a workgroup with a partial last pair.
+TEST(Fft, EveryStepScheduleMatchesReference) {
+  const VariantInfo& variant = *find_variant("fft");
+  Checker checker(variant);
+  const glm::ivec2 size{37, 19};
+  Source source(size, gl::Format::rgba8, 37u * 19);
+  for (auto [points, radix] : {std::pair{4, 8}, {8, 8}, {16, 8}, {8, 4}, {16, 4}, {32, 4}, {128, 8}}) {
+    BlurSettings s;
+    s.kernel = make_kernel(KernelType::Gauss, 1, std::nullopt);
+    s.input_format = gl::Format::rgba8;
+    s.knobs["points"] = KnobValue{points, 0};
+    s.knobs["radix"] = KnobValue{radix, 0};
+    s.knobs["lines"] = KnobValue{2, 0};
+    EXPECT_TRUE(checker.check(source, SettingRun{s, false})) << points << " points, radix " << radix;
+    if (HasFatalFailure()) return;
+  }
+}
+
 // The fused downsampling chain's counters: the last workgroup to count a tile resets its counter,
 // so the same settings run twice in one process give the same output, bit for bit (and the
 // model's: a counter left at its count would leave tiles of the next run uncomputed, poisoned).

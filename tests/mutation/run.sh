@@ -38,6 +38,7 @@ mutations=(
   "fft-twiddle-sign|glsl/fft.comp|s/vec2\(cos\(angle\), sin\(angle\)\)/vec2(cos(angle), -sin(angle))/|^gl\.fft\.r7\$"
   "fft-radix8-w8-cubed-wrong|glsl/fft.comp|s/vec2 o3 = SQRT_HALF \* vec2\(-v7\.x - dir \* v7\.y,/vec2 o3 = SQRT_HALF * vec2(-v7.x + dir * v7.y,/|^gl\.fft\.knobs\$"
   "fft-segment-apron|glsl/fft.comp|s/const int M = N - 2 \* RADIUS;/const int M = N - RADIUS;/|^gl\.fft\.walks\$"
+  "fft-one-step-without-product|glsl/fft.comp|s/fft_step\(F, 1, -1\.0, FROM_SOURCE, TO_TARGET, true\);/fft_step(F, 1, -1.0, FROM_SOURCE, TO_TARGET, false);/|^gl\.Fft\.EveryStepScheduleMatchesReference\$"
   "off-by-one-tap|glsl/separable_1d.glsl|s/i <= RADIUS; \+\+i/i < RADIUS; ++i/|^gl\.compute-separable\.r7\$"
   "weights-times-1.01|src/blur/pipeline.cpp|s/block\.taps\[i\] = static_cast<float>\(weights\[i\]\);/block.taps[i] = static_cast<float>(weights[i] * 1.01);/|^gl\.compute-separable\.r7\$"
   "kawase-one-pass-fewer|src/variants/kawase.cpp|s/const size_t n = offsets_\.size\(\);/const size_t n = offsets_.size() > 1 ? offsets_.size() - 1 : 1;/|^gl\.kawase\.r16\$"
