@@ -14,20 +14,18 @@
 // The transform: Stockham autosort steps, natural order in and out. Forward, one step of radix F
 // (2, 4 or 8: what log2 N leaves over the radix) then steps of radix FFT_RADIX (4 or 8); inverse,
 // the same radices in reverse order. Each step holds a butterfly's F or FFT_RADIX points of both
-// channel pairs (FFT_PAIRS 2) or of one (FFT_PAIRS 1: two invocations a butterfly) in registers;
-// between steps they go through shared memory in place (an invocation reads its butterflies'
-// inputs, a barrier, writes their outputs, a barrier), except where a step can take them straight
-// from where they are:
+// channel pairs in registers; between steps they go through shared memory in place (an invocation
+// reads its butterflies' inputs, a barrier, writes their outputs, a barrier), except where a step
+// can take them straight from where they are:
 //  - the first forward step (ns = 1) reads its points from the source, not from shared memory;
 //  - the last forward step's outputs (ns = N / R: butterfly j's are the spectrum at j + q N / R)
 //    are exactly the inputs of the inverse's first step (radix R, ns = 1: butterfly j reads
 //    j + q N / R): one step multiplies them by H and transforms them back in registers;
-//  - the last inverse step's outputs (butterfly j's are the points j + q N / F) go to the target,
-//    with both pairs an invocation (a texel's four channels); with one, through shared memory.
+//  - the last inverse step's outputs (butterfly j's are the points j + q N / F) go to the target.
 // 512 points with radix 8: 8 shared-memory passes and 7 barriers a segment, not 16 and 14.
 // A workgroup takes LINES neighbouring lines' segments (the same segment of each): its WG_X
-// invocations (WG_Y = 1) take a step's CP LINES N / R butterfly halves or wholes in turn (CP = 2 / FFT_PAIRS),
-// ceil(CP LINES N / R / WG_X) each, those past the count idle. Twiddles from sin/cos of exact fractions of 2 pi.
+// invocations (WG_Y = 1) take a step's LINES N / R butterflies in turn, ceil(LINES N / R / WG_X)
+// each, those past the count idle. Twiddles from sin/cos of exact fractions of 2 pi.
 // Every loop and barrier runs in uniform control flow: partial segments, and lines past the image's
 // last, only skip loads and stores.
 #include "blur_common.glsl"
@@ -81,14 +79,11 @@ const int R = FFT_RADIX;
 #endif
 const int F = FFT_F;
 const int S = 1 + (FFT_LOG2 - (F == 2 ? 1 : F == 4 ? 2 : 3)) / (R == 8 ? 3 : 2);
-// Invocations per butterfly: 1 (it transforms both channel pairs) or 2 (one each: twice the
-// invocations, half the registers each).
-const int CP = 2 / FFT_PAIRS;
 // Butterflies per invocation in the step of the smallest radix (its register arrays' size); at
 // least 1, where N is shorter than a step.
-const int B = max((CP * L * (N / min(F, R)) + WG_X - 1) / WG_X, 1);
-// Channel pair c (0: R + iG, 1: B + iA) of line l at (c L + l) N + (point ^ swizzle(l)).
-shared vec2 s_data[2 * L * N];
+const int B = max((L * (N / min(F, R)) + WG_X - 1) / WG_X, 1);
+shared vec2 s_rg[L * N];  // R + iG of line l at l N + (point ^ swizzle(l))
+shared vec2 s_ba[L * N];  // B + iA
 
 // Where point p of line l lies in the shared arrays: each line holds N points in a row, in an
 // order that spreads the steps' accesses over the 32 banks (a half wavefront of vec2 is 16 of them,
@@ -104,7 +99,7 @@ shared vec2 s_data[2 * L * N];
 //    L lines of 16 / L butterflies of a half wavefront fall in 16 different vec2 banks. The other
 //    steps' warps lie in one line (N / R >= 32 butterflies a line), where a fixed XOR keeps how many
 //    values share a bank.
-int at(int c, int l, int p) {
+int at(int l, int p) {
   int x = p;
 #if FFT_SWIZZLE == 1
   x ^= (p >> 3) & 15;  // below N: p >> 3 is 0 where N <= 8
@@ -112,7 +107,7 @@ int at(int c, int l, int p) {
 #if AXIS == 1 && LINES > 1
   x ^= (l * (16 / L)) & (N - 1);
 #endif
-  return (c * L + l) * N + x;
+  return l * N + x;
 }
 
 vec2 cmul(vec2 a, vec2 b) { return vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
@@ -185,15 +180,10 @@ void store_point(int l, int p, vec4 v) {
     store_target(AXIS == 0 ? ivec2(pos, line) : ivec2(line, pos), v);
 }
 
-// Butterfly u of a step with N / radix butterflies a line: its channel pair c (with one pair an
-// invocation: the first L N / radix butterflies take pair 0, the next pair 1; with both, 0), its
-// line l and its index j in the line. Steps that read or write the image take, in the column pass,
-// neighbouring lines with neighbouring invocations (a row's LINES texels together); the others a
-// line's butterflies in turn.
-void butterfly(int u, int radix, bool image_step, out int c, out int l, out int j) {
-  const int per_pair = L * (N / radix);
-  c = u / per_pair;
-  u -= c * per_pair;
+// Butterfly u of a step with N / radix butterflies a line: its line and its index j in the line.
+// Steps that read or write the image take, in the column pass, neighbouring lines with neighbouring
+// invocations (a row's LINES texels together); the others a line's butterflies in turn.
+void butterfly(int u, int radix, bool image_step, out int l, out int j) {
 #if AXIS == 1
   if (image_step) {
     l = u % L;
@@ -212,20 +202,18 @@ const int TO_SHARED = 0, TO_TARGET = 1;
 // j of a line reads x[j + q N/radix] (q < radix), twiddled by e^(dir i 2 pi k q / (radix ns)) with
 // k = j mod ns, and writes its DFT's q-th value to y[(j - k) radix + k + q ns]. `from`: shared
 // memory or, for the first forward step (ns = 1), the source. `to`: shared memory or, for the last
-// inverse step (ns = N / radix, where y's index is j + q N / radix) with both channel pairs an
-// invocation, the target. `product`: the last forward step (ns = N / radix), whose values are the
-// spectrum at j + q N / radix, fused with the inverse's first (radix `radix`, ns = 1, reading just
-// those): multiplied by H, transformed back and written to y[j radix + q]. Pair c's values are in
-// a, pair 1's in b with both pairs an invocation. Every argument is a literal or a loop's constant
-// once inlined.
+// inverse step (ns = N / radix, where y's index is j + q N / radix), the target. `product`: the
+// last forward step (ns = N / radix), whose values are the spectrum at j + q N / radix, fused with
+// the inverse's first (radix `radix`, ns = 1, reading just those): multiplied by H, transformed back
+// and written to y[j radix + q]. Every argument is a literal or a loop's constant once inlined.
 void fft_step(int radix, int ns, float dir, int from, int to, bool product) {
   int t = int(gl_LocalInvocationIndex);
-  int count = CP * L * (N / radix), per = (count + WG_X - 1) / WG_X;
+  int count = L * (N / radix), per = (count + WG_X - 1) / WG_X;
   bool image_step = from == FROM_SOURCE || to == TO_TARGET;  // the same butterflies in both halves
   vec2 a[8 * B], b[8 * B];
   for (int q = 0; q < per; ++q) {
-    int u = t + q * WG_X, c, l, j, o = radix * q;
-    butterfly(u, radix, image_step, c, l, j);
+    int u = t + q * WG_X, l, j, o = radix * q;
+    butterfly(u, radix, image_step, l, j);
     if (u < count) {
       int k = j & (ns - 1);
       float angle = dir * TWO_PI * float(k) / float(radix * ns);
@@ -233,35 +221,35 @@ void fft_step(int radix, int ns, float dir, int from, int to, bool product) {
         int p = j + m * (N / radix);
         if (from == FROM_SOURCE) {  // ns = 1: no twiddles
           vec4 v = segment_texel(l, p);
-          a[o + m] = c == 0 ? v.xy : v.zw;
-          if (FFT_PAIRS == 2) b[o + m] = v.zw;
+          a[o + m] = v.xy;
+          b[o + m] = v.zw;
         } else if (ns == 1 || m == 0) {
-          a[o + m] = s_data[at(c, l, p)];
-          if (FFT_PAIRS == 2) b[o + m] = s_data[at(1, l, p)];
+          a[o + m] = s_rg[at(l, p)];
+          b[o + m] = s_ba[at(l, p)];
         } else {
           vec2 w = twiddle(angle * float(m));
-          a[o + m] = cmul(s_data[at(c, l, p)], w);
-          if (FFT_PAIRS == 2) b[o + m] = cmul(s_data[at(1, l, p)], w);
+          a[o + m] = cmul(s_rg[at(l, p)], w);
+          b[o + m] = cmul(s_ba[at(l, p)], w);
         }
       }
       dft(radix, a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5], a[o + 6], a[o + 7], dir);
-      if (FFT_PAIRS == 2) dft(radix, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7], dir);
+      dft(radix, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7], dir);
       if (product) {
         for (int m = 0; m < radix; ++m) {
           float h = imageLoad(u_spectrum, ivec2(j + m * (N / radix), 0)).x;
           a[o + m] *= h;
-          if (FFT_PAIRS == 2) b[o + m] *= h;
+          b[o + m] *= h;
         }
         dft(radix, a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5], a[o + 6], a[o + 7], -dir);
-        if (FFT_PAIRS == 2) dft(radix, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7], -dir);
+        dft(radix, b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7], -dir);
       }
     }
   }
   // In place: every butterfly's reads before any write.
   if (from == FROM_SHARED && to == TO_SHARED) barrier();
   for (int q = 0; q < per; ++q) {
-    int u = t + q * WG_X, c, l, j, o = radix * q;
-    butterfly(u, radix, image_step, c, l, j);
+    int u = t + q * WG_X, l, j, o = radix * q;
+    butterfly(u, radix, image_step, l, j);
     if (u < count) {
       // The product step writes as the inverse's first step (ns = 1) does.
       int k = j & (ns - 1), d = product ? j * radix : (j - k) * radix + k, stride = product ? 1 : ns;
@@ -270,23 +258,13 @@ void fft_step(int radix, int ns, float dir, int from, int to, bool product) {
         if (to == TO_TARGET) {
           store_point(l, p, vec4(a[o + m], b[o + m]));
         } else {
-          s_data[at(c, l, p)] = a[o + m];
-          if (FFT_PAIRS == 2) s_data[at(1, l, p)] = b[o + m];
+          s_rg[at(l, p)] = a[o + m];
+          s_ba[at(l, p)] = b[o + m];
         }
       }
     }
   }
   if (to == TO_SHARED) barrier();
-}
-
-// With one channel pair an invocation, the last inverse step leaves the segments' points in shared
-// memory: each output texel is stored from both pairs (rows: a line's outputs in turn; columns: a
-// row's LINES texels together).
-void store_segments() {
-  for (int i = int(gl_LocalInvocationIndex); i < L * M; i += WG_X) {
-    int l = AXIS == 0 ? i / M : i % L, p = RADIUS + (AXIS == 0 ? i % M : i / L);
-    store_point(l, p, vec4(s_data[at(0, l, p)], s_data[at(1, l, p)]));
-  }
 }
 
 void main() {
@@ -296,23 +274,20 @@ void main() {
   int segment = int(AXIS == 0 ? gl_WorkGroupID.x : gl_WorkGroupID.y);
   g_line0 = L * int(AXIS == 0 ? gl_WorkGroupID.y : gl_WorkGroupID.x);  // the workgroup's first line
   g_first = segment * M;  // the segments' first output along their lines
-  // The last inverse step's outputs: to the target, or (one pair an invocation) to shared memory first.
-  const int LAST = FFT_PAIRS == 2 ? TO_TARGET : TO_SHARED;
 
 #if FFT_N == FFT_F
-  // One step each way: from the source, through H, back, all in registers.
-  fft_step(F, 1, -1.0, FROM_SOURCE, LAST, true);
+  // One step each way: from the source, through H, to the target, all in registers.
+  fft_step(F, 1, -1.0, FROM_SOURCE, TO_TARGET, true);
 #else
   // Forward: radix F at ns = 1 from the source, then radix R; the last fused with the inverse's first.
   fft_step(F, 1, -1.0, FROM_SOURCE, TO_SHARED, false);
   int ns = F;
   for (int s = 1; s < S - 1; ++s, ns *= R) fft_step(R, ns, -1.0, FROM_SHARED, TO_SHARED, false);
   fft_step(R, N / R, -1.0, FROM_SHARED, TO_SHARED, true);
-  // Inverse: radix R from ns = R (its first step was the product's), then radix F.
+  // Inverse: radix R from ns = R (its first step was the product's), then radix F to the target.
   ns = R;
   for (int s = 1; s < S - 1; ++s, ns *= R) fft_step(R, ns, 1.0, FROM_SHARED, TO_SHARED, false);
-  fft_step(F, N / F, 1.0, FROM_SHARED, LAST, false);
+  fft_step(F, N / F, 1.0, FROM_SHARED, TO_TARGET, false);
 #endif
-  if (LAST == TO_SHARED) store_segments();
 }
 #endif

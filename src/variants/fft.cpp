@@ -92,15 +92,6 @@ const Knob kSwizzle{.name = "swizzle",
 // ceil(lines N / radix / WG_X) butterflies of each channel pair per step (those past the count
 // idle): 256 x 1 gives 1024 points one radix-4 butterfly each.
 const Knob kWorkgroup = knobs::workgroup({{256, 1}, {128, 1}, {64, 1}});
-// Channel pairs an invocation transforms: both (each texel loaded once and its outputs stored
-// straight from the last step's registers) or one (twice the invocations a butterfly, half the
-// registers each; the outputs go through shared memory once more to be stored as whole texels).
-const Knob kPairs{.name = "pairs",
-                  .help = "FFT: channel pairs (R + iG, B + iA) each invocation transforms: 2, or 1 (twice the invocations, half the registers)",
-                  .define = "FFT_PAIRS",
-                  .type = KnobType::Choice,
-                  .choices = {{"2", 2}, {"1", 1}},
-                  .candidates = {{2}, {1}}};
 int lines(const BlurSettings& s) { return s.integer(kLines); }
 // Groups of `lines` lines covering `count` of them, and the formula in the image's side.
 int line_groups(int count, const BlurSettings& s) { return (count + lines(s) - 1) / lines(s); }
@@ -212,7 +203,7 @@ extern const VariantInfo fft{
     .stage = Stage::Compute,
     .summary = "rows then columns by overlap-save FFT convolution (radix-4 or 8 Stockham in shared memory, two channels per complex line)",
     .uses_intermediate = true,
-    .knobs = {kWorkgroup, kPoints, kRadix, kLines, kSwizzle, kPairs},
+    .knobs = {kWorkgroup, kPoints, kRadix, kLines, kSwizzle},
     .accumulated_terms = accumulated_terms,
     .shared_memory = shared_memory,
     .check = check,
