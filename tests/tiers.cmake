@@ -44,11 +44,10 @@ set(BLURLAB_FULL_TIER_ONLY
 # Exceptions to the lines above: cases the first tier keeps.
 set(BLURLAB_FIRST_TIER_KEEPS
   # The one test of a break in tests/mutation/run.sh (a knob candidate refused, radii past 16
-  # refused, a segment's prologue skipped, an FFT segment's apron and its radix-8 twiddles, level counts of the Kawase
+  # refused, a segment's prologue skipped, an FFT segment's apron, level counts of the Kawase
   # filters, the streamed taps of large Gaussians).
   "^gl\\.compute-box-blocked\\.(knobs|r33)$"
   "^gl\\.(compute-strip-regblock|fft)\\.walks$"
-  "^gl\\.fft\\.knobs$"  # its radix-8 steps, lines and swizzle (candidates, not defaults)
   "^gl\\.(kawase|dual-kawase)\\.r16$"
   "^gl\\.compute-separable-regblock\\.large_gauss$"
   # Image and export cases of one exact variant (files, the reference, the recipe: the

@@ -36,7 +36,7 @@ mutations=(
   "strip-segments-skip-their-prologue|glsl/compute_strip_regblock.comp|s/for \(int first = start - RADIUS;/for (int first = start > 0 ? start + RADIUS : start - RADIUS;/g|^gl\.compute-strip-regblock\.walks\$"
   "zeros|glsl/target_image.glsl|s/imageStore\(u_dst, p, v\)/imageStore(u_dst, p, vec4(0.0))/|^gl\.compute-separable\.r7\$"
   "fft-twiddle-sign|glsl/fft.comp|s/vec2\(cos\(angle\), sin\(angle\)\)/vec2(cos(angle), -sin(angle))/|^gl\.fft\.r7\$"
-  "fft-radix8-w8-cubed-wrong|glsl/fft.comp|s/vec2 o3 = SQRT_HALF \* vec2\(-v7\.x - dir \* v7\.y,/vec2 o3 = SQRT_HALF * vec2(-v7.x + dir * v7.y,/|^gl\.fft\.knobs\$"
+  "fft-radix8-w8-cubed-wrong|glsl/fft.comp|s/vec2 o3 = SQRT_HALF \* vec2\(-v7\.x - dir \* v7\.y,/vec2 o3 = SQRT_HALF * vec2(-v7.x + dir * v7.y,/|^gl\.Fft\.EveryStepScheduleMatchesReference\$"
   "fft-segment-apron|glsl/fft.comp|s/const int M = N - 2 \* RADIUS;/const int M = N - RADIUS;/|^gl\.fft\.walks\$"
   "fft-one-step-without-product|glsl/fft.comp|s/fft_step\(F, 1, -1\.0, FROM_SOURCE, TO_TARGET, true\);/fft_step(F, 1, -1.0, FROM_SOURCE, TO_TARGET, false);/|^gl\.Fft\.EveryStepScheduleMatchesReference\$"
   "off-by-one-tap|glsl/separable_1d.glsl|s/i <= RADIUS; \+\+i/i < RADIUS; ++i/|^gl\.compute-separable\.r7\$"
