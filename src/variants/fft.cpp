@@ -38,8 +38,8 @@ const Knob kPoints{.name = "points",
                    // a segment of 1024 points (radix 8, 1 line) costs 1.86x one of 512 (radix 4,
                    // 2 lines) at 4096x4096, 1.84x at 1920x1080. A 4096-texel line takes 9 segments
                    // of 512 points up to r = 28 and 10 from r = 29 (11 from 52), but 5 of 1024 up
-                   // to r = 102: 1024 from r = 29 (4096x4096, r = 64: 0.735 ms against 0.817 with
-                   // 512). At 1920x1080 the same count favours 512 points up to r = 76 (predicted
+                   // to r = 102: 1024 from r = 29 (4096x4096, r = 64: 0.735 ms, in a build that ran
+                   // 4-16% slower than this one, against 0.817 with 512). At 1920x1080 the same count favours 512 points up to r = 76 (predicted
                    // 0.109 against 0.127 ms at r = 64): the default follows the larger image.
                    .default_by_radius = {{0, {512}}, {29, {1024}}}};
 
