@@ -25,6 +25,10 @@
 //
 // DK_UP 2: the downsampling chain in one dispatch (knob down-chain fused), after AMD's single-pass
 // downsampler (FidelityFX SPD), see below.
+//
+// DK_UP 3: the last upsampling pass on its own, from level 1 stored (knob last-pass stream): each
+// invocation walks a column of level 1 down, its windows' rows fetched once through the texture
+// cache, no shared memory (below).
 #include "blur_common.glsl"
 #include "source_sampler.glsl"
 #include "target_image.glsl"
@@ -42,6 +46,16 @@ vec4 down_texel(ivec2 p, vec2 inv_size) {
   sum += bilinear_fetch(c + vec2(-h, h), inv_size);
   return sum * (1.0 / 8.0);
 }
+
+#if DK_UP == 1 || DK_UP == 3
+// An upsampling pass. Target texel q = 2n + b (b its phase, per axis) sits at (q + 1/2) / 2 in the
+// level it reads, n + 1/4 or n + 3/4; its fetches at (+-2h, 0) and (0, +-2h) weighted 1/12 and at
+// (+-h, +-h) weighted 2/12, h = o / 4 <= 3/4, blend texels n - 2 .. n + 2 only. The host lists them
+// by row: DK_ROW_<dy + 2> holds TAP(by, bx, dx, w) for each texel (dy, dx) relative to n that phase
+// (by, bx) blends, w its summed weight in units of 1/768 (exact). The code is written out row by
+// row, so every array index is a constant and no loop needs unrolling to stay in registers.
+const float kTapUnit = 1.0 / 768.0;
+#endif
 
 #if DK_UP == 0
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
@@ -318,14 +332,93 @@ void main() {
 #endif
 }
 
+#elif DK_UP == 3
+// The last upsampling pass on its own (knob last-pass stream), from level 1 stored: no shared memory
+// and no barrier. Invocation (x, y) writes target column x, rows 2 (n.y + j) + by for j < K (K =
+// DK_STREAM_ROWS, n.y = K y) and both phases by: level-1 column n.x = x >> 1, phase bx = x & 1. A
+// warp's stores are then 32 consecutive texels; an invocation writing both columns of a level-1
+// texel stored every other texel per instruction, and that pass took twice its bytes' time on an
+// H200 (docs/PERFORMANCE.md). Phase 1 is phase 0 mirrored about the level-1 texel (texel n + d
+// weighs for it what n - d weighs for phase 0), so an odd column reads its window mirrored and every
+// invocation applies phase 0's taps. It walks the K + 4 rows of its windows down once, each row's
+// texels (texelFetch, the border rule applied per texel) into the sums of the rows whose windows
+// hold it, and stores a row's two phases once its window is done: five rows' sums are live at a
+// time. Neighbouring invocations fetch the same texels, which the texture cache serves.
+layout(local_size_x = 64, local_size_y = 4) in;
+const int kRows = DK_STREAM_ROWS;  // 4, 8 or 16
+
+// The invocation's level-1 texel (column, first row) and the direction its window runs (1 for phase
+// 0, -1 mirrored for phase 1), the sums of its rows' two phases by (only five rows live at a time),
+// and the row of texels being applied: t[dx + 2] the texel at n.x + dx * direction. Called with
+// constant rows and j, so after inlining every condition below folds and every array index is a
+// constant.
+ivec2 n;
+int direction;
+vec4 acc0[2], acc1[2], acc2[2], acc3[2], acc4[2], acc5[2], acc6[2], acc7[2], acc8[2], acc9[2], acc10[2], acc11[2], acc12[2],
+    acc13[2], acc14[2], acc15[2];
+vec4 t[5];
+
+// Row `row` (dy + 2) of phase bx = 0's window into the sums of its two phases by: DK_ROW_* with
+// the taps of bx = 1 left out (they fold away).
+#define TAP(by, bx, dx, w) \
+  if ((bx) == 0) ACC[by] += (w) * t[(dx) + 2];
+void apply_even_row(int row, inout vec4 acc[2]) {
+#define ACC acc
+  if (row == 0) {
+    DK_ROW_0
+  } else if (row == 1) {
+    DK_ROW_1
+  } else if (row == 2) {
+    DK_ROW_2
+  } else if (row == 3) {
+    DK_ROW_3
+  } else {
+    DK_ROW_4
+  }
+#undef ACC
+}
+
+// Row r (relative to n.y) into the sums of level-1 row n.y + j, where it lies in j's window.
+void row_into(int j, int r, inout vec4 acc[2]) {
+  if (j < kRows && r - j >= -2 && r - j <= 2) apply_even_row(r - j + 2, acc);
+}
+void step(int r) {
+  if (r > kRows + 1) return;
+  int y = n.y + r;
+  // Texels phase 0 never weighs are fetched for nothing the compiler keeps: it drops them.
+  for (int dx = -2; dx <= 2; ++dx) t[dx + 2] = source_texel(ivec2(n.x + dx * direction, y));
+  row_into(0, r, acc0), row_into(1, r, acc1), row_into(2, r, acc2), row_into(3, r, acc3);
+  row_into(4, r, acc4), row_into(5, r, acc5), row_into(6, r, acc6), row_into(7, r, acc7);
+  row_into(8, r, acc8), row_into(9, r, acc9), row_into(10, r, acc10), row_into(11, r, acc11);
+  row_into(12, r, acc12), row_into(13, r, acc13), row_into(14, r, acc14), row_into(15, r, acc15);
+}
+// Row j's window is done after row j + 2: its two texels of this column, where inside the target.
+void done(int j, vec4 acc[2]) {
+  if (j >= kRows) return;
+  ivec2 target = target_size();
+  for (int by = 0; by < 2; ++by) {
+    ivec2 q = ivec2(gl_GlobalInvocationID.x, 2 * (n.y + j) + by);
+    if (q.y < target.y) store_target(q, acc[by] * kTapUnit);
+  }
+}
+
+void main() {
+  int x = int(gl_GlobalInvocationID.x);
+  n = ivec2(x >> 1, int(gl_GlobalInvocationID.y) * kRows);
+  direction = 1 - 2 * (x & 1);
+  if (x >= target_size().x || n.y >= source_size().y) return;  // nothing to write (no barrier in this program)
+  const vec4 zero[2] = vec4[2](vec4(0.0), vec4(0.0));
+  acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero, acc4 = zero, acc5 = zero, acc6 = zero, acc7 = zero;
+  acc8 = zero, acc9 = zero, acc10 = zero, acc11 = zero, acc12 = zero, acc13 = zero, acc14 = zero, acc15 = zero;
+  step(-2), step(-1), step(0), step(1);
+  step(2), done(0, acc0), step(3), done(1, acc1), step(4), done(2, acc2), step(5), done(3, acc3);
+  step(6), done(4, acc4), step(7), done(5, acc5), step(8), done(6, acc6), step(9), done(7, acc7);
+  step(10), done(8, acc8), step(11), done(9, acc9), step(12), done(10, acc10), step(13), done(11, acc11);
+  step(14), done(12, acc12), step(15), done(13, acc13), step(16), done(14, acc14), step(17), done(15, acc15);
+}
+
 #else
-// The upsampling pass. Target texel q = 2n + b (b its phase, per axis) sits at (q + 1/2) / 2 in the
-// level it reads, n + 1/4 or n + 3/4; its fetches at (+-2h, 0) and (0, +-2h) weighted 1/12 and at
-// (+-h, +-h) weighted 2/12, h = o / 4 <= 3/4, blend texels n - 2 .. n + 2 only. The host lists them
-// by row: DK_ROW_<dy + 2> holds TAP(by, bx, dx, w) for each texel (dy, dx) relative to n that phase
-// (by, bx) blends, w its summed weight in units of 1/768 (exact). The code below is written out row
-// by row, so every array index is a constant and no loop needs unrolling to stay in registers.
-const float kTapUnit = 1.0 / 768.0;
+// The upsampling chain.
 
 // DK_UP_THREADS (knob up-threads): 256 invocations (32 x 8), each writing 16 texels of the tile in
 // two halves one after the other, or 512 (32 x 16), each writing 8: twice the warps to hide
@@ -377,10 +470,6 @@ int level_base(int level) { return (level & 1) == 1 ? 0 : kCapacityA; }
 vec4 staged(int base, Region r, ivec2 p) { return unstage(s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)]); }
 void stage(int base, Region r, ivec2 p, vec4 v) { s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)] = to_stage(v); }
 
-// The five texels dx = -2..2 of row p.y around column p.x of a staged level, into t[0..4].
-#define LOAD_ROW(t, base, r, p)                                                             \
-  t[0] = staged(base, r, (p) + ivec2(-2, 0)), t[1] = staged(base, r, (p) + ivec2(-1, 0)), \
-  t[2] = staged(base, r, p), t[3] = staged(base, r, (p) + ivec2(1, 0)), t[4] = staged(base, r, (p) + ivec2(2, 0))
 // A row's taps into the sums ACC[by * 2 + bx] of the four phases.
 #define TAP(by, bx, dx, w) ACC[(by) * 2 + (bx)] += (w) * t[(dx) + 2];
 const vec4 kZero4[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
@@ -401,6 +490,10 @@ void apply_row(int row, inout vec4 acc[4], vec4 t[5]) {
   }
 #undef ACC
 }
+// The five texels dx = -2..2 of row p.y around column p.x of a staged level, into t[0..4].
+#define LOAD_ROW(t, base, r, p)                                                             \
+  t[0] = staged(base, r, (p) + ivec2(-2, 0)), t[1] = staged(base, r, (p) + ivec2(-1, 0)), \
+  t[2] = staged(base, r, p), t[3] = staged(base, r, (p) + ivec2(1, 0)), t[4] = staged(base, r, (p) + ivec2(2, 0))
 
 // The border rule at the edges of level `level`'s staged region: a texel outside the level's `size`
 // becomes the one the rule maps it to, or the constant (see up_level).

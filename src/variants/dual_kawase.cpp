@@ -46,7 +46,10 @@
 // is two dispatches at any sigma. Measured on an H200 it is slower (the down levels 2.12x a copy
 // against 1.51x at sigma 10, 4096x4096; 6.67x against 2.34x at sigma 30, 1920x1080: the few
 // workgroups that finish the small levels read their children back one after another), so passes
-// stay the default (docs/PERFORMANCE.md).
+// stay the default (docs/PERFORMANCE.md). The chain's last pass, the one at full resolution, held
+// it most: on large images (knob last-pass) it is a dispatch of its own, from level 1 stored,
+// each invocation writing one column of the output (its warp's stores consecutive texels) down K
+// rows of level 1, with nothing staged.
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -159,14 +162,13 @@ std::string offset_literal(double offset) {
 // pass from level N to the output in one, its levels between held in shared memory (fp32, never
 // stored). With wrap borders a level's edge reads texels across the whole level, which a tile's
 // region does not hold: there each pass is a chain of its own, stored in the intermediate format.
-int up_chain(const BlurSettings& s, int levels) { return s.border.mode == BorderMode::Wrap ? 1 : levels; }
-
-// Where the chain runs from the smallest level to the output (every border but wrap), it also
-// computes that level (DK_FOLD 1): the workgroup fetches the region of level N its tile needs from
-// level N - 1, with the downsampling pass's five bilinear fetches per texel, into shared memory
-// (fp32, never stored). The last downsampling pass, the smallest and bound by a dispatch's latency
-// (6.5 us measured on an H100 whatever its size), is no dispatch of its own; at one level the blur
-// is one dispatch. Level N is then neither stored nor rounded.
+//
+// Where the chain runs from the smallest level (every border but wrap), it also computes that level
+// (DK_FOLD 1): the workgroup fetches the region of level N its tile needs from level N - 1, with
+// the downsampling pass's five bilinear fetches per texel, into shared memory (fp32, never stored).
+// The last downsampling pass, the smallest and bound by a dispatch's latency (6.5 us measured on an
+// H100 whatever its size), is no dispatch of its own; at one level the blur is one dispatch. Level
+// N is then neither stored nor rounded.
 // Knob fold: on (the default) or off (every level a down pass of its own, stored, as before).
 const Knob kFold{.name = "fold",
                  .help = "dual-kawase: the upsampling chain computes the smallest level itself (no down pass of its own) or reads it",
@@ -174,12 +176,89 @@ const Knob kFold{.name = "fold",
                  .type = KnobType::Choice,
                  .choices = {{"on", 1}, {"off", 0}},
                  .candidates = {{1}, {0}}};
-// Not with wrap, even at one level: a level's texels past its edge are its own from the far side,
-// which are not those the fetches past the edge of the level below make (at odd sizes).
-bool folds(const BlurSettings& s, int /*levels*/) { return s.integer(kFold) == 1 && s.border.mode != BorderMode::Wrap; }
+
+// The pass that writes the output. In the chain (chain): each 64x64 tile of the output computes its
+// regions of every level above it, one barrier phase after another. Or a pass of its own (stream:
+// glsl/dual_kawase.comp DK_UP 3), reading level 1, which the chain from the smallest level then
+// stores in the intermediate format (rounded once more, as the model rounds it): an invocation per
+// target column walks K rows of level 1 down through the texture cache, no shared memory and no
+// barrier, a warp's stores 32 consecutive texels. On an H200 (docs/PERFORMANCE.md) the chain to
+// the output took 0.136 ms at sigma 10, 4096x4096, the chain to level 1 and the stream 0.042 +
+// 0.063; at 1920x1080 0.026 against 0.013 + 0.015, the dispatch more costing more than the stream
+// saves. Fitted as a + b x texels per size, the two cross at about 3.1 M texels at sigma 10 and at
+// sigma 30 alike; at one level (no chain to level 1, the first down pass instead) the chain won at
+// both sizes. So auto, the default, streams from two levels where the image has at least
+// kStreamFromTexels, else runs the chain. With wrap, whose passes are a dispatch each, the stream
+// replaces the last of them.
+enum LastPass { kLastAuto = 0, kLastInChain = 1, kLastStream = 2 };
+constexpr double kStreamFromTexels = 3.1e6;
+const Knob kLastPass{.name = "last-pass",
+                     .help = "dual-kawase: the pass writing the output at the end of the upsampling chain (chain), or on its own from "
+                             "level 1 stored, streamed through the texture cache (stream); auto: stream from two levels and 3.1 M texels",
+                     // No define: the host picks the programs and the dispatches.
+                     .type = KnobType::Choice,
+                     .choices = {{"auto", kLastAuto}, {"chain", kLastInChain}, {"stream", kLastStream}},
+                     .candidates = {{kLastAuto}, {kLastInChain}, {kLastStream}}};
+// The level-1 rows each invocation of the streamed last pass writes for (K): it fetches the K + 4
+// rows of their windows, so (K + 4) / 2K rows of texels per texel written, with five rows' sums
+// live whatever K. On an H200 8 was the fastest at 4096x4096 (0.063 ms against 0.070 and 0.071 at
+// sigma 10), the three within their spread at 1920x1080.
+const Knob kStreamRows{.name = "stream-rows",
+                       .help = "dual-kawase: level-1 rows each invocation of last-pass stream writes for, 8, 4 or 16 (fewer fetches per "
+                               "texel written, fewer invocations)",
+                       .define = "DK_STREAM_ROWS",
+                       .type = KnobType::Choice,
+                       .choices = {{"8", 8}, {"4", 4}, {"16", 16}},
+                       .candidates = {{8}, {4}, {16}}};
+constexpr glm::ivec2 kStreamGroup{64, 4};  // glsl/dual_kawase.comp DK_UP 3's local size
+
+// The upsampling dispatches, smallest level first: each reads level `from` (where it folds, computes
+// it from level from - 1) and writes level `to`, with the chain's program (DK_UP 1, from - to passes)
+// or the streamed last pass (DK_UP 3).
+struct UpPass {
+  int from = 0, to = 0;
+  bool fold = false, stream = false;
+};
+// Whether the pass writing the output is the stream (last-pass, auto resolved at the image's size;
+// with no size, as for the shared memory every program declares, auto counts as the chain).
+bool streams(const BlurSettings& s, int levels, std::optional<glm::ivec2> size) {
+  const int last = s.integer(kLastPass);
+  if (last != kLastAuto) return last == kLastStream;
+  return levels > 1 && size && double(size->x) * size->y >= kStreamFromTexels;
+}
+std::vector<UpPass> up_passes(const BlurSettings& s, int levels, std::optional<glm::ivec2> size) {
+  const bool stream = streams(s, levels, size);
+  std::vector<UpPass> passes;
+  // Wrap: never a fold, even at one level: a level's texels past its edge are its own from the far
+  // side, which are not those the fetches past the edge of the level below make (at odd sizes).
+  if (s.border.mode == BorderMode::Wrap) {
+    for (int l = levels; l > 0; --l) passes.push_back({l, l - 1, false, l == 1 && stream});
+    return passes;
+  }
+  const bool fold = s.integer(kFold) == 1;
+  if (!stream) return {{levels, 0, fold, false}};
+  if (levels > 1) passes.push_back({levels, 1, fold, false});
+  passes.push_back({1, 0, false, true});
+  return passes;
+}
+bool folds(const BlurSettings& s, int levels, std::optional<glm::ivec2> size) { return up_passes(s, levels, size).front().fold; }
 // The levels the downsampling dispatches write (and store): 1 .. N - 1 where the chain folds the
 // last, else 1 .. N.
-int stored_down_levels(const BlurSettings& s, int levels) { return folds(s, levels) ? levels - 1 : levels; }
+int stored_down_levels(const BlurSettings& s, int levels, std::optional<glm::ivec2> size) {
+  return folds(s, levels, size) ? levels - 1 : levels;
+}
+// Whether an upsampling pass ends at level l > 0, which is then stored in the intermediate format.
+bool up_stores(const std::vector<UpPass>& passes, int level) {
+  for (const UpPass& p : passes)
+    if (p.to == level && level > 0) return true;
+  return false;
+}
+// Whether the pass computing level l (from level l + 1) stages the level it reads in shared memory.
+bool up_stages(const std::vector<UpPass>& passes, int level) {
+  for (const UpPass& p : passes)
+    if (level >= p.to && level < p.from) return !p.stream;
+  return true;
+}
 
 // The chain's invocations per 64x64 tile: 256, each writing 16 texels (two halves of 8, one after the
 // other), or 512 writing 8 (twice the warps in flight, half the registers held). On an H100 the
@@ -320,10 +399,11 @@ class DualKawase final : public Blur {
     const BlurSettings& s = setup.settings();
     const gl::Format io = s.input_format, mid = s.intermediate_format();
     choice_ = choice_for(s.kernel.sigma);
-    chain_ = up_chain(s, choice_.levels);
-    fold_ = folds(s, choice_.levels);
+    up_ = up_passes(s, choice_.levels, setup.size());
+    wrap_ = s.border.mode == BorderMode::Wrap;
     fused_ = fuses_down(s);
-    stored_ = stored_down_levels(s, choice_.levels);
+    stored_ = stored_down_levels(s, choice_.levels, setup.size());
+    stream_rows_ = s.integer(kStreamRows);
     const std::string offset = offset_literal(choice_.offset);
     const std::string shared = std::to_string(shared_down_offset(choice_.offset));
     first_down_ = &setup.compute("dual_kawase.comp", io, mid, {{"DK_UP", "0"}, {"DK_OFFSET", offset}, {"DK_DOWN_SHARED", shared}});
@@ -343,20 +423,33 @@ class DualKawase final : public Blur {
                                     {"MID_FORMAT", std::string(gl::name(mid))},
                                     {"MID_BYTES", std::to_string(gl::info(mid).bytes_per_texel)}});
     }
-    gl::Defines up = row_defines(choice_.offset);
-    up.insert(up.begin(), {{"DK_UP", "1"}, {"DK_OFFSET", offset}, {"DK_CHAIN", std::to_string(chain_)}, {"DK_FOLD", fold_ ? "1" : "0"}});
-    up_ = &setup.compute("dual_kawase.comp", mid, mid, up);
-    // The last chain reads level N - 1 where it folds (the input itself at one level).
-    last_up_ = &setup.compute("dual_kawase.comp", fold_ && choice_.levels == 1 ? io : mid, io, up);
+    // Each upsampling pass reads level `from` (where it folds, level from - 1: the input itself at
+    // one level) and writes level `to` (the output at 0).
+    up_programs_.clear();
+    for (const UpPass& p : up_) {
+      gl::Defines defines = row_defines(choice_.offset);
+      if (p.stream)
+        defines.insert(defines.begin(), {{"DK_UP", "3"}, {"DK_OFFSET", offset}});
+      else
+        defines.insert(defines.begin(), {{"DK_UP", "1"},
+                                         {"DK_OFFSET", offset},
+                                         {"DK_CHAIN", std::to_string(p.from - p.to)},
+                                         {"DK_FOLD", p.fold ? "1" : "0"}});
+      const int read = p.fold ? p.from - 1 : p.from;
+      up_programs_.push_back(&setup.compute("dual_kawase.comp", read == 0 ? io : mid, p.to == 0 ? io : mid, defines));
+    }
   }
 
   // Separate down passes: level l (1..N) lives in intermediate slot l - 1, written by down pass l,
-  // read by down pass l + 1 and by the chain that starts there; a chain ending at level l > 0
-  // overwrites it. Fused: the stored level s (N - 1 where the chain folds level N, else N) in slot
-  // 0, levels 1 .. s - 1 in an atlas in slot 1 (stacked, level k below level k - 1), the counters of
-  // the tiles of levels 2 .. s (BlurPasses::counters, stacked alike); with wrap the chains of one
-  // pass write levels 1 .. N - 1 into slots 2 .. N. Where the chain folds level N, no pass writes it:
-  // the chain reads level N - 1 (at one level, the source).
+  // read by down pass l + 1 and by the chain that starts there. Fused: the stored level s (N - 1
+  // where the chain folds level N, else N) in slot 0, levels 1 .. s - 1 in an atlas in slot 1
+  // (stacked, level k below level k - 1), the counters of the tiles of levels 2 .. s (BlurPasses::
+  // counters, stacked alike), and with wrap levels 1 .. N - 1 in slots 2 .. N for the upsampling
+  // passes to write. Where the chain folds level N, no pass writes it: the chain reads level N - 1
+  // (at one level, the source). An upsampling pass ending at level l > 0 writes it: with wrap over
+  // the down level it replaces (read by no pass after it), else (last-pass shared or stream, level
+  // 1) into slot kUpLevelSlot, since a chain folding level 2 reads level 1.
+  static constexpr int kUpLevelSlot = kMaxLevels + 1;
   void run(BlurPasses& passes) override {
     const glm::ivec2 wg = passes.settings().workgroup();
     const std::vector<glm::ivec2> sizes = level_sizes(passes.size(), choice_.levels);
@@ -364,8 +457,8 @@ class DualKawase final : public Blur {
     if (fused_ && stored_ > 0) {
       for (int l = 1; l <= choice_.levels; ++l)
         levels.push_back(l == stored_ ? &passes.intermediate(0, std::nullopt, sizes[static_cast<size_t>(l)])
-                         : l < stored_ && chain_ == 1 ? &passes.intermediate(l + 1, std::nullopt, sizes[static_cast<size_t>(l)])
-                                                      : nullptr);
+                         : l < stored_ && wrap_ ? &passes.intermediate(l + 1, std::nullopt, sizes[static_cast<size_t>(l)])
+                                                : nullptr);
       const std::string name = stored_ == 1 ? "d1" : "d1-" + std::to_string(stored_);
       const DispatchGrid grid = groups_covering(sizes[1], {kFusedTile, kFusedTile}, 1);
       if (stored_ == 1) {
@@ -388,28 +481,30 @@ class DualKawase final : public Blur {
                         {Binding::sampled_linear(*levels[static_cast<size_t>(l - 1)]), Binding::write(*levels[static_cast<size_t>(l)])},
                         groups_covering(sizes[static_cast<size_t>(l)], wg, l));
     }
-    if (fold_) {
-      const int n = choice_.levels;
-      passes.dispatch("d" + std::to_string(n) + "u" + std::to_string(n - 1) + "-0", *last_up_,
-                      {Binding::sampled_linear(*levels[static_cast<size_t>(n - 1)]), Binding::write(passes.destination())},
-                      groups_covering(passes.size(), {kUpTile, kUpTile}, 0));
-      return;
-    }
-    for (int l = choice_.levels; l > 0; l -= chain_) {
-      const int target_level = l - chain_;
-      const gl::Texture& target = target_level == 0 ? passes.destination() : *levels[static_cast<size_t>(target_level)];
-      passes.dispatch(chain_ == 1 ? "u" + std::to_string(target_level) : "u" + std::to_string(l - 1) + "-0",
-                      target_level == 0 ? *last_up_ : *up_,
-                      {Binding::sampled(*levels[static_cast<size_t>(l)]), Binding::write(target)},
-                      groups_covering({target.width(), target.height()}, {kUpTile, kUpTile}, target_level));
+    for (size_t i = 0; i < up_.size(); ++i) {
+      const UpPass& p = up_[i];
+      const gl::Texture& source = *levels[static_cast<size_t>(p.fold ? p.from - 1 : p.from)];
+      const gl::Texture* target = &passes.destination();
+      if (p.to > 0) {
+        target = wrap_ ? levels[static_cast<size_t>(p.to)] : &passes.intermediate(kUpLevelSlot, std::nullopt, sizes[static_cast<size_t>(p.to)]);
+        levels[static_cast<size_t>(p.to)] = target;
+      }
+      const std::string up = p.fold || p.from - p.to > 1 ? "u" + std::to_string(p.from - 1) + "-" + std::to_string(p.to) : "u" + std::to_string(p.to);
+      passes.dispatch((p.fold ? "d" + std::to_string(p.from) : std::string()) + up, *up_programs_[i],
+                      {p.fold ? Binding::sampled_linear(source) : Binding::sampled(source), Binding::write(*target)},
+                      // The stream: an invocation per target column and K rows of level 1 (2K target rows).
+                      p.stream ? groups_covering(sizes[0], {kStreamGroup.x, 2 * kStreamGroup.y * stream_rows_})
+                               : groups_covering(sizes[static_cast<size_t>(p.to)], {kUpTile, kUpTile}, p.to));
     }
   }
 
  private:
   Choice choice_;
-  int chain_ = 1, stored_ = 0;
-  bool fold_ = false, fused_ = false;
-  const gl::Program *first_down_ = nullptr, *down_ = nullptr, *fused_down_ = nullptr, *up_ = nullptr, *last_up_ = nullptr;
+  std::vector<UpPass> up_;
+  int stored_ = 0, stream_rows_ = 8;
+  bool wrap_ = false, fused_ = false;
+  const gl::Program *first_down_ = nullptr, *down_ = nullptr, *fused_down_ = nullptr;
+  std::vector<const gl::Program*> up_programs_;
 };
 
 // One pass of the model: `taps` about each target texel's centre, mapped into `source`.
@@ -440,10 +535,10 @@ ReferenceImage model_pass(const ReferenceImage& source, glm::ivec2 target_size, 
 // (it weights levels 2 and up in fp32 itself: another order of the same exact weights).
 ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
   const Choice choice = choice_for(s.kernel.sigma);
-  const int chain = up_chain(s, choice.levels);
+  const std::vector<UpPass> up = up_passes(s, choice.levels, glm::ivec2(input.width, input.height));
   const gl::Format mid = s.intermediate_format();
   std::vector<ReferenceImage> levels{model::from_image(input)};
-  const int stored = stored_down_levels(s, choice.levels);
+  const int stored = stored_down_levels(s, choice.levels, glm::ivec2(input.width, input.height));
   for (int l = 1; l <= choice.levels; ++l) {
     const ReferenceImage& source = levels.back();
     levels.push_back(model_pass(source, half_size({source.width, source.height}), down_taps(choice.offset), false, s.border));
@@ -454,9 +549,11 @@ ReferenceImage model_blur(const Image& input, const BlurSettings& s) {
     for (auto& v : staged_border.value) v = static_cast<float>(model::stored(v, gl::Format::rgba16f));
   for (int l = choice.levels - 1; l >= 0; --l) {
     const glm::ivec2 size{levels[static_cast<size_t>(l)].width, levels[static_cast<size_t>(l)].height};
-    if (stages_fp16(s)) model::store(levels[static_cast<size_t>(l + 1)], gl::Format::rgba16f);
-    levels[static_cast<size_t>(l)] = model_pass(levels[static_cast<size_t>(l + 1)], size, up_taps(choice.offset), true, staged_border);
-    if (l > 0 && l % chain == 0) model::store(levels[static_cast<size_t>(l)], mid);
+    const bool staged_fp16 = stages_fp16(s) && up_stages(up, l);
+    if (staged_fp16) model::store(levels[static_cast<size_t>(l + 1)], gl::Format::rgba16f);
+    levels[static_cast<size_t>(l)] =
+        model_pass(levels[static_cast<size_t>(l + 1)], size, up_taps(choice.offset), true, staged_fp16 ? staged_border : s.border);
+    if (up_stores(up, l)) model::store(levels[static_cast<size_t>(l)], mid);
   }
   return std::move(levels.front());
 }
@@ -468,10 +565,10 @@ constexpr double kDownTerms = 5 * 6.0 + 5 * 2.0 + 1.0, kUpTerms = 25.0 + 1.0;
 
 Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   const Choice choice = choice_for(s.kernel.sigma);
-  const int chain = up_chain(s, choice.levels);
+  const std::vector<UpPass> up = up_passes(s, choice.levels, size);
   const gl::Format mid = s.intermediate_format();
   const std::vector<glm::ivec2> levels = level_sizes(size, choice.levels);
-  const int stored = stored_down_levels(s, choice.levels);
+  const int stored = stored_down_levels(s, choice.levels, size);
   ModelErrorBound bound(s.input_format, input_peak);
   for (int l = 1; l <= choice.levels; ++l) {
     const glm::ivec2 read = levels[static_cast<size_t>(l - 1)];
@@ -480,22 +577,27 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
     if (l <= stored) bound.store(mid);
   }
   for (int l = choice.levels - 1; l >= 0; --l) {
-    if (stages_fp16(s)) bound.store(gl::Format::rgba16f);  // the level this pass reads, staged
+    if (stages_fp16(s) && up_stages(up, l)) bound.store(gl::Format::rgba16f);  // the level this pass reads, staged
     bound.fp32(kUpTerms);
-    if (l > 0 && l % chain == 0) bound.store(mid);
+    if (up_stores(up, l)) bound.store(mid);
   }
   return bound.tolerance(std::to_string(choice.levels) + " levels down and up");
 }
 
-// The largest of the programs': the up chain's, and the fused down chain's where it runs.
+// The largest of the programs': the up chains' (the streamed last pass stages nothing), and the
+// fused down chain's where it runs.
 SharedMemory shared_memory(const BlurSettings& s) {
   const Choice c = choice_for(s.kernel.sigma);
-  const int chain = up_chain(s, c.levels);
   const std::string part = "36x" + std::to_string(level1_part_rows(s)) + " of level 1";
   const std::string precision = stages_fp16(s) ? "fp16" : "fp32";
-  SharedMemory up = chain == 1 ? SharedMemory{up_shared_bytes(s, chain), "the upsampling pass's " + part + " of a 64x64 tile, " + precision + " vec4"}
-                               : SharedMemory{up_shared_bytes(s, chain), "the upsampling chain's " + part + " and 22x22 of level 2 of a 64x64 tile, " + precision + " vec4"};
-  if (fuses_down(s) && stored_down_levels(s, c.levels) > 1 && fused_shared_bytes(s, c.offset) > up.bytes) {
+  SharedMemory up{0, "none: the streamed last pass stages nothing"};
+  for (const UpPass& p : up_passes(s, c.levels, std::nullopt)) {
+    const int chain = p.from - p.to;
+    if (p.stream || up_shared_bytes(s, chain) <= up.bytes) continue;
+    up = chain == 1 ? SharedMemory{up_shared_bytes(s, chain), "the upsampling pass's " + part + " of a 64x64 tile, " + precision + " vec4"}
+                    : SharedMemory{up_shared_bytes(s, chain), "the upsampling chain's " + part + " and 22x22 of level 2 of a 64x64 tile, " + precision + " vec4"};
+  }
+  if (fuses_down(s) && stored_down_levels(s, c.levels, std::nullopt) > 1 && fused_shared_bytes(s, c.offset) > up.bytes) {
     const glm::ivec2 reach = down_reach(c.offset);
     const int side = 2 * kFusedTile - 1 + reach.y - reach.x;
     up = {fused_shared_bytes(s, c.offset), "the fused downsampling chain's " + std::to_string(side) + "x" + std::to_string(side) +
@@ -532,14 +634,14 @@ std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const g
 // fetches per texel written, each weighted (4 FMAs). The upsampling chains read their first level
 // and write their last once; their arithmetic is every level's texels, each the texels its phase's
 // eight fetches blend, 4 channels. A chain that folds level N reads level N - 1 instead (level N's
-// fetches are counted once, as a down pass's, though its tiles' regions overlap).
+// fetches are counted once, as a down pass's, though its tiles' regions overlap). The streamed last
+// pass's texel fetches are not counted: a pass that stages level 1 needs none of them.
 WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
   const Choice c = choice_for(s.kernel.sigma);
-  const int chain = up_chain(s, c.levels);
   const gl::Format in = s.input_format, mid = s.intermediate_format();
   const std::vector<glm::ivec2> levels = level_sizes(size, c.levels);
   WorkBound b;
-  const int stored = stored_down_levels(s, c.levels);
+  const int stored = stored_down_levels(s, c.levels, size);
   for (int l = 1; l <= c.levels; ++l) {
     const glm::ivec2 target = levels[static_cast<size_t>(l)];
     if (l <= stored) b.bytes += pass_bytes(levels[static_cast<size_t>(l - 1)], l == 1 ? in : mid, target, mid);
@@ -547,11 +649,10 @@ WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
     b.bilinear_fetches += l <= stored && !fuses_down(s) ? down_fetches(target, c.offset) : 5.0 * target.x * target.y;
     b.fmas += 20.0 * target.x * target.y;  // five fetches weighted, 4 channels
   }
-  if (folds(s, c.levels))
-    b.bytes += pass_bytes(levels[static_cast<size_t>(c.levels - 1)], c.levels == 1 ? in : mid, levels[0], in);
-  else
-    for (int l = c.levels; l > 0; l -= chain)
-      b.bytes += pass_bytes(levels[static_cast<size_t>(l)], mid, levels[static_cast<size_t>(l - chain)], l == chain ? in : mid);
+  for (const UpPass& p : up_passes(s, c.levels, size)) {
+    const int read = p.fold ? p.from - 1 : p.from;
+    b.bytes += pass_bytes(levels[static_cast<size_t>(read)], read == 0 ? in : mid, levels[static_cast<size_t>(p.to)], p.to == 0 ? in : mid);
+  }
   std::array<std::array<int, 2>, 2> taps{};
   for (const UpTexel& t : up_texels(c.offset)) ++taps[static_cast<size_t>(t.by)][static_cast<size_t>(t.bx)];
   for (int l = 0; l < c.levels; ++l) {
@@ -569,13 +670,15 @@ namespace variant {
 extern const VariantInfo dual_kawase{
     .name = "dual-kawase",
     .stage = Stage::Compute,
-    .summary = "approximate Gaussian: Bjorge's dual filter, the downsampling levels in one dispatch (per-tile counters), then the "
-               "N upsampling passes in one dispatch that also computes the smallest level (tiles of every level in shared memory)",
+    .summary = "approximate Gaussian: Bjorge's dual filter, a dispatch per downsampling level, then the N upsampling passes in one "
+               "dispatch that also computes the smallest level (tiles of every level in shared memory); on large images the last "
+               "of them a dispatch of its own, streamed",
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
     .hardware_filtering = true,
-    .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}}), kFold, kUpThreads, kUpBlock, kUpStage, kDownChain},
+    .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}}), kFold, kUpThreads, kUpBlock, kUpStage, kDownChain, kLastPass,
+              kStreamRows},
     .shared_memory = shared_memory,
     .check = check,
     .create = [] { return std::unique_ptr<Blur>(new DualKawase); },

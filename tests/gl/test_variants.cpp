@@ -746,6 +746,41 @@ TEST(DualKawase, DownPassesShareTheirCorners) {
       }
 }
 
+// The streamed last pass (glsl/dual_kawase.comp DK_UP 3, last-pass stream; auto picks it only at
+// 3.1 M texels and more, past what llvmpipe checks in seconds): an invocation per target column,
+// odd columns walking their window mirrored, K rows of level 1 each. At 131x97 (levels 66x49,
+// 33x25, 17x13, 9x7, 5x4: every level rounds, odd target width) every border at 1 level (no chain
+// before it: the first down pass stores level 1), 2 (offset 3: five texels a row), 3 and 5; K = 4
+// and 16 (the last walk partial), fp16 staging (the chain's levels rounded, level 1 not) and the
+// fused down chain at clamp; 33x17 and 1x1 (a level 1 of one texel).
+TEST(DualKawase, StreamedLastPass) {
+  const VariantInfo& variant = *find_variant("dual-kawase");
+  Checker checker(variant);
+  const auto run = [&](Source& source, BorderMode mode, double sigma, KnobValues knobs) {
+    BlurSettings s;
+    s.kernel = make_kernel(KernelType::Gauss, std::nullopt, sigma);
+    s.border.mode = mode;
+    if (mode == BorderMode::Constant) s.border.value = {1.0f, 0.5f, 0.0f, 1.0f};
+    s.input_format = gl::Format::rgba8;
+    knobs["last-pass"] = KnobValue{2, 0};
+    s.knobs = knobs;
+    return checker.check(source, SettingRun{s, false});
+  };
+  Source odd({131, 97}, gl::Format::rgba8, 131u * 3 + 97);
+  for (BorderMode mode : kBorderModes)
+    for (double sigma : {3.0, 6.5, 10.0, 25.0}) {
+      EXPECT_TRUE(run(odd, mode, sigma, {})) << name(mode) << " sigma " << sigma;
+      if (HasFatalFailure()) return;
+    }
+  for (const KnobValues& knobs : {KnobValues{{"stream-rows", KnobValue{4, 0}}}, KnobValues{{"stream-rows", KnobValue{16, 0}}},
+                                  KnobValues{{"up-stage", KnobValue{1, 0}}}, KnobValues{{"down-chain", KnobValue{1, 0}}}})
+    EXPECT_TRUE(run(odd, BorderMode::Clamp, 10.0, knobs)) << knobs.begin()->first;
+  for (glm::ivec2 size : {glm::ivec2(33, 17), glm::ivec2(1, 1)}) {
+    Source small(size, gl::Format::rgba8, static_cast<unsigned>(size.x + size.y));
+    EXPECT_TRUE(run(small, BorderMode::Reflect101, 10.0, {})) << size.x << "x" << size.y;
+  }
+}
+
 // The FFT's step schedules, which the grid's 512 and 1024 points do not all reach: a transform of
 // one step (4 points with radix 8, its first step of radix 4; 8 with radix 8: from the source
 // through the spectrum to the target in registers), of two (the first step from the source, the

@@ -222,9 +222,14 @@ const std::map<std::string, HandCount>& hand_counts() {
          std::vector<glm::ivec2> level{n};
          for (int l = 1; l <= levels; ++l) level.push_back({(level.back().x + 1) / 2, (level.back().y + 1) / 2});
          WorkBound b;
-         // With fold on, every border but wrap: one chain from level N - 1 (it computes level N) to
-         // the output.
-         const bool fold = s.knob("fold").x == 1 && s.border.mode != BorderMode::Wrap;
+         // last-pass stream (auto: from two levels where the image has 3.1 M texels or more): the
+         // output written by a pass of its own from level 1, which the chain stores (at one level the
+         // first down pass). With fold on, every border but wrap, the first chain computes level N
+         // from level N - 1 (not at one level with the stream: its level 1 is a down pass's).
+         const int last = s.knob("last-pass").x;  // auto 0, chain 1, stream 2
+         const bool stream = last == 2 || (last == 0 && levels > 1 && double(n.x) * n.y >= 3.1e6);
+         const bool wrap = s.border.mode == BorderMode::Wrap;
+         const bool fold = s.knob("fold").x == 1 && !wrap && !(stream && levels == 1);
          const bool fused = s.knob("down-chain").x == 1;
          const int o = offset == std::floor(offset) ? static_cast<int>(offset) : 0;
          for (int l = 1; l <= levels; ++l) {
@@ -234,12 +239,16 @@ const std::map<std::string, HandCount>& hand_counts() {
            b.bilinear_fetches += stored && !fused && o > 0 ? (x + o) * (y + o) + (o % 2 == 1 ? x * y : 0.0) : 5.0 * x * y;
            b.fmas += 20.0 * texels(level[l]);
          }
-         if (fold)
-           b.bytes += pass(level[levels - 1], levels == 1 ? in(s) : mid(s), n, in(s));
-         else if (s.border.mode == BorderMode::Wrap)
+         if (wrap)
            for (int l = levels - 1; l >= 0; --l) b.bytes += pass(level[l + 1], mid(s), level[l], l == 0 ? in(s) : mid(s));
-         else
-           b.bytes += pass(level[levels], mid(s), n, in(s));
+         else {
+           const int end = stream ? 1 : 0;  // where the chain ends
+           if (levels > end) {
+             const int read = fold ? levels - 1 : levels;
+             b.bytes += pass(level[read], read == 0 ? in(s) : mid(s), level[end], end == 0 ? in(s) : mid(s));
+           }
+           if (stream) b.bytes += pass(level[1], mid(s), n, in(s));
+         }
          for (int l = 0; l < levels; ++l)
            for (int by = 0; by < 2; ++by)
              for (int bx = 0; bx < 2; ++bx) {
@@ -274,7 +283,7 @@ void expect_same(const WorkBound& got, const WorkBound& hand, const std::string&
 }
 
 TEST(OwnBound, MatchesTheHandCount) {
-  const glm::ivec2 sizes[] = {{4096, 4096}, {1920, 1080}, {97, 61}, {3, 2}, {1, 1}};
+  const glm::ivec2 sizes[] = {{4096, 4096}, {2048, 1536}, {2048, 1500}, {1920, 1080}, {97, 61}, {3, 2}, {1, 1}};
   for (const auto& [name, count] : hand_counts()) {
     const VariantInfo* v = find_variant(name);
     ASSERT_NE(v, nullptr) << name;
@@ -345,6 +354,11 @@ TEST(OwnBound, WrittenOutNumbers) {
   // 31 and 30 rows.
   const WorkBound odd = dual.own_bound(resolve(dual, s), {97, 61});
   EXPECT_DOUBLE_EQ(odd.bytes, 4.0 * (97 * 61 + 49 * 31 + 49 * 31 + 25 * 16 + 25 * 16 + 97 * 61));
+  // 4096x4096 (16.8 M texels, over last-pass auto's 3.1 M: the stream): levels 2048^2, 1024^2,
+  // 512^2; the two down passes, the chain from level 2 (it computes level 3) to level 1, stored, and
+  // the stream from level 1 to the output, 4 bytes a texel read and written each.
+  const WorkBound large = dual.own_bound(resolve(dual, s), {4096, 4096});
+  EXPECT_DOUBLE_EQ(large.bytes, 4.0 * ((16777216.0 + 4194304) + (4194304 + 1048576) + (1048576 + 4194304) + (4194304 + 16777216)));
   // kawase, sigma 10 (7 passes, offsets 0,1,2,3,4,5,5), 4096x4096 rgba8: 7 x 2 x 64 MiB; textbook
   // passes (the default: 3 x 3 outputs per invocation; 2 x 2 at offset 0, 2 x 8 at offset 1) 9
   // fetches per 4 texels at offset 0, 27 per 16 at offset 1, 16 per 9 after, and 16 FMAs per
