@@ -184,9 +184,10 @@ const Knob kFold{.name = "fold",
 // target column walks K rows of level 1 down through the texture cache, no shared memory and no
 // barrier, a warp's stores 32 consecutive texels. On an H200 (docs/PERFORMANCE.md) the chain to
 // the output took 0.136 ms at sigma 10, 4096x4096, the chain to level 1 and the stream 0.042 +
-// 0.063; at 1920x1080 0.026 against 0.013 + 0.015, the dispatch more costing more than the stream
-// saves. Fitted as a + b x texels per size, the two cross at about 3.1 M texels at sigma 10 and at
-// sigma 30 alike; at one level (no chain to level 1, the first down pass instead) the chain won at
+// 0.063; at 1920x1080 0.026 against 0.013 + 0.015, the extra dispatch costing more than the
+// stream saves. Fitted as a + b x texels per size, the two cross at about 3.1 M texels at sigma 10
+// and at sigma 30 alike (measured beside it: a tie at 2048x1152, the stream 2% faster at
+// 2560x1440); at one level (no chain to level 1, the first down pass instead) the chain won at
 // both sizes. So auto, the default, streams from two levels where the image has at least
 // kStreamFromTexels, else runs the chain. With wrap, whose passes are a dispatch each, the stream
 // replaces the last of them.
