@@ -55,6 +55,21 @@ vec4 down_texel(ivec2 p, vec2 inv_size) {
 // (by, bx) blends, w its summed weight in units of 1/768 (exact). The code is written out row by
 // row, so every array index is a constant and no loop needs unrolling to stay in registers.
 const float kTapUnit = 1.0 / 768.0;
+// The body of a function applying row `row` (dy + 2) of the window: that row's TAP()s, each pass
+// defining TAP and ACC for the sums it keeps. Called with constant rows, so after inlining only
+// that row's taps remain, at constant indices.
+#define APPLY_ROW_TAPS(row) \
+  if (row == 0) {           \
+    DK_ROW_0                \
+  } else if (row == 1) {    \
+    DK_ROW_1                \
+  } else if (row == 2) {    \
+    DK_ROW_2                \
+  } else if (row == 3) {    \
+    DK_ROW_3                \
+  } else {                  \
+    DK_ROW_4                \
+  }
 #endif
 
 #if DK_UP == 0
@@ -365,17 +380,7 @@ vec4 t[5];
   if ((bx) == 0) ACC[by] += (w) * t[(dx) + 2];
 void apply_even_row(int row, inout vec4 acc[2]) {
 #define ACC acc
-  if (row == 0) {
-    DK_ROW_0
-  } else if (row == 1) {
-    DK_ROW_1
-  } else if (row == 2) {
-    DK_ROW_2
-  } else if (row == 3) {
-    DK_ROW_3
-  } else {
-    DK_ROW_4
-  }
+  APPLY_ROW_TAPS(row)
 #undef ACC
 }
 
@@ -386,7 +391,7 @@ void row_into(int j, int r, inout vec4 acc[2]) {
 void step(int r) {
   if (r > kRows + 1) return;
   int y = n.y + r;
-  // Texels phase 0 never weighs are fetched for nothing the compiler keeps: it drops them.
+  // A texel no tap of phase 0 weighs is never used, and the compiler drops its fetch.
   for (int dx = -2; dx <= 2; ++dx) t[dx + 2] = source_texel(ivec2(n.x + dx * direction, y));
   row_into(0, r, acc0), row_into(1, r, acc1), row_into(2, r, acc2), row_into(3, r, acc3);
   row_into(4, r, acc4), row_into(5, r, acc5), row_into(6, r, acc6), row_into(7, r, acc7);
@@ -471,6 +476,10 @@ int level_base(int level) { return (level & 1) == 1 ? 0 : kCapacityA; }
 vec4 staged(int base, Region r, ivec2 p) { return unstage(s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)]); }
 void stage(int base, Region r, ivec2 p, vec4 v) { s_level[base + (p.y - r.start.y) * r.extent.x + (p.x - r.start.x)] = to_stage(v); }
 
+// The five texels dx = -2..2 of row p.y around column p.x of a staged level, into t[0..4].
+#define LOAD_ROW(t, base, r, p)                                                             \
+  t[0] = staged(base, r, (p) + ivec2(-2, 0)), t[1] = staged(base, r, (p) + ivec2(-1, 0)), \
+  t[2] = staged(base, r, p), t[3] = staged(base, r, (p) + ivec2(1, 0)), t[4] = staged(base, r, (p) + ivec2(2, 0))
 // A row's taps into the sums ACC[by * 2 + bx] of the four phases.
 #define TAP(by, bx, dx, w) ACC[(by) * 2 + (bx)] += (w) * t[(dx) + 2];
 const vec4 kZero4[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
@@ -478,23 +487,9 @@ const vec4 kZero4[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
 // with constant rows, so after inlining only that row's taps remain, at constant indices.
 void apply_row(int row, inout vec4 acc[4], vec4 t[5]) {
 #define ACC acc
-  if (row == 0) {
-    DK_ROW_0
-  } else if (row == 1) {
-    DK_ROW_1
-  } else if (row == 2) {
-    DK_ROW_2
-  } else if (row == 3) {
-    DK_ROW_3
-  } else {
-    DK_ROW_4
-  }
+  APPLY_ROW_TAPS(row)
 #undef ACC
 }
-// The five texels dx = -2..2 of row p.y around column p.x of a staged level, into t[0..4].
-#define LOAD_ROW(t, base, r, p)                                                             \
-  t[0] = staged(base, r, (p) + ivec2(-2, 0)), t[1] = staged(base, r, (p) + ivec2(-1, 0)), \
-  t[2] = staged(base, r, p), t[3] = staged(base, r, (p) + ivec2(1, 0)), t[4] = staged(base, r, (p) + ivec2(2, 0))
 
 // The border rule at the edges of level `level`'s staged region: a texel outside the level's `size`
 // becomes the one the rule maps it to, or the constant (see up_level).

@@ -448,7 +448,7 @@ class DualKawase final : public Blur {
   // counters, stacked alike), and with wrap levels 1 .. N - 1 in slots 2 .. N for the upsampling
   // passes to write. Where the chain folds level N, no pass writes it: the chain reads level N - 1
   // (at one level, the source). An upsampling pass ending at level l > 0 writes it: with wrap over
-  // the down level it replaces (read by no pass after it), else (last-pass shared or stream, level
+  // the down level it replaces (read by no pass after it), else (the chain before the stream, level
   // 1) into slot kUpLevelSlot, since a chain folding level 2 reads level 1.
   static constexpr int kUpLevelSlot = kMaxLevels + 1;
   void run(BlurPasses& passes) override {
