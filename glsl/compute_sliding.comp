@@ -1,7 +1,17 @@
 #version 430 core
 // compute-sliding: one running-sum pass along AXIS (0 = rows into the intermediate, 1 = columns
-// into the output): one invocation per segment of a line; each output costs two reads whatever
-// the radius (see sliding_common.glsl).
+// into the output, or with TRANSPOSED both passes down columns): one invocation per segment of a
+// line; each output costs two reads whatever the radius (see sliding_common.glsl).
+// Knobs: order transposed (TRANSPOSED 1) walks the source's columns in both passes and stores each
+// result transposed; walk-io raw (WALK_RAW 1) moves rgba8 texels as their bits.
+#if WALK_RAW
+#define SOURCE_RAW
+#define TARGET_RAW
+#define SLIDE_PACKED
+#endif
+#if TRANSPOSED
+#define SLIDE_TRANSPOSE
+#endif
 #include "blur_common.glsl"
 #include "source_image.glsl"
 #include "target_image.glsl"

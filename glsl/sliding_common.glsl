@@ -13,6 +13,9 @@
 //   BORDER_VALUE_SCALE  (blur_common.glsl) where the source holds raw sums: the constant border
 //                as such a sum holds it, 2r+1 constant texels (times 255 when EXACT)
 //   SLIDE_EMIT_CUSTOM  defined by a shader that defines emit() itself (else: store_target)
+//   SLIDE_TRANSPOSE    (optional) line_pass() stores the output of texel (x, y) at (y, x)
+//   SLIDE_PACKED       (optional, EXACT, with SOURCE_RAW and TARGET_RAW, rgba8 source and target)
+//                      texels read as their bits, summed two channels a word, outputs rounded here
 //   STORE_STEPS  (optional) the destination's steps per unit (255.0 for rgba8): from_acc rounds to
 //                them itself. GL converts a float to unorm as either of the two nearest steps (it
 //                only "should" round to nearest, GL 4.6 section 2.3.5.1), so a pass whose CPU model
@@ -28,7 +31,14 @@ float box_weight() { return SLIDE_BOX_WEIGHT; }
 float box_weight() { return tap_weight(0); }
 #endif
 
-#if EXACT
+#ifdef SLIDE_PACKED
+// rgba8 texels moved as their bits (the source and the target bound raw): a texel is two 16-bit
+// fields a word, (r | b << 16, g | a << 16), the sums too. A window of 2r + 1 <= 257 bytes sums to
+// at most 65535, so each field holds its true sum; a borrow between the fields while a difference
+// is negative cancels modulo 2^32, as the sum is exact again once added.
+#define ACC uvec2
+ACC to_acc_bits(uint t) { return uvec2(t & 0x00FF00FFu, (t >> 8) & 0x00FF00FFu); }
+#elif EXACT
 #define ACC uvec4
 ACC to_acc(vec4 v) { return uvec4(round(v * IN_SCALE)); }
 #else
@@ -36,6 +46,16 @@ ACC to_acc(vec4 v) { return uvec4(round(v * IN_SCALE)); }
 ACC to_acc(vec4 v) { return v; }
 #endif
 
+#ifdef SLIDE_PACKED
+// A window sum as the rgba8 bits of its average, rounded to the nearest step exactly: s / (2r + 1)
+// is never a half step (the divisor is odd), and is at least 1 / (2 (2r + 1)) >= 2^-9 from one,
+// far more than fp32's error on s * box_weight() (s < 2^16: under 2^-15).
+uint average_bits(ACC sum) {
+  uvec4 s = uvec4(sum.x & 0xFFFFu, sum.y & 0xFFFFu, sum.x >> 16, sum.y >> 16);  // r, g, b, a
+  uvec4 q = uvec4(vec4(s) * box_weight() + 0.5);
+  return q.x | q.y << 8 | q.z << 16 | q.w << 24;
+}
+#else
 // A sum as a texel value: times the box weight (from the weights block) OUT_WEIGHTS times.
 vec4 from_acc(ACC sum) {
   float w = box_weight();
@@ -46,6 +66,7 @@ vec4 from_acc(ACC sum) {
   return vec4(sum) * scale;
 #endif
 }
+#endif
 
 // A line of texels origin + i * dir, i in [0, len); the origin may lie outside the image (a row
 // above it). Every read follows the border rule (source_texel), so the running sums slide over
@@ -56,7 +77,11 @@ struct Line {
   int len;
 };
 
+#ifdef SLIDE_PACKED
+ACC load_line(Line line, int i) { return to_acc_bits(source_bits(line.origin + i * line.dir).x); }
+#else
 ACC load_line(Line line, int i) { return to_acc(source_texel(line.origin + i * line.dir)); }
+#endif
 
 // The window sum just before `start`, i.e. centred on start - 1: texels start-1-r .. start-1+r,
 // WARMUP_UNROLL loads at a time (default UNROLL; a shader may group more: the warm-up's loads
@@ -101,7 +126,17 @@ ACC slide(Line line, int start, int count, ACC sum, bool outputs) {
 }
 
 #ifndef SLIDE_EMIT_CUSTOM
-void emit(ivec2 p, int k, ACC sum) { store_target(p, from_acc(sum)); }
+// SLIDE_TRANSPOSE: the output of texel p goes to p.yx of a transposed target.
+#ifdef SLIDE_TRANSPOSE
+ivec2 stored_at(ivec2 p) { return p.yx; }
+#else
+ivec2 stored_at(ivec2 p) { return p; }
+#endif
+#ifdef SLIDE_PACKED
+void emit(ivec2 p, int k, ACC sum) { store_target_bits(stored_at(p), uvec4(average_bits(sum), 0u, 0u, 0u)); }
+#else
+void emit(ivec2 p, int k, ACC sum) { store_target(stored_at(p), from_acc(sum)); }
+#endif
 
 // A whole pass of running sums along lines: rows (AXIS 0) or columns (AXIS 1). One invocation
 // per segment of SEGMENT texels of a line; it warms its window up at the segment start (2r+1

@@ -126,32 +126,46 @@ inline DispatchGrid flat_groups(long long count, glm::ivec2 group, const std::st
           "G x ceil(n / G) x 1 with n = ceil(" + count_formula + " / " + std::to_string(size) + "), G = min(n, 65535)"};
 }
 
+// How a line pass reads and writes: `transposed_source`, its source is the image transposed (H x W);
+// `raw`, both textures bound raw (glsl/sliding_common.glsl's SLIDE_PACKED).
+struct LinePassIo {
+  bool transposed_source = false;
+  bool raw = false;
+};
+
 // Dispatches line_pass() of glsl/sliding_common.glsl: one invocation per segment of
-// settings().segment texels of each line; lines are rows (axis 0) or columns (axis 1).
+// settings().segment texels of each line of the source; lines are rows (axis 0) or columns (axis 1).
 // `pass`: the pass's values (BlurPasses::dispatch).
 inline void dispatch_line_pass(BlurPasses& passes, std::string_view name, const gl::Program& program, int axis,
-                               const gl::Texture& src, const gl::Texture& dst, std::optional<glm::vec4> pass = std::nullopt) {
-  const glm::ivec2 size = passes.size();
+                               const gl::Texture& src, const gl::Texture& dst, std::optional<glm::vec4> pass = std::nullopt,
+                               LinePassIo io = {}) {
+  const glm::ivec2 size = io.transposed_source ? glm::ivec2(passes.size().y, passes.size().x) : passes.size();
+  const std::string w = io.transposed_source ? "H" : "W", h = io.transposed_source ? "W" : "H";
   const int lines = axis == 0 ? size.y : size.x, length = axis == 0 ? size.x : size.y, seg = segment(passes.settings());
-  const std::string count = axis == 0 ? "H * ceil(W / " + std::to_string(seg) + ")" : "W * ceil(H / " + std::to_string(seg) + ")";
-  passes.dispatch(name, program, {Binding::read(src), Binding::write(dst)},
+  const std::string count = axis == 0 ? h + " * ceil(" + w + " / " + std::to_string(seg) + ")" : w + " * ceil(" + h + " / " + std::to_string(seg) + ")";
+  passes.dispatch(name, program, {io.raw ? Binding::read_raw(src) : Binding::read(src), io.raw ? Binding::write_raw(dst) : Binding::write(dst)},
                   flat_groups(static_cast<long long>(lines) * ((length + seg - 1) / seg), passes.settings().workgroup(), count),
                   pass);
 }
 
 // The two programs of one shader: running sums along rows (AXIS 0) into an intermediate of
 // format `mid`, then along columns (AXIS 1) out of it. rgba32f holds raw row sums (exact
-// integers for rgba8 input); rgba8 and rgba16f hold row averages.
+// integers for rgba8 input); rgba8 and rgba16f hold row averages. `first_axis` 1: the first pass
+// sums along columns too (a shader that stores it transposed, so that the second pass's columns
+// are the image's rows).
 struct RowsThenColumns {
   const gl::Program* rows = nullptr;
   const gl::Program* columns = nullptr;
 };
-inline RowsThenColumns rows_then_columns(BlurSetup& setup, const std::string& file, gl::Format mid) {
+inline RowsThenColumns rows_then_columns(BlurSetup& setup, const std::string& file, gl::Format mid, int first_axis = 0,
+                                         const gl::Defines& extra = {}) {
   const gl::Format io = setup.settings().input_format;
   const bool raw = mid == gl::Format::rgba32f;
   gl::Defines h = pass_defines(io, io, false, raw, 1), v = pass_defines(io, mid, raw, false, 1);
-  h.push_back({"AXIS", "0"});
+  h.push_back({"AXIS", std::to_string(first_axis)});
   v.push_back({"AXIS", "1"});
+  h.insert(h.end(), extra.begin(), extra.end());
+  v.insert(v.end(), extra.begin(), extra.end());
   return {&setup.compute(file, io, mid, h), &setup.compute(file, mid, io, v)};
 }
 

@@ -872,6 +872,62 @@ TEST(BoxWalks, SeveralSegmentsPerLine) {
   }
 }
 
+// compute-sliding's walks read and written raw (walk-io: rgba8 bits, two channels summed a word,
+// rounded in integers; auto takes it for an rgba8 input and intermediate) and both orders (rows
+// first; transposed: both passes down columns, each stored transposed, the intermediate H x W), in
+// segments of 37 texels (several per line, a partial last one) at 131x97: every border at r = 40
+// (windows past the image's height), r = 1, and r = 128 (a window of 257: the 16-bit fields'
+// largest sums); 33x17 and 1x1; the typed walk beside them; auto with an rgba16f intermediate and
+// an rgba16f input (typed: they run), and raw with an rgba16f intermediate, which must be refused
+// for that reason (Limit::Knobs).
+TEST(BoxWalks, SlidingWalksRawAndTransposed) {
+  const VariantInfo& variant = *find_variant("compute-sliding");
+  Checker checker(variant);
+  int runs = 0;
+  const auto run = [&](Source& source, BorderMode mode, int radius, KnobValues knobs, std::optional<gl::Format> mid = std::nullopt) {
+    BlurSettings s;
+    s.kernel = make_kernel(KernelType::Box, radius, std::nullopt);
+    s.border.mode = mode;
+    if (mode == BorderMode::Constant) s.border.value = {1.0f, 0.5f, 0.0f, 1.0f};
+    s.input_format = source.texture.format();
+    s.intermediate = mid;
+    knobs["segment"] = KnobValue{37, 0};
+    s.knobs = knobs;
+    ++runs;
+    return checker.check(source, SettingRun{s, false});
+  };
+  const KnobValue auto_io{0, 0}, typed{1, 0}, raw{2, 0}, rows_first{0, 0}, transposed{1, 0};
+  Source odd({131, 97}, gl::Format::rgba8, 131u * 5 + 97);
+  for (KnobValue order : {rows_first, transposed}) {
+    for (BorderMode mode : kBorderModes) {
+      EXPECT_TRUE(run(odd, mode, 40, {{"order", order}, {"walk-io", raw}})) << name(mode);
+      if (HasFatalFailure()) return;
+    }
+    EXPECT_TRUE(run(odd, BorderMode::Clamp, 1, {{"order", order}, {"walk-io", raw}}));
+    EXPECT_TRUE(run(odd, BorderMode::Reflect, 128, {{"order", order}}));
+    EXPECT_TRUE(run(odd, BorderMode::Wrap, 40, {{"order", order}, {"walk-io", typed}}));
+    EXPECT_TRUE(run(odd, BorderMode::Clamp, 9, {{"order", order}, {"walk-io", auto_io}}, gl::Format::rgba16f));
+    for (glm::ivec2 size : {glm::ivec2(33, 17), glm::ivec2(1, 1)}) {
+      Source small(size, gl::Format::rgba8, static_cast<unsigned>(size.x * 3 + size.y));
+      EXPECT_TRUE(run(small, BorderMode::Reflect101, 5, {{"order", order}})) << size.x << "x" << size.y;
+    }
+    Source hdr({61, 43}, gl::Format::rgba16f, 61u + 43);
+    EXPECT_TRUE(run(hdr, BorderMode::Constant, 7, {{"order", order}}));
+  }
+  EXPECT_EQ(checker.checked, runs);
+  EXPECT_EQ(checker.refused, 0);
+
+  BlurSettings s;
+  s.kernel = make_kernel(KernelType::Box, 3, std::nullopt);
+  s.input_format = gl::Format::rgba8;
+  s.intermediate = gl::Format::rgba16f;
+  s.knobs["walk-io"] = raw;
+  const auto refusal = variant.check(resolve(variant, s), {64, 64}, gl_info().limits);
+  ASSERT_TRUE(refusal) << "walk-io raw with an rgba16f intermediate must be refused";
+  EXPECT_EQ(refusal->limit, Limit::Knobs) << refusal->reason;
+  EXPECT_NE(refusal->reason.find("rgba8 and rgba16f"), std::string::npos) << refusal->reason;
+}
+
 // compute-sliding-subgroup's walks: rows walked by groups of 32 lanes in segments of `row-walk`
 // texels (37: a partial step at every segment's end), columns in segments of `column-walk` (23),
 // so each line holds several segments in both directions, at both radius extremes and a border

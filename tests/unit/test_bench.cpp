@@ -118,15 +118,15 @@ BlurSettings box16() {
 }
 
 TEST(Tuner, DescentFindsTheFastestCombinationOneKnobAtATime) {
-  const VariantInfo& v = *find_variant("compute-sliding");  // workgroup 64x1 first, unroll 4, segment 128
+  const VariantInfo& v = *find_variant("compute-sliding");  // at r = 16: workgroup 64x1 first, unroll 8, segment 64
   FakeTimes times;
-  times.table[{32, 4, 128}] = {8.0};   // a better workgroup
-  times.table[{32, 8, 128}] = {5.0};   // then a better unroll, with that workgroup
-  times.table[{32, 8, 1024}] = {4.0};  // then a better segment
+  times.table[{32, 8, 64}] = {8.0};    // a better workgroup
+  times.table[{32, 4, 64}] = {5.0};    // then a better unroll, with that workgroup
+  times.table[{32, 4, 1024}] = {4.0};  // then a better segment
   const auto result = tune(v, box16(), std::ref(times), {.finalists = 2, .rounds = 3});
   ASSERT_TRUE(result);
   EXPECT_EQ(result->best.knob("workgroup"), (KnobValue{32, 1}));
-  EXPECT_EQ(result->best.knob("unroll"), (KnobValue{8, 0}));
+  EXPECT_EQ(result->best.knob("unroll"), (KnobValue{4, 0}));
   EXPECT_EQ(result->best.knob("segment"), (KnobValue{1024, 0}));
   EXPECT_DOUBLE_EQ(result->best_ms, 4.0);
   EXPECT_DOUBLE_EQ(result->default_ms, 10.0);
@@ -137,8 +137,8 @@ TEST(Tuner, ALuckyTimingDoesNotWin) {
   // The noisy machine: one candidate measured 6 ms once, then as slow as the default.
   const VariantInfo& v = *find_variant("compute-sliding");
   FakeTimes times;
-  times.table[{64, 4, 128}] = {10.0, 10.2, 9.8, 10.1, 9.9};
-  times.table[{256, 4, 128}] = {6.0, 10.1, 10.3, 9.9, 10.0};
+  times.table[{64, 8, 64}] = {10.0, 10.2, 9.8, 10.1, 9.9};
+  times.table[{256, 8, 64}] = {6.0, 10.1, 10.3, 9.9, 10.0};
   const auto result = tune(v, box16(), std::ref(times), {.finalists = 2, .rounds = 4});
   ASSERT_TRUE(result);
   EXPECT_EQ(result->best, resolve(v, box16())) << "the default must stay: " << result->verdict;
@@ -148,8 +148,8 @@ TEST(Tuner, ALuckyTimingDoesNotWin) {
 TEST(Tuner, AClearWinnerIsConfirmed) {
   const VariantInfo& v = *find_variant("compute-sliding");
   FakeTimes times;
-  times.table[{64, 4, 128}] = {10.0, 10.2, 9.8, 10.1, 9.9};
-  times.table[{256, 4, 128}] = {6.0, 6.2, 5.9, 6.1, 6.0};
+  times.table[{64, 8, 64}] = {10.0, 10.2, 9.8, 10.1, 9.9};
+  times.table[{256, 8, 64}] = {6.0, 6.2, 5.9, 6.1, 6.0};
   const auto result = tune(v, box16(), std::ref(times), {.finalists = 2, .rounds = 4});
   ASSERT_TRUE(result);
   EXPECT_EQ(result->best.knob("workgroup"), (KnobValue{256, 1}));
