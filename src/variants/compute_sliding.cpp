@@ -35,13 +35,14 @@ const Knob kWalkIo{.name = "walk-io",
 
 bool transposed(const BlurSettings& s) { return s.integer(kOrder) == kTransposed; }
 // Loads in flight and walk length, by radius: the fastest of unroll 4 / 8 / 16 x segment 64 / 128 /
-// 256 on an H200 (docs/PERFORMANCE.md, rgba8, walk-io raw, both sizes): below r = 64 unroll 8 over
-// 64 texels (at r = 1 and 32 the best, or within 1% of it, at 1920x1080 and 4096x4096); from r = 64,
-// where each segment's warm-up of 2r + 1 texels weighs, unroll 16 over 128 (at r = 128 within 9%
-// of each size's best, which differ: 64 texels at 1920x1080, 256 at 4096x4096). r = 64 itself was
-// not in that sweep: the change sits halfway between the radii measured.
-const Knob kUnroll = with_defaults_by_radius(sliding::unroll_knob({8, 4, 1, 2, 16, 32}), {{64, {16}}});
-const Knob kSegment = with_defaults_by_radius(knobs::segment({64, 128, 256, 1024, 16384}), {{64, {128}}});
+// 256 on an H200 (docs/PERFORMANCE.md, rgba8, walk-io raw, both sizes): unroll 8 over 64 texels
+// below r = 96 (at r = 1 and 32 the best, or within 1% of it, at 1920x1080 and 4096x4096; at r = 64
+// 11% faster than unroll 16 over 128 at 1920x1080, 2% at 4096x4096); from r = 96, where each
+// segment's warm-up of 2r + 1 texels weighs, unroll 16 over 128 (at r = 128 within 9% of each
+// size's best, which differ: 64 texels at 1920x1080, 256 at 4096x4096). 96 is halfway between
+// the radii measured.
+const Knob kUnroll = with_defaults_by_radius(sliding::unroll_knob({8, 4, 1, 2, 16, 32}), {{96, {16}}});
+const Knob kSegment = with_defaults_by_radius(knobs::segment({64, 128, 256, 1024, 16384}), {{96, {128}}});
 
 bool rgba8_walk(const BlurSettings& s) { return s.input_format == gl::Format::rgba8 && s.intermediate_format() == gl::Format::rgba8; }
 bool raw(const BlurSettings& s) {
