@@ -23,6 +23,10 @@ set(BLURLAB_FULL_TIER_ONLY
   # at every level count, odd size, border and chain (minutes).
   "^gl\\.RecursiveGaussianBlocks\\."
   "^gl\\.DualKawase\\.EveryLevelCountSizeBorderAndChain$"
+  # The streamed last pass at the borders and level counts the first tier's case leaves out, and
+  # compute-sliding's walks at the borders, radii and formats its first-tier case leaves out.
+  "^gl\\.DualKawase\\.StreamedLastPassEveryBorderAndLevelCount$"
+  "^gl\\.BoxWalks\\.SlidingWalksEveryBorderAndFormat$"
   # Every variant's shaders, at every setting that changes their code, through the Khronos
   # reference compiler (130 s of CPU; the GL grid's cases compile each variant's at r = 7).
   "^glsl\\.Glsl/Variant\\."

@@ -749,36 +749,59 @@ TEST(DualKawase, DownPassesShareTheirCorners) {
 // The streamed last pass (glsl/dual_kawase.comp DK_UP 3, last-pass stream; auto picks it only at
 // 3.1 M texels and more, past what llvmpipe checks in seconds): an invocation per target column,
 // odd columns walking their window mirrored, K rows of level 1 each. At 131x97 (levels 66x49,
-// 33x25, 17x13, 9x7, 5x4: every level rounds, odd target width) every border at 1 level (no chain
-// before it: the first down pass stores level 1), 2 (offset 3: five texels a row), 3 and 5; K = 4
-// and 16 (the last walk partial), fp16 staging (the chain's levels rounded, level 1 not) and the
-// fused down chain at clamp; 33x17 and 1x1 (a level 1 of one texel).
-TEST(DualKawase, StreamedLastPass) {
-  const VariantInfo& variant = *find_variant("dual-kawase");
-  Checker checker(variant);
-  const auto run = [&](Source& source, BorderMode mode, double sigma, KnobValues knobs) {
+// 33x25, 17x13, 9x7, 5x4: every level rounds, odd target width). Each (border, level count) is
+// programs of its own, compiled cold in seconds on llvmpipe, so the first tier checks a few and
+// the full tier every other.
+class StreamRuns {
+ public:
+  StreamRuns() : checker_(*find_variant("dual-kawase")), odd_({131, 97}, gl::Format::rgba8, 131u * 3 + 97) {}
+  bool run(BorderMode mode, double sigma, KnobValues knobs = {}) { return run(odd_, mode, sigma, std::move(knobs)); }
+  bool run(Source& source, BorderMode mode, double sigma, KnobValues knobs = {}) {
     BlurSettings s;
     s.kernel = make_kernel(KernelType::Gauss, std::nullopt, sigma);
     s.border.mode = mode;
     if (mode == BorderMode::Constant) s.border.value = {1.0f, 0.5f, 0.0f, 1.0f};
     s.input_format = gl::Format::rgba8;
     knobs["last-pass"] = KnobValue{2, 0};
-    s.knobs = knobs;
-    return checker.check(source, SettingRun{s, false});
-  };
-  Source odd({131, 97}, gl::Format::rgba8, 131u * 3 + 97);
+    s.knobs = std::move(knobs);
+    return checker_.check(source, SettingRun{s, false});
+  }
+
+ private:
+  Checker checker_;
+  Source odd_;
+};
+
+// The first tier's (what its mutations need, in about 15 s cold): 3 levels (sigma 10) at clamp
+// and reflect101, 2 (offset 3: five texels a row) at reflect101, K = 16 (the last walk partial),
+// and 33x17.
+TEST(DualKawase, StreamedLastPass) {
+  StreamRuns stream;
+  EXPECT_TRUE(stream.run(BorderMode::Clamp, 10.0));
+  EXPECT_TRUE(stream.run(BorderMode::Reflect101, 10.0));
+  EXPECT_TRUE(stream.run(BorderMode::Reflect101, 6.5));
+  EXPECT_TRUE(stream.run(BorderMode::Clamp, 10.0, {{"stream-rows", KnobValue{16, 0}}}));
+  Source small({33, 17}, gl::Format::rgba8, 33u + 17);
+  EXPECT_TRUE(stream.run(small, BorderMode::Reflect101, 10.0));
+}
+
+// The full tier's rest: every border at 1 level (no chain before it: the first down pass stores
+// level 1), 2, 3 and 5; K = 4; fp16 staging (the chain's levels rounded, level 1 not) and the
+// fused down chain at clamp; 1x1 (a level 1 of one texel).
+TEST(DualKawase, StreamedLastPassEveryBorderAndLevelCount) {
+  StreamRuns stream;
   for (BorderMode mode : kBorderModes)
     for (double sigma : {3.0, 6.5, 10.0, 25.0}) {
-      EXPECT_TRUE(run(odd, mode, sigma, {})) << name(mode) << " sigma " << sigma;
+      if ((mode == BorderMode::Clamp && sigma == 10.0) || (mode == BorderMode::Reflect101 && (sigma == 10.0 || sigma == 6.5)))
+        continue;  // the first tier's
+      EXPECT_TRUE(stream.run(mode, sigma)) << name(mode) << " sigma " << sigma;
       if (HasFatalFailure()) return;
     }
-  for (const KnobValues& knobs : {KnobValues{{"stream-rows", KnobValue{4, 0}}}, KnobValues{{"stream-rows", KnobValue{16, 0}}},
-                                  KnobValues{{"up-stage", KnobValue{1, 0}}}, KnobValues{{"down-chain", KnobValue{1, 0}}}})
-    EXPECT_TRUE(run(odd, BorderMode::Clamp, 10.0, knobs)) << knobs.begin()->first;
-  for (glm::ivec2 size : {glm::ivec2(33, 17), glm::ivec2(1, 1)}) {
-    Source small(size, gl::Format::rgba8, static_cast<unsigned>(size.x + size.y));
-    EXPECT_TRUE(run(small, BorderMode::Reflect101, 10.0, {})) << size.x << "x" << size.y;
-  }
+  for (const KnobValues& knobs : {KnobValues{{"stream-rows", KnobValue{4, 0}}}, KnobValues{{"up-stage", KnobValue{1, 0}}},
+                                  KnobValues{{"down-chain", KnobValue{1, 0}}}})
+    EXPECT_TRUE(stream.run(BorderMode::Clamp, 10.0, knobs)) << knobs.begin()->first;
+  Source one({1, 1}, gl::Format::rgba8, 2u);
+  EXPECT_TRUE(stream.run(one, BorderMode::Reflect101, 10.0));
 }
 
 // The FFT's step schedules, which the grid's 512 and 1024 points do not all reach: a transform of
@@ -875,16 +898,15 @@ TEST(BoxWalks, SeveralSegmentsPerLine) {
 // compute-sliding's walks read and written raw (walk-io: rgba8 bits, two channels summed a word,
 // rounded in integers; auto takes it for an rgba8 input and intermediate) and both orders (rows
 // first; transposed: both passes down columns, each stored transposed, the intermediate H x W), in
-// segments of 37 texels (several per line, a partial last one) at 131x97: every border at r = 40
-// (windows past the image's height), r = 1, and r = 128 (a window of 257: the 16-bit fields'
-// largest sums); 33x17 and 1x1; the typed walk beside them; auto with an rgba16f intermediate and
-// an rgba16f input (typed: they run), and raw with an rgba16f intermediate, which must be refused
-// for that reason (Limit::Knobs).
-TEST(BoxWalks, SlidingWalksRawAndTransposed) {
-  const VariantInfo& variant = *find_variant("compute-sliding");
-  Checker checker(variant);
-  int runs = 0;
-  const auto run = [&](Source& source, BorderMode mode, int radius, KnobValues knobs, std::optional<gl::Format> mid = std::nullopt) {
+// segments of 37 texels (several per line, a partial last one) at 131x97.
+class SlidingRuns {
+ public:
+  SlidingRuns() : checker_(*find_variant("compute-sliding")), odd_({131, 97}, gl::Format::rgba8, 131u * 5 + 97) {}
+  static constexpr KnobValue kAuto{0, 0}, kTyped{1, 0}, kRaw{2, 0}, kRowsFirst{0, 0}, kTransposed{1, 0};
+  bool run(BorderMode mode, int radius, KnobValues knobs, std::optional<gl::Format> mid = std::nullopt) {
+    return run(odd_, mode, radius, std::move(knobs), mid);
+  }
+  bool run(Source& source, BorderMode mode, int radius, KnobValues knobs, std::optional<gl::Format> mid = std::nullopt) {
     BlurSettings s;
     s.kernel = make_kernel(KernelType::Box, radius, std::nullopt);
     s.border.mode = mode;
@@ -892,40 +914,67 @@ TEST(BoxWalks, SlidingWalksRawAndTransposed) {
     s.input_format = source.texture.format();
     s.intermediate = mid;
     knobs["segment"] = KnobValue{37, 0};
-    s.knobs = knobs;
+    s.knobs = std::move(knobs);
     ++runs;
-    return checker.check(source, SettingRun{s, false});
-  };
-  const KnobValue auto_io{0, 0}, typed{1, 0}, raw{2, 0}, rows_first{0, 0}, transposed{1, 0};
-  Source odd({131, 97}, gl::Format::rgba8, 131u * 5 + 97);
-  for (KnobValue order : {rows_first, transposed}) {
-    for (BorderMode mode : kBorderModes) {
-      EXPECT_TRUE(run(odd, mode, 40, {{"order", order}, {"walk-io", raw}})) << name(mode);
-      if (HasFatalFailure()) return;
-    }
-    EXPECT_TRUE(run(odd, BorderMode::Clamp, 1, {{"order", order}, {"walk-io", raw}}));
-    EXPECT_TRUE(run(odd, BorderMode::Reflect, 128, {{"order", order}}));
-    EXPECT_TRUE(run(odd, BorderMode::Wrap, 40, {{"order", order}, {"walk-io", typed}}));
-    EXPECT_TRUE(run(odd, BorderMode::Clamp, 9, {{"order", order}, {"walk-io", auto_io}}, gl::Format::rgba16f));
-    for (glm::ivec2 size : {glm::ivec2(33, 17), glm::ivec2(1, 1)}) {
-      Source small(size, gl::Format::rgba8, static_cast<unsigned>(size.x * 3 + size.y));
-      EXPECT_TRUE(run(small, BorderMode::Reflect101, 5, {{"order", order}})) << size.x << "x" << size.y;
-    }
-    Source hdr({61, 43}, gl::Format::rgba16f, 61u + 43);
-    EXPECT_TRUE(run(hdr, BorderMode::Constant, 7, {{"order", order}}));
+    return checker_.check(source, SettingRun{s, false});
   }
-  EXPECT_EQ(checker.checked, runs);
-  EXPECT_EQ(checker.refused, 0);
+  // Every run was checked: none refused.
+  void expect_all_checked() const {
+    EXPECT_EQ(checker_.checked, runs);
+    EXPECT_EQ(checker_.refused, 0);
+  }
+  int runs = 0;
 
+ private:
+  Checker checker_;
+  Source odd_;
+};
+
+// Both orders raw at r = 40 (windows past the image's height) and at r = 128 (a window of 257: the
+// 16-bit fields' largest sums) by default (auto), and auto with an rgba16f intermediate (typed: it
+// runs); raw with an rgba16f intermediate must be refused, for that reason (Limit::Knobs).
+TEST(BoxWalks, SlidingWalksRawAndTransposed) {
+  SlidingRuns sliding;
+  for (KnobValue order : {SlidingRuns::kRowsFirst, SlidingRuns::kTransposed}) {
+    EXPECT_TRUE(sliding.run(BorderMode::Clamp, 40, {{"order", order}, {"walk-io", SlidingRuns::kRaw}}));
+    EXPECT_TRUE(sliding.run(BorderMode::Reflect, 128, {{"order", order}}));
+    EXPECT_TRUE(sliding.run(BorderMode::Clamp, 9, {{"order", order}, {"walk-io", SlidingRuns::kAuto}}, gl::Format::rgba16f));
+    if (HasFatalFailure()) return;
+  }
+  sliding.expect_all_checked();
+
+  const VariantInfo& variant = *find_variant("compute-sliding");
   BlurSettings s;
   s.kernel = make_kernel(KernelType::Box, 3, std::nullopt);
   s.input_format = gl::Format::rgba8;
   s.intermediate = gl::Format::rgba16f;
-  s.knobs["walk-io"] = raw;
+  s.knobs["walk-io"] = SlidingRuns::kRaw;
   const auto refusal = variant.check(resolve(variant, s), {64, 64}, gl_info().limits);
   ASSERT_TRUE(refusal) << "walk-io raw with an rgba16f intermediate must be refused";
   EXPECT_EQ(refusal->limit, Limit::Knobs) << refusal->reason;
   EXPECT_NE(refusal->reason.find("rgba8 and rgba16f"), std::string::npos) << refusal->reason;
+}
+
+// The full tier's rest: both orders raw at every other border at r = 40 and at r = 1, typed beside
+// them, 33x17 and 1x1, and an rgba16f input (typed).
+TEST(BoxWalks, SlidingWalksEveryBorderAndFormat) {
+  SlidingRuns sliding;
+  for (KnobValue order : {SlidingRuns::kRowsFirst, SlidingRuns::kTransposed}) {
+    for (BorderMode mode : kBorderModes) {
+      if (mode == BorderMode::Clamp) continue;  // the first tier's
+      EXPECT_TRUE(sliding.run(mode, 40, {{"order", order}, {"walk-io", SlidingRuns::kRaw}})) << name(mode);
+      if (HasFatalFailure()) return;
+    }
+    EXPECT_TRUE(sliding.run(BorderMode::Clamp, 1, {{"order", order}, {"walk-io", SlidingRuns::kRaw}}));
+    EXPECT_TRUE(sliding.run(BorderMode::Wrap, 40, {{"order", order}, {"walk-io", SlidingRuns::kTyped}}));
+    for (glm::ivec2 size : {glm::ivec2(33, 17), glm::ivec2(1, 1)}) {
+      Source small(size, gl::Format::rgba8, static_cast<unsigned>(size.x * 3 + size.y));
+      EXPECT_TRUE(sliding.run(small, BorderMode::Reflect101, 5, {{"order", order}})) << size.x << "x" << size.y;
+    }
+    Source hdr({61, 43}, gl::Format::rgba16f, 61u + 43);
+    EXPECT_TRUE(sliding.run(hdr, BorderMode::Constant, 7, {{"order", order}}));
+  }
+  sliding.expect_all_checked();
 }
 
 // compute-sliding-subgroup's walks: rows walked by groups of 32 lanes in segments of `row-walk`
