@@ -930,17 +930,21 @@ class SlidingRuns {
   Source odd_;
 };
 
-// Both orders raw at r = 40 (windows past the image's height) and at r = 128 (a window of 257: the
-// 16-bit fields' largest sums) by default (auto), and auto with an rgba16f intermediate (typed: it
-// runs); raw with an rgba16f intermediate must be refused, for that reason (Limit::Knobs).
+// The first tier's (what its mutations need): rows first raw at r = 1 (channels that differ: a
+// wide box averages them alike) and with an rgba16f intermediate (auto: typed, it runs);
+// transposed raw at r = 40 (windows past the image's height) and with an rgba16f input (auto:
+// typed, its bits are no rgba8 texels); both at r = 128 by default (auto: raw; a window of 257, the
+// 16-bit fields' largest sums). Raw with an rgba16f intermediate must be refused, for that reason
+// (Limit::Knobs).
 TEST(BoxWalks, SlidingWalksRawAndTransposed) {
   SlidingRuns sliding;
-  for (KnobValue order : {SlidingRuns::kRowsFirst, SlidingRuns::kTransposed}) {
-    EXPECT_TRUE(sliding.run(BorderMode::Clamp, 40, {{"order", order}, {"walk-io", SlidingRuns::kRaw}}));
-    EXPECT_TRUE(sliding.run(BorderMode::Reflect, 128, {{"order", order}}));
-    EXPECT_TRUE(sliding.run(BorderMode::Clamp, 9, {{"order", order}, {"walk-io", SlidingRuns::kAuto}}, gl::Format::rgba16f));
-    if (HasFatalFailure()) return;
-  }
+  using K = SlidingRuns;
+  EXPECT_TRUE(sliding.run(BorderMode::Clamp, 1, {{"order", K::kRowsFirst}, {"walk-io", K::kRaw}}));
+  EXPECT_TRUE(sliding.run(BorderMode::Clamp, 9, {{"order", K::kRowsFirst}, {"walk-io", K::kAuto}}, gl::Format::rgba16f));
+  EXPECT_TRUE(sliding.run(BorderMode::Clamp, 40, {{"order", K::kTransposed}, {"walk-io", K::kRaw}}));
+  Source hdr({61, 43}, gl::Format::rgba16f, 61u + 43);
+  EXPECT_TRUE(sliding.run(hdr, BorderMode::Constant, 7, {{"order", K::kTransposed}}));
+  for (KnobValue order : {K::kRowsFirst, K::kTransposed}) EXPECT_TRUE(sliding.run(BorderMode::Reflect, 128, {{"order", order}}));
   sliding.expect_all_checked();
 
   const VariantInfo& variant = *find_variant("compute-sliding");
@@ -955,18 +959,18 @@ TEST(BoxWalks, SlidingWalksRawAndTransposed) {
   EXPECT_NE(refusal->reason.find("rgba8 and rgba16f"), std::string::npos) << refusal->reason;
 }
 
-// The full tier's rest: both orders raw at every other border at r = 40 and at r = 1, typed beside
-// them, 33x17 and 1x1, and an rgba16f input (typed).
+// The full tier's: both orders raw at every border at r = 40 and at r = 1, typed beside them, auto
+// with an rgba16f intermediate, 33x17 and 1x1, and an rgba16f input.
 TEST(BoxWalks, SlidingWalksEveryBorderAndFormat) {
   SlidingRuns sliding;
   for (KnobValue order : {SlidingRuns::kRowsFirst, SlidingRuns::kTransposed}) {
     for (BorderMode mode : kBorderModes) {
-      if (mode == BorderMode::Clamp) continue;  // the first tier's
       EXPECT_TRUE(sliding.run(mode, 40, {{"order", order}, {"walk-io", SlidingRuns::kRaw}})) << name(mode);
       if (HasFatalFailure()) return;
     }
     EXPECT_TRUE(sliding.run(BorderMode::Clamp, 1, {{"order", order}, {"walk-io", SlidingRuns::kRaw}}));
     EXPECT_TRUE(sliding.run(BorderMode::Wrap, 40, {{"order", order}, {"walk-io", SlidingRuns::kTyped}}));
+    EXPECT_TRUE(sliding.run(BorderMode::Clamp, 9, {{"order", order}}, gl::Format::rgba16f));
     for (glm::ivec2 size : {glm::ivec2(33, 17), glm::ivec2(1, 1)}) {
       Source small(size, gl::Format::rgba8, static_cast<unsigned>(size.x * 3 + size.y));
       EXPECT_TRUE(sliding.run(small, BorderMode::Reflect101, 5, {{"order", order}})) << size.x << "x" << size.y;
