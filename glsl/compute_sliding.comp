@@ -3,7 +3,8 @@
 // into the output, or with TRANSPOSED both passes down columns): one invocation per segment of a
 // line; each output costs two reads whatever the radius (see sliding_common.glsl).
 // Knobs: order transposed (TRANSPOSED 1) walks the source's columns in both passes and stores each
-// result transposed; walk-io raw (WALK_RAW 1) moves rgba8 texels as their bits.
+// result transposed; walk-io (the host's WALK_RAW 1 where it is raw, or auto with rgba8 textures)
+// moves rgba8 texels as their bits.
 #if WALK_RAW
 #define SOURCE_RAW
 #define TARGET_RAW

@@ -142,8 +142,10 @@ inline void dispatch_line_pass(BlurPasses& passes, std::string_view name, const 
   const glm::ivec2 size = io.transposed_source ? glm::ivec2(passes.size().y, passes.size().x) : passes.size();
   const std::string w = io.transposed_source ? "H" : "W", h = io.transposed_source ? "W" : "H";
   const int lines = axis == 0 ? size.y : size.x, length = axis == 0 ? size.x : size.y, seg = segment(passes.settings());
-  const std::string count = axis == 0 ? h + " * ceil(" + w + " / " + std::to_string(seg) + ")" : w + " * ceil(" + h + " / " + std::to_string(seg) + ")";
-  passes.dispatch(name, program, {io.raw ? Binding::read_raw(src) : Binding::read(src), io.raw ? Binding::write_raw(dst) : Binding::write(dst)},
+  const std::string along = axis == 0 ? w : h, across = axis == 0 ? h : w;
+  const std::string count = across + " * ceil(" + along + " / " + std::to_string(seg) + ")";
+  passes.dispatch(name, program,
+                  {io.raw ? Binding::read_raw(src) : Binding::read(src), io.raw ? Binding::write_raw(dst) : Binding::write(dst)},
                   flat_groups(static_cast<long long>(lines) * ((length + seg - 1) / seg), passes.settings().workgroup(), count),
                   pass);
 }
