@@ -16,11 +16,13 @@
 #include "image/image_file.h"
 #include "export/export.h"
 #include "cpu_rasterizer_sizing.h"
+#include "effect_run.h"
 #include "export_blur.h"
 #include "image_input.h"
 #include "run_outputs.h"
 #include "sweep_progress.h"
 #include "report/conclusion.h"
+#include "report/effect_report.h"
 #include "report/page.h"
 #include "report/report.h"
 #include "report/tuning.h"
@@ -45,6 +47,56 @@ std::string now_iso8601() {
 // "N OpenGL errors (printed above)" when a debug context saw any, else "".
 std::string gl_errors(bool debug) {
   return debug && gl::debug_error_count() > 0 ? std::to_string(gl::debug_error_count()) + " OpenGL errors (printed above)" : "";
+}
+
+// The end of an effect run: refusals and checks judged, the table, the conclusion and the files.
+int finish_effect_run(const cli::Options& o, report::Report& rep, const std::optional<Image>& output, StagedOutputs& outputs, bool debug) {
+  const auto& rows = rep.effect_rows;
+  if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const report::EffectMeasurement& m) { return m.unsupported.has_value(); }) &&
+      (o.implementations.size() == 1 || !o.output.empty()))
+    throw UsageError(rows.front().settings.implementation + " cannot serve " + std::string(o.effect->name) + ": " + rows.front().unsupported->reason +
+                     " (limit: " + std::string(name(rows.front().unsupported->limit)) + ")");
+  if (o.check && std::none_of(rows.begin(), rows.end(), [](const report::EffectMeasurement& m) { return m.check.has_value(); }))
+    throw Error("--check: nothing was checked: every implementation refused (" + std::to_string(rows.size()) + "; the first, " +
+                rows.front().settings.implementation + ": " + rows.front().unsupported->reason + ")");
+  if (!o.output.empty() && output) save_image(*output, o.output, 8, "--output");
+  report::write_effect_table(rep, std::cout);
+  report::write_effect_conclusion_text(rep, std::cout);
+  if (!o.csv.empty()) {
+    std::ostringstream text;
+    report::write_csv(rep, text);
+    write_file_atomically(o.csv, text.str(), "--csv");
+  }
+  if (!o.json.empty()) {
+    std::ostringstream text;
+    report::write_json(rep, text);
+    write_file_atomically(o.json, text.str(), "--json");
+  }
+  const size_t failed = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [](const report::EffectMeasurement& m) { return m.check && !m.check->ok(); })) +
+                        static_cast<size_t>(std::count_if(rep.rows.begin(), rep.rows.end(), [](const report::Measurement& m) { return m.check && !m.check->ok; }));
+  if (failed > 0) {
+    std::cout << "\nRuns over their tolerance:\n";
+    for (const report::EffectMeasurement& m : rows)
+      if (m.check && !m.check->ok()) std::cout << "- " << report::effect_failure_text(m) << "\n";
+    for (const report::Measurement& m : rep.rows)
+      if (m.check && !m.check->ok) std::cout << "- " << report::failure_text(m) << "\n";
+    std::cout.flush();
+  }
+  std::string summary = failed > 0 ? std::to_string(failed) + " runs exceed their tolerance (see the check column)" : "";
+  if (const std::string errors = gl_errors(debug); !errors.empty()) summary += (summary.empty() ? "" : "; ") + errors;
+  if ((o.check && failed > 0) || !gl_errors(debug).empty()) {
+    print_error(summary + (outputs.size() > 0 ? "; no files written" : ""));
+    return 1;
+  }
+  const std::string page = o.report_dir.empty() ? "" : report::write_report_page(rep, o.report_dir);
+  check_standard_output();
+  outputs.commit();
+  if (!summary.empty()) print_error(summary);
+  if (!o.output.empty()) std::cout << "\nwrote " << single_line(o.output) << " (8-bit png, the shipped picture)\n";
+  for (const std::string* file : {&o.csv, &o.json})
+    if (!file->empty()) std::cout << "wrote " << single_line(*file) << "\n";
+  if (!page.empty()) std::cout << page << "\n";
+  return 0;
 }
 
 }  // namespace
@@ -100,7 +152,8 @@ int run_headless(const cli::Options& given) {
   request.tuned = tuned ? &*tuned : nullptr;
   for (const auto& [knob, values] : o.knob_values) request.given_knobs.push_back(knob);
   request.renderer = info.renderer;
-  const std::vector<bench::Job> jobs = bench::plan(request);
+  // An effect's run plans its own jobs (effect_run.h): the variants are its implementations.
+  const std::vector<bench::Job> jobs = o.effect ? std::vector<bench::Job>{} : bench::plan(request);
   if (const auto note = bench::untuned_note(request, jobs, o.tuned)) std::cout << wrapped(single_line(*note), report::kTableWidth) << "\n\n";
 
   gl::ProgramCache programs(std::move(sources));
@@ -158,7 +211,12 @@ int run_headless(const cli::Options& given) {
   rep.command = o.command_line;
   if ((o.roofline || !o.json.empty()) && o.frames > 0)
     rep.roofline = bench::measure_roofline(programs, pipeline, timers, info, measurer.policy());
-  bench::SweepResult result = bench::run_sweep(jobs, measurer, o.frames, fill, on_job, !o.output.empty());
+  bench::SweepResult result;
+  if (o.effect) {
+    run_effect_sweep(o, sizes, programs, timers, info, measurer, scene, rep, result.last_output);
+    return finish_effect_run(o, rep, result.last_output, outputs, debug);
+  }
+  result = bench::run_sweep(jobs, measurer, o.frames, fill, on_job, !o.output.empty());
   progress.clear();  // the table starts at the left edge, not on the bar's line
   rep.rows = std::move(result.rows);
 

@@ -31,13 +31,7 @@ vec4 bits_texel(uvec4 bits, int bytes) {
   return uintBitsToFloat(bits);
 }
 
-// Values of one pass that change from dispatch to dispatch of a program (BlurPasses::dispatch's
-// `pass`), e.g. a Kawase pass's offset; only the variants that set them read them.
-#ifdef BAKED_PASS
-const vec4 u_pass = BAKED_PASS;  // an exported pass (blurlab --export): its values baked in
-#else
-layout(location = 0) uniform vec4 u_pass;
-#endif
+#include "pass_values.glsl"
 
 // Weights computed once on the CPU (src/blur/kernel.cpp), in double, rounded to float.
 #ifdef BAKED_BORDER_VALUE

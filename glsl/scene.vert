@@ -1,5 +1,7 @@
 #version 430 core
-// The animated scene: rotating, lit icosahedra, a pure function of u_time.
+// The animated scene: rotating, lit icosahedra, a pure function of u_time. With HDR defined (the
+// HDR scene, Scene::render_hdr) some of them glow: v_emission is a face's radiance, in linear
+// light, up to MAX_EMISSION (Scene::kMaxEmission), else 0.
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
 
@@ -9,6 +11,7 @@ uniform mat4 u_view_projection;
 out vec3 v_world;
 out vec3 v_normal;
 flat out vec3 v_albedo;
+flat out vec3 v_emission;
 
 const int COLUMNS = 8;
 const int ROWS = 5;
@@ -49,5 +52,16 @@ void main() {
   v_world = centre + spin * (a_position * scale);
   v_normal = spin * a_normal;
   v_albedo = mix(hue(random01(id + 505U)), vec3(1.0), 0.15);
+  v_emission = vec3(0.0);
+#ifdef HDR
+  // One icosahedron in four glows on five of its faces (every fourth face from a per-instance
+  // start), at a radiance from 6 to 100 that pulses with time: small lights for bloom to spread.
+  const float MAX_EMISSION = 100.0;
+  int face = gl_VertexID / 3;
+  if (random01(id + 606U) < 0.25 && (face + int(id)) % 4 == 0) {
+    float level = mix(6.0, MAX_EMISSION, random01(id + 707U)) * (0.8 + 0.2 * sin(u_time * 1.7 + float(id)));
+    v_emission = level * mix(hue(random01(id + 808U)), vec3(1.0), 0.35);
+  }
+#endif
   gl_Position = u_view_projection * vec4(v_world, 1.0);
 }

@@ -1,7 +1,7 @@
 #version 430 core
 // Scene backdrop: a vertical gradient with a slowly drifting grid of thin lines, so the blur is
 // visible everywhere. Row 0 of the target is the top of the picture. u_linear_light: decoded to
-// linear light, like scene.frag.
+// linear light, like scene.frag; HDR defined (the HDR scene): always linear.
 #include "srgb.glsl"
 
 uniform float u_time;
@@ -16,5 +16,9 @@ void main() {
   vec2 cell = fract((gl_FragCoord.xy + vec2(u_time * 12.0, 0.0)) / 48.0);
   float line = step(cell.x, 0.04) + step(cell.y, 0.04);
   color += 0.06 * min(line, 1.0);
+#ifdef HDR
+  o_color = vec4(srgb_to_linear(color), 1.0);
+#else
   o_color = vec4(u_linear_light ? srgb_to_linear(color) : color, 1.0);
+#endif
 }

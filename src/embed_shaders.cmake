@@ -1,7 +1,8 @@
-# Turns every file of the glsl/ folder into a C++ table of (name, text), so the program
-# carries its shaders and runs where the source tree is not (e.g. the GPU machine).
+# Turns every file of the glsl/ folder and its subfolders into a C++ table of (name, text), the
+# name relative to glsl/ ("effects/bloom.comp"), so the program carries its shaders and runs where
+# the source tree is not (e.g. a GPU machine without the sources).
 # Usage: cmake -DGLSL_DIR=... -DOUTPUT=... -P embed_shaders.cmake
-file(GLOB files RELATIVE "${GLSL_DIR}" "${GLSL_DIR}/*.glsl" "${GLSL_DIR}/*.vert" "${GLSL_DIR}/*.frag" "${GLSL_DIR}/*.comp")
+file(GLOB_RECURSE files RELATIVE "${GLSL_DIR}" "${GLSL_DIR}/*.glsl" "${GLSL_DIR}/*.vert" "${GLSL_DIR}/*.frag" "${GLSL_DIR}/*.comp")
 list(SORT files)
 set(body "")
 foreach(name IN LISTS files)

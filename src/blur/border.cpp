@@ -76,6 +76,7 @@ Rgba texel_value(const Rgba& value, gl::Format format) {
         v = glm::unpackHalf1x16(glm::packHalf1x16(v));
         break;
       case gl::Format::rgba32f:
+      case gl::Format::depth32f:
         break;
     }
   }

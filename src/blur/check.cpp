@@ -17,7 +17,8 @@ namespace {
 double storage_error(gl::Format format) {
   switch (format) {
     case gl::Format::rgba16f: return std::ldexp(1.0, -10);
-    case gl::Format::rgba32f: return 0.0;
+    case gl::Format::rgba32f:
+    case gl::Format::depth32f: return 0.0;
     case gl::Format::rgba8: return 0.5 / 255.0;  // absolute, in [0, 1]
   }
   return 0.0;
@@ -146,6 +147,7 @@ void ModelErrorBound::store(gl::Format format, double tie_distance) {
       ++fp16_stores_;
       break;
     case gl::Format::rgba32f:
+    case gl::Format::depth32f:
       bound_ += 1.5 * ulp_below(magnitude_, 23);
       ++fp32_stores_;
       break;

@@ -16,7 +16,8 @@ ReferenceImage blank(int width, int height) {
 double stored(double v, gl::Format format) {
   switch (format) {
     case gl::Format::rgba8: return to_unorm8(v) / 255.0;
-    case gl::Format::rgba32f: return static_cast<double>(static_cast<float>(v));
+    case gl::Format::rgba32f:
+    case gl::Format::depth32f: return static_cast<double>(static_cast<float>(v));
     case gl::Format::rgba16f: {
       const double a = std::abs(v);
       if (a == 0.0 || !std::isfinite(a)) return v;

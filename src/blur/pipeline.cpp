@@ -109,63 +109,24 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
       pass->grid = grid;
       pass->pass_values = pass_values;
     }
-    bind(program, bindings);
-    if (pass_values) glUniform4f(0, pass_values->x, pass_values->y, pass_values->z, pass_values->w);
-    {
-      gl::ScopedSpan span(owner_.timers_, name);
-      const glm::ivec3 groups = grid.groups;
-      glDispatchCompute(static_cast<GLuint>(groups.x), static_cast<GLuint>(groups.y), static_cast<GLuint>(groups.z));
-    }
-    passed(bindings);
+    owner_.runner_.dispatch(span_name(name), program, {bindings.begin(), bindings.size()}, grid.groups, pass_values);
   }
 
   void draw(std::string_view name, const gl::Program& program, std::initializer_list<Binding> inputs,
             const gl::Texture& target) override {
     RecordedPass* pass = start_recording(name, Stage::Fragment, program, inputs);
     if (pass) pass->target = texture_index(target);
-    before(gl::Access::Framebuffer, target);
-    glBindFramebuffer(GL_FRAMEBUFFER, owner_.framebuffer_.get());
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target.id(), 0);
-    glViewport(0, 0, target.width(), target.height());
-    bind(program, inputs);
-    glBindVertexArray(owner_.empty_vao_.get());
-    {
-      gl::ScopedSpan span(owner_.timers_, name);
-      glDrawArrays(GL_TRIANGLES, 0, 3);
-    }
-    glBindVertexArray(0);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    passed(inputs);
+    owner_.runner_.draw(span_name(name), program, {inputs.begin(), inputs.size()}, target);
   }
+
+  // Spans of a blur that is a stage of an effect are named after the stage ("blur h").
+  std::string span_prefix;
 
  private:
   const gl::Program& hold(std::vector<gl::ShaderFile> files, gl::Defines defines) {
     held.push_back(owner_.programs_.share(files, defines));
     held_sources[held.back().get()] = {std::move(files), std::move(defines)};
     return *held.back();
-  }
-
-  // The pipeline's barriers, and while recording the same decisions made by a tracker of the
-  // recording alone, so the recipe lists the barriers the passes need among themselves.
-  void before(gl::Access access, const gl::Texture& t) {
-    gl::barriers().before(access, t.id());
-    if (recording) recorded_barriers_.before(access, t.id());
-  }
-  void before_store(const gl::Texture& t) {
-    gl::barriers().before_store(t.id());
-    if (recording) recorded_barriers_.before_store(t.id());
-  }
-  // After a pass: what it stored must be made visible, and what it touched not overwritten early.
-  void passed(std::initializer_list<Binding> bindings) {
-    for (const Binding& b : bindings) {
-      if (b.stores()) {
-        gl::barriers().image_stored(b.texture->id());
-        if (recording) recorded_barriers_.image_stored(b.texture->id());
-      }
-      gl::barriers().shader_accessed(b.texture->id());
-      if (recording) recorded_barriers_.shader_accessed(b.texture->id());
-    }
   }
 
   size_t texture_index(const gl::Texture& t) {
@@ -208,92 +169,23 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     pass.stage = stage;
     pass.program = source->second;
     for (const Binding& b : bindings) pass.bindings.push_back({b.kind, gl::unit_number(b.unit), b.raw, texture_index(*b.texture)});
-    current_pass_ = &pass;
+    owner_.runner_.record_barriers_into(&pass.barriers_before);
     return &pass;
   }
 
-  void bind(const gl::Program& program, std::initializer_list<Binding> bindings) {
-    glUseProgram(program.id());
-    glBindBufferBase(GL_UNIFORM_BUFFER, gl::unit_number(gl::Unit::KernelWeights), owner_.kernel_block_.get());
-    for (const Binding& b : bindings) {
-      if (!b.unit_fits())
-        throw Error(std::string(program.name()) + ": a pass binds a texture to " + std::string(gl::unit_info(b.unit).name) +
-                    ", a unit of another kind (gl/bindings.h)");
-      const GLuint unit = gl::unit_number(b.unit);
-      const GLuint id = b.texture->id();
-      const gl::FormatInfo& info = gl::info(b.texture->format());
-      const GLenum format = b.raw ? info.raw_format : info.internal_format;
-      switch (b.kind) {
-        case Binding::Kind::ImageRead:
-          before(gl::Access::ImageLoad, *b.texture);
-          glBindImageTexture(unit, id, 0, GL_FALSE, 0, GL_READ_ONLY, format);
-          break;
-        case Binding::Kind::ImageWrite:
-          before_store(*b.texture);  // orders these stores after earlier passes' stores and reads
-          glBindImageTexture(unit, id, 0, GL_FALSE, 0, GL_WRITE_ONLY, format);
-          break;
-        case Binding::Kind::ImageReadWrite:
-          before(gl::Access::ImageLoad, *b.texture);
-          before_store(*b.texture);
-          glBindImageTexture(unit, id, 0, GL_FALSE, 0, GL_READ_WRITE, format);
-          break;
-        case Binding::Kind::Sampled:
-        case Binding::Kind::SampledLinear:
-          before(gl::Access::TextureFetch, *b.texture);
-          glActiveTexture(GL_TEXTURE0 + unit);
-          glBindTexture(GL_TEXTURE_2D, id);
-          glBindSampler(unit, b.kind == Binding::Kind::Sampled ? owner_.nearest_.get() : owner_.linear_.get());
-          break;
-      }
-    }
-  }
+  std::string span_name(std::string_view name) const { return span_prefix.empty() ? std::string(name) : span_prefix + " " + std::string(name); }
 
   BlurPipeline& owner_;
   const gl::Texture* source_;
   const gl::Texture* destination_;
-  RecordedPass* current_pass_ = nullptr;
-  gl::BarrierTracker recorded_barriers_{[this](GLbitfield bits) {
-    if (current_pass_) current_pass_->barriers_before |= bits;
-  }};
 };
 
 BlurPipeline::BlurPipeline(gl::ProgramCache& programs, const gl::GlLimits& limits, gl::TimerPool* timers)
-    : programs_(programs),
-      limits_(limits),
-      timers_(timers),
-      kernel_block_(gl::create_buffer()),
-      nearest_(gl::create_sampler()),
-      linear_(gl::create_sampler()),
-      empty_vao_(gl::create_vertex_array()),
-      framebuffer_(gl::create_framebuffer()) {
+    : programs_(programs), limits_(limits), timers_(timers), kernel_block_(gl::create_buffer()), runner_(timers) {
   glBindBuffer(GL_UNIFORM_BUFFER, kernel_block_.get());
   glBufferData(GL_UNIFORM_BUFFER, sizeof(KernelBlock), nullptr, GL_DYNAMIC_DRAW);
   glBindBuffer(GL_UNIFORM_BUFFER, 0);
-  for (auto [sampler, filter] : {std::pair{nearest_.get(), GL_NEAREST}, std::pair{linear_.get(), GL_LINEAR}}) {
-    glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, filter);
-    glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, filter);
-    glSamplerParameteri(sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glSamplerParameteri(sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  }
-}
-
-void BlurPipeline::set_linear_wrap(const Border& border) {
-  // GL applies the wrap mode to each of the two texel indices a linear fetch blends, before
-  // weighting them (OpenGL 4.6, 8.14.2), so REPEAT, MIRRORED_REPEAT and CLAMP_TO_BORDER give
-  // every tap exactly the texel (or the value) of wrap, reflect and constant. Reflect101 mirrors
-  // about the edge texel's centre, which no wrap mode does: glsl/linear_common.glsl folds the
-  // sample position itself and fetches with CLAMP_TO_EDGE.
-  GLenum wrap = GL_CLAMP_TO_EDGE;
-  switch (border.mode) {
-    case BorderMode::Clamp:
-    case BorderMode::Reflect101: wrap = GL_CLAMP_TO_EDGE; break;
-    case BorderMode::Reflect: wrap = GL_MIRRORED_REPEAT; break;
-    case BorderMode::Wrap: wrap = GL_REPEAT; break;
-    case BorderMode::Constant: wrap = GL_CLAMP_TO_BORDER; break;
-  }
-  glSamplerParameteri(linear_.get(), GL_TEXTURE_WRAP_S, static_cast<GLint>(wrap));
-  glSamplerParameteri(linear_.get(), GL_TEXTURE_WRAP_T, static_cast<GLint>(wrap));
-  glSamplerParameterfv(linear_.get(), GL_TEXTURE_BORDER_COLOR, border.value.data());  // already a texel of the input format
+  runner_.bind_uniform_buffer_with_every_pass(gl::unit_number(gl::Unit::KernelWeights), kernel_block_.get());
 }
 
 BlurPipeline::~BlurPipeline() = default;
@@ -327,7 +219,7 @@ std::optional<Refusal> BlurPipeline::configure(const VariantInfo& variant, const
     glBindBuffer(GL_UNIFORM_BUFFER, 0);
     uploaded_ = std::pair(resolved.kernel, resolved.border);
   }
-  set_linear_wrap(resolved.border);
+  runner_.set_linear_wrap(resolved.border);
   if (variant.variable_radius) {
     make_level_textures();
   } else {
@@ -375,13 +267,22 @@ void BlurPipeline::poison_intermediates(const float rgba[4]) {
 
 Recording BlurPipeline::record(const gl::Texture& source, const gl::Texture& destination) {
   Recording recording;
-  run(source, destination, &recording);
+  runner_.start_recording();
+  try {
+    run(source, destination, &recording, "total");
+  } catch (...) {
+    runner_.stop_recording();
+    throw;
+  }
+  runner_.stop_recording();
   return recording;
 }
 
-void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination) { run(source, destination, nullptr); }
+void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, std::string_view span) {
+  run(source, destination, nullptr, span);
+}
 
-void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, Recording* recording) {
+void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span) {
   if (!blur_) throw Error("blur pipeline used before a successful configure()");
   if (source.width() != size_.x || source.height() != size_.y || destination.width() != size_.x ||
       destination.height() != size_.y)
@@ -391,7 +292,8 @@ void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination
                 std::string(gl::name(source.format())) + " and " + std::string(gl::name(destination.format())));
   Passes passes(*this, &source, &destination);
   passes.recording = recording;
-  gl::ScopedSpan total(timers_, "total");
+  if (span != "total") passes.span_prefix = span;
+  gl::ScopedSpan total(timers_, span);
   blur_->run(passes);
 }
 

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "blur/blur.h"
+#include "blur/pass_runner.h"
 #include "blur/recording.h"
 #include "gl/timer_pool.h"
 
@@ -49,8 +50,9 @@ class BlurPipeline {
   void refresh_programs();
 
   // Blurs `source` into `destination` (both of the configured size and input format), timed
-  // as span "total" around the variant's own spans.
-  void run(const gl::Texture& source, const gl::Texture& destination);
+  // as span `span` around the variant's own spans. A blur that is a stage of an effect names its
+  // span after the stage ("blur"), and its passes' spans then carry that name first ("blur h").
+  void run(const gl::Texture& source, const gl::Texture& destination, std::string_view span = "total");
 
   // Runs the configured variant once, as run() does, and writes down every pass as GL sees it:
   // programs, textures, bindings, the barriers issued and the dispatches (for --export).
@@ -68,9 +70,7 @@ class BlurPipeline {
 
  private:
   class Passes;
-  void run(const gl::Texture& source, const gl::Texture& destination, Recording* recording);
-  // The linear sampler's wrap mode and border colour for the border.
-  void set_linear_wrap(const Border& border);
+  void run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span);
   gl::ProgramCache& programs_;
   gl::GlLimits limits_;
   gl::TimerPool* timers_;
@@ -80,9 +80,7 @@ class BlurPipeline {
   glm::ivec2 size_{0, 0};
   gl::BufferHandle kernel_block_;
   std::optional<std::pair<Kernel, Border>> uploaded_;  // what the weights block holds
-  gl::SamplerHandle nearest_, linear_;
-  gl::VertexArrayHandle empty_vao_;
-  gl::FramebufferHandle framebuffer_;
+  PassRunner runner_;  // binds, barriers and times every pass (with the weights block)
   std::map<int, gl::Texture> intermediates_;
   // Variable-radius variants: the levels and weights textures (BlurPasses::radius_levels), made
   // when the map, the size or the kernel change.

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "blur/registry.h"
+#include "effects/registry.h"
 #include "cli/lists.h"
 #include "image/image_file.h"
 #include "util/error.h"
@@ -91,6 +92,27 @@ std::vector<BlurSettings> Options::settings_list(const VariantInfo& variant, gl:
       }
     list = std::move(product);
   }
+  return list;
+}
+
+std::vector<std::string> Options::effect_implementations() const {
+  if (!effect) return {};
+  return implementations.empty() ? effect->implementations() : implementations;
+}
+
+std::vector<EffectSettings> Options::effect_settings_list() const {
+  std::vector<EffectSettings> list;
+  if (!effect) return list;
+  const EffectValues values = resolve_effect(*effect, effect_values);
+  for (const std::string& implementation : effect_implementations())
+    for (BorderMode mode : borders) {
+      EffectSettings s;
+      s.implementation = implementation;
+      s.values = values;
+      s.border = {mode, mode == BorderMode::Constant ? border_value : Rgba{}};
+      for (const auto& [knob, values_given] : knob_values) s.knobs[knob] = values_given.front();
+      list.push_back(std::move(s));
+    }
   return list;
 }
 
@@ -214,6 +236,8 @@ Options parse_options(int argc, const char* const* argv) {
   std::string device_text;
   std::map<std::string, std::string, std::less<>> knob_texts;
   std::string warmup_text, frames_text, time_text, budget_text;
+  std::string effect_text;
+  std::map<std::string, std::string, std::less<>> effect_texts;
 
   app.add_flag("--headless", o.headless, "Run without a window: time, check or blur a file");
   app.add_flag("--list-variants", o.list_variants, "Print one variant per line: name, stage, tolerance, summary");
@@ -262,6 +286,23 @@ Options parse_options(int argc, const char* const* argv) {
         ->check(knob_validator(k))
         ->group("Knobs");
   }
+  // --effect, and one option per parameter name the effects declare (effects/effect.h), in a group of
+  // their own: a new effect needs no edit here.
+  {
+    std::string names;
+    for (const EffectInfo* e : effects()) names += ", " + std::string(e->name);
+    app.add_option("--effect", effect_text,
+                   "Blur in context on the HDR scene: none (default: blurs alone)" + names +
+                       "; --variant then names its implementations (the variants serving its blur, or its own)")
+        ->type_name("NAME")
+        ->group("Effects");
+    for (const EffectInfo* e : effects())
+      for (const EffectParameter& p : e->parameters)
+        if (!effect_texts.count(p.name))
+          app.add_option("--" + std::string(p.name), effect_texts[std::string(p.name)], std::string(p.help) + " (default " + std::string(p.default_value) + ")")
+              ->type_name("VALUE")
+              ->group("Effects");
+  }
   app.add_option("--warmup", warmup_text, "Untimed frames before timing, and at least 0.5 s of them (default 5)")->type_name("N");
   app.add_option("--frames", frames_text, "Timed frames; medians are over these (default 30; 0 with --check)")->type_name("N");
   app.add_option("--budget", budget_text, "Stop timing a configuration after S seconds (at least 3 frames; 0 = no limit; default 3)")->type_name("S");
@@ -307,7 +348,39 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError(std::string(trim(e.what())));
   }
 
-  if (!variant_text.empty() && variant_text != "all") {
+  if (app.count("--effect")) {
+    if (effect_text.empty()) throw UsageError("--effect needs a value");
+    if (effect_text != "none") {
+      o.effect = find_effect(effect_text);
+      if (!o.effect) {
+        std::string names;
+        for (const EffectInfo* e : effects()) names += ", " + std::string(e->name);
+        throw UsageError("--effect '" + shortened(effect_text, 40) + "' is not none" + names);
+      }
+    }
+  }
+  for (const auto& [name, text] : effect_texts) {
+    if (!app.count("--" + name)) continue;
+    if (!o.effect) throw UsageError("--" + name + " is a parameter of an effect: give --effect as well");
+    if (!find_parameter(*o.effect, name)) throw UsageError("--" + name + " is not a parameter of the " + std::string(o.effect->name) + " effect");
+    o.effect_values[name] = text;
+  }
+  if (o.effect && !variant_text.empty() && variant_text != "all") {
+    const std::vector<std::string> all = o.effect->implementations();
+    for (const std::string& name : parse_word_list(variant_text, "--variant")) {
+      if (std::find(all.begin(), all.end(), name) == all.end()) {
+        std::vector<std::string_view> names(all.begin(), all.end());
+        const std::vector<std::string> near = near_names(name, names);
+        throw UsageError("'" + shortened(name, 40) + "' does not serve the " + std::string(o.effect->name) + " effect" +
+                         (near.empty() ? "" : " (did you mean " + near.front() + "?)") + "; it takes " + [&] {
+                           std::string list;
+                           for (const std::string& n : all) list += (list.empty() ? "" : ", ") + n;
+                           return list;
+                         }());
+      }
+      if (std::find(o.implementations.begin(), o.implementations.end(), name) == o.implementations.end()) o.implementations.push_back(name);
+    }
+  } else if (!variant_text.empty() && variant_text != "all") {
     for (const std::string& name : parse_word_list(variant_text, "--variant")) {
       const VariantInfo* v = find_variant(name);
       if (!v) throw UsageError(unknown_variant_message(name));
@@ -401,9 +474,14 @@ Options parse_options(int argc, const char* const* argv) {
   if (!o.output.empty()) output_format(o.output, "--output");  // an extension blurlab can write, before any GL work
   if (!o.screenshot.empty()) output_format(o.screenshot, "--screenshot");
 
-  // Knobs must belong to at least one selected variant.
+  // Knobs must belong to at least one selected variant (with an effect: an implementation that is one).
   std::vector<const VariantInfo*> selected = o.variants;
-  if (selected.empty()) selected.assign(variants().begin(), variants().end());
+  if (o.effect) {
+    for (const std::string& name : o.effect_implementations())
+      if (const VariantInfo* v = find_variant(name)) selected.push_back(v);
+  } else if (selected.empty()) {
+    selected.assign(variants().begin(), variants().end());
+  }
   auto names = [&] {
     std::string list;
     for (const auto* v : selected) list += (list.empty() ? "" : ", ") + std::string(v->name);
@@ -425,6 +503,22 @@ Options parse_options(int argc, const char* const* argv) {
   if (const double n = o.configuration_count(); n > kMaxConfigurations)
     throw UsageError("the sweep has " + format_double(n, 15) + " configurations, more than " + format_double(kMaxConfigurations, 15) +
                      " in one run; split it into several runs");
+
+  // An effect: its own parameters say what is blurred, on the HDR scene.
+  if (o.effect) {
+    const std::string with = " does not apply with --effect " + std::string(o.effect->name);
+    for (const char* option : {"--kernel", "--radius", "--sigma", "--format", "--input-format", "--radius-map", "--image", "--print-kernel"})
+      if (app.count(option)) throw UsageError(std::string(option) + with + " (its parameters say what it blurs: --help, Effects)");
+    if (o.linear) throw UsageError("--linear" + with + " (the HDR scene is linear light already)");
+    if (o.tune) throw UsageError("--tune" + with + ": tune the variant alone, then run the effect with --tuned");
+    if (!o.export_dir.empty()) throw UsageError("--export of an effect is not supported yet: export its blur variant alone");
+    if (o.list_variants || o.list_refusals) throw UsageError("--list-variants and --list-refusals" + with);
+    // Every parameter, for every frame size the run takes, before any work.
+    o.effect->validate(resolve_effect(*o.effect, o.effect_values), o.sizes.empty() ? std::vector<glm::ivec2>{{1920, 1080}} : o.sizes);
+    if (!o.output.empty() && (o.effect_implementations().size() != 1 || o.sizes.size() > 1 || o.borders.size() > 1))
+      throw UsageError("--output with --effect needs exactly one implementation (--variant), one --size and one --border");
+    return o;
+  }
 
   // Combinations that cannot mean anything.
   if (!o.sigmas.empty() && std::find(o.kernels.begin(), o.kernels.end(), KernelType::Gauss) == o.kernels.end())

@@ -9,6 +9,7 @@
 
 #include "blur/blur.h"
 #include "blur/kernel.h"
+#include "effects/effect.h"
 #include "gl/context.h"
 #include "gl/format.h"
 
@@ -32,6 +33,15 @@ struct Options {
   gl::DevicePreference device = gl::DevicePreference::Auto;
 
   std::vector<const VariantInfo*> variants;  // empty: every variant (headless) / the first (window)
+  // --effect: a blur in context (src/effects/), run on the HDR scene; nullptr: blurs alone. With
+  // an effect, --variant names its implementations (the variants that serve its blur stage, or
+  // its own: effects/registry.h) into `implementations` (empty: all of them), and `variants` stays
+  // empty.
+  const EffectInfo* effect = nullptr;
+  std::vector<std::string> implementations;
+  // The effects' parameters given (--NAME, one option per name the effects declare), as text; the
+  // effect fills in the others (resolve_effect) and validates them.
+  EffectValues effect_values;
   std::vector<KernelType> kernels{KernelType::Gauss};
   std::vector<int> radii;       // empty: derived from sigma, or the default
   std::vector<double> sigmas;   // empty: r / 3
@@ -68,6 +78,11 @@ struct Options {
   std::string screenshot;  // window: save the last frame of --frames N here
   std::string script;      // window: scripted keys and resizes ("FRAME:key=NAME;FRAME:resize=WxH;FRAME:wait=check")
   double soak = 0.0;       // window: seconds of pseudo-random input, then bounds checked
+
+  // The effect's implementations the run takes: those given, else all of the effect's.
+  std::vector<std::string> effect_implementations() const;
+  // One run of the effect per implementation and border mode, the parameters resolved.
+  std::vector<EffectSettings> effect_settings_list() const;
 
   // Every kernel of the sweep (kernels x radii x sigmas, as make_kernel completes them).
   std::vector<Kernel> kernel_list() const;

@@ -42,6 +42,12 @@ enum class Unit {
   BufferTarget,  //   and the buffer copied into
   Sink,          // roofline_fma.comp, roofline_bilinear.comp: results kept so nothing is optimised away
   RooflineTexture,  // roofline_bilinear.comp: the texture fetched
+  Stage1,        // an effect pass's further sampled inputs: earlier stages' outputs (bloom's terms)
+  Stage2,
+  Stage3,
+  Stage4,
+  Stage5,
+  Stage6,
 };
 
 // Which of GL's binding namespaces a unit lives in; Source is both an image and a texture unit.
@@ -86,6 +92,12 @@ inline constexpr std::array kUnits = {
     UnitInfo{Unit::BufferTarget, "BUFFER_TARGET", 1, kStorageBuffer},
     UnitInfo{Unit::Sink, "SINK", 0, kStorageBuffer},
     UnitInfo{Unit::RooflineTexture, "ROOFLINE_TEXTURE", 0, kTextureUnit},
+    UnitInfo{Unit::Stage1, "STAGE1", 1, kTextureUnit},
+    UnitInfo{Unit::Stage2, "STAGE2", 2, kTextureUnit},
+    UnitInfo{Unit::Stage3, "STAGE3", 3, kTextureUnit},
+    UnitInfo{Unit::Stage4, "STAGE4", 4, kTextureUnit},
+    UnitInfo{Unit::Stage5, "STAGE5", 5, kTextureUnit},
+    UnitInfo{Unit::Stage6, "STAGE6", 6, kTextureUnit},
 };
 
 constexpr const UnitInfo& unit_info(Unit u) { return kUnits[static_cast<size_t>(u)]; }

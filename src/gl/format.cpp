@@ -3,6 +3,7 @@
 namespace blurlab::gl {
 
 const FormatInfo& info(Format format) {
+  if (format == Format::depth32f) return kDepthFormat;
   for (const auto& entry : kFormats)
     if (entry.format == format) return entry;
   return kFormats[0];

@@ -1,5 +1,6 @@
 #pragma once
-// The texel formats blurlab blurs in: 8-bit unorm and the two float formats.
+// The texel formats blurlab blurs in: 8-bit unorm and the two float formats; and the depth format
+// of a scene's depth texture (what depth of field reads), which no blur takes.
 #include <array>
 #include <optional>
 #include <string_view>
@@ -8,7 +9,7 @@
 
 namespace blurlab::gl {
 
-enum class Format { rgba8, rgba16f, rgba32f };
+enum class Format { rgba8, rgba16f, rgba32f, depth32f };
 
 struct FormatInfo {
   Format format;
@@ -30,6 +31,10 @@ inline constexpr std::array<FormatInfo, 3> kFormats = {{
     {Format::rgba16f, "rgba16f", GL_RGBA16F, 8, true, "rg32ui", GL_RG32UI, GL_HALF_FLOAT},
     {Format::rgba32f, "rgba32f", GL_RGBA32F, 16, true, "rgba32ui", GL_RGBA32UI, GL_FLOAT},
 }};
+
+// The depth texture's: sampled (texelFetch reads the window-space depth in red), never an image,
+// so it has no raw twin; not among kFormats, so no option takes it.
+inline constexpr FormatInfo kDepthFormat{Format::depth32f, "depth32f", GL_DEPTH_COMPONENT32F, 4, true, "", 0, GL_FLOAT};
 
 const FormatInfo& info(Format format);
 inline std::string_view name(Format format) { return info(format).name; }

@@ -48,7 +48,12 @@ Texture::~Texture() {
   if (handle_) barriers().forget(handle_.get());
 }
 
+namespace {
+size_t texel_count(int width, int height) { return static_cast<size_t>(width) * static_cast<size_t>(height); }
+}  // namespace
+
 void Texture::upload(const Image& image) {
+  if (format_ == Format::depth32f) throw Error("a depth texture is rendered, not uploaded");
   if (image.width != width_ || image.height != height_)
     throw Error("image " + std::to_string(image.width) + "x" + std::to_string(image.height) +
                 " does not fit texture " + std::to_string(width_) + "x" + std::to_string(height_));
@@ -69,7 +74,14 @@ Image Texture::download() const {
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glBindTexture(GL_TEXTURE_2D, id());
   Image image(width_, height_);
-  if (format_ == Format::rgba8) {
+  if (format_ == Format::depth32f) {  // the depth in red, the other channels 0 (alpha 1)
+    std::vector<float> depth(texel_count(width_, height_));
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, GL_FLOAT, depth.data());
+    for (size_t i = 0; i < depth.size(); ++i) {
+      image.texels[i * 4] = depth[i];
+      image.texels[i * 4 + 3] = 1.0f;
+    }
+  } else if (format_ == Format::rgba8) {
     std::vector<uint8_t> bytes(image.texels.size());
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, bytes.data());
     image = from_rgba8(bytes.data(), width_, height_);
@@ -85,7 +97,7 @@ std::vector<uint8_t> Texture::download_texels() const {
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glBindTexture(GL_TEXTURE_2D, id());
   std::vector<uint8_t> bytes(static_cast<size_t>(width_) * height_ * static_cast<size_t>(info(format_).bytes_per_texel));
-  glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, info(format_).storage_type, bytes.data());
+  glGetTexImage(GL_TEXTURE_2D, 0, format_ == Format::depth32f ? GL_DEPTH_COMPONENT : GL_RGBA, info(format_).storage_type, bytes.data());
   glBindTexture(GL_TEXTURE_2D, 0);
   return bytes;
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "blur/registry.h"
+#include "report/effect_report.h"
 #include "report/conclusion.h"
 #include "util/markup.h"
 #include "util/strings.h"
@@ -138,6 +139,20 @@ std::optional<double> Measurement::total_median() const {
   const auto it = spans_ms.find("total");
   if (unsupported || it == spans_ms.end() || it->second.empty()) return std::nullopt;
   return stats_of(it->second).median;
+}
+
+std::optional<double> EffectMeasurement::total_median() const {
+  const auto it = spans_ms.find("total");
+  if (unsupported || it == spans_ms.end() || it->second.empty()) return std::nullopt;
+  return stats_of(it->second).median;
+}
+
+std::optional<double> Report::effect_copy_ms(const EffectMeasurement& m) const {
+  std::optional<double> best;
+  for (const Measurement& r : rows)
+    if (r.variant->role == Role::Floor && r.size == m.size && r.settings.input_format == gl::Format::rgba16f)
+      if (const auto copy = r.total_median(); copy && (!best || *copy < *best)) best = copy;
+  return best;
 }
 
 double minimum_traffic_bytes(glm::ivec2 size, gl::Format format) {
@@ -517,6 +532,10 @@ void write_table(const Report& r, std::ostream& out, Columns columns, bool legen
 }
 
 void write_csv(const Report& r, std::ostream& out) {
+  if (!r.effect_rows.empty()) {  // an effect run: its rows (the copies are in the JSON and the table's note)
+    write_effect_csv(r, out);
+    return;
+  }
   // A column per knob name of the registry, so the header is the same for every run.
   const std::vector<Knob>& knobs = all_knobs();
   out << "variant,stage,role,kernel,radius,sigma,border,border_value,input_format,linear,intermediate,radius_map";
@@ -598,15 +617,13 @@ void write_json(const Report& r, std::ostream& out) {
   json rows = json::array();
   for (const Measurement& m : r.rows) rows.push_back(row_record(r, m));
   doc["results"] = rows;
+  if (!r.effect_rows.empty()) doc["effect_results"] = effect_rows_json(r);
   out << doc.dump(1, ' ', false, json::error_handler_t::replace) << "\n";  // a file name's invalid UTF-8 as U+FFFD, not an exception
 }
 
 }  // namespace blurlab::report
 
 namespace blurlab::report {
-
-namespace {
-
 
 void md_table(std::ostream& out, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
   auto line = [&](const std::vector<std::string>& cells) {
@@ -620,6 +637,8 @@ void md_table(std::ostream& out, const std::vector<std::string>& header, const s
   out << "\n";
   for (const auto& row : rows) line(row);
 }
+
+namespace {
 
 // The settings each variant does not run, once per variant (the result tables leave them out):
 // variant -> (reason -> the kernels refused for it).

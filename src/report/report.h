@@ -12,6 +12,7 @@
 
 #include "blur/blur.h"
 #include "blur/check.h"
+#include "effects/effect.h"
 #include "gl/context.h"
 
 namespace blurlab::report {
@@ -43,6 +44,25 @@ struct Measurement {
   std::optional<Fidelity> fidelity;
 
   // Median of the "total" span; nullopt when unsupported or untimed.
+  std::optional<double> total_median() const;
+};
+
+// One run of an effect (effects/effect.h) on the HDR scene: its stages' times, its check (each
+// stage against the CPU, the shipped frame against the ground truth) and, for the report page, a
+// crop of the shipped frame and of the ground truth's where the effect shows most.
+struct EffectMeasurement {
+  const EffectInfo* effect = nullptr;
+  EffectSettings settings;
+  glm::ivec2 size{0, 0};
+  std::string description;  // EffectInfo::describe
+  std::optional<Refusal> unsupported;
+  std::vector<std::string> span_order;                  // "total" first, then the stages
+  std::map<std::string, std::vector<double>> spans_ms;  // per timed frame
+  std::vector<double> cpu_ms;
+  std::optional<EffectCheck> check;
+  glm::ivec2 crop_origin{0, 0};
+  std::optional<Image> crop, truth_crop;  // with a check
+
   std::optional<double> total_median() const;
 };
 
@@ -101,8 +121,11 @@ struct Report {
   std::string image;  // input file, empty: the scene
   std::string command;  // the command line that made the report
   std::vector<Measurement> rows;
+  std::vector<EffectMeasurement> effect_rows;  // --effect: the rows are then the frame's copies (the floor)
 
   Derived derive(const Measurement& m) const;
+  // An effect row's floor: the fastest copy of an rgba16f frame of its size in this run.
+  std::optional<double> effect_copy_ms(const EffectMeasurement& m) const;
   // nullopt without a roofline or a time.
   std::optional<Bound> bound(const Measurement& m) const;
   // Also nullopt for a variant that declares no own bound, or a fetch bound without a fetch rate.
@@ -182,6 +205,9 @@ std::string kernel_text(const Kernel& kernel);
 
 // The heading of a table group: "1920x1080 rgba8 gauss r=16 sigma=5.333, border clamp".
 std::string group_heading(glm::ivec2 size, const VariantInfo& variant, const BlurSettings& settings);
+
+// A Markdown table; each cell's text escaped (a pipe in a reason does not split the row).
+void md_table(std::ostream& out, const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
 
 // A CSV field per RFC 4180: quoted when it holds a comma, a quote or a line break; quotes doubled.
 std::string csv_field(const std::string& text);

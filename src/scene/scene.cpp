@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gl/barriers.h"
+#include "util/error.h"
 
 namespace blurlab {
 
@@ -52,6 +53,21 @@ Scene::Scene(gl::ProgramCache& programs)
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
+float SceneCamera::fov_y(float aspect) {
+  return aspect >= 1.6f ? glm::radians(45.0f) : 2.0f * std::atan(std::tan(glm::radians(22.5f)) * 1.6f / aspect);
+}
+
+glm::mat4 SceneCamera::view_projection(float aspect) const {
+  const glm::mat4 flip = glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, -1.0f, 1.0f));
+  return flip * glm::perspective(fov_y(aspect), aspect, near_plane, far_plane) * glm::lookAt(eye, target, glm::vec3(0, 1, 0));
+}
+
+double SceneCamera::view_depth(double window_depth) const {
+  // glm::perspective maps view depth z to NDC (f + n)/(f - n) - 2 f n / ((f - n) z); window depth is (ndc + 1) / 2.
+  const double n = near_plane, f = far_plane, ndc = 2.0 * window_depth - 1.0;
+  return 2.0 * f * n / ((f + n) - ndc * (f - n));
+}
+
 void Scene::render(const gl::Texture& target, double time_seconds, bool linear_light) {
   const int w = target.width(), h = target.height();
   if (!depth_ || w != depth_width_ || h != depth_height_) {
@@ -62,16 +78,35 @@ void Scene::render(const gl::Texture& target, double time_seconds, bool linear_l
     depth_width_ = w;
     depth_height_ = h;
   }
+  draw(target, 0, time_seconds, linear_light, false, SceneCamera{});
+}
+
+void Scene::render_hdr(const gl::Texture& color, const gl::Texture& depth, double time_seconds, const SceneCamera& camera) {
+  if (color.format() != gl::Format::rgba16f || depth.format() != gl::Format::depth32f || color.width() != depth.width() ||
+      color.height() != depth.height())
+    throw Error("render_hdr: needs an rgba16f colour target and a depth32f depth texture of its size");
+  draw(color, depth.id(), time_seconds, true, true, camera);
+}
+
+void Scene::draw(const gl::Texture& target, GLuint depth_texture, double time_seconds, bool linear_light, bool hdr,
+                 const SceneCamera& camera) {
+  const int w = target.width(), h = target.height();
   gl::barriers().before(gl::Access::Framebuffer, target.id());
+  if (depth_texture) gl::barriers().before(gl::Access::Framebuffer, depth_texture);
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_.get());
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, target.id(), 0);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_.get());
+  if (depth_texture)
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth_texture, 0);
+  else
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_.get());
   glViewport(0, 0, w, h);
   const auto time = static_cast<float>(time_seconds);
+  // The HDR programs are the same files with HDR defined (linear radiance, emissive faces).
+  const gl::Defines defines = hdr ? gl::Defines{{"HDR", "1"}} : gl::Defines{};
 
   // Backdrop (no depth), then the icosahedra.
   const gl::Program& background =
-      programs_.get({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, "scene_background.frag"}}, {});
+      programs_.get({{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, "scene_background.frag"}}, defines);
   glUseProgram(background.id());
   glUniform1f(glGetUniformLocation(background.id(), "u_time"), time);
   glUniform2f(glGetUniformLocation(background.id(), "u_size"), static_cast<float>(w), static_cast<float>(h));
@@ -79,19 +114,13 @@ void Scene::render(const gl::Texture& target, double time_seconds, bool linear_l
   glBindVertexArray(empty_.get());
   glDrawArrays(GL_TRIANGLES, 0, 3);
 
-  const gl::Program& program = programs_.get({{GL_VERTEX_SHADER, "scene.vert"}, {GL_FRAGMENT_SHADER, "scene.frag"}}, {});
-  const glm::vec3 eye(0.0f, 0.0f, 7.5f);
+  const gl::Program& program = programs_.get({{GL_VERTEX_SHADER, "scene.vert"}, {GL_FRAGMENT_SHADER, "scene.frag"}}, defines);
   const float aspect = static_cast<float>(w) / static_cast<float>(h);
-  // Fit the 8x5 grid: widen the field of view on narrow targets.
-  const float fov = aspect >= 1.6f ? glm::radians(45.0f) : 2.0f * std::atan(std::tan(glm::radians(22.5f)) * 1.6f / aspect);
-  // The y flip puts the top of the picture in texel row 0; it mirrors winding, which we do not cull.
-  const glm::mat4 flip = glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, -1.0f, 1.0f));
-  const glm::mat4 view_projection =
-      flip * glm::perspective(fov, aspect, 0.5f, 30.0f) * glm::lookAt(eye, glm::vec3(0.0f), glm::vec3(0, 1, 0));
+  const glm::mat4 view_projection = camera.view_projection(aspect);
   glUseProgram(program.id());
   glUniform1f(glGetUniformLocation(program.id(), "u_time"), time);
   glUniformMatrix4fv(glGetUniformLocation(program.id(), "u_view_projection"), 1, GL_FALSE, glm::value_ptr(view_projection));
-  glUniform3fv(glGetUniformLocation(program.id(), "u_eye"), 1, glm::value_ptr(eye));
+  glUniform3fv(glGetUniformLocation(program.id(), "u_eye"), 1, glm::value_ptr(camera.eye));
   glUniform1i(glGetUniformLocation(program.id(), "u_linear_light"), linear_light ? 1 : 0);
   glEnable(GL_DEPTH_TEST);
   glClear(GL_DEPTH_BUFFER_BIT);
@@ -101,6 +130,8 @@ void Scene::render(const gl::Texture& target, double time_seconds, bool linear_l
 
   glBindVertexArray(0);
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 0, 0);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, 0, 0);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, 0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 

@@ -1,10 +1,38 @@
 #pragma once
 // The animated scene the app blurs: rotating, lit icosahedra over a gridded backdrop (after the
 // classic compute-blur demo). A pure function of time: render(t) draws the frame at t seconds.
+//
+// Two renderings of the same geometry and animation:
+// - render(): the picture blurs are measured on, its colours sRGB code values (what an rgba8
+//   target holds), or decoded to linear light (--linear);
+// - render_hdr(): the scene as an engine renders it before post-processing: linear radiance in an
+//   rgba16f target, with emissive faces far above 1 (up to kMaxEmission) for bloom to spread, and
+//   the depth buffer kept as a texture (depth of field reads it). Effects (src/effects/) take it.
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
 #include "gl/shader.h"
 #include "gl/texture.h"
 
 namespace blurlab {
+
+// Where the scene is seen from: a pinhole camera looking at the grid's centre. Depth of field
+// displaces the eye over a lens and shears the projection so the focus plane stays put (eye_offset,
+// focus_distance).
+struct SceneCamera {
+  glm::vec3 eye{0.0f, 0.0f, 7.5f};
+  glm::vec3 target{0.0f, 0.0f, 0.0f};
+  float near_plane = 0.5f;
+  float far_plane = 30.0f;
+  // The vertical field of view for a width / height: 45 degrees, widened on narrower targets so
+  // the 8x5 grid fits.
+  static float fov_y(float aspect);
+  // Clip space of the camera for a target of that aspect, row 0 of the target at the top of the
+  // picture (the y flip mirrors winding, which the scene does not cull).
+  glm::mat4 view_projection(float aspect) const;
+  // The distance along the view axis of a window-space depth in [0, 1] (what the depth texture holds).
+  double view_depth(double window_depth) const;
+};
 
 class Scene {
  public:
@@ -13,10 +41,17 @@ class Scene {
   // the picture, like every image in blurlab. The scene's colours are sRGB code values; with
   // `linear_light` they are decoded to linear light (for an rgba16f target).
   void render(const gl::Texture& target, double time_seconds, bool linear_light = false);
+  // The HDR scene: linear radiance into `color` (rgba16f), the depth buffer into `depth`
+  // (Format::depth32f, the same size), seen by `camera`.
+  void render_hdr(const gl::Texture& color, const gl::Texture& depth, double time_seconds, const SceneCamera& camera = {});
 
   static constexpr int kInstances = 40;
+  // The brightest radiance an emissive face reaches (linear, 1 is the white an rgba8 picture holds).
+  static constexpr double kMaxEmission = 100.0;
 
  private:
+  void draw(const gl::Texture& target, GLuint depth_texture, double time_seconds, bool linear_light, bool hdr,
+            const SceneCamera& camera);
   gl::ProgramCache& programs_;
   gl::BufferHandle vertices_;
   gl::VertexArrayHandle mesh_;

@@ -1,0 +1,47 @@
+#include "effect_run.h"
+
+#include "bench/effect_measure.h"
+#include "blur/registry.h"
+#include "util/progress.h"
+#include "util/strings.h"
+
+namespace blurlab::app {
+
+void run_effect_sweep(const cli::Options& o, const std::vector<glm::ivec2>& sizes, gl::ProgramCache& programs, gl::TimerPool& timers,
+                      const gl::GlInfo& info, bench::Measurer& floor_measurer, Scene& scene, report::Report& rep,
+                      std::optional<Image>& last_output) {
+  const EffectInfo& effect = *o.effect;
+  const std::vector<EffectSettings> list = o.effect_settings_list();
+  EffectPipeline pipeline(programs, info.limits, &timers);
+  bench::EffectMeasurer measurer(pipeline, timers, floor_measurer.policy());
+  const VariantInfo* copy = nullptr;
+  for (const VariantInfo* v : variants())
+    if (v->role == Role::Floor) copy = v;
+  const bool timed = o.frames > 0;
+  Progress progress(sizes.size() * (list.size() + (timed ? 1 : 0)), sizes.size() * (list.size() + (timed ? 1 : 0)));
+  for (glm::ivec2 size : sizes) {
+    bench::EffectInput input(size);
+    scene.render_hdr(input.color, input.depth, o.time);
+    if (timed && copy) {  // the floor: a copy of the rgba16f frame, in the same run
+      progress.item("copy " + size_text(size) + " rgba16f");
+      progress.step("copy");
+      bench::Input frame(size, gl::Format::rgba16f, true);
+      scene.render(frame.source, o.time, true);
+      BlurSettings s;
+      s.input_format = gl::Format::rgba16f;
+      rep.rows.push_back(floor_measurer.measure(frame, *copy, s, o.check, o.frames));
+    }
+    for (const EffectSettings& settings : list) {
+      progress.item(std::string(effect.name) + " " + settings.implementation + " " + size_text(size));
+      progress.step(settings.implementation);
+      rep.effect_rows.push_back(measurer.measure(input, effect, settings, o.check, o.frames));
+      if (!o.output.empty() && !rep.effect_rows.back().unsupported) {
+        if (!o.check) pipeline.run(input.color, input.depth, input.output);  // a checked run left its picture there
+        last_output = input.output.download();
+      }
+    }
+  }
+  progress.clear();
+}
+
+}  // namespace blurlab::app
