@@ -24,6 +24,13 @@ int intermediate_bytes_per_texel(const cli::Options& o, std::span<const VariantI
                                  const std::vector<gl::Format>& formats, glm::ivec2 size) {
   int bytes = 16;
   const double texels = std::max(1.0, static_cast<double>(size.x) * size.y);
+  // An effect's implementations: what each declares it holds for a frame of this size (bloom's
+  // fft-2d: its padded grids, its spectrum and its ground truth's grids).
+  if (o.effect && o.effect->memory_bytes) {
+    for (const EffectSettings& s : o.effect_settings_list())
+      bytes = std::max(bytes, static_cast<int>(std::ceil(o.effect->memory_bytes(s, size) / texels)));
+    return bytes;
+  }
   for (const VariantInfo* v : variants) {
     if (!v->intermediate_bytes) continue;
     for (gl::Format f : formats)

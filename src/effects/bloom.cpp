@@ -22,7 +22,8 @@ namespace {
 const EffectParameter kPsf{
     "psf",
     "bloom: the point-spread function, gauss:SIGMA or sum:W@SIGMA,W@SIGMA,... (up to 6 Gaussians, weights normalised), "
-    "each SIGMA in pixels or in percent of the frame's height (gauss:2%)",
+    "each SIGMA in pixels or in percent of the frame's height (gauss:2%); or image:FILE[@P%], an 8/16-bit grey or RGB PNG "
+    "centred on the origin, its pixels the frame's or its longer side P% of the frame's longer side, each channel normalised (fft-2d)",
     "gauss:2%"};
 const EffectParameter kIntensity{"intensity", "bloom: the fraction of the light that blooms, 0..1 (energy-conserving)", "0.05"};
 const EffectParameter kThreshold{"threshold", "bloom: only radiance above this blooms (soft knee; 0: all of it)", "0"};
@@ -57,6 +58,27 @@ double psf_number(std::string_view text, std::string_view what, const std::strin
   return *v;
 }
 
+// image:FILE or image:FILE@P%: the file and the scale (the last '@' followed by a number and '%';
+// a file whose name has such an ending is written with an explicit scale).
+PsfImage parse_psf_image(const std::string& psf) {
+  std::string file = psf.substr(6);
+  std::optional<double> percent;
+  const size_t at = file.rfind('@');
+  if (at != std::string::npos && file.size() > at + 1 && file.back() == '%') {
+    const std::string text = file.substr(at + 1, file.size() - at - 2);
+    const auto v = parse_double(trim(text));
+    if (!v || !std::isfinite(*v))
+      throw UsageError("--psf '" + shortened(psf, 60) + "': the scale '" + shortened(text, 20) + "%' is not a number");
+    if (!(*v > 0.0) || *v > 1000.0)
+      throw UsageError("--psf '" + shortened(psf, 60) + "': the scale " + format_double(*v) +
+                       "% is out of range (above 0, at most 1000% of the frame's longer side)");
+    percent = *v;
+    file.resize(at);
+  }
+  if (file.empty()) throw UsageError("--psf '" + shortened(psf, 60) + "': image: needs a file name (image:FILE or image:FILE@P%)");
+  return {load_kernel_image(file), percent};
+}
+
 std::vector<GivenTerm> parse_psf(const std::string& psf) {
   const auto sigma = [&](std::string_view text) {
     text = trim(text);
@@ -87,7 +109,7 @@ std::vector<GivenTerm> parse_psf(const std::string& psf) {
     for (const GivenTerm& t : terms) total += t.weight;
     if (!(total > 0.0)) throw UsageError("--psf '" + shortened(psf, 60) + "': the weights sum to 0 (no light to spread)");
   } else {
-    throw UsageError("--psf '" + shortened(psf, 60) + "' is neither gauss:SIGMA nor sum:W@SIGMA,...");
+    throw UsageError("--psf '" + shortened(psf, 60) + "' is neither gauss:SIGMA, sum:W@SIGMA,... nor image:FILE[@P%]");
   }
   return terms;
 }
@@ -106,8 +128,25 @@ std::vector<PsfTerm> psf_terms(const std::vector<GivenTerm>& given, glm::ivec2 s
   return terms;
 }
 
+// Every size's config; a kernel image is also resampled for each and must fit fft-2d's padding
+// (the one implementation that serves it), before any work.
 void validate(const EffectValues& values, const std::vector<glm::ivec2>& sizes) {
-  for (glm::ivec2 size : sizes) config(values, size);
+  for (glm::ivec2 size : sizes) {
+    const Config c = config(values, size);
+    if (!c.image) continue;
+    const FrameKernel k = frame_kernel(*c.image, size);
+    if (const auto problem = fft2d_kernel_problem(k.rx, k.ry, size)) throw UsageError("--psf: " + *problem);
+  }
+}
+
+// Why a separable blur (a variant, the mip chain) cannot serve the PSF: a kernel image is no
+// Gaussian and in general not separable.
+std::optional<Refusal> image_refusal(const Config& c, std::string_view implementation) {
+  if (!c.image) return std::nullopt;
+  return Refusal{Limit::Kernel,
+                 std::string(implementation) + " blurs by Gaussians (rows, then columns); a kernel image (" + single_line(c.image->file->path) +
+                     ", " + std::to_string(c.image->file->width) + "x" + std::to_string(c.image->file->height) +
+                     ") is in general not separable: fft-2d serves it"};
 }
 
 // The blur stage of term `term` for a variant: the exact variants' kernel of its sigma
@@ -140,6 +179,7 @@ class VariantBloom final : public Effect {
 
   std::optional<Refusal> prepare(EffectSetup& setup) override {
     config_ = config(setup.settings().values, setup.size());
+    if (auto refusal = image_refusal(config_, variant_.name)) return refusal;
     for (size_t i = 0; i < config_.psf.size(); ++i)
       if (auto refusal = setup.blur_stage(static_cast<int>(i), variant_, term_settings(setup.settings(), config_.psf[i]))) return refusal;
     prefilter_ = config_.prefiltered() ? &setup.compute("effects/bloom.comp", {{"BLOOM_PASS", "0"}, {"PREFILTER", "1"}}) : nullptr;
@@ -187,11 +227,13 @@ std::vector<std::string> implementations() {
   for (const VariantInfo* v : variants())
     if (serves_bloom(*v)) names.emplace_back(v->name);
   names.emplace_back(kMipChain);
+  names.emplace_back(kFft2d);
   return names;
 }
 
 std::unique_ptr<Effect> create(std::string_view implementation) {
   if (implementation == kMipChain) return create_mip_chain();
+  if (implementation == kFft2d) return create_fft2d();
   const VariantInfo* v = find_variant(implementation);
   if (!v || !serves_bloom(*v)) throw UsageError("bloom: '" + std::string(implementation) + "' does not serve a Gaussian PSF");
   return std::make_unique<VariantBloom>(*v);
@@ -240,7 +282,8 @@ EffectCheck check(const EffectReadback& run, GroundTruths& truths) {
   const Image& frame = *run.color;
   const GroundTruths::Truth truths_of_frame = truths.get(truth_key(s), [&] {
     ReferenceImage prefiltered = prefilter(frame, c);
-    ReferenceImage layer = exact_layer(prefiltered, c, s.border);
+    // A kernel image pads black (fft-2d's rule: bloom_fft2d.cpp); a Gaussian PSF follows the border rule.
+    ReferenceImage layer = c.image ? convolve_black(prefiltered, frame_kernel(*c.image, run.size)) : exact_layer(prefiltered, c, s.border);
     ReferenceImage picture = composite(frame, prefiltered, layer, c);
     return std::vector<ReferenceImage>{std::move(prefiltered), std::move(layer), std::move(picture)};
   });
@@ -259,6 +302,10 @@ EffectCheck check(const EffectReadback& run, GroundTruths& truths) {
     ChainCheck chain = check_mip_chain(run, c, blooming, exact_prefiltered);
     for (StageCheck& stage : chain.stages) result.stages.push_back(std::move(stage));
     layer = std::move(chain.layer);
+  } else if (s.implementation == kFft2d) {
+    Fft2dCheck fft = check_fft2d(run, c, exact_prefiltered, truth[1]);
+    for (StageCheck& stage : fft.stages) result.stages.push_back(std::move(stage));
+    layer = std::move(fft.layer);
   } else {
     const VariantInfo& variant = *find_variant(s.implementation);
     const double peak = peak_magnitude(blooming);
@@ -283,9 +330,17 @@ EffectCheck check(const EffectReadback& run, GroundTruths& truths) {
 
 std::string describe(const EffectSettings& s, glm::ivec2 size) {
   if (s.implementation == kMipChain) return describe_mip_chain(s, size) + ", then the composite";
+  if (s.implementation == kFft2d) return describe_fft2d(s, size) + ", then the composite";
   const VariantInfo* v = find_variant(s.implementation);
   return "one blur per PSF term by " + s.implementation + (v && is_approximation(*v) ? " (approximate)" : " (exact)") +
          ", then the composite";
+}
+
+// fft-2d's grids and spectrum (bloom_fft2d.cpp); the other implementations' textures are the
+// frame's size, within what every run is counted for.
+double memory_bytes(const EffectSettings& s, glm::ivec2 size) {
+  if (s.implementation != kFft2d) return 0.0;
+  return fft2d_memory_bytes(size, psf_kernel(config(s.values, size), size));
 }
 
 }  // namespace
@@ -298,7 +353,11 @@ Config config(const EffectValues& values, glm::ivec2 size) {
   if (c.knee > c.threshold)
     throw UsageError("--knee " + format_double(c.knee) + " is above --threshold " + format_double(c.threshold) +
                      " (the knee is a half width around the threshold)");
-  c.psf = psf_terms(parse_psf(values.at(std::string(kPsf.name))), size);
+  const std::string& psf = values.at(std::string(kPsf.name));
+  if (psf.rfind("image:", 0) == 0)
+    c.image = parse_psf_image(psf);
+  else
+    c.psf = psf_terms(parse_psf(psf), size);
   return c;
 }
 
@@ -349,12 +408,13 @@ ReferenceImage exact_layer(const ReferenceImage& prefiltered, const Config& c, c
 namespace blurlab::effect {
 extern const EffectInfo bloom{
     .name = "bloom",
-    .summary = "the HDR frame's light spread by a PSF (a Gaussian or a sum of them), composited energy-conserving and tonemapped",
+    .summary = "the HDR frame's light spread by a PSF (a Gaussian, a sum of them or a kernel image), composited energy-conserving and tonemapped",
     .parameters = {bloom::kPsf, bloom::kIntensity, bloom::kThreshold, bloom::kKnee},
     .validate = bloom::validate,
     .implementations = bloom::implementations,
     .create = bloom::create,
     .check = bloom::check,
     .describe = bloom::describe,
+    .memory_bytes = bloom::memory_bytes,
 };
 }  // namespace blurlab::effect

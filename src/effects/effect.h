@@ -171,6 +171,10 @@ struct EffectInfo {
   // A line saying what the implementation is (for the report and the window), e.g. "one blur
   // per PSF term by fft, then the composite".
   std::string (*describe)(const EffectSettings& settings, glm::ivec2 size) = nullptr;
+  // The bytes an implementation holds for a frame of `size` beyond the frame's own textures (its
+  // kept textures, its ground truth's buffers), for the run's memory estimate
+  // (image/memory_budget.h); nullptr, or 0: within what the estimate counts for every run.
+  double (*memory_bytes)(const EffectSettings& settings, glm::ivec2 size) = nullptr;
 };
 
 // The effect's parameter of that name, or nullptr.

@@ -48,6 +48,7 @@ enum class Unit {
   Stage4,
   Stage5,
   Stage6,
+  Spectrum2,     // effects/bloom_fft2d.comp: the kernel's spectrum's second part (fft.comp's unit holds the first)
 };
 
 // Which of GL's binding namespaces a unit lives in; Source is both an image and a texture unit.
@@ -98,6 +99,7 @@ inline constexpr std::array kUnits = {
     UnitInfo{Unit::Stage4, "STAGE4", 4, kTextureUnit},
     UnitInfo{Unit::Stage5, "STAGE5", 5, kTextureUnit},
     UnitInfo{Unit::Stage6, "STAGE6", 6, kTextureUnit},
+    UnitInfo{Unit::Spectrum2, "SPECTRUM2", 3, kImageUnit},
 };
 
 constexpr const UnitInfo& unit_info(Unit u) { return kUnits[static_cast<size_t>(u)]; }
