@@ -25,6 +25,7 @@
 #include "fixtures/immutable.h"
 #include "fixtures/processes.h"
 #include "image/image_file.h"
+#include "image/memory_budget.h"
 #include "report/tuning.h"
 #include "run_program.h"
 
@@ -82,6 +83,16 @@ class Sandbox {
     // A map whose header says 16384x16384 in under 100 bytes: one row of zeros, the rest missing. It
     // was decoded into 4 GiB of floats before its missing rows refused it.
     std::ofstream(dir_ / "map_huge_header.png", std::ios::binary) << png_file(16384, 16384, 8, 0, {std::string(16384, '\0')});
+    // Kernel images (bloom's psf image:FILE): all zero, grey with alpha, 1-bit, wider than a 32x24
+    // frame's padding holds at 1:1, empty, cut short; a good 3x3 one for the scales.
+    std::ofstream(dir_ / "psf_zero.png", std::ios::binary) << png_file(3, 3, 8, 0, {std::string(3, '\0'), std::string(3, '\0'), std::string(3, '\0')});
+    std::ofstream(dir_ / "psf_grey_alpha.png", std::ios::binary) << png_file(1, 1, 8, 4, {std::string("\xff\xff", 2)});
+    std::ofstream(dir_ / "psf_1bit.png", std::ios::binary) << png_file(1, 1, 1, 0, {std::string("\x80", 1)});
+    std::ofstream(dir_ / "psf_wide.png", std::ios::binary) << png_file(101, 1, 8, 0, {std::string(101, '\x80')});
+    std::ofstream(dir_ / "psf_empty.png", std::ios::binary) << "";
+    const std::string psf = png_file(3, 3, 8, 0, {std::string("\x10\x40\x10", 3), std::string("\x40\xff\x40", 3), std::string("\x10\x40\x10", 3)});
+    std::ofstream(dir_ / "psf.png", std::ios::binary) << psf;
+    std::ofstream(dir_ / "psf_cut.png", std::ios::binary) << psf.substr(0, psf.size() - 20);
     // Tuning files that are not JSON, or nest deeper than any tuning file (a quoting recursed per level).
     std::ofstream(dir_ / "tuned_not_json.json") << R"({"entries": [ {"renderer": "x", "variant": tru }]})";
     std::ofstream(dir_ / "tuned_deep.json") << R"({"entries": [{"renderer": )" << std::string(100000, '[') << std::string(100000, ']') << "}]}";
@@ -439,6 +450,46 @@ std::vector<Case> bad_arguments() {
     c.args.insert(c.args.end(), {"--radius-map", map});
     cases.push_back(c);
   }
+  // bloom's kernel image (--psf image:FILE[@P%]), refused by its options before any GL work.
+  const std::vector<std::string> fft2d_run = {"--headless", "--effect", "bloom", "--variant", "fft-2d", "--border", "constant",
+                                              "--size", "32x24", "--frames", "0", "--check", "--json", "out.json"};
+  for (const auto& [name, value, code, message, devices] :
+       {std::tuple{"psf_image_missing", "image:nothing.png", 1, "cannot read --psf image 'nothing.png': No such file", false},
+        std::tuple{"psf_image_no_name", "image:", 2, "image: needs a file name", false},
+        std::tuple{"psf_image_empty", "image:psf_empty.png", 1, "cannot load --psf image 'psf_empty.png': the file is empty", false},
+        std::tuple{"psf_image_cut_short", "image:psf_cut.png", 1, "cannot load --psf image 'psf_cut.png': ", false},
+        std::tuple{"psf_image_fifo", "image:fifo", 1, "cannot read --psf image 'fifo': it is a FIFO", false},
+        std::tuple{"psf_image_device", "image:null", 1, "cannot read --psf image 'null': it is a character device", true},
+        std::tuple{"psf_image_directory", "image:adir", 1, "cannot read --psf image 'adir': it is a directory", false},
+        std::tuple{"psf_image_all_zero", "image:psf_zero.png", 1, "values are all 0 (3x3): a PSF with no light cannot be normalised", false},
+        std::tuple{"psf_image_rgba", "image:in.png", 1, "a kernel image is an 8- or 16-bit grey or RGB PNG without alpha (this one: 8-bit RGBA PNG)", false},
+        std::tuple{"psf_image_grey_alpha", "image:psf_grey_alpha.png", 1, "(this one: 8-bit gray+alpha PNG)", false},
+        std::tuple{"psf_image_1_bit", "image:psf_1bit.png", 1, "(this one: 1-bit gray PNG)", false},
+        std::tuple{"psf_image_past_the_padding", "image:psf_wide.png", 2,
+                   "the kernel (101x1 px on the frame, reach 50, 0) is larger than fft-2d's padding of 32x24 to 64x64 holds (reach 32, 40 at most)", false},
+        std::tuple{"psf_image_scaled_past_the_padding", "image:psf.png@300%", 2, "is larger than fft-2d's padding of 32x24 to 64x64", false},
+        std::tuple{"psf_image_scale_zero", "image:psf.png@0%", 2, "the scale 0% is out of range (above 0, at most 1000% of the frame's longer side)", false},
+        std::tuple{"psf_image_scale_negative", "image:psf.png@-5%", 2, "the scale -5% is out of range", false},
+        std::tuple{"psf_image_scale_nan", "image:psf.png@nan%", 2, "the scale 'nan%' is not a number", false},
+        std::tuple{"psf_image_scale_overflow", "image:psf.png@1e400%", 2, "the scale '1e400%' is not a number", false}}) {
+    Case c{name, fft2d_run, code, message, {}, devices};
+    c.args.insert(c.args.end(), {"--psf", value});
+    cases.push_back(c);
+  }
+  // A separable implementation asked alone for a kernel image refuses it, typed, with the reason.
+  for (const std::string implementation : {"fft", "mip-chain"}) {
+    Case c{"psf_image_refused_by_" + implementation, fft2d_run, 2, implementation == "fft" ? "(limit: kernel)" : "is no sum of Gaussians: fft-2d serves it"};
+    c.args[4] = implementation;
+    c.args.insert(c.args.end(), {"--psf", "image:psf.png"});
+    cases.push_back(c);
+  }
+  // fft-2d pads black: another border is refused, typed, with the reason.
+  {
+    Case c{"fft2d_refuses_the_clamp_border", fft2d_run, 2, "fft-2d pads the frame with black"};
+    c.args[6] = "clamp";
+    c.args.insert(c.args.end(), {"--psf", "image:psf.png"});
+    cases.push_back(c);
+  }
   // Every box-only variant refuses the Gaussian, by name, when asked for it alone.
   for (const VariantInfo* v : variants())
     if (v->kernels == KernelSupport::BoxOnly)
@@ -606,6 +657,27 @@ TEST(MemoryPlan, TheRunsEstimateCountsTheSummedAreaTable) {
                                  std::to_string(intermediate) + " + read-backs 32 + references 32 x 129 kernels + reference pass 32;";
     EXPECT_NE(r.err.find(expected), std::string::npos) << "expected: " << expected << "\nread: " << r.err;
   }
+}
+
+// bloom's fft-2d declares what it holds (effects/effect.h: memory_bytes), counted here from its
+// layout: a 16384x16384 frame pads to 32768x32768 (16384 + 8192 each way); the rows' grid (32768 x
+// 16384 rgba32f), the layer (rgba16f), the kept spectrum (2 x 16385 x 32768 rgba32f), the 3x3
+// kernel and its rows (32768 x 3), and the ground truth's two grids of double complex values. About
+// 84 GiB in all: refused wherever the bound is lower (this test's machines; skipped on a larger one).
+TEST(MemoryPlan, TheRunsEstimateCountsFft2dsGridsAndSpectrum) {
+  Sandbox sandbox;
+  const double side = 16384, n = 32768;
+  const double held = n * side * 16 + side * side * 8 + 2 * (n / 2 + 1) * n * 16 + 9 * 16 + n * 3 * 16 + 2 * n * n * 16;
+  const int intermediate = static_cast<int>(std::ceil(held / (side * side)));
+  const int per_texel = 8 + intermediate + 32 + 32 + 32;
+  if (static_cast<double>(memory_bound().bytes) > per_texel * side * side) GTEST_SKIP() << "this machine would hold it";
+  const ProgramResult r = run_program(BLURLAB_PROGRAM,
+                                      {"--headless", "--effect", "bloom", "--variant", "fft-2d", "--border", "constant", "--psf", "image:psf.png",
+                                       "--size", "16384x16384", "--frames", "0"},
+                                      sandbox.dir());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const std::string expected = "bytes per texel: textures 8 + intermediate " + std::to_string(intermediate) + " + read-backs 32";
+  EXPECT_NE(r.err.find(expected), std::string::npos) << "expected: " << expected << "\nread: " << r.err;
 }
 
 // --- what must work -----------------------------------------------------------------------

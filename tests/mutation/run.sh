@@ -92,6 +92,14 @@ mutations=(
   "sliding-subgroup-carry-not-added|glsl/compute_sliding_subgroup.comp|s/      sum \+= total\[u\];\n//|^gl\.compute-sliding-subgroup\.r7\$"
   "sliding-subgroup-leaving-texel-off-by-one|glsl/compute_sliding_subgroup.comp|s/load_walk\(ivec2\(x - SLIDE_RADIUS - 1, y\)\)/load_walk(ivec2(x - SLIDE_RADIUS, y))/|^gl\.compute-sliding-subgroup\.r7\$"
   "sliding-subgroup-later-segments-skip-the-warm-up|glsl/compute_sliding_subgroup.comp|s/  if \(walking\)\n    for \(int k = 0;/  if (walking \&\& start == 0)\n    for (int k = 0;/|^gl\.BoxWalks\.SubgroupWalksSeveralSegmentsPerLine\$"
+  "fft2d-spectrum-scaled-by-1.01|glsl/effects/bloom_fft2d.comp|s/const float scale = 1\.0 \/ \(float\(NX\) \* float\(N\)\);/const float scale = 1.01 \/ (float(NX) * float(N));/|^gl\.BloomFft2d\.(TheShippedStar|TheLayerHolds)"
+  "fft2d-padding-filled-with-the-frame|glsl/effects/bloom_fft2d.comp|s/p - N \+ origin : -1;\n      vec4 v = y >= 0/p - N + origin : p % rows;\n      vec4 v = y >= 0/|^gl\.BloomFft2d\.TheShippedStarMatchesTheGroundTruth\$"
+  "fft2d-mirror-not-conjugated|glsl/effects/bloom_fft2d.comp|s/\+ cmul\(conj\(g_mirror\[o\]\), b1\)/+ cmul(g_mirror[o], b1)/|^gl\.BloomFft2d\.AColouredKernelSpreadsEachChannelByItsOwn\$"
+  "fft2d-kernel-channels-swapped|glsl/effects/bloom_fft2d.comp|s/vec2 a1 = 0\.25 \* \(times_one_minus_i\(a\) \+ times_one_plus_i\(mirror\)\);/vec2 a1 = 0.25 * (times_one_plus_i(a) + times_one_minus_i(mirror));/|^gl\.BloomFft2d\.AColouredKernelSpreadsEachChannelByItsOwn\$"
+  "psf-kernel-normalised-to-0.99|src/effects/bloom_kernel_image.cpp|s/k\.rgb\[i\] \/= total;/k.rgb[i] \/= 1.01 * total;/|^(unit\.BloomKernel\.|gl\.BloomFft2d\.TheLayerHolds)"
+  "psf-image-without-light-taken|src/effects/bloom_kernel_image.cpp|s/if \(!\(total\[c\] > 0\.0\)\)\n/if (false)\n/|^unit\.BloomKernel\.AnImageWithNoLightIsRefused\$"
+  "fft2d-bound-counts-rows-one-way|src/effects/bloom_fft2d.cpp|s/b\.fmas = 2\.0 \* \(2\.0 \* h \* row_transform\)/b.fmas = 1.0 * (2.0 * h * row_transform)/|^unit\.Fft2d\.OwnBoundCountedByHand\$"
+  "fft2d-estimate-drops-the-spectrum|src/effects/bloom_fft2d.cpp|s/ \+ 2\.0 \* half\.x \* half\.y \* 16\.0 \+\n/ +\n/|^(unit\.Fft2d\.MemoryCountedByHand|bad_input\.MemoryPlan\.TheRunsEstimateCountsFft2ds)"
   "sliding-subgroup-columns-drop-the-last-walk|src/variants/compute_sliding_subgroup.cpp|s/\(\(size\.y \+ cw - 1\) \/ cw\)/(size.y \/ cw)/|^gl\.compute-sliding-subgroup\.r7\$"
 )
 
