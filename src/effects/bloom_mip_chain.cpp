@@ -233,14 +233,14 @@ class MipChainBloom final : public Effect {
  public:
   std::optional<Refusal> prepare(EffectSetup& setup) override {
     const EffectSettings& s = setup.settings();
-    if (s.border.mode != BorderMode::Clamp)
-      return Refusal{Limit::Border,
-                     "the mip chain's levels read their neighbours clamped: a level of odd size cannot wrap or mirror as the frame "
-                     "does, so it blurs with the clamp border only (given " + std::string(name(s.border.mode)) + ")"};
     config_ = config(s.values, setup.size());
     if (config_.image)
       return Refusal{Limit::Kernel, "the mip chain sums Gaussian-like levels; a kernel image (" + single_line(config_.image->file->path) +
                                         ") is no sum of Gaussians: fft-2d serves it"};
+    if (s.border.mode != BorderMode::Clamp)
+      return Refusal{Limit::Border,
+                     "the mip chain's levels read their neighbours clamped: a level of odd size cannot wrap or mirror as the frame "
+                     "does, so it blurs with the clamp border only (given " + std::string(name(s.border.mode)) + ")"};
     plan_ = plan(config_, setup.size());
     const std::string prefilter = config_.prefiltered() ? "1" : "0";
     prefilter_ = config_.prefiltered() ? &setup.compute("effects/bloom.comp", {{"BLOOM_PASS", "0"}, {"PREFILTER", "1"}})

@@ -54,9 +54,11 @@ struct BloomRun {
   Image output, layer;
 };
 
+// One program cache for the suite (its programs compile once), gone before the GL context is.
+std::unique_ptr<gl::ProgramCache> g_programs;
 gl::ProgramCache& programs() {
-  static gl::ProgramCache cache(gl::ShaderSources::embedded());
-  return cache;
+  if (!g_programs) g_programs = std::make_unique<gl::ProgramCache>(gl::ShaderSources::embedded());
+  return *g_programs;
 }
 
 EffectSettings settings(const std::string& implementation, const std::string& psf, const std::string& intensity = "1") {
@@ -107,7 +109,10 @@ void expect_exact(const BloomRun& r, const std::string& what) {
   EXPECT_LE(r.check.fidelity.layer_rms_relative, 1e-3) << what;
 }
 
-class BloomFft2d : public GlTest {};
+class BloomFft2d : public GlTest {
+ protected:
+  static void TearDownTestSuite() { g_programs.reset(); }
+};
 
 // The shipped kernels, as the window offers them, and the star as large as the frame.
 TEST_F(BloomFft2d, TheShippedStarMatchesTheGroundTruth) {
