@@ -104,15 +104,32 @@ std::vector<EffectSettings> Options::effect_settings_list() const {
   std::vector<EffectSettings> list;
   if (!effect) return list;
   const EffectValues values = resolve_effect(*effect, effect_values);
-  for (const std::string& implementation : effect_implementations())
-    for (BorderMode mode : borders) {
-      EffectSettings s;
-      s.implementation = implementation;
-      s.values = values;
-      s.border = {mode, mode == BorderMode::Constant ? border_value : Rgba{}};
-      for (const auto& [knob, values_given] : knob_values) s.knobs[knob] = values_given.front();
-      list.push_back(std::move(s));
+  for (const std::string& implementation : effect_implementations()) {
+    // Every combination of the knob values given that the implementation's variant has (as a
+    // variant's settings_list sweeps them); an implementation of the effect's own takes none.
+    const VariantInfo* variant = find_variant(implementation);
+    std::vector<KnobValues> combinations{{}};
+    for (const auto& [knob, given] : knob_values) {
+      if (!variant || !find_knob(*variant, knob)) continue;
+      std::vector<KnobValues> next;
+      for (const KnobValues& partial : combinations)
+        for (const KnobValue& v : given) {
+          KnobValues k = partial;
+          k[knob] = v;
+          next.push_back(std::move(k));
+        }
+      combinations = std::move(next);
     }
+    for (BorderMode mode : borders)
+      for (const KnobValues& knobs : combinations) {
+        EffectSettings s;
+        s.implementation = implementation;
+        s.values = values;
+        s.border = {mode, mode == BorderMode::Constant ? border_value : Rgba{}};
+        s.knobs = knobs;
+        list.push_back(std::move(s));
+      }
+  }
   return list;
 }
 
@@ -247,7 +264,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_flag("--check", o.check, "Compare each output with the CPU reference; exit 1 if any exceeds its tolerance");
   app.add_option("--variant", variant_text, "all, or NAME[,NAME...] (see --list-variants)")->type_name("LIST");
   app.add_option("--kernel", kernel_text, "box and/or gauss (default gauss)")->type_name("LIST");
-  app.add_option("--radius", radius_text, "0..128; with only --sigma, r = ceil(3 sigma); default 16")->type_name("R|LIST|A:B[:S|:xF]");
+  app.add_option("--radius", radius_text,
+                 "0..512 (most variants stop at 128; fft, the recursive and Kawase-like ones go on); with only --sigma, r = ceil(3 sigma); default 16")->type_name("R|LIST|A:B[:S|:xF]");
   app.add_option("--sigma", sigma_text, "Gaussian sigma > 0; with only --radius, sigma = r/3; approximations use sigma alone")
       ->type_name("S|LIST");
   app.add_option("--format", format_text, "Intermediate format of multi-pass variants: rgba8, rgba16f, rgba32f")->type_name("LIST");

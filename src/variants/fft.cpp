@@ -41,7 +41,10 @@ const Knob kPoints{.name = "points",
                    // to r = 102: 1024 from r = 29 (4096x4096, r = 64: 0.735 ms, in a build that ran
                    // 4-16% slower than this one, against 0.817 with 512). At 1920x1080 the same count favours 512 points up to r = 76 (predicted
                    // 0.109 against 0.127 ms at r = 64): the default follows the larger image.
-                   .default_by_radius = {{0, {512}}, {29, {1024}}}};
+                   // From r = 200 2048 points (32 KiB, one line): a 1024-point segment keeps fewer than
+                   // 624 outputs, a 2048-point one 1648 (predicted, by the same count, 2048 from about
+                   // r = 170; r = 256 and above need it).
+                   .default_by_radius = {{0, {512}}, {29, {1024}}, {200, {2048}}}};
 
 int points(const BlurSettings& s) { return s.integer(kPoints); }
 // Outputs per segment (overlap-save: the first and last r points are the window's apron).
@@ -203,6 +206,7 @@ extern const VariantInfo fft{
     .stage = Stage::Compute,
     .summary = "rows then columns by overlap-save FFT convolution (radix-4 or 8 Stockham in shared memory, two channels per complex line)",
     .uses_intermediate = true,
+    .max_radius = kMaxRadius,  // its cost does not grow with r
     .knobs = {kWorkgroup, kPoints, kRadix, kLines, kSwizzle},
     .accumulated_terms = accumulated_terms,
     .shared_memory = shared_memory,

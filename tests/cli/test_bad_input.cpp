@@ -165,10 +165,10 @@ std::vector<Case> bad_arguments() {
       {"radius_word", {"--radius", "abc"}, 2, "not a whole number"},
       {"radius_fraction", {"--radius", "1.5"}, 2, "not a whole number"},
       {"radius_negative", {"--radius", "-1"}, 2, "out of range"},
-      {"radius_too_big", {"--radius", "129"}, 2, "out of range 0..128"},
+      {"radius_too_big", {"--radius", "513"}, 2, "out of range 0..512"},
       // A number too large for its type is out of range, not "not a number" (it said so).
-      {"radius_overflow", {"--radius", "99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..128"},
-      {"radius_overflow_in_range", {"--radius", "1:99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..128"},
+      {"radius_overflow", {"--radius", "99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..512"},
+      {"radius_overflow_in_range", {"--radius", "1:99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..512"},
       {"radius_empty_item", {"--radius", "1,,2"}, 2, "empty list item"},
       {"radius_backwards_range", {"--radius", "5:1"}, 2, "ends before it starts"},
       {"radius_zero_step", {"--radius", "1:8:0"}, 2, "step"},

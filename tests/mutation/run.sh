@@ -57,7 +57,7 @@ mutations=(
   "dual-kawase-auto-streams-below-its-size|src/variants/dual_kawase.cpp|s/double\(size->x\) \* size->y >= kStreamFromTexels/double(size->x) * size->y < kStreamFromTexels/|^unit\.OwnBound\."
   "dual-kawase-shared-odd-centre-from-the-diagonals|glsl/dual_kawase.comp|s/vec4 sum = 4\.0 \* s_centre\[gl_LocalInvocationIndex\];/vec4 sum = 4.0 * diagonal(q + kO \/ 2);/|^gl\.DualKawase\.DownPassesShareTheirCorners\$"
   "no-barrier-before-a-store-after-a-read|src/gl/barriers.cpp|s/accessed_\.count\(texture\) > 0/false/|^(unit\.Barriers\.|gl\.Pipeline\.Stores)"
-  "pipeline-forgets-what-a-pass-read|src/blur/pipeline.cpp|s/      gl::barriers\(\)\.shader_accessed\(b\.texture->id\(\)\);\n//|^gl\.Pipeline\.Stores"
+  "pipeline-forgets-what-a-pass-read|src/blur/pass_runner.cpp|s/    gl::barriers\(\)\.shader_accessed\(b\.texture->id\(\)\);\n//|^gl\.Pipeline\.Stores"
   "variable-pyramid-level-variance-doubled|glsl/variable_pyramid.comp|s/float\(1 << \(2 \* \(k - 1\)\)\)/float(1 << (2 * k - 1))/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_pyramid"
   "variable-pyramid-model-level-variance-doubled|src/variants/variable_pyramid.cpp|s/std::ldexp\(1\.0, 2 \* \(k - 1\)\)/std::ldexp(1.0, 2 * k - 1)/|^unit\.Approximation\.ThePyramids"
   "timer-frames-dropped|src/gl/timer_pool.cpp|s/(    if \(!ready\) break;[^\n]*\n)/\$1    if (frame.number % 2) {\n      release(frame);\n      in_flight_.pop_front();\n      continue;\n    }\n/|^unit\.TimerPool\."

@@ -182,8 +182,9 @@ TEST(ShaderLog, MapsSourceNumbersToFiles) {
 
 TEST(EmbeddedShaders, EveryGlslFileIsEmbedded) {
   const ShaderSources embedded = ShaderSources::embedded();
-  for (const auto& entry : std::filesystem::directory_iterator(BLURLAB_GLSL_DIR)) {
-    const std::string name = entry.path().filename().string();
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(BLURLAB_GLSL_DIR)) {
+    if (!entry.is_regular_file()) continue;
+    const std::string name = std::filesystem::relative(entry.path(), BLURLAB_GLSL_DIR).generic_string();  // "effects/bloom.comp"
     std::ifstream in(entry.path());
     const std::string disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_EQ(embedded.read(name), disk) << name << " differs from its embedded copy";
