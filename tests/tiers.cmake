@@ -43,7 +43,10 @@ set(BLURLAB_FULL_TIER_ONLY
   # Linear light through every variant (cli.check_scene and linear.edge keep the rest of it).
   "^linear\\.check$"
   # The window cases but the ones whose code no other case runs (below).
-  "^window\\.")
+  "^window\\."
+  # Bloom through every implementation (the first tier keeps one exact separable, the FFT, an
+  # approximation by passes and the mip chain, below).
+  "^gl\\.Bloom/BloomImplementations\\.")
 
 # Exceptions to the lines above: cases the first tier keeps.
 set(BLURLAB_FIRST_TIER_KEEPS
@@ -59,7 +62,10 @@ set(BLURLAB_FIRST_TIER_KEEPS
   # but the 2048x2048 round trips (.large), which are there for a GPU's overlapping passes.
   "^(image|export)\\.(compute-separable|variable-[a-z]+)(\\.([a-z0-9]+_[a-z0-9_]+|linear|streamed))?$"
   # The window: its keys, its radius maps, its errors.
-  "^window\\.(keys|radius_map|errors)$")
+  "^window\\.(keys|radius_map|errors)$"
+  # Bloom's stages through the code paths of its implementations: a variant per term, the FFT's
+  # own passes, an approximation checked against its model, the mip chain's levels.
+  "^gl\\.Bloom/BloomImplementations\\..*/(compute_separable|fft|dual_kawase|mip_chain)$")
 
 # Whether `test` runs only in the full tier: sets `result` to TRUE or FALSE.
 function(blurlab_full_tier_only test result)

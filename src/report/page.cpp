@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "report/effect_report.h"
 #include "util/child_process.h"
 #include "util/error.h"
 #include "util/files.h"
@@ -133,7 +134,15 @@ std::string write_report_page(const Report& report, const fs::path& dir) {
   page.files = {"report.json", "report.csv"};
   const bool timed = std::any_of(report.rows.begin(), report.rows.end(), [](const Measurement& m) { return m.total_median(); });
   std::string charts_line;
-  if (!timed) {
+  std::vector<std::string> crops;
+  if (!report.effect_rows.empty()) {  // the crops of the shipped frames are the pictures an effect run shows
+    for (const auto& [name, bytes] : effect_crop_files(report)) {
+      write_file_into(dir, name, bytes, "--report");
+      crops.push_back(name);
+    }
+    page.charts_note = "No charts for an effect run: the crops above show each implementation's shipped frame beside the ground truth.";
+    charts_line = crops.empty() ? "no crops: nothing was checked" : std::to_string(crops.size()) + " crops";
+  } else if (!timed) {
     page.charts_note = "No charts: nothing was timed (--frames 0).";
     charts_line = "no charts: nothing was timed";
   } else {
@@ -155,6 +164,7 @@ std::string write_report_page(const Report& report, const fs::path& dir) {
   write_markdown(report, page, markdown);
   std::vector<std::string> written = page.files;
   written.insert(written.end(), page.charts.begin(), page.charts.end());
+  written.insert(written.end(), crops.begin(), crops.end());
   written.push_back("report.md");
   remove_earlier_output(dir, report_folder(), written);
   write_file_into(dir, "report.md", markdown.str(), "--report");
