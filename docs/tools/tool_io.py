@@ -300,6 +300,13 @@ class EscapedStdout(io.TextIOBase):
     def fileno(self):
         return self.target.fileno()
 
+    def reconfigure(self, **settings):  # the encoding of what it writes is the target's
+        self.target.reconfigure(**settings)
+
+    @property
+    def encoding(self):
+        return self.target.encoding
+
 
 def run_tool(name, main):
     """Runs main() with stdout escaped (EscapedStdout); any failure is one line on stderr, "NAME:

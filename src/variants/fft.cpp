@@ -112,11 +112,12 @@ int butterflies_per_invocation(const BlurSettings& s) {
   const int wg = s.workgroup().x, per_step = lines(s) * (points(s) / std::min(first_radix(s), s.integer(kRadix)));
   return std::max((per_step + wg - 1) / wg, 1);
 }
-// The most butterflies an invocation is compiled for: what the knobs' candidates take at most (4
-// lines of 1024 points with radix 8 at workgroup 64 take 32). The program grows with them: on
-// llvmpipe workgroup 4 (512 points, 2 lines: 128 butterflies, arrays of 2 x 1024 complex values)
-// took 96 s and 1 GB to compile, workgroup 1 (512) 230 s.
-constexpr int kMaxButterfliesPerInvocation = 32;
+// The most butterflies an invocation is compiled for: twice what the knobs' candidates take with
+// the other knobs at their defaults (workgroup 64 or 4 lines at r >= 29: 8). The program grows with
+// them: on llvmpipe (2 shared cores, the whole --check run at 64x64) 2 or 4 butterflies took 4 s,
+// 8 24 s, 16 28-30 s, 32 58 s (187 s on a busier machine), 128 (workgroup 4) 96 s and 1 GB,
+// 512 (workgroup 1) 230 s.
+constexpr int kMaxButterfliesPerInvocation = 16;
 
 class Fft final : public Blur {
  public:

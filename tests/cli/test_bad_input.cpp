@@ -473,7 +473,7 @@ std::vector<Case> bad_arguments() {
   // per-invocation arrays grow as its workgroup shrinks (workgroup 1 on 8x8 compiled for 230 s).
   cases.push_back({"fft_workgroup_one", {"--headless", "--variant", "fft", "--workgroup", "1", "--size", "8x8", "--frames", "0"}, 2,
                    "workgroup 1x1 for 2 lines of 512 points: each invocation takes 512 butterflies a step (register arrays of 8192 "
-                   "complex values), more than the 32 a program is compiled for"});
+                   "complex values), more than the 16 a program is compiled for"});
   for (Case& c : cases)
     for (char& ch : c.name)
       if (ch == '-') ch = '_';
