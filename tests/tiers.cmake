@@ -36,8 +36,9 @@ set(BLURLAB_FULL_TIER_ONLY
   "^(image|export)\\.[a-z0-9-]+\\.[a-z0-9_]+$"
   "^export\\.[a-z0-9-]+$"
   # Every variant's exports at each knob value that changes the recipe, run by the recipe runner
-  # (the first tier keeps dual Kawase's, below).
+  # (the first tier keeps dual Kawase's, below), and the python tools' fuzzing beyond their seeds.
   "^gl\\.ExportStructures/"
+  "^fuzz_tools\\.mutations$"
   # Long runs of the whole program: every variant with --check on the scene and in a sweep of
   # formats, the first run's default table and --tune, the report's sweep and charts, every
   # variant's memory.

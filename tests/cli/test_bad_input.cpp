@@ -1356,5 +1356,18 @@ TEST(RecipeRunner, OutputTargetsFollowBlurlabsRule) {
   EXPECT_EQ(files_below(dir), before) << "a file appeared or vanished";
 }
 
+TEST(TestTools, WriteTheirOutputsAsBlurlabDoes) {
+  // blurlab-make-chart --map wrote through libpng's own fopen: as root it replaced a read-only file.
+  Sandbox sandbox;
+  std::ofstream(sandbox.dir() / "read_only.png") << "kept";
+  fs::permissions(sandbox.dir() / "read_only.png", fs::perms(0444));
+  for (const char* mode : {"--map", "--noise"}) {
+    const ProgramResult r = run_program(BLURLAB_MAKE_CHART, {mode, "5", "5", "read_only.png"}, sandbox.dir());
+    EXPECT_EQ(r.exit_code, 1) << mode << ": " << r.err;
+    EXPECT_NE(r.err.find("'read_only.png': it is read-only (mode 0444)"), std::string::npos) << mode << ": " << r.err;
+    EXPECT_EQ(file_text(sandbox.dir() / "read_only.png"), "kept") << mode;
+  }
+}
+
 }  // namespace
 }  // namespace blurlab::test
