@@ -35,6 +35,10 @@ set(BLURLAB_FULL_TIER_ONLY
   # goldens, golden.<variant>.<case>, are their CPU models' and cheap: every one stays.)
   "^(image|export)\\.[a-z0-9-]+\\.[a-z0-9_]+$"
   "^export\\.[a-z0-9-]+$"
+  # Every variant's exports at each knob value that changes the recipe, run by the recipe runner
+  # (the first tier keeps dual Kawase's, below), and the python tools' fuzzing beyond their seeds.
+  "^gl\\.ExportStructures/"
+  "^fuzz_tools\\.mutations$"
   # Long runs of the whole program: every variant with --check on the scene and in a sweep of
   # formats, the first run's default table and --tune, the report's sweep and charts, every
   # variant's memory.
@@ -61,6 +65,9 @@ set(BLURLAB_FIRST_TIER_KEEPS
   # same C++ for every variant) and of the variable-radius ones (radius maps: C++ of their own),
   # but the 2048x2048 round trips (.large), which are there for a GPU's overlapping passes.
   "^(image|export)\\.(compute-separable|variable-[a-z]+)(\\.([a-z0-9]+_[a-z0-9_]+|linear|streamed))?$"
+  # The exports of every knob value of one variant of many recipes (dual Kawase: its fused chain's
+  # counters once made an export its runner refused).
+  "^gl\\.ExportStructures/ExportEveryStructure\\.RunsFromItsRecipeAlone/dual_kawase( |$)"
   # The window: its keys, its radius maps, its errors.
   "^window\\.(keys|radius_map|errors)$"
   # Bloom's stages through the code paths of its implementations: a variant per term, the FFT's

@@ -92,6 +92,14 @@ mutations=(
   "sliding-subgroup-carry-not-added|glsl/compute_sliding_subgroup.comp|s/      sum \+= total\[u\];\n//|^gl\.compute-sliding-subgroup\.r7\$"
   "sliding-subgroup-leaving-texel-off-by-one|glsl/compute_sliding_subgroup.comp|s/load_walk\(ivec2\(x - SLIDE_RADIUS - 1, y\)\)/load_walk(ivec2(x - SLIDE_RADIUS, y))/|^gl\.compute-sliding-subgroup\.r7\$"
   "sliding-subgroup-later-segments-skip-the-warm-up|glsl/compute_sliding_subgroup.comp|s/  if \(walking\)\n    for \(int k = 0;/  if (walking \&\& start == 0)\n    for (int k = 0;/|^gl\.BoxWalks\.SubgroupWalksSeveralSegmentsPerLine\$"
+  "recipe-runner-binds-two-on-a-unit|tests/tools/run_recipe.cpp|s/if \(!\(image \? image_units : texture_units\)\.insert\(unit\)\.second\)/if (false)/|^export\.run_recipe_hostile\$"
+  "recipe-runner-writes-any-target|tests/tools/run_recipe.cpp|s/  blurlab::check_output_target\(out, \"OUT\.png\"\);\n//|^(export\.run_recipe_hostile|bad_input\.RecipeRunner\.)"
+  "recipe-runner-hands-any-shader-on|tests/tools/run_recipe.cpp|s/      blurlab::check_glsl_limits\(text, \{name\}\);\n//|^export\.run_recipe_hostile\$"
+  "export-counters-as-a-data-file|src/blur/pipeline.cpp|s/if \(texture == &owner_\.counters_\) recorded\.zeros = true;\n *else //|^gl\.ExportStructures\/ExportEveryStructure\.RunsFromItsRecipeAlone\/dual_kawase"
+  "fft-compiles-any-workgroup|src/variants/fft.cpp|s/constexpr int kMaxButterfliesPerInvocation = 32;/constexpr int kMaxButterfliesPerInvocation = 1 << 20;/|^bad_input\.ListModes\."
+  "list-refusals-lists-every-variant|app/list_refusals.cpp|s/                                                                    : o\.variants;/ : std::vector<const VariantInfo*>(variants().begin(), variants().end());/|^bad_input\.ListModes\."
+  "list-modes-ignore-options|src/cli/options.cpp|s/  check_list_mode\(app, o\);\n//|^bad_input\.Cli\/BadArguments\.OneLineAndNoFile\/list_"
+  "charts-prefix-leaves-out|docs/tools/charts.py|s/    check_plain_name\(args\.prefix, \"--prefix\"\)[^\n]*\n//|^report\.charts\$"
   "sliding-subgroup-columns-drop-the-last-walk|src/variants/compute_sliding_subgroup.cpp|s/\(\(size\.y \+ cw - 1\) \/ cw\)/(size.y \/ cw)/|^gl\.compute-sliding-subgroup\.r7\$"
 )
 
