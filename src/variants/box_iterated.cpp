@@ -165,6 +165,7 @@ extern const VariantInfo box_iterated{
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
+    .max_radius = kMaxRadius,  // running sums: an add and a subtract per box at every sigma
     .knobs = {knobs::workgroup({{128, 1}, {256, 1}, {32, 1}, {64, 1}}), kChunk, kChains},
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,

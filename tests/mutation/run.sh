@@ -57,7 +57,7 @@ mutations=(
   "dual-kawase-auto-streams-below-its-size|src/variants/dual_kawase.cpp|s/double\(size->x\) \* size->y >= kStreamFromTexels/double(size->x) * size->y < kStreamFromTexels/|^unit\.OwnBound\."
   "dual-kawase-shared-odd-centre-from-the-diagonals|glsl/dual_kawase.comp|s/vec4 sum = 4\.0 \* s_centre\[gl_LocalInvocationIndex\];/vec4 sum = 4.0 * diagonal(q + kO \/ 2);/|^gl\.DualKawase\.DownPassesShareTheirCorners\$"
   "no-barrier-before-a-store-after-a-read|src/gl/barriers.cpp|s/accessed_\.count\(texture\) > 0/false/|^(unit\.Barriers\.|gl\.Pipeline\.Stores)"
-  "pipeline-forgets-what-a-pass-read|src/blur/pipeline.cpp|s/      gl::barriers\(\)\.shader_accessed\(b\.texture->id\(\)\);\n//|^gl\.Pipeline\.Stores"
+  "pipeline-forgets-what-a-pass-read|src/blur/pass_runner.cpp|s/    gl::barriers\(\)\.shader_accessed\(b\.texture->id\(\)\);\n//|^gl\.Pipeline\.Stores"
   "variable-pyramid-level-variance-doubled|glsl/variable_pyramid.comp|s/float\(1 << \(2 \* \(k - 1\)\)\)/float(1 << (2 * k - 1))/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_pyramid"
   "variable-pyramid-model-level-variance-doubled|src/variants/variable_pyramid.cpp|s/std::ldexp\(1\.0, 2 \* \(k - 1\)\)/std::ldexp(1.0, 2 * k - 1)/|^unit\.Approximation\.ThePyramids"
   "timer-frames-dropped|src/gl/timer_pool.cpp|s/(    if \(!ready\) break;[^\n]*\n)/\$1    if (frame.number % 2) {\n      release(frame);\n      in_flight_.pop_front();\n      continue;\n    }\n/|^unit\.TimerPool\."
@@ -100,6 +100,14 @@ mutations=(
   "psf-image-without-light-taken|src/effects/bloom_kernel_image.cpp|s/if \(!\(total\[c\] > 0\.0\)\)\n/if (false)\n/|^unit\.BloomKernel\.AnImageWithNoLightIsRefused\$"
   "fft2d-bound-counts-rows-one-way|src/effects/bloom_fft2d.cpp|s/b\.fmas = 2\.0 \* \(2\.0 \* h \* row_transform\)/b.fmas = 1.0 * (2.0 * h * row_transform)/|^unit\.Fft2d\.OwnBoundCountedByHand\$"
   "fft2d-estimate-drops-the-spectrum|src/effects/bloom_fft2d.cpp|s/ \+ 2\.0 \* half\.x \* half\.y \* 16\.0 \+\n/ +\n/|^(unit\.Fft2d\.MemoryCountedByHand|bad_input\.MemoryPlan\.TheRunsEstimateCountsFft2ds)"
+  "recipe-runner-binds-two-on-a-unit|tests/tools/run_recipe.cpp|s/if \(!\(image \? image_units : texture_units\)\.insert\(unit\)\.second\)/if (false)/|^export\.run_recipe_hostile\$"
+  "recipe-runner-writes-any-target|tests/tools/run_recipe.cpp|s/  blurlab::check_output_target\(out, \"OUT\.png\"\);\n//|^(export\.run_recipe_hostile|bad_input\.RecipeRunner\.)"
+  "recipe-runner-hands-any-shader-on|tests/tools/run_recipe.cpp|s/      blurlab::check_glsl_limits\(text, \{name\}\);\n//|^export\.run_recipe_hostile\$"
+  "export-counters-as-a-data-file|src/blur/pipeline.cpp|s/if \(texture == &owner_\.counters_\) recorded\.zeros = true;\n *else //|^gl\.ExportStructures\/ExportEveryStructure\.RunsFromItsRecipeAlone\/dual_kawase"
+  "fft-compiles-any-workgroup|src/variants/fft.cpp|s/constexpr int kMaxButterfliesPerInvocation = 32;/constexpr int kMaxButterfliesPerInvocation = 1 << 20;/|^bad_input\.ListModes\."
+  "list-refusals-lists-every-variant|app/list_refusals.cpp|s/                                                                    : o\.variants;/ : std::vector<const VariantInfo*>(variants().begin(), variants().end());/|^bad_input\.ListModes\."
+  "list-modes-ignore-options|src/cli/options.cpp|s/  check_list_mode\(app, o\);\n//|^bad_input\.Cli\/BadArguments\.OneLineAndNoFile\/list_"
+  "charts-prefix-leaves-out|docs/tools/charts.py|s/    check_plain_name\(args\.prefix, \"--prefix\"\)[^\n]*\n//|^report\.charts\$"
   "sliding-subgroup-columns-drop-the-last-walk|src/variants/compute_sliding_subgroup.cpp|s/\(\(size\.y \+ cw - 1\) \/ cw\)/(size.y \/ cw)/|^gl\.compute-sliding-subgroup\.r7\$"
 )
 
