@@ -147,7 +147,7 @@ TEST(Options, UsageErrors) {
   EXPECT_NE(usage_error({"--variant", "nope"}).find("unknown variant 'nope'"), std::string::npos);
   usage_error({"--kernel", "median"});
   usage_error({"--sigma", "-3"});
-  usage_error({"--sigma", "50"});
+  usage_error({"--sigma", "171"});  // needs r = 513, above kMaxRadius
   usage_error({"--kernel", "box", "--sigma", "2"});
   usage_error({"--format", "rgb8"});
   usage_error({"--input-format", "rgba32f"});
