@@ -13,6 +13,7 @@
 #include "blur/model.h"
 #include "effects/bloom.h"
 #include "image/image_file.h"
+#include "image/memory_budget.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -28,6 +29,14 @@ KernelImage read_kernel_image(const std::string& path) {
     if (info.format != ImageFormat::png || (info.channels != 1 && info.channels != 3) ||
         (info.bits_per_channel != 8 && info.bits_per_channel != 16))
       throw Error(what + "a kernel image is an 8- or 16-bit grey or RGB PNG without alpha (this one: " + describe(info) + ")");
+    // By its header, before any of it is decoded: the file, the decoder's buffers, the decoded
+    // float RGBA (16 bytes a pixel) and the values kept in double (24).
+    const uint64_t per_pixel = 16 + 24 + static_cast<uint64_t>(std::max(info.decoder_bytes_per_texel, 0));
+    const uint64_t bytes = kFixedRunBytes + info.file_bytes + static_cast<uint64_t>(info.width) * static_cast<uint64_t>(info.height) * per_pixel;
+    const MemoryBound bound = memory_bound();
+    if (bytes > bound.bytes)
+      throw Error(what + std::to_string(info.width) + "x" + std::to_string(info.height) + " needs about " + format_bytes(bytes) + " to read (" +
+                  std::to_string(per_pixel) + " bytes a pixel), more than the bound of " + format_bytes(bound.bytes) + " (" + bound.source + ")");
   };
   // Read and decode errors (no file, a FIFO or device, empty, truncated, not a PNG) name the file
   // and the option themselves, in one line.

@@ -461,6 +461,8 @@ std::vector<Case> bad_arguments() {
         std::tuple{"psf_image_fifo", "image:fifo", 1, "cannot read --psf image 'fifo': it is a FIFO", false},
         std::tuple{"psf_image_device", "image:null", 1, "cannot read --psf image 'null': it is a character device", true},
         std::tuple{"psf_image_directory", "image:adir", 1, "cannot read --psf image 'adir': it is a directory", false},
+        // Refused by its header (its size, or what its bytes can hold) before 4 GiB are decoded for it.
+        std::tuple{"psf_image_header_beyond_its_bytes", "image:map_huge_header.png", 1, "16384x16384", false},
         std::tuple{"psf_image_all_zero", "image:psf_zero.png", 1, "values are all 0 (3x3): a PSF with no light cannot be normalised", false},
         std::tuple{"psf_image_rgba", "image:in.png", 1, "a kernel image is an 8- or 16-bit grey or RGB PNG without alpha (this one: 8-bit RGBA PNG)", false},
         std::tuple{"psf_image_grey_alpha", "image:psf_grey_alpha.png", 1, "(this one: 8-bit gray+alpha PNG)", false},
