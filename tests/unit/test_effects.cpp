@@ -87,7 +87,7 @@ TEST(Bloom, RefusesWhatCannotBeABloomWithTheNumbers) {
   EXPECT_EQ(config_error({{"psf", "sum:0@3,0@4"}}), "--psf 'sum:0@3,0@4': the weights sum to 0 (no light to spread)");
   EXPECT_EQ(config_error({{"psf", "sum:-1@3,2@4"}}), "--psf 'sum:-1@3,2@4': weight -1 is negative (a PSF spreads light, it takes none)");
   EXPECT_EQ(config_error({{"psf", "sum:1@1,1@2,1@3,1@4,1@5,1@6,1@7"}}), "--psf: 7 terms, at most 6");
-  EXPECT_EQ(config_error({{"psf", "box:3"}}), "--psf 'box:3' is neither gauss:SIGMA nor sum:W@SIGMA,...");
+  EXPECT_EQ(config_error({{"psf", "box:3"}}), "--psf 'box:3' is neither gauss:SIGMA, sum:W@SIGMA,... nor image:FILE[@P%]");
   // 5% of a 4K frame's height (r = 324) runs; 8% (r = 519) is past every variant's reach.
   EXPECT_EQ(config_error({{"psf", "gauss:5%"}}, {3840, 2160}), "accepted");
   EXPECT_EQ(config_error({{"psf", "gauss:8%"}}, {3840, 2160}),
