@@ -58,8 +58,8 @@ set(BLURLAB_FIRST_TIER_KEEPS
   # same C++ for every variant) and of the variable-radius ones (radius maps: C++ of their own),
   # but the 2048x2048 round trips (.large), which are there for a GPU's overlapping passes.
   "^(image|export)\\.(compute-separable|variable-[a-z]+)(\\.([a-z0-9]+_[a-z0-9_]+|linear|streamed))?$"
-  # The window: its keys, its radius maps, its errors.
-  "^window\\.(keys|radius_map|errors)$")
+  # The window: its keys, its radius maps, its effects, its errors.
+  "^window\\.(keys|radius_map|effect|errors)$")
 
 # Whether `test` runs only in the full tier: sets `result` to TRUE or FALSE.
 function(blurlab_full_tier_only test result)
