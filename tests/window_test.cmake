@@ -339,7 +339,7 @@ elseif(MODE STREQUAL "effect")
   check_screenshots(same ${OUT}/zero_bare.png ${OUT}/without_bare.png --max-lsb 1 --max-mean 0.05)
   # 2. The panel with --effect and an implementation of the effect's own: what runs, its stages'
   #    GPU times (the mip chain's levels), its check against the ground truth.
-  run_effect(panel "0:key=Space;0:key=C;3:wait=check" --effect bloom --variant mip-chain --size 640x360 --frames 5)
+  run_effect(panel "0:key=Space;0:key=C;3:wait=check" --effect bloom --variant mip-chain --size 320x180 --frames 5)
   set(printed "${run_output}")
   expect_line("${printed}" "effect: bloom")
   expect_line("${printed}" "implementation: +mip-chain")
