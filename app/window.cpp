@@ -290,11 +290,14 @@ class App {
   void configure_effect(const EffectInfo& effect) {
     map_thumbnail_ = gl::Texture();
     effect_settings_ = ui::effect_settings(state_);
-    effect_description_.clear();
+    try {
+      effect_description_ = effect.describe(effect_settings_, size_);
+    } catch (const UsageError&) {
+      effect_description_.clear();  // the settings do not fit this size: the refusal below says why
+    }
     try {
       const auto refusal = effect_pipeline_.configure(effect, effect_settings_, size_);
       unsupported_ = refusal ? std::optional(refusal->reason) : std::nullopt;
-      effect_description_ = effect.describe(effect_settings_, size_);
     } catch (const gl::ShaderError& e) {
       shader_error_ = e.log().empty() ? e.what() : e.log();
       unsupported_ = "shader error";

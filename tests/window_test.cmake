@@ -19,7 +19,7 @@
 #   without it (B), which is the effect's at intensity 0 (the same tonemap); the panel names the
 #   effect and its implementation, times its stages, checks it against the ground truth; the
 #   arrows switch the implementation, a digit of a variant that does not serve it says so; D
-#   shows the difference to the ground truth.
+#   shows the difference to the ground truth; an implementation that cannot run says why.
 #   MODE=errors: --screenshot into a missing directory, or minimized at the screenshot frame.
 #   MODE=resize: odd sizes, 1x1 and 0x0 (minimized) while running; the last screenshot must have
 #   the last size, no GL errors, and the minimized frames must have been skipped, not rendered.
@@ -366,6 +366,15 @@ elseif(MODE STREQUAL "effect")
   expect_line("${printed}" "view: difference to bloom's ground truth \\(animation held\\)")
   expect_line("${printed}" "x64 \\(1 LSB = 25% grey\\), red beyond 1 LSB; largest max [0-9.]+ LSB, rms [0-9.]+ \\([0-9.]+ dB\\)")
   expect_line("${printed}" "1: copy does not serve bloom [^\n]*")
+  # 4. Why an implementation cannot run, in red, and the frame without the effect instead: a
+  #    variant's refusal (its reach), and a PSF in percent of the height that outgrows every blur
+  #    when the window grows.
+  run_effect(refused "0:key=Space" --effect bloom --variant compute-separable --psf gauss:30% --size 320x180 --frames 3)
+  expect_line("${run_output}" "cannot run: radius 162 is above compute-separable's [0-9]+[^\n]*")
+  expect_line("${run_output}" "check: none \\(the effect does not run\\)")
+  expect_line("${run_output}" "view: without bloom: the HDR frame, tonemapped; the implementation cannot run these settings \\(paused\\)")
+  run_effect(outgrown "0:key=Space;1:resize=1280x720" --effect bloom --variant fft --psf gauss:30% --size 320x180 --frames 3)
+  expect_line("${run_output}" "cannot run: --psf: sigma 216 px \\(30% of 720 rows\\) needs radius 648 \\(3 sigma\\), above 512")
   # An exact implementation's difference: black where it rounds like the ground truth, no red.
   run_effect(difference_bare "0:key=Space;0:key=X;0:key=D;0:key=Tab;3:wait=check" --size 320x180 --frames 5)
   check_screenshots(difference ${OUT}/difference_bare.png --min-black 0.6)
