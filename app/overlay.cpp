@@ -254,10 +254,10 @@ void help_panel(OverlayLayout& layout) {
   ImGui::Begin("Keys", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
   std::string effect_cycle = "none";
   for (const EffectInfo* e : effects()) effect_cycle += ", " + std::string(e->name);
-  const std::string effect_row = "effect: " + effect_cycle + ", none";
+  const std::string effect_row = "effect: " + effect_cycle + ", none (its implementation: Left/Right, digits)";
   const char* const rows[][2] = {
-      {"1-9, Shift+1-9", "variants 1-18 (the list's numbers); with an effect, as its implementation"},
-      {"Left/Right", "previous / next variant (all of them); with an effect, implementation"},
+      {"1-9, Shift+1-9", "variants 1-18 (the list's numbers)"},
+      {"Left/Right", "previous / next variant (all of them)"},
       {"X", effect_row.c_str()},
       {"+ / -", "radius (an approximation: sigma)"},
       {"G", "box / gauss"},
