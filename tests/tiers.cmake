@@ -68,8 +68,8 @@ set(BLURLAB_FIRST_TIER_KEEPS
   # The exports of every knob value of one variant of many recipes (dual Kawase: its fused chain's
   # counters once made an export its runner refused).
   "^gl\\.ExportStructures/ExportEveryStructure\\.RunsFromItsRecipeAlone/dual_kawase( |$)"
-  # The window: its keys, its radius maps, its errors.
-  "^window\\.(keys|radius_map|errors)$"
+  # The window: its keys, its radius maps, its effects, its errors.
+  "^window\\.(keys|radius_map|effect|errors)$"
   # Bloom's stages through the code paths of its implementations: a variant per term, the FFT's
   # own passes, an approximation checked against its model, the mip chain's levels.
   "^gl\\.Bloom/BloomImplementations\\..*/(compute_separable|fft|dual_kawase|mip_chain)$")

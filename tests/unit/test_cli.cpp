@@ -273,6 +273,23 @@ TEST(Options, WindowTakesOneSettingAndLinearLightOnlyAsL) {
   EXPECT_THROW(check_window_options(parse({"--wide"})), UsageError);
 }
 
+TEST(Options, WindowTakesAnEffectWithOneImplementation) {
+  check_window_options(parse({"--effect", "bloom"}));
+  check_window_options(parse({"--effect", "bloom", "--variant", "mip-chain", "--intensity", "0.2", "--border", "wrap"}));
+  try {
+    check_window_options(parse({"--effect", "bloom", "--variant", "fft,mip-chain"}));
+    ADD_FAILURE() << "no usage error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("give one value of --variant"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(check_window_options(parse({"--effect", "bloom", "--check"})), UsageError) << "--check needs --headless";
+  // The window's own options are judged with an effect as without one.
+  EXPECT_EQ(usage_error({"--effect", "bloom", "--screenshot", "shot.png"}), "--screenshot needs --frames N (the frame to save)");
+  EXPECT_EQ(usage_error({"--headless", "--effect", "bloom", "--frames", "2", "--screenshot", "shot.png"}),
+            "--screenshot applies to the window; with --headless use --output");
+  EXPECT_NE(usage_error({"--effect", "bloom", "--script", "3:key=Q"}).find("unknown key 'Q'"), std::string::npos);
+}
+
 TEST(Options, Help) {
   const Options o = parse({"--help"});
   EXPECT_TRUE(o.help);
