@@ -18,7 +18,7 @@
 set(BLURLAB_FULL_TIER_ONLY
   # The GL grid's repeats: the other radii, the border modes, the knob candidates, the long walks
   # and the large Gaussians of every variant (its r = 7 case stays).
-  "^gl\\.[a-z0-9-]+\\.(r(0|1|2|16|33|64|128)|border_[a-z0-9]+|knobs|walks|large_gauss)$"
+  "^gl\\.[a-z0-9-]+\\.(r(0|1|2|16|33|64|128|512)|border_[a-z0-9]+|knobs|walks|large_gauss)$"
   # Every line shape of the recursive Gaussians' blocks (158 s of CPU on its own), and dual Kawase
   # at every level count, odd size, border and chain (minutes).
   "^gl\\.RecursiveGaussianBlocks\\."
