@@ -72,7 +72,7 @@ set(BLURLAB_FIRST_TIER_KEEPS
   "^window\\.(keys|radius_map|effect|errors)$"
   # Bloom's stages through the code paths of its implementations: a variant per term, the FFT's
   # own passes, an approximation checked against its model, the mip chain's levels.
-  "^gl\\.Bloom/BloomImplementations\\..*/(compute_separable|fft|dual_kawase|mip_chain)$")
+  "^gl\\.Bloom/BloomImplementations\\..*/(compute_separable|fft|dual_kawase|mip_chain)( |$)")
 
 # Whether `test` runs only in the full tier: sets `result` to TRUE or FALSE.
 function(blurlab_full_tier_only test result)

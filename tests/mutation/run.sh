@@ -25,9 +25,9 @@ root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 # name | file | perl substitution (applied with -0pi: the whole file is one string) | ctest regex
 mutations=(
   "bloom-threshold-ignored|glsl/effects/bloom_common.glsl|s/return max\(q, b - threshold\) \/ b;/return 1.0;/|^gl\.Effects\.BloomWithThresholdAndSumOfGaussians\$"
-  "bloom-composite-keeps-the-light-that-blooms|glsl/effects/bloom_common.glsl|s/h \+ u_pass\.x \* \(layer - blooming_light\(h\)\)/h + u_pass.x * layer/|^gl\.Bloom\/BloomImplementations\..*\/fft\$"
-  "tonemap-shoulder-moved|glsl/effects/tonemap.glsl|s/x \* \(2\.51 \* x \+ 0\.03\)/x * (2.41 * x + 0.03)/|^gl\.Bloom\/BloomImplementations\..*\/compute_separable\$"
-  "mip-chain-level-weights-ignored|glsl/effects/bloom_mip_chain.comp|s/u_pass\.x \* imageLoad\(u_down_here, p\)\.rgb : vec3\(0\.0\)/imageLoad(u_down_here, p).rgb : vec3(0.0)/|^gl\.Bloom\/BloomImplementations\..*\/mip_chain\$"
+  "bloom-composite-keeps-the-light-that-blooms|glsl/effects/bloom_common.glsl|s/h \+ u_pass\.x \* \(layer - blooming_light\(h\)\)/h + u_pass.x * layer/|^gl\.Bloom/BloomImplementations\..*/fft( |\$)"
+  "tonemap-shoulder-moved|glsl/effects/tonemap.glsl|s/x \* \(2\.51 \* x \+ 0\.03\)/x * (2.41 * x + 0.03)/|^gl\.Bloom/BloomImplementations\..*/compute_separable( |\$)"
+  "mip-chain-level-weights-ignored|glsl/effects/bloom_mip_chain.comp|s/u_pass\.x \* imageLoad\(u_down_here, p\)\.rgb : vec3\(0\.0\)/imageLoad(u_down_here, p).rgb : vec3(0.0)/|^gl\.Bloom/BloomImplementations\..*/mip_chain( |\$)"
   "refuse-everything|src/blur/variant.cpp|s/(std::optional<Refusal> unsupported_reason\([^{]*\{)/\$1\n  return Refusal{Limit::Setting, \"mutation\"};/|^gl\.compute-separable\.r7\$"
   "refuse-non-default-knobs|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  for (const Knob* k : {&kColumns, &kRows, &kBatch, &kScan})\n    if (s.knob(k->name) != k->default_value(s.kernel.radius)) return Refusal{Limit::Knobs, \"mutation\"};/|^gl\.compute-box-blocked\.knobs\$"
   "refuse-large-radii|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  if (s.kernel.radius > 16) return Refusal{Limit::Reach, \"mutation\", double(s.kernel.radius), 16.0};/|^gl\.compute-box-blocked\.r33\$"
