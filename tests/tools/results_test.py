@@ -7,7 +7,8 @@ ranking lists every exact variant per radius by x copy with the refused ones nam
 the rows of a targets file made up here (not the project's) from the numbers as measured (2.5x
 meets 2.5x, 2.54x does not), holds a per-pass target to the worst pass, picks the fastest exact box,
 compares a variant's sizes, answers with the latest row of a setting, says "not measured" for a row
-the file lacks, and refuses a targets file that names no limit.
+the file lacks, and refuses a targets file that names no limit; older counts per variant the rows
+made by today's code (by the digests given) and names the commits of the others.
 
   python3 tests/tools/results_test.py docs/tools/results.py
 """
@@ -238,6 +239,28 @@ with tempfile.TemporaryDirectory() as tmp:
     project = run("targets", path)
     expect(project.returncode == 0 and "docs/targets.json" in project.stdout, f"the project's targets file: {project.stderr}")
 
+
+# --- older: the rows made by today's code of their variant, by the digests given -------------------
+with tempfile.TemporaryDirectory() as tmp:
+    made = dict(first, results=[dict(r, made_by={"commit": "abc", "code": "1111"}) for r in first["results"]])
+    made["results"][1] = dict(made["results"][1], made_by={"commit": "old1", "code": "0000"})  # "slow": older code
+    made["results"][2] = {k: v for k, v in made["results"][2].items() if k != "made_by"}      # "fast": none recorded
+    path = os.path.join(tmp, "made.json")
+    with open(path, "w") as f:
+        json.dump(made, f)
+    digests = os.path.join(tmp, "digests.txt")
+    with open(digests, "w") as f:
+        f.write("".join(f"{v} 1111\n" for v in ("slow", "fast", "faster-but-refused", "faster-but-wrap", "faster-but-hdr",
+                                                  "exact-gauss", "dual-kawase")))
+    result = run("older", path, "--digests", digests)
+    lines = result.stdout.splitlines()
+    expect(result.returncode == 0 and "5 of 7 rows made by today's code" in result.stdout, f"older: {result.stdout}{result.stderr}")
+    expect("| slow | 0 | 1 | old1 |" in lines and "| fast | 0 | 1 | none recorded |" in lines and "| exact-gauss | 1 | 0 | - |" in lines,
+           f"older's rows: {lines}")
+    with open(digests, "w") as f:
+        f.write("not a digest line at all\n")
+    refused = run("older", path, "--digests", digests)
+    expect(refused.returncode != 0 and "is not a line of blurlab-code-digests" in refused.stderr, f"a bad digests file: {refused.stderr}")
 
 for failure in failures:
     print("FAIL:", failure)
