@@ -32,10 +32,11 @@ vec4 bits_texel(uvec4 bits, int bytes) {
 }
 
 // Values of one pass that change from dispatch to dispatch of a program (BlurPasses::dispatch's
-// `pass`), e.g. a Kawase pass's offset; only the variants that set them read them.
+// `pass`), e.g. a Kawase pass's offset; only the variants that set them read them. An exported
+// shader (BAKED_BORDER_VALUE, below) has them baked in where its pass has them, and no uniform.
 #ifdef BAKED_PASS
 const vec4 u_pass = BAKED_PASS;  // an exported pass (blurlab --export): its values baked in
-#else
+#elif !defined(BAKED_BORDER_VALUE)
 layout(location = 0) uniform vec4 u_pass;
 #endif
 

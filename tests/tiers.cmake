@@ -58,6 +58,9 @@ set(BLURLAB_FIRST_TIER_KEEPS
   # same C++ for every variant) and of the variable-radius ones (radius maps: C++ of their own),
   # but the 2048x2048 round trips (.large), which are there for a GPU's overlapping passes.
   "^(image|export)\\.(compute-separable|variable-[a-z]+)(\\.([a-z0-9]+_[a-z0-9_]+|linear|streamed))?$"
+  # What an export states of itself (fidelity on the chart, the sizes it holds for) and the runner
+  # keeping to it: dual Kawase's own choices, the one case of them.
+  "^export\\.dual-kawase\\.choices$"
   # The window: its keys, its radius maps, its errors.
   "^window\\.(keys|radius_map|errors)$")
 
