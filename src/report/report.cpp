@@ -498,8 +498,8 @@ TableView table_view(const Report& r, Columns columns) {
               "~sigma; a variable-radius one: the exact kernel of each pixel's radius), " +
               std::string(all ? "in LSB of the input's range (1/255), max and RMS over every texel and channel, and PSNR"
                               : "as PSNR over every texel and channel") +
-              "; exact: an exact variant, within 1 LSB of the exact Gaussian by construction (its check). The check of an "
-              "approximation is against the CPU model of its own algorithm.";
+              "; exact: an exact variant, within 1 LSB of the exact kernel (Gaussian or box) by construction (its check). "
+              "The check of an approximation is against the CPU model of its own algorithm.";
   if (!legend.empty()) view.legend = wrapped(legend, kTableWidth) + "\n";
   return view;
 }
