@@ -95,7 +95,7 @@ mutations=(
   "sliding-subgroup-columns-drop-the-last-walk|src/variants/compute_sliding_subgroup.cpp|s/\(\(size\.y \+ cw - 1\) \/ cw\)/(size.y \/ cw)/|^gl\.compute-sliding-subgroup\.r7\$"
   "older-results-rows-ranked|src/report/results_files.cpp|s/  if \(row\.code != code_digest\(row\.variant\)\)\n/  if (false)\n/|^unit\.Conclusion\.(ResultsRowsOlderThanTheCodeAreNotRanked|CarriedResultsRankOnlyRowsOfTodaysCode)\$"
   "code-digest-counts-comments|src/util/code_digest.cpp|s/      while \(i < s\.size\(\) && s\[i\] != '\\\\n'\) \+\+i;/      while (i < s.size() \&\& s[i] != '\\\\n') put(s.substr(i++, 1));/|^unit\.CodeDigest\."
-  "frontier-names-an-unsettled-winner|docs/tools/charts.py|s/return fastest, \[p for p in ranked\[1:\] if reach >= p\[0\] - spread_ms\(p\[3\]\) \/ 2\]/return fastest, []/|^report\.charts\$"
+  "frontier-names-an-unsettled-winner|docs/tools/charts.py|s/return fastest, \[p for p in ranked\[1:\] if reach >= p\[0\] - spread_ms\(p\[3\]\) \/ 2\]/return fastest, []/|^report\.charts_words\$"
   "progress-hides-its-first-lines|src/util/progress.cpp|s/  for \(const std::string& line : held_\) out_ << line << \"\\\\n\";\n//|^unit\.Progress\."
   "cpu-sizing-off-with-frames|app/cpu_rasterizer_sizing.cpp|s/const bool size_chosen = !o\.sizes\.empty\(\) \x7c\x7c !o\.image\.empty\(\);/const bool size_chosen = !o.sizes.empty() or !o.image.empty() or o.frames_given;/|^cli\.first_run_sizing\$"
   "export-fidelity-on-the-scene-only|app/export_blur.cpp|s/    fidelities\.push_back\(fidelity_on\(pipeline, \*row, \"the test chart/    if (false) fidelities.push_back(fidelity_on(pipeline, *row, \"the test chart/|^export\.dual-kawase\.choices\$"
