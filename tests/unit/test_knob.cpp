@@ -128,7 +128,9 @@ TEST(Registry, EveryCandidateIsAValueAndNamesAreUnique) {
       }
       for (size_t i = 0; i < k.default_by_side.size(); ++i) {
         const auto& [side, value] = k.default_by_side[i];
-        if (i > 0) EXPECT_LT(k.default_by_side[i - 1].first, side) << v->name << "'s " << k.name << " defaults by side out of order";
+        if (i > 0) {
+          EXPECT_LT(k.default_by_side[i - 1].first, side) << v->name << "'s " << k.name << " defaults by side out of order";
+        }
         EXPECT_TRUE(seen.count(value)) << v->name << "'s " << k.name << " default from side " << side << " is not a candidate";
       }
       EXPECT_FALSE(k.help.empty());
