@@ -360,7 +360,9 @@ TEST(Report, TinyGbpsKeepsItsColumnAndExactBoxesAreExact) {
   ASSERT_NE(fidelity, std::string::npos) << t;
   for (const std::string& row : split(t, '\n'))
     for (const char* variant : {"frag-naive ", "frag-separable ", "compute-separable "})
-      if (row.rfind(variant, 0) == 0) EXPECT_EQ(row.substr(fidelity, 5), "exact") << row << "\n" << header;
+      if (row.rfind(variant, 0) == 0) {
+        EXPECT_EQ(row.substr(fidelity, 5), "exact") << row << "\n" << header;
+      }
 }
 
 // With the roofline the narrow table shows both bounds (the problem's and the variant's own) in
