@@ -68,6 +68,9 @@ set(BLURLAB_FIRST_TIER_KEEPS
   # The exports of every knob value of one variant of many recipes (dual Kawase: its fused chain's
   # counters once made an export its runner refused).
   "^gl\\.ExportStructures/ExportEveryStructure\\.RunsFromItsRecipeAlone/dual_kawase( |$)"
+  # What an export states of itself (fidelity on the chart, the sizes it holds for) and the runner
+  # keeping to it: dual Kawase's own choices, the one case of them.
+  "^export\\.dual-kawase\\.choices$"
   # The window: its keys, its radius maps, its effects, its errors.
   "^window\\.(keys|radius_map|effect|errors)$"
   # Bloom's stages through the code paths of its implementations: a variant per term, the FFT's

@@ -492,7 +492,8 @@ Options parse_options(int argc, const char* const* argv) {
   } else if (o.check) {
     o.frames = 0;
   }
-  o.timing_given = app.count("--warmup") || app.count("--frames") || app.count("--budget");
+  o.warmup_given = app.count("--warmup") > 0;
+  o.budget_given = app.count("--budget") > 0;
   if (app.count("--time")) {
     const auto t = parse_double(time_text);
     if (!t || *t < 0.0 || *t > 1e6) throw UsageError("--time '" + time_text + "' is not a time in 0..1e6 seconds");

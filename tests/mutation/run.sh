@@ -108,6 +108,16 @@ mutations=(
   "list-modes-ignore-options|src/cli/options.cpp|s/  check_list_mode\(app, o\);\n//|^bad_input\.Cli\/BadArguments\.OneLineAndNoFile\/list_"
   "charts-prefix-leaves-out|docs/tools/charts.py|s/    check_plain_name\(args\.prefix, \"--prefix\"\)[^\n]*\n//|^report\.charts\$"
   "sliding-subgroup-columns-drop-the-last-walk|src/variants/compute_sliding_subgroup.cpp|s/\(\(size\.y \+ cw - 1\) \/ cw\)/(size.y \/ cw)/|^gl\.compute-sliding-subgroup\.r7\$"
+  "older-results-rows-ranked|src/report/results_files.cpp|s/  if \(row\.code != code_digest\(row\.variant\)\)\n/  if (false)\n/|^unit\.Conclusion\.(ResultsRowsOlderThanTheCodeAreNotRanked|CarriedResultsRankOnlyRowsOfTodaysCode)\$"
+  "code-digest-counts-comments|src/util/code_digest.cpp|s/      while \(i < s\.size\(\) && s\[i\] != '\\\\n'\) \+\+i;/      while (i < s.size() \&\& s[i] != '\\\\n') put(s.substr(i++, 1));/|^unit\.CodeDigest\."
+  "frontier-names-an-unsettled-winner|docs/tools/charts.py|s/return fastest, \[p for p in ranked\[1:\] if reach >= p\[0\] - spread_ms\(p\[3\]\) \/ 2\]/return fastest, []/|^report\.charts_words\$"
+  "progress-hides-its-first-lines|src/util/progress.cpp|s/  for \(const std::string& line : held_\) out_ << line << \"\\\\n\";\n//|^unit\.Progress\."
+  "cpu-sizing-off-with-frames|app/cpu_rasterizer_sizing.cpp|s/const bool size_chosen = !o\.sizes\.empty\(\) \x7c\x7c !o\.image\.empty\(\);/const bool size_chosen = !o.sizes.empty() or !o.image.empty() or o.frames_given;/|^cli\.first_run_sizing\$"
+  "export-fidelity-on-the-scene-only|app/export_blur.cpp|s/    fidelities\.push_back\(fidelity_on\(pipeline, \*row, \"the test chart/    if (false) fidelities.push_back(fidelity_on(pipeline, *row, \"the test chart/|^export\.dual-kawase\.choices\$"
+  "export-holds-for-any-size|app/export_blur.cpp|s/    return !unsupported_reason\(v, s, z, limits\) && program_sources\(v, s, z\) == made;/    return !unsupported_reason(v, s, z, limits);/|^export\.dual-kawase\.choices\$"
+  "export-ships-every-branch|src/export/export.cpp|s/  if \(chosen\.unresolved\.empty\(\)\) return chosen\.text;/  if (false) return chosen.text;/|^export\.compute-separable\$"
+  "kernel-gaussian-accepted|src/blur/kernel.cpp|s/if \(text == \"gauss\"\) return KernelType::Gauss;/if (text == \"gauss\" or text == \"gaussian\") return KernelType::Gauss;/|^unit\.Options\.KernelNamesAreTheHelpsOnly\$"
+  "recursive-blocks-default-ignores-the-size|src/variants/recursive_gaussian_blocks.cpp|s/  k\.default_by_side = \{\{128 \* kMaxBlock \+ 1, \{256, 2\}\}, \{256 \* kMaxBlock \+ 1, \{512, 1\}\}\};\n//|^unit\.Settings\.RecursiveGaussianBlocksDefaultsRunAtTheLargeSizes\$"
 )
 
 # Breaks that llvmpipe cannot show: it runs one dispatch at a time, so a missing barrier between

@@ -123,6 +123,14 @@ TEST(Options, BorderModesSweepLikeKernels) {
   EXPECT_EQ(parse({"--border", "wrap,wrap"}).borders.size(), 1u);
 }
 
+// --help names the kernels box and gauss: another name, "gaussian" too, is refused in one line
+// rather than taken silently.
+TEST(Options, KernelNamesAreTheHelpsOnly) {
+  EXPECT_EQ(parse({"--kernel", "gauss"}).kernels, std::vector<KernelType>{KernelType::Gauss});
+  EXPECT_EQ(usage_error({"--kernel", "gaussian"}), "--kernel 'gaussian' is not box or gauss");
+  EXPECT_EQ(usage_error({"--kernel", "box,Gauss"}), "--kernel 'Gauss' is not box or gauss");
+}
+
 TEST(Options, BorderErrors) {
   EXPECT_EQ(usage_error({"--border", "mirror"}), "--border 'mirror' is not clamp, reflect, reflect101, wrap or constant");
   EXPECT_EQ(usage_error({"--border", "wrap", "--border-value", "1,1,1,1"}), "--border-value applies to --border constant only");
