@@ -187,7 +187,13 @@ int run_headless(const cli::Options& given) {
   if (o.tune) {
     report::TuningTable choices;  // this run's; merged into the file at the end
     TextTable table(bench::tuning_table_header());
-    bench::run_tuning(jobs, measurer, o.frames, fill, on_job, info.renderer, choices, table);
+    const bench::OnTry on_try = [&](const VariantInfo& v, const BlurSettings& s) {  // "workgroup=128x1 lines=4"
+      const BlurSettings knobs = resolve(v, s);
+      std::string text;
+      for (const Knob& k : v.knobs) text += (text.empty() ? "" : " ") + std::string(k.name) + "=" + k.text(knobs.knob(k.name));
+      progress.tick(text);
+    };
+    bench::run_tuning(jobs, measurer, o.frames, fill, on_job, info.renderer, choices, table, {}, on_try);
     progress.clear();
     table.print(std::cout);
     std::cout << "\n" << wrapped(bench::tuning_table_legend(), report::kTableWidth) << "\n";
@@ -212,6 +218,7 @@ int run_headless(const cli::Options& given) {
   rep.scene_time = o.time;
   rep.image = o.image;
   rep.command = o.command_line;
+  rep.shaders_from_disk = !o.shader_dir.empty();
   if ((o.roofline || !o.json.empty()) && o.frames > 0)
     rep.roofline = bench::measure_roofline(programs, pipeline, timers, info, measurer.policy());
   bench::SweepResult result;

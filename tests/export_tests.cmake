@@ -90,6 +90,11 @@ foreach(line IN LISTS lines)
   endif()
   math(EXPR count "${count} + 1")
 endforeach()
+# What an export states of itself, and the runner keeping to it (tests/export_choices.cmake).
+add_test(export.dual-kawase.choices "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DMAKE_CHART=${MAKE_CHART}
+         -DDIR=${WORK}/choices -P "${CHOICES}")
+set_tests_properties(export.dual-kawase.choices PROPERTIES TIMEOUT 300)
+blurlab_tier(export.dual-kawase.choices export)
 # The runner refuses a recipe whose data files are damaged, in one line (tests/export_bad_data.cmake).
 add_test(export.run_recipe_bad_data "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DMAKE_CHART=${MAKE_CHART}
          -DDIR=${WORK}/bad_data -P "${BAD_DATA}")

@@ -73,11 +73,11 @@ Kernel reference_kernel(const VariantInfo& variant, const BlurSettings& s) {
   return is_blur(variant) ? s.kernel : Kernel{KernelType::Box, 0, 0.0};
 }
 
-BlurSettings resolve(const VariantInfo& variant, BlurSettings s) {
+BlurSettings resolve(const VariantInfo& variant, BlurSettings s, std::optional<glm::ivec2> size) {
   KnobValues resolved;
   for (const Knob& k : variant.knobs) {
     const auto given = s.knobs.find(k.name);
-    resolved[std::string(k.name)] = given != s.knobs.end() ? given->second : k.default_value(s.kernel.radius);
+    resolved[std::string(k.name)] = given != s.knobs.end() ? given->second : k.default_value(s.kernel.radius, size);
   }
   s.knobs = std::move(resolved);
   if (!variant.uses_intermediate) s.intermediate.reset();

@@ -194,7 +194,7 @@ std::vector<Case> bad_arguments() {
       {"sigma_overflow", {"--sigma", "1e400"}, 2, "--sigma '1e400' is out of range (0, 1000]"},
       {"sigma_underflow", {"--sigma", "1e-400"}, 2, "--sigma '1e-400' is out of range (0, 1000]"},
       {"sigma_hex", {"--sigma", "0x10"}, 2, "not a number"},
-      {"sigma_needs_large_radius", {"--sigma", "50"}, 2, "give --radius"},
+      {"sigma_needs_large_radius", {"--sigma", "171"}, 2, "give --radius"},
       {"sigma_with_box", {"--sigma", "2", "--kernel", "box"}, 2, "gauss kernel only"},
       {"kernel_unknown", {"--kernel", "median"}, 2, "not box or gauss"},
       {"kernel_empty", {"--kernel", ""}, 2, "--kernel"},
