@@ -259,6 +259,7 @@ void help_panel(OverlayLayout& layout) {
       {"1-9, Shift+1-9", "variants 1-18 (the list's numbers)"},
       {"Left/Right", "previous / next variant (all of them)"},
       {"X", effect_row.c_str()},
+      {"K", "the effect's kernel: bloom's Gaussian, then the shipped kernel images (fft-2d)"},
       {"+ / -", "radius (an approximation: sigma)"},
       {"G", "box / gauss"},
       {"F", "cycle intermediate format"},
@@ -413,6 +414,16 @@ bool blur_controls(const OverlayModel& m, ui::ViewState& s, uint32_t& effects) {
 // of its blurs. Returns true when the user changed one.
 bool effect_controls(const EffectInfo& effect, const EffectSettings& running, ui::ViewState& s, glm::ivec2 size, OverlayMemory& memory) {
   bool changed = false;
+  // Its presets (bloom's kernels), each picked with the implementation and border it needs.
+  if (const std::vector<EffectPreset> presets = ui::effect_presets(s); !presets.empty()) {
+    const auto current = ui::current_preset(s);
+    if (ImGui::BeginCombo("kernel (K)", current ? presets[*current].label.c_str() : "none of these: the psf typed below")) {
+      for (size_t i = 0; i < presets.size(); ++i)
+        if (ImGui::Selectable(presets[i].label.c_str(), current == i) && current != i) changed |= ui::select_preset(s, i) != ui::kNone;
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the kernels blurlab ships (%s); a kernel image runs on fft-2d with a black border", s.assets.c_str());
+  }
   for (const EffectParameter& p : effect.parameters) {
     const std::string name(p.name);
     const std::string key = std::string(effect.name) + "/" + name;

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -92,6 +93,7 @@ class App {
     if (!o.formats.empty()) state_.settings.intermediate = o.formats.front();
     for (const auto& [knob, values] : o.knob_values) state_.settings.knobs[knob] = values.front();
     if (o.linear) ui::handle_key(state_, ui::Key::L, all.size());
+    state_.assets = shipped_assets_folder();
     if (o.effect) start_with_effect(o);
     // Keys arrive through GLFW's callback, which finds this App through the window's user pointer.
     glfwSetWindowUserPointer(window_, this);
@@ -175,6 +177,14 @@ class App {
   }
 
  private:
+  // The folder of the files blurlab ships (the K key's kernel images): assets/ where the program
+  // runs (the README's commands run in the source tree), else the source tree it was built from.
+  static std::string shipped_assets_folder() {
+    std::error_code error;
+    if (std::filesystem::is_directory("assets", error)) return "assets";
+    return BLURLAB_SOURCE_ASSETS;
+  }
+
   // --effect NAME: the window starts with it, its parameters and its implementation (--variant).
   void start_with_effect(const cli::Options& o) {
     const auto all = effects();

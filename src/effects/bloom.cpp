@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "blur/registry.h"
 #include "effects/tonemap.h"
@@ -373,6 +374,21 @@ double memory_bytes(const EffectSettings& s, glm::ivec2 size) {
   return fft2d_memory_bytes(size, psf_kernel(config(s.values, size), size));
 }
 
+// The window's kernels: the default Gaussian (whichever implementation is on screen serves it),
+// then each kernel image blurlab ships, which fft-2d alone serves, with the black border it pads
+// with.
+std::vector<EffectPreset> presets(const std::string& assets) {
+  std::vector<EffectPreset> list{{"Gaussian: " + std::string(kPsf.default_value), {{std::string(kPsf.name), std::string(kPsf.default_value)}}, "", std::nullopt}};
+  for (const std::string& psf : shipped_kernel_psfs(assets)) {
+    const size_t at = psf.rfind('@');
+    const std::string file = std::filesystem::path(psf.substr(6, at - 6)).filename().string();  // "psf_star.png"
+    const std::string shape = file.substr(4, file.size() - 8);                                  // "star"
+    list.push_back({shape + ": " + file + " at " + psf.substr(at + 1) + " (" + std::string(kFft2d) + ")", {{std::string(kPsf.name), psf}},
+                    std::string(kFft2d), Border{BorderMode::Constant, {}}});
+  }
+  return list;
+}
+
 }  // namespace
 
 Config config(const EffectValues& values, glm::ivec2 size) {
@@ -446,5 +462,6 @@ extern const EffectInfo bloom{
     .check = bloom::check,
     .describe = bloom::describe,
     .memory_bytes = bloom::memory_bytes,
+    .presets = bloom::presets,
 };
 }  // namespace blurlab::effect

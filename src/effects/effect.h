@@ -154,6 +154,17 @@ class GroundTruths {
   std::map<std::string, Truth> truths_;
 };
 
+// A choice the window offers in one pick (its kernel key K and the panel's list): parameters to
+// set and, where only one implementation serves them, that implementation and the border it needs,
+// so the pick runs at once instead of being refused. bloom's PSFs: its Gaussian and the kernel
+// images blurlab ships.
+struct EffectPreset {
+  std::string label;             // what the window lists ("star: assets/psf_star.png at 50%")
+  EffectValues values;           // the parameters it sets; the others keep theirs
+  std::string implementation;    // the one implementation that serves it; "" keeps the one on screen
+  std::optional<Border> border;  // the border it needs; nullopt keeps the border on screen
+};
+
 struct EffectInfo {
   std::string_view name;     // kebab-case, --effect NAME
   std::string_view summary;  // one line
@@ -175,6 +186,8 @@ struct EffectInfo {
   // kept textures, its ground truth's buffers), for the run's memory estimate
   // (image/memory_budget.h); nullptr, or 0: within what the estimate counts for every run.
   double (*memory_bytes)(const EffectSettings& settings, glm::ivec2 size) = nullptr;
+  // The window's presets, with the shipped files found in the folder `assets`; nullptr: none.
+  std::vector<EffectPreset> (*presets)(const std::string& assets) = nullptr;
 };
 
 // The effect's parameter of that name, or nullptr.

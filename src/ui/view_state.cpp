@@ -34,9 +34,9 @@ constexpr KeyName kKeyNames[] = {
     {"Left", Key::Left}, {"Right", Key::Right}, {"+", Key::Plus}, {"-", Key::Minus}, {"G", Key::G}, {"F", Key::F},
     {"E", Key::E}, {"Space", Key::Space}, {"V", Key::V}, {"S", Key::S}, {"D", Key::D}, {"B", Key::B}, {"Tab", Key::Tab},
     {"R", Key::R}, {"L", Key::L}, {"C", Key::C}, {"Esc", Key::Escape}, {"F1", Key::Help}, {"?", Key::Help}, {"M", Key::M},
-    {"X", Key::X}, {"Plus", Key::Plus}, {"=", Key::Plus}, {"Minus", Key::Minus}, {"Escape", Key::Escape},
+    {"X", Key::X}, {"K", Key::K}, {"Plus", Key::Plus}, {"=", Key::Plus}, {"Minus", Key::Minus}, {"Escape", Key::Escape},
 };
-constexpr size_t kReadmeNames = 21;
+constexpr size_t kReadmeNames = 22;
 
 }  // namespace
 
@@ -210,6 +210,46 @@ EffectSettings effect_settings(const ViewState& s) {
   return settings;
 }
 
+std::vector<EffectPreset> effect_presets(const ViewState& s) {
+  const EffectInfo* effect = current_effect(s);
+  if (!effect || !effect->presets) return {};
+  return effect->presets(s.assets);
+}
+
+std::optional<size_t> current_preset(const ViewState& s) {
+  const EffectInfo* effect = current_effect(s);
+  if (!effect) return std::nullopt;
+  const EffectValues values = resolved_values(*effect, s.effect_values);
+  const std::vector<EffectPreset> presets = effect_presets(s);
+  for (size_t i = 0; i < presets.size(); ++i)
+    if (std::all_of(presets[i].values.begin(), presets[i].values.end(), [&](const auto& v) {
+          const auto it = values.find(v.first);
+          return it != values.end() && it->second == v.second;
+        }))
+      return i;
+  return std::nullopt;
+}
+
+uint32_t select_preset(ViewState& s, size_t index) {
+  const EffectInfo* effect = current_effect(s);
+  const std::vector<EffectPreset> presets = effect_presets(s);
+  if (index >= presets.size()) {
+    s.key_note = !effect ? "K: the effect's kernel; no effect is on screen (X)"
+                         : "K: " + std::string(effect->name) + " has no kernels to switch among" +
+                               (effect->presets ? " (none of its files are in " + s.assets + ")" : std::string());
+    return kNone;
+  }
+  const EffectPreset& preset = presets[index];
+  for (const auto& [name, value] : preset.values) s.effect_values[name] = value;
+  if (!preset.implementation.empty()) {
+    const std::vector<std::string> names = effect->implementations();
+    const auto it = std::find(names.begin(), names.end(), preset.implementation);
+    if (it != names.end()) s.implementation = static_cast<size_t>(it - names.begin());
+  }
+  if (preset.border) s.settings.border = *preset.border;
+  return kReconfigure;
+}
+
 std::optional<std::string> set_effect_value(ViewState& s, const std::string& name, const std::string& text, glm::ivec2 size) {
   const EffectInfo* effect = current_effect(s);
   if (!effect) return "no effect is on screen";
@@ -218,7 +258,7 @@ std::optional<std::string> set_effect_value(ViewState& s, const std::string& nam
   given[name] = text;
   try {
     effect->validate(resolved_values(*effect, given), {size});
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {  // a usage error, or a file that cannot serve (a kernel image)
     return std::string(e.what());
   }
   s.effect_values = std::move(given);
@@ -311,6 +351,13 @@ uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
       const auto it = std::find(maps.begin(), maps.end(), s.settings.radius_map);
       s.settings.radius_map = maps[it == maps.end() ? 0 : (static_cast<size_t>(it - maps.begin()) + 1) % maps.size()];
       return kReconfigure;
+    }
+    case Key::K: {
+      // The effect's kernels in turn: the one after the one on screen (the first after a PSF of
+      // no preset).
+      const auto current = current_preset(s);
+      const size_t count = effect_presets(s).size();
+      return select_preset(s, count == 0 ? 0 : current ? (*current + 1) % count : 0);
     }
     case Key::X:
       // none -> each effect -> none

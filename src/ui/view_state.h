@@ -39,6 +39,8 @@ struct ViewState {
   size_t effect = 0;
   size_t implementation = 0;   // an index into the effect's implementations()
   EffectValues effect_values;  // the effects' parameters given (--NAME, the panel), by name
+  // The folder of the files blurlab ships (bloom's kernel images: EffectInfo::presets).
+  std::string assets = "assets";
   // Why the last key did nothing ("" when it did something), for the overlay to say.
   std::string key_note;
 };
@@ -52,7 +54,7 @@ std::vector<std::shared_ptr<const RadiusMap>> radius_map_cycle(const ViewState& 
 enum class Key {
   Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
   ShiftDigit1, ShiftDigit2, ShiftDigit3, ShiftDigit4, ShiftDigit5, ShiftDigit6, ShiftDigit7, ShiftDigit8, ShiftDigit9,
-  Left, Right, Plus, Minus, G, F, E, Space, V, S, D, B, Tab, R, L, C, Escape, Help, M, X,
+  Left, Right, Plus, Minus, G, F, E, Space, V, S, D, B, Tab, R, L, C, Escape, Help, M, X, K,
 };
 // The names --script takes: those of docs/USAGE.md's key table ("1", "Shift+1", "+", "?", "Esc",
 // ...) and spelled-out ones ("Plus", "Escape", ...).
@@ -89,6 +91,14 @@ uint32_t select_effect(ViewState& state, size_t index);
 // What the effect on screen runs: its implementation, its parameters (those given, the defaults
 // for the rest), the border and the knobs of the settings.
 EffectSettings effect_settings(const ViewState& state);
+// The presets of the effect on screen (EffectInfo::presets, the shipped files in state.assets;
+// empty without an effect or presets), and the one its settings are (nullopt: none of them, a PSF
+// typed in the panel, say). K steps to the next, the panel's list picks one.
+std::vector<EffectPreset> effect_presets(const ViewState& state);
+std::optional<size_t> current_preset(const ViewState& state);
+// Applies preset `index`: its parameters, and the implementation and border it needs where only
+// one serves it. Returns the key's effects (kNone, with key_note saying why, when there is none).
+uint32_t select_preset(ViewState& state, size_t index);
 // Sets parameter `name` of the effect on screen to `text` if the effect accepts it for a frame of
 // `size` (EffectInfo::validate); else returns why not (one line) and keeps the old value.
 std::optional<std::string> set_effect_value(ViewState& state, const std::string& name, const std::string& text, glm::ivec2 size);

@@ -84,12 +84,14 @@ class Sandbox {
     // was decoded into 4 GiB of floats before its missing rows refused it.
     std::ofstream(dir_ / "map_huge_header.png", std::ios::binary) << png_file(16384, 16384, 8, 0, {std::string(16384, '\0')});
     // Kernel images (bloom's psf image:FILE): all zero, grey with alpha, 1-bit, wider than a 32x24
-    // frame's padding holds at 1:1, empty, cut short; a good 3x3 one for the scales.
+    // frame's padding holds at 1:1, empty, 0x0, a JPEG, cut short; a good 3x3 one for the scales.
     std::ofstream(dir_ / "psf_zero.png", std::ios::binary) << png_file(3, 3, 8, 0, {std::string(3, '\0'), std::string(3, '\0'), std::string(3, '\0')});
     std::ofstream(dir_ / "psf_grey_alpha.png", std::ios::binary) << png_file(1, 1, 8, 4, {std::string("\xff\xff", 2)});
     std::ofstream(dir_ / "psf_1bit.png", std::ios::binary) << png_file(1, 1, 1, 0, {std::string("\x80", 1)});
     std::ofstream(dir_ / "psf_wide.png", std::ios::binary) << png_file(101, 1, 8, 0, {std::string(101, '\x80')});
     std::ofstream(dir_ / "psf_empty.png", std::ios::binary) << "";
+    std::ofstream(dir_ / "psf_0x0.png", std::ios::binary) << png_file(0, 0, 8, 0, {});
+    std::ofstream(dir_ / "psf.jpg", std::ios::binary) << jpeg_file(3, 3, 1, [](int x, int y, int) { return static_cast<uint8_t>(x == 1 && y == 1 ? 255 : 40); });
     const std::string psf = png_file(3, 3, 8, 0, {std::string("\x10\x40\x10", 3), std::string("\x40\xff\x40", 3), std::string("\x10\x40\x10", 3)});
     std::ofstream(dir_ / "psf.png", std::ios::binary) << psf;
     std::ofstream(dir_ / "psf_cut.png", std::ios::binary) << psf.substr(0, psf.size() - 20);
@@ -458,6 +460,8 @@ std::vector<Case> bad_arguments() {
         std::tuple{"psf_image_no_name", "image:", 2, "image: needs a file name", false},
         std::tuple{"psf_image_empty", "image:psf_empty.png", 1, "cannot load --psf image 'psf_empty.png': the file is empty", false},
         std::tuple{"psf_image_cut_short", "image:psf_cut.png", 1, "cannot load --psf image 'psf_cut.png': ", false},
+        std::tuple{"psf_image_0x0", "image:psf_0x0.png", 1, "cannot load --psf image 'psf_0x0.png': Image width is zero in IHDR", false},
+        std::tuple{"psf_image_jpeg", "image:psf.jpg", 1, "a kernel image is an 8- or 16-bit grey or RGB PNG without alpha (this one: 8-bit gray JPEG)", false},
         std::tuple{"psf_image_fifo", "image:fifo", 1, "cannot read --psf image 'fifo': it is a FIFO", false},
         std::tuple{"psf_image_device", "image:null", 1, "cannot read --psf image 'null': it is a character device", true},
         std::tuple{"psf_image_directory", "image:adir", 1, "cannot read --psf image 'adir': it is a directory", false},

@@ -396,6 +396,57 @@ TEST(EffectKeys, ParametersAreValidatedAndARefusedValueKeepsTheOldOne) {
   EXPECT_TRUE(set_effect_value(none, "intensity", "0.5", {640, 360})) << "no effect on screen";
 }
 
+TEST(EffectKeys, KSwitchesBloomsKernelAmongTheShippedOnesWithWhatServesThem) {
+  const EffectInfo* bloom = find_effect("bloom");
+  ASSERT_NE(bloom, nullptr);
+  const size_t count = variants().size();
+  ViewState s;
+  s.assets = BLURLAB_ASSETS_DIR;
+  // Without an effect K does nothing and says why.
+  EXPECT_EQ(handle_key(s, Key::K, count), kNone);
+  EXPECT_NE(s.key_note.find("no effect is on screen"), std::string::npos) << s.key_note;
+  s.variant = variant_index("compute-separable");
+  select_effect(s, 1);
+  const std::vector<EffectPreset> presets = effect_presets(s);
+  ASSERT_EQ(presets.size(), 3u) << "the Gaussian, the star, the disk";
+  EXPECT_EQ(current_preset(s), 0u) << "the default PSF is the Gaussian preset";
+  // The star: the kernel image, served by fft-2d alone, with the black border it pads with.
+  EXPECT_EQ(handle_key(s, Key::K, count), kReconfigure);
+  EXPECT_EQ(current_preset(s), 1u);
+  EffectSettings settings = effect_settings(s);
+  EXPECT_EQ(settings.values.at("psf"), "image:" + std::string(BLURLAB_ASSETS_DIR) + "/psf_star.png@50%");
+  EXPECT_EQ(settings.implementation, "fft-2d");
+  EXPECT_EQ(settings.border.mode, BorderMode::Constant);
+  EXPECT_EQ(settings.border.value, (Rgba{0.0f, 0.0f, 0.0f, 0.0f}));
+  EXPECT_NE(presets[1].label.find("star"), std::string::npos) << presets[1].label;
+  // Each preset is a value bloom accepts for the window's size.
+  for (const EffectPreset& p : presets)
+    EXPECT_NO_THROW(bloom->validate(resolve_effect(*bloom, p.values), {{640, 360}, {1920, 1080}})) << p.label;
+  // The disk, then the Gaussian again (the implementation on screen, fft-2d, serves it too).
+  EXPECT_EQ(handle_key(s, Key::K, count), kReconfigure);
+  EXPECT_EQ(effect_settings(s).values.at("psf"), "image:" + std::string(BLURLAB_ASSETS_DIR) + "/psf_disk.png@10%");
+  EXPECT_EQ(handle_key(s, Key::K, count), kReconfigure);
+  EXPECT_EQ(current_preset(s), 0u);
+  EXPECT_EQ(effect_settings(s).values.at("psf"), "gauss:2%");
+  EXPECT_EQ(current_implementation(s), "fft-2d");
+  // A PSF typed in the panel is none of them: K goes to the first.
+  EXPECT_FALSE(set_effect_value(s, "psf", "gauss:3", {640, 360}));
+  EXPECT_FALSE(current_preset(s));
+  EXPECT_EQ(handle_key(s, Key::K, count), kReconfigure);
+  EXPECT_EQ(current_preset(s), 0u);
+  // No shipped files where the window looks: only the Gaussian; a kernel file that cannot be read
+  // typed in the panel is refused with its reason, keeping the old value.
+  s.assets = "no-such-folder";
+  EXPECT_EQ(effect_presets(s).size(), 1u);
+  const auto refused = set_effect_value(s, "psf", "image:no-such-folder/psf_star.png", {640, 360});
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->find("no-such-folder/psf_star.png"), std::string::npos) << *refused;
+  EXPECT_EQ(effect_settings(s).values.at("psf"), "gauss:2%");
+  ASSERT_TRUE(parse_key("K"));
+  EXPECT_EQ(*parse_key("K"), Key::K);
+  EXPECT_NE(key_names().find(", K"), std::string::npos) << key_names();
+}
+
 TEST(Presented, WithAnEffectTheViewLineSaysWhatIsShown) {
   ViewState s;
   select_effect(s, 1);
