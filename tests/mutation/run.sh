@@ -104,6 +104,8 @@ mutations=(
   "fft2d-mirror-not-conjugated|glsl/effects/bloom_fft2d.comp|s/\+ cmul\(conj\(g_mirror\[o\]\), b1\)/+ cmul(g_mirror[o], b1)/|^gl\.BloomFft2d\.AColouredKernelSpreadsEachChannelByItsOwn\$"
   "fft2d-kernel-channels-swapped|glsl/effects/bloom_fft2d.comp|s/vec2 a1 = 0\.25 \* \(times_one_minus_i\(a\) \+ times_one_plus_i\(mirror\)\);/vec2 a1 = 0.25 * (times_one_plus_i(a) + times_one_minus_i(mirror));/|^gl\.BloomFft2d\.AColouredKernelSpreadsEachChannelByItsOwn\$"
   "psf-kernel-normalised-to-0.99|src/effects/bloom_kernel_image.cpp|s/k\.rgb\[i\] \/= total;/k.rgb[i] \/= 1.01 * total;/|^(unit\.BloomKernel\.|gl\.BloomFft2d\.TheLayerHolds)"
+  "psf-image-of-any-format-taken|src/effects/bloom_kernel_image.cpp|s/if \(info\.format != ImageFormat::png \W\W /if (/|^bad_input\.Cli/BadArguments\.OneLineAndNoFile/psf_image_jpeg( |\$)"
+  "window-kernel-keeps-the-border|src/ui/view_state.cpp|s/  if \(preset\.border\) s\.settings\.border = \*preset\.border;\n//|^unit\.EffectKeys\.KSwitchesBloomsKernelAmongTheShippedOnesWithWhatServesThem\$"
   "psf-image-without-light-taken|src/effects/bloom_kernel_image.cpp|s/if \(!\(total\[c\] > 0\.0\)\)\n/if (false)\n/|^unit\.BloomKernel\.AnImageWithNoLightIsRefused\$"
   "fft2d-bound-counts-rows-one-way|src/effects/bloom_fft2d.cpp|s/b\.fmas = 2\.0 \* \(2\.0 \* h \* row_transform\)/b.fmas = 1.0 * (2.0 * h * row_transform)/|^unit\.Fft2d\.OwnBoundCountedByHand\$"
   "fft2d-estimate-drops-the-spectrum|src/effects/bloom_fft2d.cpp|s/ \+ 2\.0 \* half\.x \* half\.y \* 16\.0 \+\n/ +\n/|^(unit\.Fft2d\.MemoryCountedByHand|bad_input\.MemoryPlan\.TheRunsEstimateCountsFft2ds)"
