@@ -121,7 +121,7 @@ int run_headless(const cli::Options& given) {
   OutputList files = file_outputs(o);
   if (o.tune) files.emplace_back(o.tune_file, "--tune-file");
   check_outputs_spare_inputs(files, folders, o.input_files(), o.input_directories());
-  RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
+  RunInput run_input = prepare_run_input(o, cli::kDefaultHeadlessSize, std::cout);
   const std::optional<Image> image = std::move(run_input.image);
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
   std::optional<report::TuningTable> tuned;
@@ -139,7 +139,7 @@ int run_headless(const cli::Options& given) {
   if (sizing) std::cout << wrapped(*sizing, report::kTableWidth) << "\n\n";
 
   const std::vector<glm::ivec2> sizes = image ? std::vector<glm::ivec2>{{image->width, image->height}}
-                                              : (o.sizes.empty() ? std::vector<glm::ivec2>{kDefaultSize} : o.sizes);
+                                              : (o.sizes.empty() ? std::vector<glm::ivec2>{cli::kDefaultHeadlessSize} : o.sizes);
   for (glm::ivec2 size : sizes)
     if (size.x > info.limits.max_texture_size || size.y > info.limits.max_texture_size)
       throw UsageError((image ? "--image " + o.image + " (" : "--size (") + size_text(size) + ") exceeds GL_MAX_TEXTURE_SIZE " +

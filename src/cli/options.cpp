@@ -303,7 +303,7 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--format", format_text, "Intermediate format of multi-pass variants: rgba8, rgba16f, rgba32f")->type_name("LIST");
   app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (HDR: the scene's highlights above 1 kept)")->type_name("LIST");
   app.add_flag("--linear", o.linear, "Blur in linear light: decode the sRGB input, blur in rgba16f, encode the output (the window's L)");
-  app.add_option("--size", size_text, "Image size: headless, the scene's (default 1920x1080); the window's (default 1280x720)")
+  app.add_option("--size", size_text, "Image size: headless, the scene's (default " + blurlab::size_text(kDefaultHeadlessSize) + "); the window's (default 1280x720)")
       ->type_name("WxH|LIST");
   app.add_option("--border", border_text, "What taps outside the image read: clamp (default), reflect, reflect101, wrap, constant")
       ->type_name("MODE|LIST");
@@ -571,7 +571,7 @@ Options parse_options(int argc, const char* const* argv) {
     if (!o.export_dir.empty()) throw UsageError("--export of an effect is not supported yet: export its blur variant alone");
     if (o.list_variants || o.list_refusals) throw UsageError("--list-variants and --list-refusals" + with);
     // Every parameter, for every frame size the run takes, before any work.
-    o.effect->validate(resolve_effect(*o.effect, o.effect_values), o.sizes.empty() ? std::vector<glm::ivec2>{{1920, 1080}} : o.sizes);
+    o.effect->validate(resolve_effect(*o.effect, o.effect_values), o.sizes.empty() ? std::vector<glm::ivec2>{kDefaultHeadlessSize} : o.sizes);
     if (!o.output.empty() && (o.effect_implementations().size() != 1 || o.sizes.size() > 1 || o.borders.size() > 1))
       throw UsageError("--output with --effect needs exactly one implementation (--variant), one --size and one --border");
     return o;

@@ -849,8 +849,10 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
   if (exported.contains("radius_map")) check_radius_map(exported, contents);
   const std::map<std::string, std::string> shader_texts = read_shaders(dir, exported.at("passes"));
   const Picture picture = read_png(in);
-  check_holds_for(exported, picture.width, picture.height, in);
+  // What the recipe's own formulas and data files say of the size first (a map made per pixel, a
+  // texture without a formula: the specific reason), then the sizes blurlab makes its programs for.
   const json recipe = at_size(exported, picture.width, picture.height, in);
+  check_holds_for(exported, picture.width, picture.height, in);
   try {
     check_recipe(recipe);  // the sizes its formulas give for IN.png's, within range too
   } catch (const Failure& e) {
