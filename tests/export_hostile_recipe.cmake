@@ -93,11 +93,25 @@ with(sep passes 0 groups_formula "\"((((((((((((((((((((((((((((((((((((((((W)))
 refused(formula_deep sep "is no formula this runner can evaluate")
 string(JSON dropped REMOVE "${var_recipe}" radius_map)
 file(WRITE ${DIR}/var/recipe.json "${dropped}")
-refused(radius_map_dropped var "is filled from a file, but the recipe has no \"radius_map\" to check it by")
+refused(radius_map_dropped var "is filled from a file, but neither the recipe's \"radius_map\" nor its \"frame\" checks it")
 string(JSON dropped REMOVE "${var_recipe}" radius_map weights)
 file(WRITE ${DIR}/var/recipe.json "${dropped}")
-refused(radius_map_weights_dropped var "is filled from a file the \"radius_map\" does not check")
+refused(radius_map_weights_dropped var "texture 'level_weights' is filled from a file, but neither the recipe's \"radius_map\" nor its")
 restore(var)
+# A depth texture (an effect's frame's depth) is data the recipe's "frame" checks, and only sampled.
+string(JSON changed SET "${sep_recipe}" textures 2 internal_format "\"GL_DEPTH_COMPONENT32F\"")
+string(JSON changed SET "${changed}" textures 2 format "\"depth32f\"")
+file(WRITE ${DIR}/sep/recipe.json "${changed}")
+refused(depth_not_the_frames sep "depth texture 'intermediate0' is not the frame's depth")
+restore(sep)
+# The command line the recipe takes: a blur's recipe blurs IN.png, and without one it says so (a
+# usage mistake: exit 2, one line, nothing written; an effect's chain, whose frame is data, takes
+# none: tests/export_effect_round_trip.cmake).
+execute_process(COMMAND ${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/no_in.png TIMEOUT 20 RESULT_VARIABLE code ERROR_VARIABLE err)
+if(NOT code EQUAL 2 OR EXISTS ${DIR}/no_in.png OR NOT err MATCHES
+   "^blurlab-run-recipe: '[^\n]*recipe.json' blurs an image and none was given: run blurlab-run-recipe RECIPE IN.png OUT.png\n$")
+  message(SEND_ERROR "a blur's recipe without IN.png: exit ${code}, expected 2 and one line; stderr:\n${err}")
+endif()
 # Bindings that do not add up with the textures the recipe declares: each once ran, exit 0, with an
 # image 127-194 LSB off. Two bindings on one image unit (one of them unbound), an image format
 # that is neither the texture's nor its raw twin, GL_READ_WRITE on a texture nothing filled and

@@ -101,6 +101,11 @@ mutations=(
   "list-modes-ignore-options|src/cli/options.cpp|s/  check_list_mode\(app, o\);\n//|^bad_input\.Cli\/BadArguments\.OneLineAndNoFile\/list_"
   "charts-prefix-leaves-out|docs/tools/charts.py|s/    check_plain_name\(args\.prefix, \"--prefix\"\)[^\n]*\n//|^report\.charts\$"
   "sliding-subgroup-columns-drop-the-last-walk|src/variants/compute_sliding_subgroup.cpp|s/\(\(size\.y \+ cw - 1\) \/ cw\)/(size.y \/ cw)/|^gl\.compute-sliding-subgroup\.r7\$"
+  "effect-export-every-stage-bakes-one-kernel|src/blur/pipeline.cpp|s/pass\.program\.kernel = owner_\.settings_\.kernel;/pass.program.kernel = Kernel{owner_.settings_.kernel.type, owner_.settings_.kernel.radius, 1.5};/|^(export\.effect\.bloom_compute_separable|gl\.EffectExport\.)"
+  "effect-export-stage-barriers-by-its-own-tracker|src/blur/pass_runner.cpp|s/  recorder_ = &chain;/  (void)chain;/|^gl\.EffectExport\.OneRecordingOfEveryStageWithTheBarriersBetweenThem\$"
+  "effect-export-depth-not-shipped|src/effects/effect_pipeline.cpp|s/frame_texture\(\"depth\", \*depth_, true\)/frame_texture(\"depth\", *depth_, false)/|^gl\.EffectExport\.DepthTravelsBesideTheColourAndTheRunnerChecksIt\$"
+  "recipe-runner-takes-negative-radiance|tests/tools/run_recipe.cpp|s/\(component < 3 && v < 0\.0\)/(false \&\& v < 0.0)/|^export\.effect\.bloom_compute_separable\$"
+  "recipe-runner-takes-any-depth|tests/tools/run_recipe.cpp|s/if \(!\(d >= 0\.0f && d <= 1\.0f\)\)/if (false)/|^gl\.EffectExport\.DepthTravelsBesideTheColourAndTheRunnerChecksIt\$"
 )
 
 # Breaks that llvmpipe cannot show: it runs one dispatch at a time, so a missing barrier between
