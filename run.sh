@@ -51,11 +51,11 @@ cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
 # Build what the mode runs: the program (and the runner of the blurs it exports) for a run, the test
 # programs too for the tests.
 if [ "$mode" = run ]; then
-  [ -x build-release/app/blurlab ] || echo "run.sh: building blurlab (its first build: about 4 minutes on 2 idle cores)"
+  [ -x build-release/app/blurlab ] || echo "run.sh: building blurlab (how long a first build takes: README.md, \"The two commands\")"
   cmake --build build-release -j"$jobs" --target blurlab blurlab-run-recipe
 else
   [ -x build-release/tests/blurlab_unit_tests ] ||
-    echo "run.sh: building blurlab and its test programs before any test runs (a first build: about 7 minutes on 2 idle cores)"
+    echo "run.sh: building blurlab and its test programs before any test runs (how long: README.md, \"The two commands\")"
   cmake --build build-release -j"$jobs"
 fi
 

@@ -2,12 +2,99 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 
+#include "bench/measure.h"
+#include "blur/linear_light.h"
 #include "export/export.h"
+#include "image/srgb.h"
+#include "image/test_chart.h"
 #include "util/error.h"
 #include "util/strings.h"
 
 namespace blurlab::app {
+
+namespace {
+
+// The blur's fidelity on one input: configured at its size, run once, read back and measured
+// against the exact kernel asked for (a variable-radius variant: the exact per-pixel blur) and, for
+// an approximation of a uniform Gaussian, against the exact Gaussian of the sigma it realizes.
+ExportFidelity fidelity_on(BlurPipeline& pipeline, const report::Measurement& row, const std::string& name, glm::ivec2 size,
+                           const bench::FillSource& fill) {
+  if (auto why = pipeline.configure(*row.variant, row.settings, size)) return {.input = name, .refused = why->reason};
+  bench::Input input(size, row.settings.input_format, row.settings.linear);
+  fill(input.source, input.linear);
+  pipeline.run(input.source, input.destination);
+  const Image output = input.destination.download();
+  const double peak = peak_magnitude(input.pixels());
+  const BlurSettings& s = row.settings;
+  ExportFidelity f{.input = name};
+  const ReferenceImage& exact = row.variant->variable_radius ? input.variable_reference(s) : input.reference(s.kernel, s.border);
+  f.asked = measure_fidelity(output, exact, s.input_format, peak, s.kernel.sigma);
+  if (row.approximation && !row.variant->variable_radius && s.kernel.type == KernelType::Gauss)
+    f.realized = measure_fidelity(output, input.fidelity_reference(row.approximation->sigma, s.border), s.input_format, peak,
+                                  row.approximation->sigma);
+  return f;
+}
+
+// The last value from `from` towards `limit` (step +1 or -1) for which `same` holds, every one
+// between holding too (each rule of the variants that bakes a size is monotone in it): doubling
+// steps, then halving them.
+int last_same(int from, int limit, int direction, const std::function<bool(int)>& same) {
+  int good = from;
+  long long step = 1;
+  while (good != limit) {  // gallop to the first that differs
+    const long long next = good + direction * step;
+    const int probe = static_cast<int>(direction > 0 ? std::min<long long>(next, limit) : std::max<long long>(next, limit));
+    if (!same(probe)) {
+      int bad = probe;  // good holds, bad does not: halve the gap
+      while (std::abs(bad - good) > 1) {
+        const int mid = good + (bad - good) / 2;
+        (same(mid) ? good : bad) = mid;
+      }
+      return good;
+    }
+    good = probe;
+    step *= 2;
+  }
+  return good;
+}
+
+// Where the recipe holds: the sizes at which blurlab, given the same options, makes the programs
+// it carries and runs them (program_sources; a refusal is no run). Each side searched with the
+// other at the export's, then the texels at the far corners: a rule on W x H (dual Kawase's
+// last pass) shows there.
+SizeRange holds_for(const cli::Options& o, const report::Measurement& row, const gl::GlLimits& limits) {
+  const VariantInfo& v = *row.variant;
+  // What the user asked for: the knobs they gave (or a tuning file chose for this size), the rest
+  // left to the defaults of each size.
+  BlurSettings asked = row.settings;
+  if (!row.tuned)
+    for (const Knob& k : v.knobs)
+      if (!o.knob_values.count(std::string(k.name))) asked.knobs.erase(std::string(k.name));
+  const std::vector<ProgramSource> made = program_sources(v, row.settings, row.size);
+  const auto same = [&](glm::ivec2 z) {
+    const BlurSettings s = resolve(v, asked, z);
+    return !unsupported_reason(v, s, z, limits) && program_sources(v, s, z) == made;
+  };
+  const int limit = limits.max_texture_size;
+  SizeRange h;
+  h.max_texture_size = limit;
+  const glm::ivec2 z = row.size;
+  h.min_width = last_same(z.x, 1, -1, [&](int w) { return same({w, z.y}); });
+  h.max_width = last_same(z.x, limit, +1, [&](int w) { return same({w, z.y}); });
+  h.min_height = last_same(z.y, 1, -1, [&](int y) { return same({z.x, y}); });
+  h.max_height = last_same(z.y, limit, +1, [&](int y) { return same({z.x, y}); });
+  h.min_texels = static_cast<long long>(h.min_width) * h.min_height;
+  h.max_texels = static_cast<long long>(h.max_width) * h.max_height;
+  if (!same({h.max_width, h.max_height}))  // the widest that holds at the tallest
+    h.max_texels = static_cast<long long>(last_same(h.min_width, h.max_width, +1, [&](int w) { return same({w, h.max_height}); })) * h.max_height;
+  if (!same({h.min_width, h.min_height}))  // the narrowest that holds at the shortest
+    h.min_texels = static_cast<long long>(last_same(h.max_width, h.min_width, -1, [&](int w) { return same({w, h.min_height}); })) * h.min_height;
+  return h;
+}
+
+}  // namespace
 
 std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPipeline& pipeline, gl::ProgramCache& programs,
                         const bench::FillSource& fill) {
@@ -18,6 +105,19 @@ std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPi
   gl::Texture destination(row->size.x, row->size.y, row->settings.input_format, "export destination");
   fill(source, row->settings.linear);
   const Recording recording = pipeline.record(source, destination);
+  // The file's name alone: the shaders' headers are not the place for this machine's paths.
+  const std::string input = o.image.empty() ? "the scene (" + size_text(row->size) + ")"
+                                            : "--image " + std::filesystem::path(o.image).filename().string() + " (" + size_text(row->size) + ")";
+  // Fidelity on a stated set of inputs, the bar judged on the worst: the run's input, and the test
+  // chart (hard edges, lines, checkers), where an approximation is furthest from the Gaussian.
+  std::vector<ExportFidelity> fidelities;
+  if (is_blur(*row->variant)) {
+    fidelities.push_back(fidelity_on(pipeline, *row, input, row->size, fill));
+    static const Image chart = test_chart();
+    fidelities.push_back(fidelity_on(pipeline, *row, "the test chart (assets/chart.png, " + size_text({chart.width, chart.height}) + ")",
+                                     {chart.width, chart.height},
+                                     [&](gl::Texture& t, bool linear) { t.upload(linear ? decode_srgb(chart) : chart); }));
+  }
   ExportRequest request{.variant = row->variant,
                         .settings = row->settings,
                         .size = row->size,
@@ -27,11 +127,11 @@ std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPi
                         .check = row->check ? std::string(row->check->ok ? "ok " : "FAILED ") + row->check->text() : "",
                         .command = o.command_line,
                         .tolerance = row->tolerance,
-                        .fidelity = row->fidelity,
+                        .fidelities = std::move(fidelities),
                         .approximation = row->approximation,
-                        // The file's name alone: the shaders' headers are not the place for this machine's paths.
-                        .input = o.image.empty() ? "the scene (" + size_text(row->size) + ")"
-                                                 : "--image " + std::filesystem::path(o.image).filename().string()};
+                        .input = input,
+                        .holds_for = holds_for(o, *row, rep.gl.limits),
+                        .size_choices = row->variant->size_choices ? row->variant->size_choices(row->settings, row->size) : ""};
   std::string line = "exported " + std::string(row->variant->name) + " to " + single_line(o.export_dir) + "/:";
   for (const std::string& file : write_export(recording, request, programs.sources(), o.export_dir)) line += " " + file;
   if (const std::string warning = fidelity_warning(request); !warning.empty()) line += "\n" + wrapped("warning: " + warning, report::kTableWidth);

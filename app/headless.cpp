@@ -51,7 +51,7 @@ std::string gl_errors(bool debug) {
 
 // The end of an effect run: refusals and checks judged, the table, the conclusion and the files.
 int finish_effect_run(const cli::Options& o, report::Report& rep, const std::optional<Image>& output, const std::optional<Recording>& recording,
-                      gl::ProgramCache& programs, StagedOutputs& outputs, bool debug) {
+                      gl::ProgramCache& programs, StagedOutputs& outputs, bool debug, const std::vector<std::pair<std::string, std::string>>& dumps) {
   const auto& rows = rep.effect_rows;
   if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const report::EffectMeasurement& m) { return m.unsupported.has_value(); }) &&
       (o.implementations.size() == 1 || !o.output.empty()))
@@ -92,10 +92,12 @@ int finish_effect_run(const cli::Options& o, report::Report& rep, const std::opt
   // The folders are staged too: they appear with the files above at the commit, or not at all.
   const std::string exported = o.export_dir.empty() ? "" : export_effect(o, rep, recording, programs);
   const std::string page = o.report_dir.empty() ? "" : report::write_report_page(rep, o.report_dir);
+  for (const auto& [name, text] : dumps) write_file_into(o.dump_dir, name, text, "--dump-programs");
   check_standard_output();
   outputs.commit();
   if (!summary.empty()) print_error(summary);
   if (!o.output.empty()) std::cout << "\nwrote " << single_line(o.output) << " (8-bit png, the shipped picture)\n";
+  if (!o.dump_dir.empty()) std::cout << "wrote " << dumps.size() << " program dumps to " << single_line(o.dump_dir) << "\n";
   for (const std::string* file : {&o.csv, &o.json})
     if (!file->empty()) std::cout << "wrote " << single_line(*file) << "\n";
   for (const std::string* line : {&exported, &page})
@@ -188,7 +190,13 @@ int run_headless(const cli::Options& given) {
   if (o.tune) {
     report::TuningTable choices;  // this run's; merged into the file at the end
     TextTable table(bench::tuning_table_header());
-    bench::run_tuning(jobs, measurer, o.frames, fill, on_job, info.renderer, choices, table);
+    const bench::OnTry on_try = [&](const VariantInfo& v, const BlurSettings& s) {  // "workgroup=128x1 lines=4"
+      const BlurSettings knobs = resolve(v, s);
+      std::string text;
+      for (const Knob& k : v.knobs) text += (text.empty() ? "" : " ") + std::string(k.name) + "=" + k.text(knobs.knob(k.name));
+      progress.tick(text);
+    };
+    bench::run_tuning(jobs, measurer, o.frames, fill, on_job, info.renderer, choices, table, {}, on_try);
     progress.clear();
     table.print(std::cout);
     std::cout << "\n" << wrapped(bench::tuning_table_legend(), report::kTableWidth) << "\n";
@@ -213,13 +221,14 @@ int run_headless(const cli::Options& given) {
   rep.scene_time = o.time;
   rep.image = o.image;
   rep.command = o.command_line;
+  rep.shaders_from_disk = !o.shader_dir.empty();
   if ((o.roofline || !o.json.empty()) && o.frames > 0)
     rep.roofline = bench::measure_roofline(programs, pipeline, timers, info, measurer.policy());
   bench::SweepResult result;
   if (o.effect) {
     std::optional<Recording> recording;  // --export: the chain as it ran
     run_effect_sweep(o, sizes, programs, timers, info, measurer, scene, rep, result.last_output, recording);
-    return finish_effect_run(o, rep, result.last_output, recording, programs, outputs, debug);
+    return finish_effect_run(o, rep, result.last_output, recording, programs, outputs, debug, dumps);
   }
   result = bench::run_sweep(jobs, measurer, o.frames, fill, on_job, !o.output.empty());
   progress.clear();  // the table starts at the left edge, not on the bar's line

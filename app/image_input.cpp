@@ -28,7 +28,7 @@ int intermediate_bytes_per_texel(const cli::Options& o, std::span<const VariantI
     if (!v->intermediate_bytes) continue;
     for (gl::Format f : formats)
       for (const BlurSettings& s : o.settings_list(*v, f))
-        bytes = std::max(bytes, static_cast<int>(std::ceil(v->intermediate_bytes(resolve(*v, s), size) / texels)));
+        bytes = std::max(bytes, static_cast<int>(std::ceil(v->intermediate_bytes(resolve(*v, s, size), size) / texels)));
   }
   return bytes;
 }

@@ -23,7 +23,7 @@ int list_refusals(const cli::Options& o) {
   for (const VariantInfo* v : listed) {
     const std::vector<BlurSettings> settings = o.settings_list(*v, input.input_formats.front());
     const std::optional<Refusal> refusal =
-        settings.empty() ? std::nullopt : unsupported_reason(*v, resolve(*v, settings.front()), size, limits);
+        settings.empty() ? std::nullopt : unsupported_reason(*v, resolve(*v, settings.front(), size), size, limits);
     std::printf("%s %s\n", std::string(v->name).c_str(), refusal ? std::string(name(refusal->limit)).c_str() : "-");
   }
   return 0;

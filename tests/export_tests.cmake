@@ -106,6 +106,11 @@ effect_export_case(compute-separable "sum:0.6@1.5,0.4@4" 1 0.5 1)
 effect_export_case(fft "gauss:3" "" "" "")
 effect_export_case(dual-kawase "gauss:4" "" "" "")
 effect_export_case(mip-chain "sum:0.5@2,0.5@6" 2 1 "")
+# What an export states of itself, and the runner keeping to it (tests/export_choices.cmake).
+add_test(export.dual-kawase.choices "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DMAKE_CHART=${MAKE_CHART}
+         -DDIR=${WORK}/choices -P "${CHOICES}")
+set_tests_properties(export.dual-kawase.choices PROPERTIES TIMEOUT 300)
+blurlab_tier(export.dual-kawase.choices export)
 # The runner refuses a recipe whose data files are damaged, in one line (tests/export_bad_data.cmake).
 add_test(export.run_recipe_bad_data "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DMAKE_CHART=${MAKE_CHART}
          -DDIR=${WORK}/bad_data -P "${BAD_DATA}")

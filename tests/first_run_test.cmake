@@ -7,6 +7,8 @@
 #   run, with progress.
 #   MODE=one_blur: --image --output prints its row without the sweep's legend and conclusion.
 #   MODE=terminal: in a pseudo-terminal (script(1)) the progress bar is erased before the table.
+#   MODE=sizing: on a CPU rasterizer --frames keeps the size-down and the run says the size it
+#   blurs and how to get the other; --size runs its own size and says so.
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 
@@ -22,15 +24,15 @@ if(MODE STREQUAL "default")
   execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing)
   string(REGEX MATCHALL "(^|\n)[a-z0-9-]+ " names "${listing}")
   list(LENGTH names count)
-  string(REGEX MATCHALL "\\[ *[0-9]+/${count}\\] [a-z0-9-]+ \\([0-9]+x[0-9]+ rgba8\\)\n" progress "${err}")
+  # A line per variant, each with the total, the time so far and (from the second) an estimate of
+  # the time left; the lines of the first 2 s (Progress::kQuietSeconds) come out once the run
+  # passes them, so none is missing: [1/N] to [N/N], and nothing else.
+  string(REGEX MATCHALL "\\[ *[0-9]+/${count}\\] [a-z0-9-]+ \\([0-9]+x[0-9]+ rgba8\\): [0-9]+ (s|min)[^\n]* so far(, about [^\n]+ left)?\n"
+         progress "${err}")
   list(LENGTH progress lines)
-  # From the first variant that starts 2 s into the run (Progress::kQuietSeconds) to the last, one
-  # line each and nothing else.
-  list(GET progress 0 first)
-  string(REGEX REPLACE "^\\[ *([0-9]+)/.*" "\\1" first "${first}")
-  math(EXPR expected "${count} - ${first} + 1")
   string(REPLACE ";" "" progress_text "${progress}")
-  if(lines LESS 1 OR NOT lines EQUAL expected OR NOT err STREQUAL progress_text OR NOT err MATCHES "\\[${count}/${count}\\] [^\n]*\n$")
+  if(NOT lines EQUAL count OR NOT err STREQUAL progress_text OR NOT err MATCHES "^\\[ *1/${count}\\] "
+     OR NOT err MATCHES "\n\\[ *2/${count}\\] [^\n]*, about [^\n]+ left\n" OR NOT err MATCHES "\\[${count}/${count}\\] [^\n]*\n$")
     message(FATAL_ERROR "${lines} progress lines on stderr for ${count} variants:\n${err}")
   endif()
   file(READ ${OUT}/page/report.json json)
@@ -43,7 +45,8 @@ if(MODE STREQUAL "default")
     message(FATAL_ERROR "the page does not open with its conclusion:\n${page}")
   endif()
   if(renderer MATCHES "llvmpipe|softpipe|swrast")
-    if(NOT width EQUAL 480 OR NOT out MATCHES "CPU rasterizer, so this run is sized down: 480x270, 5 timed frames")
+    if(NOT width EQUAL 480 OR NOT out MATCHES "CPU rasterizer: this run blurs 480x270, sized down[ \n]from[ \n]a[ \n]GPU's[ \n]default 1920x1080"
+       OR NOT out MATCHES "5 timed frames per setting \\(--frames chooses\\)")
       message(FATAL_ERROR "a CPU rasterizer's default run is ${width} wide:\n${out}")
     endif()
     # First that a CPU's ranking does not carry, then the GPUs' answers (the results files the
@@ -72,13 +75,16 @@ elseif(MODE STREQUAL "tune")
     message(FATAL_ERROR "--tune exited ${code}\n${out}\n${err}")
   endif()
   if(out MATCHES "GL_RENDERER +llvmpipe")
-    if(NOT out MATCHES "CPU rasterizer, so this run is sized down: 480x270" OR NOT out MATCHES "\n== 480x270 rgba8 gauss r=16\n"
-       OR NOT err MATCHES "^(\\[[12]/3\\] [a-z-]+ \\(480x270 rgba8\\)\n)*\\[3/3\\] compute-separable-regblock \\(480x270 rgba8\\)\n$")
+    # Progress from the first variant on (the three tuned here take minutes), and within each a line
+    # every 15 s of the knobs it is timing.
+    if(NOT out MATCHES "CPU rasterizer: this run blurs 480x270, sized down" OR NOT out MATCHES "\n== 480x270 rgba8 gauss r=16\n"
+       OR NOT err MATCHES "^(\\[[123]/3\\] [a-z-]+ \\(480x270 rgba8\\): [^\n]*\n)+$" OR NOT err MATCHES "^\\[1/3\\] "
+       OR NOT err MATCHES "\n\\[3/3\\] compute-separable-regblock \\(480x270 rgba8\\): ")
       message(FATAL_ERROR "--tune on a CPU rasterizer is not sized like the default run, or says nothing as it goes:\n${out}\n${err}")
     endif()
     execute_process(COMMAND ${BLURLAB} --headless --tuned ${OUT}/sized.json --variant compute-separable-regblock
                     RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    if(NOT code EQUAL 0 OR out MATCHES "has no entry" OR NOT out MATCHES "sized down: 480x270")
+    if(NOT code EQUAL 0 OR out MATCHES "has no entry" OR NOT out MATCHES "this run blurs 480x270, sized down")
       message(FATAL_ERROR "--tuned does not use the sized --tune's file:\n${out}\n${err}")
     endif()
   endif()
@@ -98,6 +104,28 @@ elseif(MODE STREQUAL "tune")
     message(FATAL_ERROR "--tuned of another size exited ${code}\n${out}\n${err}")
   endif()
   expect_width("${out}" 120 "--tuned")
+elseif(MODE STREQUAL "sizing")
+  # On a CPU rasterizer an option of the timing keeps the size-down, and the line says the size run
+  # and how to get the other; --size runs its size and says so. (On a GPU nothing is sized down.)
+  execute_process(COMMAND ${BLURLAB} --headless --variant copy,compute-separable --frames 2 --json ${OUT}/frames.json
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "--frames 2 exited ${code}\n${out}\n${err}")
+  endif()
+  if(out MATCHES "GL_RENDERER +llvmpipe")
+    file(READ ${OUT}/frames.json json)
+    string(JSON width GET "${json}" results 0 size width)
+    string(REGEX MATCH "\nThe renderer is a CPU rasterizer: this run blurs 480x270, sized down from a GPU's default 1920x1080[ \n]\\(--size[ \n]1920x1080[ \n]runs[ \n]that\\);[ \n]2[ \n]timed[ \n]frames[ \n]per[ \n]setting[ \n]as[ \n]--frames[ \n]asks" said "${out}")
+    if(NOT width EQUAL 480 OR NOT said)
+      message(FATAL_ERROR "--frames 2 on a CPU rasterizer ran ${width} wide, or did not say the size it runs:\n${out}")
+    endif()
+    execute_process(COMMAND ${BLURLAB} --headless --variant copy --size 64x48 --frames 1
+                    RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT code EQUAL 0 OR NOT out MATCHES "\nThe renderer is a CPU rasterizer: this run blurs 64x48 as --size asks, not sized down to 480x270")
+      message(FATAL_ERROR "--size 64x48 on a CPU rasterizer does not say it is not sized down:\n${out}\n${err}")
+    endif()
+  endif()
+  expect_width("${out}" 120 "a sized run")
 elseif(MODE STREQUAL "one_blur")
   execute_process(COMMAND ${BLURLAB} --headless --variant compute-separable --image ${ASSETS}/chart.png --output ${OUT}/out.png
                           --sigma 2

@@ -18,7 +18,7 @@
 set(BLURLAB_FULL_TIER_ONLY
   # The GL grid's repeats: the other radii, the border modes, the knob candidates, the long walks
   # and the large Gaussians of every variant (its r = 7 case stays).
-  "^gl\\.[a-z0-9-]+\\.(r(0|1|2|16|33|64|128)|border_[a-z0-9]+|knobs|walks|large_gauss)$"
+  "^gl\\.[a-z0-9-]+\\.(r(0|1|2|16|33|64|128|512)|border_[a-z0-9]+|knobs|walks|large_gauss)$"
   # Every line shape of the recursive Gaussians' blocks (158 s of CPU on its own), and dual Kawase
   # at every level count, odd size, border and chain (minutes).
   "^gl\\.RecursiveGaussianBlocks\\."
@@ -72,11 +72,14 @@ set(BLURLAB_FIRST_TIER_KEEPS
   # The exports of every knob value of one variant of many recipes (dual Kawase: its fused chain's
   # counters once made an export its runner refused).
   "^gl\\.ExportStructures/ExportEveryStructure\\.RunsFromItsRecipeAlone/dual_kawase( |$)"
-  # The window: its keys, its radius maps, its errors.
-  "^window\\.(keys|radius_map|errors)$"
+  # What an export states of itself (fidelity on the chart, the sizes it holds for) and the runner
+  # keeping to it: dual Kawase's own choices, the one case of them.
+  "^export\\.dual-kawase\\.choices$"
+  # The window: its keys, its radius maps, its effects, its errors.
+  "^window\\.(keys|radius_map|effect|errors)$"
   # Bloom's stages through the code paths of its implementations: a variant per term, the FFT's
   # own passes, an approximation checked against its model, the mip chain's levels.
-  "^gl\\.Bloom/BloomImplementations\\..*/(compute_separable|fft|dual_kawase|mip_chain)$")
+  "^gl\\.Bloom/BloomImplementations\\..*/(compute_separable|fft|dual_kawase|mip_chain)( |$)")
 
 # Whether `test` runs only in the full tier: sets `result` to TRUE or FALSE.
 function(blurlab_full_tier_only test result)

@@ -9,10 +9,14 @@
 #                                             here: docs/results/NAME.json from those reports, its
 #                                             charts docs/charts/NAME_*.png, and the table of
 #                                             docs/PERFORMANCE.md's "Current results", the
-#                                             ranking of every exact Gaussian per radius and the
-#                                             table against the targets (docs/targets.json)
+#                                             ranking of every exact Gaussian per radius, the
+#                                             table against the targets (docs/targets.json) and
+#                                             which rows hold for today's code (results.py older)
 #   docs/results/measure.sh all NAME          both, on one machine, for 4096x4096 and 1920x1080
 #
+# Each row says what made it ("made_by": the commit and the digest of its variant's code; results.py
+# older, report/results_files.h): rows of code older than the tree's are no answer for today's
+# program, so measure again after a variant's code changes.
 # The sweep, in parts, each one blurlab run with its own copy pass (the floor its rows are divided
 # by), --check (every row against the CPU reference, or an approximation against its CPU model with
 # its fidelity to the exact Gaussian), --roofline and --json, rgba8 and the clamp border; a setting
@@ -111,6 +115,7 @@ results() {
   "$python" "$root/docs/tools/results.py" table "$root/docs/results/$name.json"
   "$python" "$root/docs/tools/results.py" ranking "$root/docs/results/$name.json" --kernel gauss
   "$python" "$root/docs/tools/results.py" targets "$root/docs/results/$name.json"
+  "$python" "$root/docs/tools/results.py" older "$root/docs/results/$name.json"
 }
 
 case $1 in

@@ -9,6 +9,10 @@ Writes, for every image size, input format and kernel (with its border mode, whe
                                                          (with the copy pass as the floor)
   <prefix>bars_<size>_<format>_<kernel>_r<R>.png         one bar per variant at radius R
                                                          (default: the largest radius measured)
+  <prefix>time_vs_size_<format>_<kernel>_r<R>.png       where the report has two image sizes or
+                                                         more: time against the pixels, log-log,
+                                                         with the slope of a cost in proportion
+                                                         to them
 and, when the report has approximations of the Gaussian (blurlab --kernel gauss --sigma ...):
   <prefix>frontier_<size>_<format>.png                   the quality-cost frontier, one panel per
                                                          sigma: GPU time (x) against the error
@@ -245,9 +249,20 @@ def kernel_label(settings):
     # A radius per pixel (--radius-map) is a problem of its own: never on a chart of uniform blurs.
     # The map's description ("band", "none (uniform r = R)", "file maps/focus.png (640x480, 8-bit)")
     # goes into file names and the page's links: letters, digits, dots and dashes only.
+    # Variable-radius variants run without a map ("none (uniform r = R)"): "_unmapped".
     if not settings.get("radius_map"):
         return label
+    if settings["radius_map"].startswith("none"):
+        return f"{label}_unmapped"
     return f'{label}_map-{re.sub(r"[^A-Za-z0-9.]+", "-", settings["radius_map"]).strip("-")}'
+
+
+def map_part(label):
+    """What a kernel_label says of the radius map: "" for a uniform blur, "_unmapped", "_map-band"."""
+    for marker in ("_map-", "_unmapped"):
+        if marker in label:
+            return label[label.index(marker):]
+    return ""
 
 
 def kernel_title(settings):
@@ -298,6 +313,10 @@ def missing(rows, kernel, shown):
     for row in rows:
         variant = row["variant"]
         if variant in shown or variant in why:
+            continue
+        # A chart of uniform blurs says nothing of the variable-radius variants' runs by a map, nor
+        # a chart of a map of the uniform variants: each is a problem of its own.
+        if "kernel" not in row["settings"] or map_part(kernel_label(row["settings"])) != map_part(kernel):
             continue
         same = "kernel" in row["settings"] and kernel_label(row["settings"]) == kernel
         if kernel.split("_")[0] not in row.get("kernels", "box,gauss").split(","):
@@ -357,6 +376,36 @@ def pareto(points):
     return front
 
 
+# The PSNR at or above which an approximation stands in for the exact Gaussian (blurlab's
+# kFidelityBarDb): the conclusion ranks only those, the frontier draws it as a line of RMS error.
+BAR_PSNR_DB = 50.0
+BAR_RMS_LSB = 255.0 / 10 ** (BAR_PSNR_DB / 20)
+
+
+def spread_ms(row):
+    return row["spans"]["total"].get("spread_ms", 0.0)
+
+
+def exact_ranking(points):
+    """The exact variants' points ranked as blurlab's conclusion ranks them (report/conclusion.cpp):
+    each variant by its fastest row that passed its check, the fastest first, and those whose
+    median +- half their spread (p90 - p10) overlaps the fastest's: (fastest point, tied points).
+    With any tied, which exact blur is fastest is not settled."""
+    best = {}
+    for p in points:
+        ms, _, variant, row = p
+        if not row.get("error", {}).get("ok", True):
+            continue
+        if variant not in best or ms < best[variant][0]:
+            best[variant] = p
+    ranked = sorted(best.values(), key=lambda p: p[0])
+    if not ranked:
+        return None, []
+    fastest = ranked[0]
+    reach = fastest[0] + spread_ms(fastest[3]) / 2
+    return fastest, [p for p in ranked[1:] if reach >= p[0] - spread_ms(p[3]) / 2]
+
+
 def frontier_chart(report, size, fmt, by_sigma, metric, floor_ms, colour, marker):
     """One panel per requested sigma: time against error. Each approximation is labelled where it
     is drawn; of the exact variants (within 1 LSB by construction) only the fastest is drawn, on the
@@ -375,7 +424,8 @@ def frontier_chart(report, size, fmt, by_sigma, metric, floor_ms, colour, marker
         plotted, labels = [], []
         exact = sorted((p for p in by_sigma[sigma] if p[1].get("exact")), key=lambda p: p[0])
         approximate = sorted((p for p in by_sigma[sigma] if not p[1].get("exact")), key=lambda p: p[0])
-        shown = ([exact[0]] if exact else []) + approximate
+        fastest_exact, tied = exact_ranking(exact)
+        shown = ([fastest_exact] if fastest_exact else []) + approximate
         fastest, slowest = min(p[0] for p in shown), max(p[0] for p in shown)
         labelled = set()
         for ms, fidelity, variant, row in shown:
@@ -386,7 +436,9 @@ def frontier_chart(report, size, fmt, by_sigma, metric, floor_ms, colour, marker
             if variant in labelled:  # another setting of a variant already named
                 continue
             labelled.add(variant)
-            text = f"fastest exact: {variant}" if is_exact else variant
+            # A winner only where the spreads settle it, as the conclusion names one.
+            text = variant if not is_exact else f"fastest exact: {variant}" if not tied else (
+                f"exact, not settled: {variant} and {len(tied)} more overlap")
             # Right of the point, or left of it in the right third, where the text would leave the axes.
             right = math.log(ms) > math.log(slowest) - (math.log(slowest) - math.log(fastest)) / 3 if slowest > fastest else False
             labels.append(ax.text(ms, y, text, fontsize=SMALL, color=text_colour(colour[variant]), va="bottom",
@@ -397,6 +449,9 @@ def frontier_chart(report, size, fmt, by_sigma, metric, floor_ms, colour, marker
             xs, ys = zip(*front)
             ax.step(xs, ys, where="post", color="black", linewidth=0.8, linestyle="--", zorder=2, label="Pareto front")
         ax.axhline(floor, color="grey", linewidth=0.6, linestyle=":")
+        if metric == "rms":  # PSNR is 20 log10(255 / RMS): the bar is an RMS error
+            ax.axhline(BAR_RMS_LSB, color="tab:red", linewidth=0.8, linestyle="-.",
+                       label=f"{BAR_PSNR_DB:.0f} dB PSNR (RMS {BAR_RMS_LSB:.2f} LSB): below it an approximation stands in")
         others = len({p[2] for p in exact}) - 1
         note = "exact variants sit on this line (within 1 LSB by construction)"
         if others > 0:
@@ -492,12 +547,23 @@ def time_chart(report, size, fmt, kernel_words, by_variant, floor, notes, colour
     return fig
 
 
-def bar_chart(report, size, fmt, kernel_words, radius, bars, floor, notes, colour, marker, log):
-    """One bar per variant at one radius, fastest first, each named on its axis."""
+def bar_chart(report, size, fmt, kernel_words, radius, bars, floor, notes, colour, marker, log, approximations=None):
+    """One bar per variant at one radius, fastest first, each named on its axis; an approximation's
+    name says so, with its PSNR against the exact kernel (`approximations`: variant -> PSNR or None)."""
+    approximations = approximations or {}
     fig, ax = plt.subplots(figsize=(9, 0.38 * len(bars) + 1.8))
     names = [v for _, v in bars]
     values = [ms for ms, _ in bars]
-    ax.barh(names, values, color=[colour[v] for v in names], edgecolor="white")
+    ax.barh(range(len(names)), values, color=[colour[v] for v in names], edgecolor="white")
+    ax.set_yticks(range(len(names)))
+
+    def name_label(v):
+        if v not in approximations:
+            return v
+        psnr = approximations[v]
+        return f"{v} (approximation{'' if psnr is None else f', {psnr:.1f} dB'})"
+
+    ax.set_yticklabels([name_label(v) for v in names])
     fragment = [stage_of(report, name) == "fragment" for name in names]
     for patch, hatched in zip(ax.patches, fragment):
         if hatched:
@@ -529,6 +595,53 @@ def bar_chart(report, size, fmt, kernel_words, radius, bars, floor, notes, colou
     return fig
 
 
+def size_series(report):
+    """(format, kernel, radius) -> {variant: {(w, h): ms}} of the timed blurs, and the copy pass's
+    {(w, h): ms} per format: what a chart of time against image size draws."""
+    series = collections.defaultdict(lambda: collections.defaultdict(dict))
+    floors = collections.defaultdict(dict)
+    for row in report["results"]:
+        ms, s = total_ms(row), row["settings"]
+        if ms is None:
+            continue
+        size = (row["size"]["width"], row["size"]["height"])
+        if row.get("role") == "floor" or "kernel" not in s:
+            floors[s["input_format"]][size] = ms
+            continue
+        key = (s["input_format"], kernel_label(s), s["radius"])
+        previous = series[key][row["variant"]].get(size)
+        series[key][row["variant"]][size] = ms if previous is None else min(previous, ms)
+    return series, floors
+
+
+def size_chart(report, fmt, kernel_words, radius, by_variant, floor, colour, marker):
+    """Median GPU time against the image's pixels, log-log, a line per variant: a cost that grows
+    with the pixels is a line of slope 1 (the dotted guide from the copy pass's smallest size)."""
+    fig, ax = plt.subplots(figsize=(11, 6.5))
+    for variant, points in sorted(by_variant.items()):
+        sizes = sorted(points, key=lambda wh: wh[0] * wh[1])
+        ax.plot([w * h for w, h in sizes], [points[z] for z in sizes], STAGE_STYLE.get(stage_of(report, variant), "-"),
+                color=colour[variant], label=variant, **marker_style(colour[variant], marker[variant], 5))
+    if floor:
+        sizes = sorted(floor, key=lambda wh: wh[0] * wh[1])
+        ax.plot([w * h for w, h in sizes], [floor[z] for z in sizes], ":", color="black", label="copy pass (floor)")
+        first = sizes[0]
+        pixels = sorted({w * h for points in by_variant.values() for w, h in points})
+        ax.plot([pixels[0], pixels[-1]], [floor[first] * pixels[0] / (first[0] * first[1]), floor[first] * pixels[-1] / (first[0] * first[1])],
+                color="grey", linewidth=0.6, linestyle=(0, (1, 3)), label="time in proportion to the pixels")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("image pixels (W x H), log scale", fontsize=FONT)
+    ax.set_ylabel("median GPU time (ms)", fontsize=FONT)
+    label_log_axis(ax.yaxis, *ax.get_ylim())
+    ax.tick_params(labelsize=SMALL)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.set_title(f"{kernel_words}, r = {radius}: GPU time against image size\n{report['gl']['renderer']}, {fmt}", fontsize=FONT + 1)
+    ax.legend(fontsize=SMALL, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    return fig
+
+
 def charts(report, log=False, radius=None, metric="rms"):
     """Every chart of the report: (file name tag, figure)."""
     series, floors, rows_of, titles = groups(report)
@@ -549,8 +662,21 @@ def charts(report, log=False, radius=None, metric="rms"):
             made.append((f"time_vs_radius_{tag}", time_chart(report, size, fmt, words, by_variant, floor, notes, colour, marker, log)))
         at = radius if radius is not None else radii[-1]
         bars = sorted(((points[at], v) for v, points in by_variant.items() if at in points))
+        approximations = {}
+        for row in rows_of[(size, fmt)]:
+            s = row["settings"]
+            if kernel_label(s) == kernel and s.get("radius") == at and (row.get("role") == "approximation" or
+                                                                           "fidelity" in row and not row["fidelity"].get("exact")):
+                psnr = row.get("fidelity", {}).get("psnr_db")
+                approximations[row["variant"]] = psnr if approximations.get(row["variant"]) is None else approximations[row["variant"]]
         if bars:
-            made.append((f"bars_{tag}_r{at}", bar_chart(report, size, fmt, words, at, bars, floor, notes, colour, marker, log)))
+            made.append((f"bars_{tag}_r{at}", bar_chart(report, size, fmt, words, at, bars, floor, notes, colour, marker, log,
+                                                         approximations)))
+    by_size, size_floors = size_series(report)
+    for (fmt, kernel, r), by_variant in sorted(by_size.items()):
+        if len({z for points in by_variant.values() for z in points}) > 1:  # two sizes or more make a line
+            words = next(t for (z, f, k), t in titles.items() if f == fmt and k == kernel)
+            made.append((f"time_vs_size_{fmt}_{kernel}_r{r}", size_chart(report, fmt, words, r, by_variant, size_floors.get(fmt), colour, marker)))
     return made
 
 

@@ -37,15 +37,28 @@
       compute-box-blocked) the cell says "the last of N knob sets its run timed", which need not be
       the defaults. A row the file does not hold reads "not measured".
 
-docs/results/measure.sh runs merge and table after its sweeps.
+  python3 docs/tools/results.py older RESULTS.json [--digests FILE]
+      Which rows still hold for today's code: per variant, how many of its rows were made by the
+      code the tree has now, and for the others the commit that made them. Each row of a report
+      says what made it ("made_by": the commit the program was built from and "code", the digest
+      of the variant's code: its C++ file, the helpers of src/variants/ it includes and its shaders,
+      comments left out; src/util/code_digest.h). Today's digests come from
+      build-release/src/blurlab-code-digests run on this tree, or from FILE (its output: "NAME
+      DIGEST" lines). blurlab's conclusion on a CPU rasterizer ranks only such rows, at the
+      variant's defaults (report/results_files.h), and names the variants whose rows it left out.
+      Rows of results files made before blurlab recorded "made_by" carry one worked out from the
+      date of their run ("inferred"), or none where that cannot tell.
+
+docs/results/measure.sh runs merge, table and older after its sweeps.
 """
 import argparse
 import collections
 import json
 import os
+import subprocess
 import sys
 
-from tool_io import ArgumentParser, check_output, fail, read_json, run_tool, write_bytes  # beside this file: blurlab's file and message rules
+from tool_io import ArgumentParser, check_output, fail, read_json, read_text, run_tool, write_bytes  # beside this file: blurlab's file and message rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -446,13 +459,58 @@ def ranking(path, kernel, radii):
 
 
 def radius_list(text):
-    """--radius R,R,...: whole numbers in 0..128."""
+    """--radius R,R,...: whole numbers in 0..512."""
     radii = set()
     for word in text.split(","):
-        if not word.strip().isdigit() or not 0 <= int(word) <= 128:
-            fail(f"--radius '{text}' is not a list of whole numbers in 0..128", 2)
+        if not word.strip().isdigit() or not 0 <= int(word) <= 512:
+            fail(f"--radius '{text}' is not a list of whole numbers in 0..512", 2)
         radii.add(int(word))
     return radii
+
+
+def today_digests(path):
+    """variant -> the digest of its code in this tree (or as `path`, blurlab-code-digests' output, says)."""
+    if path:
+        text = read_text(path, "--digests")
+    else:
+        tool = os.environ.get("BLURLAB_CODE_DIGESTS", os.path.join(ROOT, "build-release", "src", "blurlab-code-digests"))
+        try:
+            text = subprocess.run([tool, ROOT], check=True, capture_output=True, text=True).stdout
+        except (OSError, subprocess.CalledProcessError) as e:
+            fail(f"cannot run {tool} ({e}); build it (cmake --build build-release --target blurlab-code-digests) "
+                 "or give --digests FILE")
+    digests = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) != 2:
+            fail(f"'{line}' is not a line of blurlab-code-digests (NAME DIGEST)")
+        digests[parts[0]] = parts[1]
+    return digests
+
+
+def older(path, digests_path):
+    """Per variant, the rows made by today's code and the commits that made the others."""
+    report = load(path)
+    today = today_digests(digests_path)
+    counts = collections.OrderedDict()  # variant -> [holding, older, {commit}]
+    for row in report["results"]:
+        if row.get("role") == "floor" or row["variant"] not in today:
+            continue
+        made_by = row.get("made_by", {})
+        entry = counts.setdefault(row["variant"], [0, 0, set()])
+        if made_by.get("code") == today[row["variant"]]:
+            entry[0] += 1
+        else:
+            entry[1] += 1
+            entry[2].add(made_by.get("commit", "none recorded"))
+    holding = sum(e[0] for e in counts.values())
+    total = sum(e[0] + e[1] for e in counts.values())
+    print(f"{report['gl']['renderer']} ({os.path.relpath(os.path.abspath(path), ROOT)}): {holding} of {total} rows made by "
+          "today's code of their variant\n")
+    print("| variant | rows of today's code | older rows | made by |")
+    print("| --- | --- | --- | --- |")
+    for variant, (now, old, commits) in counts.items():
+        print(f"| {variant} | {now} | {old} | {', '.join(sorted(commits)) if old else '-'} |")
 
 
 def main():
@@ -471,11 +529,16 @@ def main():
     k.add_argument("results")
     k.add_argument("--kernel", default="gauss", choices=("gauss", "box"))
     k.add_argument("--radius", help="only these radii, e.g. 9,16,30")
+    o = commands.add_parser("older", help="per variant, the rows made by today's code and the commits of the others")
+    o.add_argument("results")
+    o.add_argument("--digests", help="blurlab-code-digests' output for today's tree (default: run it)")
     args = parser.parse_args()
     if args.command == "merge":
         merge(args.out, args.reports)
     elif args.command == "targets":
         targets_table(args.results, args.targets)
+    elif args.command == "older":
+        older(args.results, args.digests)
     elif args.command == "ranking":
         ranking(args.results, args.kernel, radius_list(args.radius) if args.radius else None)
     else:

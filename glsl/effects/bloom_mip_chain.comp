@@ -110,10 +110,11 @@ void main() {
   if (any(greaterThanEqual(p, size))) return;
   imageStore(u_up, p, vec4(u_pass.x * imageLoad(u_down_here, p).rgb, 1.0));
 #else
+  bool inside = all(lessThan(p, size));
+  vec3 here = inside && u_pass.x != 0.0 ? u_pass.x * imageLoad(u_down_here, p).rgb : vec3(0.0);  // before the tile's latency
   vec3 up = tent(p, u_pass.y).rgb;
-  if (any(greaterThanEqual(p, size))) return;
-  if (u_pass.x != 0.0) up += u_pass.x * imageLoad(u_down_here, p).rgb;
-  imageStore(u_up, p, vec4(up, 1.0));
+  if (!inside) return;
+  imageStore(u_up, p, vec4(up + here, 1.0));
 #endif
 }
 
@@ -123,9 +124,11 @@ layout(rgba8, binding = BINDING_TARGET) uniform restrict writeonly image2D u_pic
 
 void main() {
   ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  // The frame's texel is loaded first, so that its latency passes while the tile is filtered.
+  bool inside = all(lessThan(p, imageSize(u_frame)));
+  vec3 h = inside ? imageLoad(u_frame, p).rgb : vec3(0.0);
   vec3 layer = tent(p, u_pass.w).rgb;
-  if (any(greaterThanEqual(p, imageSize(u_frame)))) return;
-  vec3 h = imageLoad(u_frame, p).rgb;
+  if (!inside) return;
   imageStore(u_picture, p, bloom_picture(h, layer + LEVEL0_WEIGHT * blooming_light(h)));
 }
 #endif

@@ -85,7 +85,7 @@ report::Measurement Measurer::measure(Input& input, const VariantInfo& variant, 
   report::Measurement m;
   m.variant = &variant;
   m.size = {input.source.width(), input.source.height()};
-  m.settings = resolve(variant, settings);
+  m.settings = resolve(variant, settings, m.size);
   m.unsupported = pipeline_.configure(variant, settings, m.size);
   if (m.unsupported) return m;
   if (variant.approximation.choose) m.approximation = variant.approximation.choose(m.settings);

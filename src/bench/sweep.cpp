@@ -153,12 +153,16 @@ std::string knob_changes(const VariantInfo& variant, const BlurSettings& default
 }
 
 void run_tuning(const std::vector<Job>& jobs, Measurer& measurer, int frames, const FillSource& fill, const OnJob& on_job,
-                const std::string& renderer, report::TuningTable& table, TextTable& out, const TunePolicy& policy) {
+                const std::string& renderer, report::TuningTable& table, TextTable& out, const TunePolicy& policy,
+                const OnTry& on_try) {
   std::string group;  // the heading of the rows so far: size, format, kernel
   for_each_job(jobs, fill, on_job, [&](const Job& job, Input& input) {
     const VariantInfo& variant = *job.variant;
     if (!has_knob_choices(variant)) return;
-    const auto time = [&](const BlurSettings& s) { return measurer.measure(input, variant, s, false, frames).total_median(); };
+    const auto time = [&](const BlurSettings& s) {
+      if (on_try) on_try(variant, s);
+      return measurer.measure(input, variant, s, false, frames).total_median();
+    };
     const auto tuned = tune(variant, job.settings, time, policy);
     if (!tuned) return;  // the defaults cannot run here: nothing to tune
     // The choice must still be correct.

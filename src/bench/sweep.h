@@ -64,8 +64,11 @@ SweepResult run_sweep(const std::vector<Job>& jobs, Measurer& measurer, int fram
 
 // --tune: tunes every job whose variant has a knob with more than one candidate (and runs its
 // defaults); a winner that passes its check is put in `table`. Prints one line per job to `out`.
+// `on_try` (may be empty) is told each knob setting before it is timed (a progress display).
+using OnTry = std::function<void(const VariantInfo& variant, const BlurSettings& settings)>;
 void run_tuning(const std::vector<Job>& jobs, Measurer& measurer, int frames, const FillSource& fill, const OnJob& on_job,
-                const std::string& renderer, report::TuningTable& table, TextTable& out, const TunePolicy& policy = {});
+                const std::string& renderer, report::TuningTable& table, TextTable& out, const TunePolicy& policy = {},
+                const OnTry& on_try = {});
 
 // The columns of run_tuning's table, and what they mean.
 std::vector<std::string> tuning_table_header();

@@ -183,6 +183,10 @@ struct VariantInfo {
   // Bytes of the intermediate textures it keeps for these settings and size, for the run's memory
   // estimate (image/memory_budget.h); nullptr: at most one rgba32f texture of the image's size.
   double (*intermediate_bytes)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
+  // What the settings leave to the image's size (a knob's auto) and what it decides at `size`, in
+  // words ("last-pass auto: chain, below 3.1 M texels"), "" where nothing; nullptr: nothing ever.
+  // --export's recipe states it beside the sizes it holds for.
+  std::string (*size_choices)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
 };
 
 bool is_blur(const VariantInfo& variant);
@@ -204,7 +208,7 @@ Kernel reference_kernel(const VariantInfo& variant, const BlurSettings& resolved
 // default_intermediate where none is given; rounds a constant border to what a texel of the input
 // format holds (blur/border.h: texel_value) and zeroes it for the other modes; resets the border
 // of a variant that is not a blur (the copy pass reads no border).
-BlurSettings resolve(const VariantInfo& variant, BlurSettings settings);
+BlurSettings resolve(const VariantInfo& variant, BlurSettings settings, std::optional<glm::ivec2> size = std::nullopt);
 // Why the variant cannot run these (resolved) settings on this device (blur/refusal.h), or nullopt.
 std::optional<Refusal> unsupported_reason(const VariantInfo& variant, const BlurSettings& resolved, glm::ivec2 size,
                                           const gl::GlLimits& limits);

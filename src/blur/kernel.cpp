@@ -13,7 +13,7 @@ std::string_view name(KernelType type) { return type == KernelType::Box ? "box" 
 
 std::optional<KernelType> parse_kernel_type(std::string_view text) {
   if (text == "box") return KernelType::Box;
-  if (text == "gauss" || text == "gaussian") return KernelType::Gauss;
+  if (text == "gauss") return KernelType::Gauss;  // the one name --help gives: "gaussian" is refused, not taken silently
   return std::nullopt;
 }
 

@@ -1,5 +1,7 @@
 #include "blur/knob.h"
 
+#include <algorithm>
+
 #include "util/strings.h"
 
 namespace blurlab {
@@ -9,10 +11,13 @@ Knob with_defaults_by_radius(Knob knob, std::vector<std::pair<int, KnobValue>> d
   return knob;
 }
 
-KnobValue Knob::default_value(int radius) const {
+KnobValue Knob::default_value(int radius, std::optional<glm::ivec2> size) const {
   KnobValue value = candidates.front();
   for (const auto& [from_radius, v] : default_by_radius)
     if (radius >= from_radius) value = v;
+  if (size)
+    for (const auto& [from_side, v] : default_by_side)
+      if (std::max(size->x, size->y) >= from_side) value = v;
   return value;
 }
 

@@ -58,9 +58,14 @@ struct Knob {
   // r. Below the first pair, or with none, the default is the first candidate. Every value is a
   // candidate, so the tests that try every candidate run it.
   std::vector<std::pair<int, KnobValue>> default_by_radius;
+  // Where the image's size decides what runs (a structure sized for lines up to some length):
+  // {side, value} pairs in increasing side, each value the default from an image whose longer side
+  // is at least `side` texels (over the radius's default). Every value is a candidate.
+  std::vector<std::pair<int, KnobValue>> default_by_side;
 
-  // The default at kernel radius `radius` (a variable-radius variant's largest, R).
-  KnobValue default_value(int radius) const;
+  // The default at kernel radius `radius` (a variable-radius variant's largest, R), and where
+  // known the image size.
+  KnobValue default_value(int radius, std::optional<glm::ivec2> size = std::nullopt) const;
   // "16x16", "8", "fp16".
   std::string text(KnobValue value) const;
   // One value as the command line and the tuning file give it. nullopt, with the reason in

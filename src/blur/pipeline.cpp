@@ -12,6 +12,40 @@
 
 namespace blurlab {
 
+namespace {
+
+// A BlurSetup that writes down what it is asked for instead of compiling it.
+class ProgramListing final : public BlurSetup {
+ public:
+  ProgramListing(const VariantInfo& variant, const BlurSettings& settings, glm::ivec2 size)
+      : variant_(variant), settings_(settings), size_(size) {}
+  const BlurSettings& settings() const override { return settings_; }
+  glm::ivec2 size() const override { return size_; }
+  const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra) override {
+    programs.push_back({{{GL_COMPUTE_SHADER, file}}, compute_defines(variant_, settings_, src, dst, extra)});
+    return program_;
+  }
+  const gl::Program& fragment(const std::string& file, const gl::Defines& extra) override {
+    programs.push_back({{{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, fragment_defines(variant_, settings_, extra)});
+    return program_;
+  }
+  std::vector<ProgramSource> programs;
+
+ private:
+  const VariantInfo& variant_;
+  const BlurSettings& settings_;
+  glm::ivec2 size_;
+  gl::Program program_;  // never compiled: prepare() only keeps a reference
+};
+
+}  // namespace
+
+std::vector<ProgramSource> program_sources(const VariantInfo& variant, const BlurSettings& resolved, glm::ivec2 size) {
+  ProgramListing listing(variant, resolved, size);
+  variant.create()->prepare(listing);
+  return std::move(listing.programs);
+}
+
 gl::Defines blur_defines(const VariantInfo& variant, const BlurSettings& s) {
   gl::Defines defines;
   if (variant.variable_radius) defines.push_back({"VARIABLE_RADIUS", "1"});
@@ -209,7 +243,7 @@ BlurPipeline::~BlurPipeline() = default;
 
 std::optional<Refusal> BlurPipeline::configure(const VariantInfo& variant, const BlurSettings& settings,
                                                    glm::ivec2 size) {
-  const BlurSettings resolved = resolve(variant, settings);
+  const BlurSettings resolved = resolve(variant, settings, size);
   if (auto reason = unsupported_reason(variant, resolved, size, limits_)) {
     variant_ = nullptr;
     blur_.reset();

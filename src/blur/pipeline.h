@@ -2,6 +2,7 @@
 // Runs one variant with one set of settings: owns the weights uniform block (weights and the
 // constant border value), intermediate textures, samplers (the linear one wraps by the border
 // mode) and the framebuffer for fragment passes, and records timing spans.
+#include <algorithm>
 #include <array>
 #include <map>
 #include <memory>
@@ -35,6 +36,23 @@ gl::Defines compute_defines(const VariantInfo& variant, const BlurSettings& reso
                             const gl::Defines& extra);
 // A fragment pass's: blur_defines(), then `extra`.
 gl::Defines fragment_defines(const VariantInfo& variant, const BlurSettings& resolved, const gl::Defines& extra);
+
+// A program a setting asks for: its shader files and every define the pipeline gives them.
+struct ProgramSource {
+  std::vector<gl::ShaderFile> files;
+  gl::Defines defines;
+  bool operator==(const ProgramSource& o) const {
+    return defines == o.defines && files.size() == o.files.size() &&
+           std::equal(files.begin(), files.end(), o.files.begin(), [](const gl::ShaderFile& a, const gl::ShaderFile& b) {
+             return a.stage == b.stage && a.name == b.name;
+           });
+  }
+};
+// The programs a variant's prepare() asks for with these resolved settings at an image size, in
+// its order, from a setup that compiles nothing and needs no GL context. Two sizes that give the
+// same programs run the same shaders: an export made at one holds at the other (src/export/), and
+// the shader validation (tests/glsl/) validates what runs.
+std::vector<ProgramSource> program_sources(const VariantInfo& variant, const BlurSettings& resolved, glm::ivec2 size);
 
 class BlurPipeline {
  public:

@@ -492,7 +492,8 @@ Options parse_options(int argc, const char* const* argv) {
   } else if (o.check) {
     o.frames = 0;
   }
-  o.timing_given = app.count("--warmup") || app.count("--frames") || app.count("--budget");
+  o.warmup_given = app.count("--warmup") > 0;
+  o.budget_given = app.count("--budget") > 0;
   if (app.count("--time")) {
     const auto t = parse_double(time_text);
     if (!t || *t < 0.0 || *t > 1e6) throw UsageError("--time '" + time_text + "' is not a time in 0..1e6 seconds");
@@ -554,6 +555,12 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("the sweep has " + format_double(n, 15) + " configurations, more than " + format_double(kMaxConfigurations, 15) +
                      " in one run; split it into several runs");
 
+  // The window's options, with or without an effect.
+  if (o.headless && !o.screenshot.empty()) throw UsageError("--screenshot applies to the window; with --headless use --output");
+  if (o.headless && !o.script.empty()) throw UsageError("--script applies to the window, not --headless");
+  if (!o.screenshot.empty() && !o.frames_given) throw UsageError("--screenshot needs --frames N (the frame to save)");
+  if (!o.script.empty()) ui::parse_script(o.script);  // validate now: one line, exit 2
+
   // An effect: its own parameters say what is blurred, on the HDR scene.
   if (o.effect) {
     const std::string with = " does not apply with --effect " + std::string(o.effect->name);
@@ -584,17 +591,13 @@ Options parse_options(int argc, const char* const* argv) {
   const std::vector<Kernel> kernels = o.kernel_list();  // validates radius/sigma combinations
   if (o.print_kernel && kernels.size() != 1) throw UsageError("--print-kernel needs a single kernel, radius and sigma");
   if (!o.image.empty() && !o.sizes.empty()) throw UsageError("--size does not apply with --image (the image has its size)");
-  if (o.headless && !o.screenshot.empty()) throw UsageError("--screenshot applies to the window; with --headless use --output");
-  if (o.headless && !o.script.empty()) throw UsageError("--script applies to the window, not --headless");
   if (o.tune && !o.report_dir.empty()) throw UsageError("--report writes a timing report; --tune writes a tuning file");
   if (o.tune && !o.dump_dir.empty()) throw UsageError("--dump-programs is for timing runs; --tune writes only its tuning file");
-  if (!o.screenshot.empty() && !o.frames_given) throw UsageError("--screenshot needs --frames N (the frame to save)");
   if (o.tune && (!o.output.empty() || o.check)) throw UsageError("--tune times knob candidates; it does not go with --output or --check");
   if (o.tune && (!o.csv.empty() || !o.json.empty()))  // a tuning run writes only its choices: these would be left unwritten
     throw UsageError("--tune writes its choices to --tune-file; --csv and --json are for timing runs");
   if (o.tune && o.frames == 0) throw UsageError("--tune needs timed frames (--frames above 0)");
   if (o.tune && !o.tuned.empty()) throw UsageError("--tune and --tuned do not go together");
-  if (!o.script.empty()) ui::parse_script(o.script);  // validate now: one line, exit 2
   check_list_mode(app, o);
   // --output and --export are about one blur: one variant, one setting of everything.
   const auto one_run = [&o] {
@@ -616,6 +619,7 @@ void check_window_options(const Options& o) {
     if (n > 1) throw UsageError(std::string("the window shows one setting at a time: give one value of ") + option + " (lists are for --headless)");
   };
   single(o.variants.size(), "--variant");
+  single(o.implementations.size(), "--variant");  // with --effect: its implementations
   single(o.kernels.size(), "--kernel");
   single(o.radii.size(), "--radius");
   single(o.sigmas.size(), "--sigma");

@@ -62,7 +62,7 @@ struct Options {
   int frames = 30;
   bool frames_given = false;
   double budget = 3.0;  // seconds of timed frames per configuration (0: no limit); at least 3 frames
-  bool timing_given = false;  // --warmup, --frames or --budget given
+  bool warmup_given = false, budget_given = false;  // --warmup, --budget given (a CPU rasterizer's run keeps them)
   double time = 1.0;
 
   std::string image, output, shader_dir;

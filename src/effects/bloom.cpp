@@ -74,6 +74,7 @@ std::vector<GivenTerm> parse_psf(const std::string& psf) {
     const auto [s, percent] = sigma(std::string_view(psf).substr(6));
     terms.push_back({1.0, s, percent});
   } else if (psf.rfind("sum:", 0) == 0) {
+    if (trim(std::string_view(psf).substr(4)).empty()) throw UsageError("--psf '" + shortened(psf, 60) + "': a sum needs at least one term");
     for (const std::string& part : split(std::string_view(psf).substr(4), ',')) {
       const size_t at = part.find('@');
       if (at == std::string::npos)
@@ -83,7 +84,6 @@ std::vector<GivenTerm> parse_psf(const std::string& psf) {
       const auto [s, percent] = sigma(std::string_view(part).substr(at + 1));
       terms.push_back({w, s, percent});
     }
-    if (terms.empty()) throw UsageError("--psf '" + shortened(psf, 60) + "': a sum needs at least one term");
     if (terms.size() > static_cast<size_t>(kMaxTerms))
       throw UsageError("--psf: " + std::to_string(terms.size()) + " terms, at most " + std::to_string(kMaxTerms));
     double total = 0.0;

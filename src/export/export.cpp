@@ -11,6 +11,7 @@
 #include "blur/kernel.h"
 #include "blur/radius_map.h"
 #include "blur/registry.h"
+#include "gl/preprocess.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "report/effect_report.h"
@@ -238,8 +239,8 @@ std::optional<double> realized_sigma(const ExportRequest& r) {
   return r.approximation->sigma;
 }
 
-// What the fidelity was measured against: the kernel asked for, or for an approximation of the
-// Gaussian the one of the sigma it realizes, or per pixel by the radius map.
+// What the fidelity is measured against: the kernel asked for (an approximation of the Gaussian:
+// the exact Gaussian of the sigma asked, whichever it realizes), or per pixel by the radius map.
 std::string fidelity_against(const ExportRequest& r) {
   const std::string kernel = report::kernel_text(r.settings.kernel);
   if (r.variant->variable_radius) {
@@ -251,8 +252,8 @@ std::string fidelity_against(const ExportRequest& r) {
   }
   if (const auto sigma = realized_sigma(r)) {
     const std::string asked = format_double(r.settings.kernel.sigma, 4), realized = format_double(*sigma, 4);
-    return "the exact Gaussian of sigma " + realized +
-           (realized == asked ? ", as asked" : ", the sigma it realizes (sigma " + asked + " was asked)");
+    return "the exact Gaussian of sigma " + asked + " asked (" + kernel + ")" +
+           (realized == asked ? ", which it realizes" : "; " + std::string(r.variant->name) + " realizes sigma " + realized);
   }
   return "the exact " + kernel + " blur";
 }
@@ -263,30 +264,69 @@ std::string psnr_words(const Fidelity& f) {
   return std::isfinite(f.psnr_db) ? "PSNR " + format_double(f.psnr_db, 3) + " dB" : "equal (no PSNR)";
 }
 
-// "PSNR 45.1 dB, max 45 LSB, RMS 1.29 LSB against the exact Gaussian of sigma 9.539, ..., on the scene"
-std::string fidelity_summary(const ExportRequest& r) {
-  if (r.effect) return effect_fidelity_summary(r);
-  const Fidelity& f = *r.fidelity;
-  return psnr_words(f) + ", max " + format_double(f.max_lsb, 3) + " LSB, RMS " + format_double(f.rms_lsb, 3) + " LSB against " +
-         fidelity_against(r) + ", on " + r.input + (meets_bar(f) ? "" : "; below the " + format_double(kFidelityBarDb) + " dB bar");
+std::string numbers_words(const Fidelity& f) {
+  return psnr_words(f) + ", max " + format_double(f.max_lsb, 3) + " LSB, RMS " + format_double(f.rms_lsb, 3) + " LSB";
 }
 
-// The recipe's "fidelity": the numbers, what they are against, and the bar.
-json fidelity_json(const ExportRequest& r) {
-  const Fidelity& f = *r.fidelity;
-  json j = {{"against", fidelity_against(r)}, {"max_lsb", f.max_lsb}, {"rms_lsb", f.rms_lsb}, {"measured_on", r.input},
-            {"bar_psnr_db", kFidelityBarDb}, {"meets_bar", meets_bar(f)},
-            {"unit", "8-bit steps (LSB) of the input's range; PSNR 20 log10(255 / RMS)"}};
+double psnr_of(const Fidelity& f) { return std::isfinite(f.psnr_db) ? f.psnr_db : INFINITY; }
+
+// The inputs, the worst (lowest PSNR against the kernel asked for) first.
+std::vector<const ExportFidelity*> worst_first(const ExportRequest& r) {
+  std::vector<const ExportFidelity*> list;
+  for (const ExportFidelity& f : r.fidelities)
+    if (f.refused.empty()) list.push_back(&f);
+  std::stable_sort(list.begin(), list.end(), [](const ExportFidelity* a, const ExportFidelity* b) { return psnr_of(a->asked) < psnr_of(b->asked); });
+  return list;
+}
+
+json fidelity_numbers(const Fidelity& f) {
+  json j = {{"max_lsb", f.max_lsb}, {"rms_lsb", f.rms_lsb}};
   if (std::isfinite(f.psnr_db)) j["psnr_db"] = f.psnr_db;
+  return j;
+}
+
+// The recipe's "fidelity": against the kernel asked for, on each input, the worst's numbers at the
+// top (the bar is judged on it), and both sigmas of an approximation.
+json fidelity_json(const ExportRequest& r) {
+  const ExportFidelity& worst = *worst_fidelity(r);
+  json j = fidelity_numbers(worst.asked);
+  j.update({{"against", fidelity_against(r)}, {"measured_on", worst.input}, {"bar_psnr_db", kFidelityBarDb},
+            {"meets_bar", meets_bar(worst.asked)}, {"judged_on", "the worst of the inputs (those below)"},
+            {"unit", "8-bit steps (LSB) of the input's range; PSNR 20 log10(255 / RMS)"}});
+  json inputs = json::array();
+  for (const ExportFidelity* f : worst_first(r)) {
+    json input = fidelity_numbers(f->asked);
+    input["input"] = f->input;
+    if (f->realized) input["against_realized_sigma"] = fidelity_numbers(*f->realized);
+    inputs.push_back(input);
+  }
+  for (const ExportFidelity& f : r.fidelities)
+    if (!f.refused.empty()) inputs.push_back({{"input", f.input}, {"not_measured", f.refused}});
+  j["inputs"] = inputs;
   if (const auto sigma = realized_sigma(r)) {
     j["asked_sigma"] = r.settings.kernel.sigma;
     j["realized_sigma"] = *sigma;
   }
-  if (!meets_bar(f)) j["warning"] = fidelity_warning(r);
+  if (!meets_bar(worst.asked)) j["warning"] = fidelity_warning(r);
   return j;
 }
 
 }  // namespace
+
+bool SizeRange::contains(glm::ivec2 z) const {
+  const long long texels = static_cast<long long>(z.x) * z.y;
+  return z.x >= min_width && z.x <= max_width && z.y >= min_height && z.y <= max_height && texels >= min_texels && texels <= max_texels;
+}
+
+bool SizeRange::any_size() const {
+  return min_width == 1 && min_height == 1 && max_width >= max_texture_size && max_height >= max_texture_size && min_texels <= 1 &&
+         max_texels >= static_cast<long long>(max_width) * max_height;
+}
+
+const ExportFidelity* worst_fidelity(const ExportRequest& r) {
+  const auto list = worst_first(r);
+  return list.empty() ? nullptr : list.front();
+}
 
 std::string fidelity_warning(const ExportRequest& r) {
   if (r.effect) {
@@ -295,10 +335,29 @@ std::string fidelity_warning(const ExportRequest& r) {
            format_double(r.effect_fidelity->max_lsb, 3) + " LSB) of " + effect_fidelity_against(r) + ", below the " +
            format_double(report::kEffectBarDb) + " dB at which blurlab's report counts an implementation as close enough";
   }
-  if (!r.fidelity || meets_bar(*r.fidelity)) return "";
-  return std::string(r.variant->name) + " comes to " + psnr_words(*r.fidelity) + " (max " +
-         format_double(r.fidelity->max_lsb, 3) + " LSB) of " + fidelity_against(r) + ", below the " +
-         format_double(kFidelityBarDb) + " dB at which blurlab counts an approximation as standing in for it";
+  const ExportFidelity* worst = worst_fidelity(r);
+  if (!worst || meets_bar(worst->asked)) return "";
+  return std::string(r.variant->name) + " comes to " + psnr_words(worst->asked) + " (max " + format_double(worst->asked.max_lsb, 3) +
+         " LSB) of " + fidelity_against(r) + ", on " + worst->input + ", below the " + format_double(kFidelityBarDb) +
+         " dB at which blurlab counts an approximation as standing in for it";
+}
+
+std::string fidelity_summary(const ExportRequest& r) {
+  if (r.effect) return effect_fidelity_summary(r);
+  std::string text = "against " + fidelity_against(r) + ": ";
+  const auto list = worst_first(r);
+  for (size_t i = 0; i < list.size(); ++i)
+    text += (i == 0 ? "" : "; ") + numbers_words(list[i]->asked) + " on " + list[i]->input + (i == 0 && list.size() > 1 ? " (the worst)" : "");
+  text += meets_bar(list.front()->asked) ? "; at or above the " + format_double(kFidelityBarDb) + " dB bar"
+                                         : "; below the " + format_double(kFidelityBarDb) + " dB bar";
+  for (const ExportFidelity& f : r.fidelities)
+    if (!f.refused.empty()) text += "; not measured on " + f.input + " (refused there: " + f.refused + ")";
+  if (const auto sigma = realized_sigma(r); sigma && list.front()->realized) {
+    text += ". Against the exact Gaussian of the sigma it realizes (" + format_double(*sigma, 4) + "): ";
+    for (size_t i = 0; i < list.size(); ++i)
+      if (list[i]->realized) text += (i == 0 ? "" : "; ") + psnr_words(*list[i]->realized) + " on " + list[i]->input;
+  }
+  return text;
 }
 
 std::optional<std::string> without_source_pointers(const std::string& line) {
@@ -361,8 +420,9 @@ namespace {
 // One stage of one pass as a file that needs nothing else: the expansion the program cache
 // compiles (#version, the defines, the includes inlined), with the weights baked in, the #line
 // directives (they name source-string numbers of blurlab's files) turned into comments, and a
-// header saying what it is.
-// The licence line first (GLSL allows comments before #version).
+// header saying what it is; then the program the preprocessor chooses from it (gl/preprocess.h:
+// the #if groups resolved, the defines nothing uses left out, comments kept), which is what the
+// recipe runs. The licence line first (GLSL allows comments before #version).
 std::string exported_shader(const gl::ShaderSources& sources, const gl::ShaderFile& file, const gl::Defines& defines,
                             const std::string& header) {
   const gl::ExpandedSource expanded = gl::expand_source(sources, file.name, defines);
@@ -381,7 +441,9 @@ std::string exported_shader(const gl::ShaderSources& sources, const gl::ShaderFi
     if (first) out += header;  // right after #version, which must come first
     first = false;
   }
-  return out;
+  const gl::ChosenProgram chosen = gl::choose_program(out);
+  if (chosen.unresolved.empty()) return chosen.text;
+  return out + "// Its #if groups are left to the compiler: " + glsl_comment_text(chosen.unresolved) + ".\n";
 }
 
 std::string shader_header(const ExportRequest& r, const RecordedPass& pass, size_t index, size_t count) {
@@ -395,7 +457,7 @@ std::string shader_header(const ExportRequest& r, const RecordedPass& pass, size
     << "// made on:  " << glsl_comment_text(r.gpu) << (r.cpu_rasterizer ? ", a CPU rasterizer (its time says nothing of a GPU's: none given)" : "") << "\n";
   if (r.median_ms) h << "// measured: " << format_double(*r.median_ms, 4) << " ms for the whole " << (r.effect ? "chain" : "blur") << " (median)\n";
   if (!r.check.empty()) h << "// check:    " << glsl_comment_text(r.check) << " against " << check_reference(r) << "\n";
-  if (r.fidelity || r.effect_fidelity) h << "// fidelity: " << wrapped(glsl_comment_text(fidelity_summary(r)), 88, "//           ") << "\n";
+  if (r.effect_fidelity || worst_fidelity(r)) h << "// fidelity: " << wrapped(glsl_comment_text(fidelity_summary(r)), 88, "//           ") << "\n";
   if (r.variant && r.variant->variable_radius)
     h << "// Per-pixel radius: each pixel's level and every level's weights are textures filled from data\n"
          "// files (recipe.md, \"The radius map\").\n";
@@ -639,8 +701,21 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
   if (r.median_ms) recipe["median_ms"] = *r.median_ms;
   recipe["cpu_rasterizer"] = r.cpu_rasterizer;  // then no time: a CPU's says nothing of a GPU's
   if (!r.check.empty()) recipe["check"] = r.check;
-  if (r.fidelity) recipe["fidelity"] = fidelity_json(r);
+  if (worst_fidelity(r)) recipe["fidelity"] = fidelity_json(r);
   if (r.effect_fidelity) recipe["fidelity"] = effect_fidelity_json(r);
+  // Where blurlab would make other programs (another baked length, an auto knob deciding
+  // otherwise), the runner refuses: a recipe never runs silently other than blurlab would.
+  // (An effect's chain runs on the frame it carries, at its size only: no other size to hold for.)
+  if (!r.effect) {
+    const SizeRange& h = r.holds_for;
+    json holds = {{"width", {h.min_width, h.max_width}}, {"height", {h.min_height, h.max_height}},
+                  {"texels", {h.min_texels, h.max_texels}},
+                  {"why", h.any_size() ? "every size up to GL_MAX_TEXTURE_SIZE " + std::to_string(h.max_texture_size) + " of the GPU it was made on"
+                                       : "the sizes at which blurlab makes the programs this recipe carries; at others it makes other ones: "
+                                         "export the blur again at that size"}};
+    if (!r.size_choices.empty()) holds["decided_by_size"] = r.size_choices;
+    recipe["holds_for"] = holds;
+  }
   recipe["SPDX-License-Identifier"] = "MIT";  // kSpdxLine, as JSON has no comments
   recipe["copyright"] = "2026 the blurlab authors (LICENSE)";
   if (r.variant && r.variant->variable_radius) recipe["radius_map"] = radius_map_json(recording, r.settings);
@@ -662,8 +737,8 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
      << ".\n" << (r.check.empty() ? "" : "Check against " + check_reference(r) + ": " + markdown_text(r.check) + ".\n") << "\nCommand: "
      << markdown_code(r.command) << "\n\n";
   if (recipe.contains("fidelity")) {
-    md << "## Fidelity\n\n" << markdown_text(fidelity_summary(r)) << " (the bar: PSNR "
-       << format_double(r.effect ? report::kEffectBarDb : kFidelityBarDb) << " dB).\n";
+    md << "## Fidelity\n\n" << markdown_text(fidelity_summary(r))
+       << (r.effect ? " (the bar: PSNR " + format_double(report::kEffectBarDb) + " dB)" : "") << ".\n";
     if (const std::string warning = fidelity_warning(r); !warning.empty()) md << "\n**Warning: " << markdown_text(warning) << ".**\n";
     md << "\n";
   }
@@ -794,8 +869,19 @@ std::string sizes_text(const ExportRequest& r, const json& recipe) {
   for (const json& p : recipe["passes"])
     if (p.value("groups_formula", "") == "fixed for this image size")
       return made + "; it runs at that size only: pass `" + p["name"].get<std::string>() + "` has no workgroup formula.";
-  return made + "; it runs at any size: recipe.md and recipe.json give every texture's size and every pass's workgroups "
-                "as a formula in the image's W x H.";
+  const SizeRange& h = r.holds_for;
+  const std::string choices = r.size_choices.empty() ? "" : " (" + r.size_choices + ")";
+  if (h.any_size())
+    return made + "; it runs at any size up to " + std::to_string(h.max_texture_size) + " texels a side" + choices +
+           ": recipe.md and recipe.json give every texture's size and every pass's workgroups as a formula in the image's W x H.";
+  const auto range = [](long long lo, long long hi) { return lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi); };
+  std::string sizes = "widths " + range(h.min_width, h.max_width) + " and heights " + range(h.min_height, h.max_height);
+  if (h.min_texels > static_cast<long long>(h.min_width) * h.min_height || h.max_texels < static_cast<long long>(h.max_width) * h.max_height)
+    sizes += ", " + range(h.min_texels, h.max_texels) + " texels in all";
+  return made + "; it holds for " + sizes + choices +
+         ", where blurlab makes the programs it carries; at other sizes blurlab makes others, and blurlab-run-recipe refuses them "
+         "(export the blur again at that size). Within them recipe.md and recipe.json give every texture's size and every pass's "
+         "workgroups as a formula in the image's W x H.";
 }
 
 // The export's README: what the files are, the blur's fidelity and licence, and how to run it
@@ -811,7 +897,7 @@ std::string export_readme(const ExportRequest& r, const json& recipe, const std:
   md << "<!-- " << kSpdxLine << " -->\n# " << r.variant->name << ", exported by blurlab\n\n"
      << "`" << r.variant->name << "` as OpenGL 4.3 shaders that need nothing of blurlab: " << r.variant->summary << " ("
      << markdown_code(describe(*r.variant, r.settings)) << "). " << sizes_text(r, recipe) << "\n\n";
-  if (r.fidelity) {
+  if (worst_fidelity(r)) {
     md << "Fidelity: " << markdown_text(fidelity_summary(r)) << ".\n";
     if (const std::string warning = fidelity_warning(r); !warning.empty()) md << "\n**Warning: " << markdown_text(warning) << ".**\n";
     md << "\n";

@@ -24,6 +24,28 @@
 
 namespace blurlab {
 
+// The exported blur's fidelity on one input: against the exact kernel asked for (for an
+// approximation of the Gaussian, the exact Gaussian of the sigma asked) and, for an approximation
+// of a uniform Gaussian, against the exact Gaussian of the sigma it realizes (how well it blurs
+// what it blurs; ApproxChoice::sigma).
+struct ExportFidelity {
+  std::string input;  // "the scene (480x270)", "the test chart (assets/chart.png, 320x240)"
+  Fidelity asked;
+  std::optional<Fidelity> realized;
+  std::string refused;  // the variant refuses this input's size: not measured, and why
+};
+
+// The image sizes a recipe holds for: those at which blurlab makes the programs it carries
+// (program_sources, blur/pipeline.h; a size that changes a baked length or a choice left to the
+// size makes others), each side in its range and the texels in theirs, up to GL_MAX_TEXTURE_SIZE.
+struct SizeRange {
+  int min_width = 1, max_width = 1, min_height = 1, max_height = 1;
+  long long min_texels = 1, max_texels = 1;
+  int max_texture_size = 0;  // where the search stopped: the device's limit
+  bool contains(glm::ivec2 size) const;
+  bool any_size() const;  // every size up to max_texture_size
+};
+
 struct ExportRequest {
   const VariantInfo* variant = nullptr;  // the blur; nullptr for an effect's chain (`effect`)
   BlurSettings settings;  // resolved
@@ -35,12 +57,14 @@ struct ExportRequest {
   std::string check;                 // the check's verdict, e.g. "ok R 0 G 1 B 0 A 0 LSB", or ""
   std::string command;               // the command line that made it
   Tolerance tolerance;               // what the check allows for these settings, and why
-  // How close the output came to the exact kernel on the run's input (report::Measurement's
-  // fidelity; none for the copy), what an approximation chose (the sigma it realizes), and what
-  // the input was ("the scene", "--image photo.png").
-  std::optional<Fidelity> fidelity;
+  // How close the output comes to the exact kernel asked for, on each input of a stated set (the
+  // run's and the test chart: ExportFidelity; none for the copy), what an approximation chose
+  // (the sigma it realizes), and what the run's input was ("the scene", "--image photo.png").
+  std::vector<ExportFidelity> fidelities;
   std::optional<ApproxChoice> approximation;
   std::string input;
+  SizeRange holds_for;        // the sizes the recipe holds for
+  std::string size_choices;   // what the size decided (VariantInfo::size_choices), "" where nothing
 
   // An effect's whole chain (--effect) instead of a blur (then `variant` is nullptr, and of
   // `settings` nothing is read): the effect, its settings (implementation, parameters, border, the
@@ -53,6 +77,10 @@ struct ExportRequest {
   std::vector<StageCheck> stage_checks;
   std::optional<EffectFidelity> effect_fidelity;
 };
+
+// The worst of the fidelities (the lowest PSNR against the kernel asked for): what the bar is
+// judged on. nullptr when there are none.
+const ExportFidelity* worst_fidelity(const ExportRequest& request);
 
 // The defines that replace the weights block (glsl/blur_common.glsl, BAKED_TAPS) with constants:
 // the kernel's taps and its hardware-linear pairs where the variant blurs with them (an exact
@@ -73,8 +101,11 @@ std::string_view embedded_license();
 inline constexpr std::string_view kSpdxLine = "SPDX-License-Identifier: MIT";
 
 // What --export warns of when the blur does not reach kFidelityBarDb against the exact kernel
-// (recipe.md, README.md and recipe.json say it too), else "".
+// asked for on the worst of its inputs (recipe.md, README.md and recipe.json say it too), else "".
 std::string fidelity_warning(const ExportRequest& request);
+// The fidelity in words: against what (both sigmas of an approximation), on each input, the
+// worst first, and the bar ("PSNR 43.1 dB, max 64 LSB, RMS 1.79 LSB on the test chart ...").
+std::string fidelity_summary(const ExportRequest& request);
 
 // A comment line of a shader without what points into blurlab's source tree (a parenthesis naming
 // "src/blur/kernel.h", "docs/PERFORMANCE.md", an issue), which someone shipping the shader does

@@ -64,7 +64,10 @@ Answer answer(const std::vector<Candidate>& candidates, double min_psnr_db) {
   std::vector<Pick> exact, close;
   std::vector<std::string> variants;
   for (const Candidate& c : candidates) {
-    if (std::find(variants.begin(), variants.end(), c.pick.variant) == variants.end()) variants.push_back(c.pick.variant);
+    if (std::find(variants.begin(), variants.end(), c.pick.variant) == variants.end()) {
+      variants.push_back(c.pick.variant);
+      if (!c.approximation) ++a.exact_variants;
+    }
     if (!c.passed) continue;
     if (!c.approximation) exact.push_back(c.pick);
     else if (psnr(c.pick) >= min_psnr_db) close.push_back(c.pick);
@@ -104,11 +107,15 @@ double kernel_distance(const Kernel& measured, const Kernel& asked) {
 std::optional<GpuAnswer> gpu_answer(const ResultsFile& file, const Measurement& asked, double min_psnr_db) {
   const BlurSettings& s = asked.settings;
   const std::string map = s.radius_map ? describe(s.radius_map.get()) : "";
-  std::vector<const ResultsRow*> rows;
+  std::vector<const ResultsRow*> rows, older;
   for (const ResultsRow& r : file.rows)
     if (r.kernel.type == s.kernel.type && r.input_format == gl::name(s.input_format) && r.linear == s.linear &&
         r.border == name(s.border.mode) && r.radius_map == map)
-      rows.push_back(&r);
+      (older_than_code(r) ? older : rows).push_back(&r);
+  // Only rows made by today's code at its defaults answer; where none is, the file's rows for the
+  // kernel are named as older, and nothing of them is ranked.
+  const bool none_current = rows.empty();
+  if (none_current) rows = older;
   if (rows.empty()) return std::nullopt;
   // The kernel nearest the one asked for, then the size nearest the run's in pixels, then the most
   // variants.
@@ -127,9 +134,14 @@ std::optional<GpuAnswer> gpu_answer(const ResultsFile& file, const Measurement& 
   for (const ResultsRow* r : rows)
     if (key(*r) < key(*best)) best = r;
   std::vector<Candidate> candidates;
-  for (const ResultsRow* r : rows)
-    if (r->size == best->size && r->kernel == best->kernel) candidates.push_back({pick(*r), r->check_ok, r->approximation});
+  if (!none_current)
+    for (const ResultsRow* r : rows)
+      if (r->size == best->size && r->kernel == best->kernel) candidates.push_back({pick(*r), r->check_ok, r->approximation});
   GpuAnswer g;
+  for (const ResultsRow* r : older)
+    if (r->size == best->size && r->kernel == best->kernel && std::find(g.older.begin(), g.older.end(), r->variant) == g.older.end() &&
+        std::none_of(candidates.begin(), candidates.end(), [&](const Candidate& c) { return c.pick.variant == r->variant; }))
+      g.older.push_back(r->variant);
   g.gpu = gpu_name(file.renderer);
   g.file = file.name;
   g.size = best->size;
@@ -168,14 +180,17 @@ std::string tied_text(const Ranking& r) {
 }
 
 // The page's cells (under their column's heading) and the terminal's words, which name the column.
+// No exact blur timed (only approximations asked, or a results file's exact rows all older than
+// the code) is no exact blur failing: the cell is empty and the terminal says nothing of it.
 std::string exact_cell(const Answer& a) {
-  if (!a.exact.fastest) return "none ran and passed its check";
+  if (!a.exact.fastest) return a.exact_variants == 0 ? "" : "none passed its check";
   if (!a.exact.settled()) return "not settled: " + tied_text(a.exact);
   return a.exact.fastest->variant + ", " + time_text(*a.exact.fastest);
 }
 
 std::string exact_text(const Answer& a) {
-  return a.exact.fastest ? "fastest exact " + exact_cell(a) : "no exact blur ran and passed its check";
+  if (a.exact_variants == 0) return "";
+  return a.exact.fastest ? "fastest exact " + exact_cell(a) : "no exact blur passed its check";
 }
 
 std::string approximation_cell(const Conclusion& c, const Answer& a) {
@@ -202,15 +217,25 @@ std::string approximation_text(const Conclusion& c, const Answer& a) {
 }
 
 std::string answer_text(const Conclusion& c, const Answer& a) {
-  const std::string approximation = approximation_text(c, a);
-  return exact_text(a) + (approximation.empty() ? "" : "; " + approximation);
+  const std::string exact = exact_text(a), approximation = approximation_text(c, a);
+  if (exact.empty() && approximation.empty()) return a.variants == 0 ? "nothing ranked" : "no blur ranked";
+  return exact + (exact.empty() || approximation.empty() ? "" : "; ") + approximation;
 }
 
 std::string variants_text(size_t n) { return std::to_string(n) + (n == 1 ? " variant" : " variants") + " timed"; }
 
+std::string names_text(const std::vector<std::string>& names) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return text;
+}
+
 std::string source_text(const GpuAnswer& g) {
-  return g.gpu + " (" + size_text(g.size) + (g.same_kernel ? "" : ", " + g.kernel + ", the nearest kernel it measured") + "; " +
-         variants_text(g.answer.variants) + ", " + g.file + ")";
+  const std::string where = g.gpu + " (" + size_text(g.size) + (g.same_kernel ? "" : ", " + g.kernel + ", the nearest kernel it measured");
+  if (g.answer.variants == 0)  // every row of the file for this kernel is older: its numbers are not today's answer
+    return where + ", " + g.file + "; every row older than today's code or defaults, so none is ranked: " + names_text(g.older) + ")";
+  return where + "; " + variants_text(g.answer.variants) + ", " + g.file +
+         (g.older.empty() ? "" : "; not ranked, their rows older than today's code or defaults: " + names_text(g.older)) + ")";
 }
 
 std::string this_run_text(const Conclusion& c, const Answer& a) {
@@ -306,7 +331,7 @@ void write_conclusion_markdown(const Conclusion& c, std::ostream& out) {
       << (sources ? " --- |" : "") << " --- |" << (approximations ? " --- |" : "") << "\n";
   for (const KernelConclusion& k : c.kernels) {
     auto row = [&](const std::string& heading, const std::string& source, const Answer& a) {
-      out << "| " << markdown_text(heading) << " |" << (sources ? " " + source + " |" : "") << " " << exact_cell(a) << " |";
+      out << "| " << markdown_text(heading) << " |" << (sources ? " " + source + " |" : "") << " " << cell(exact_cell(a)) << " |";
       if (approximations) out << " " << cell(approximation_cell(c, a)) << " |";
       out << "\n";
     };

@@ -42,6 +42,7 @@ struct Answer {
   Ranking approximation;  // the approximations that passed and reach the minimum PSNR
   std::optional<Pick> closest_approximation;  // none reaches it: the closest, to say how far off
   size_t variants = 0;    // the variants timed
+  size_t exact_variants = 0;  // of them exact blurs, passed or not (none where only approximations ran)
 };
 
 // What a GPU's results file answers for a kernel of the run: for the same kernel, else for the
@@ -52,7 +53,10 @@ struct GpuAnswer {
   glm::ivec2 size{0, 0};
   std::string kernel;  // "gauss r=16 sigma=10"
   bool same_kernel = true;
-  Answer answer;
+  Answer answer;  // from the rows that hold for today's program (results_files.h, older_than_code)
+  // The variants whose rows at this size and kernel do not hold for it (made by older code, or
+  // with other knobs than the defaults): left out of the answer, and named.
+  std::vector<std::string> older;
 };
 
 // One image size, input format and kernel (with its border and radius map).

@@ -85,7 +85,7 @@ std::string settings_text(const RowRecord& row, bool only_changed = false) {
     add("int=" + std::string(gl::name(intermediate)));
   for (const Knob& k : row.variant->knobs) {
     const auto it = row.settings.knobs.find(k.name);
-    if (it != row.settings.knobs.end() && (!only_changed || it->second != k.default_value(row.settings.kernel.radius)))
+    if (it != row.settings.knobs.end() && (!only_changed || it->second != k.default_value(row.settings.kernel.radius, row.size)))
       add(std::string(k.name) + "=" + k.text(it->second));
   }
   if (row.tuned) add("(tuned)");
@@ -102,7 +102,7 @@ std::string check_text(const RowRecord& row) {
 // The fidelity column: an approximation's error against the exact Gaussian it stands in for (the
 // narrow table: its PSNR alone).
 std::string fidelity_text(const RowRecord& row, bool all = true) {
-  if (row.exact_gaussian) return "exact";
+  if (row.exact_blur) return "exact";
   if (!row.fidelity) return "-";
   const std::string psnr = std::isfinite(row.fidelity->psnr_db) ? fixed(row.fidelity->psnr_db, 1) + " dB" : "equal";
   if (!all) return psnr;
@@ -241,8 +241,8 @@ RowRecord row_record(const Report& report, const Measurement& m) {
   row.tolerance = m.tolerance.reason;
   row.approximation = m.approximation;
   if (is_approximation(*m.variant)) row.fidelity = m.fidelity;  // an exact blur's is its check
-  row.exact_gaussian = m.check && !m.unsupported && is_blur(*m.variant) && !is_approximation(*m.variant) &&
-                       m.settings.kernel.type == KernelType::Gauss;
+  row.exact_blur = m.check && !m.unsupported && is_blur(*m.variant) && !is_approximation(*m.variant);
+  if (!report.shaders_from_disk) row.code = std::string(code_digest(m.variant->name));
   return row;
 }
 
@@ -272,6 +272,9 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   settings["knobs"] = knobs;
   if (row.tuned) settings["tuned"] = true;
   j["settings"] = settings;
+  j["made_by"] = {{"commit", build_commit()}};
+  if (row.code.empty()) j["made_by"]["shaders"] = "--shader-dir";
+  else j["made_by"]["code"] = row.code;
   j["supported"] = !row.unsupported;
   if (row.unsupported) {
     j["reason"] = row.unsupported->reason;
@@ -311,7 +314,7 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
     j["fidelity"] = {{"sigma", row.fidelity->sigma}, {"max_lsb", row.fidelity->max_lsb}, {"rms_lsb", row.fidelity->rms_lsb}};
     if (v.variable_radius) j["fidelity"]["against"] = "the exact per-pixel kernel";
     if (std::isfinite(row.fidelity->psnr_db)) j["fidelity"]["psnr_db"] = row.fidelity->psnr_db;
-  } else if (row.exact_gaussian) {
+  } else if (row.exact_blur) {
     j["fidelity"] = {{"exact", true}, {"max_lsb_bound", 1}};
   }
 }
@@ -458,7 +461,8 @@ TableView table_view(const Report& r, Columns columns) {
       cells.push_back(d.x_copy ? ratio_text(*d.x_copy) : "-");
       if (borders) cells.push_back(d.x_clamp ? fixed(*d.x_clamp, 2) : "-");
       if (all) cells.push_back(d.speedup ? fixed(*d.speedup, 1) + "x" : "-");
-      if (gbps) cells.push_back(d.gbps ? ratio_text(*d.gbps) : "-");
+      // Under 0.01 GB/s (a CPU rasterizer's slowest rows) the digits would widen the column: a bound.
+      if (gbps) cells.push_back(d.gbps ? (*d.gbps < 0.01 ? "<0.01" : ratio_text(*d.gbps)) : "-");
       if (roof) {
         cells.push_back(row.bound ? percent_of_bound(row.bound->fraction, row.bound->limit) : "-");
         cells.push_back(row.own_bound ? percent_of_bound(row.own_bound->fraction, row.own_bound->limit) : "-");
@@ -509,8 +513,8 @@ TableView table_view(const Report& r, Columns columns) {
               "~sigma; a variable-radius one: the exact kernel of each pixel's radius), " +
               std::string(all ? "in LSB of the input's range (1/255), max and RMS over every texel and channel, and PSNR"
                               : "as PSNR over every texel and channel") +
-              "; exact: an exact variant, within 1 LSB of the exact Gaussian by construction (its check). The check of an "
-              "approximation is against the CPU model of its own algorithm.";
+              "; exact: an exact variant, within 1 LSB of the exact kernel (Gaussian or box) by construction (its check). "
+              "The check of an approximation is against the CPU model of its own algorithm.";
   if (!legend.empty()) view.legend = wrapped(legend, kTableWidth) + "\n";
   return view;
 }
@@ -577,8 +581,8 @@ void write_csv(const Report& r, std::ostream& out) {
     f.push_back(row.check ? (row.check->ok ? "ok" : "fail") : "");
     f.push_back(row.approximation ? format_double(row.approximation->sigma, 6) : "");
     f.push_back(row.approximation ? row.approximation->parameters : "");
-    f.push_back(row.fidelity ? format_double(row.fidelity->max_lsb, 6) : row.exact_gaussian ? "exact" : "");
-    f.push_back(row.fidelity ? format_double(row.fidelity->rms_lsb, 6) : row.exact_gaussian ? "exact" : "");
+    f.push_back(row.fidelity ? format_double(row.fidelity->max_lsb, 6) : row.exact_blur ? "exact" : "");
+    f.push_back(row.fidelity ? format_double(row.fidelity->rms_lsb, 6) : row.exact_blur ? "exact" : "");
     f.push_back(row.fidelity && std::isfinite(row.fidelity->psnr_db) ? format_double(row.fidelity->psnr_db, 6) : "");
     for (size_t i = 0; i < f.size(); ++i) out << (i ? "," : "") << csv_field(f[i]);
     out << "\n";

@@ -120,6 +120,7 @@ struct Report {
   std::string sizing;  // why the run's size and timing are not the defaults, if so
   std::string image;  // input file, empty: the scene
   std::string command;  // the command line that made the report
+  bool shaders_from_disk = false;  // --shader-dir: the shaders are not the code the program was built with
   std::vector<Measurement> rows;
   std::vector<EffectMeasurement> effect_rows;  // --effect: the rows are then the frame's copies (the floor)
 
@@ -149,9 +150,12 @@ struct RowRecord {
   std::string tolerance;  // the reason of the tolerance the check used
   std::optional<ApproxChoice> approximation;
   std::optional<Fidelity> fidelity;
-  // An exact variant blurring a Gaussian: its fidelity is its check (within 1 LSB of the exact
-  // Gaussian by construction), not measured again.
-  bool exact_gaussian = false;
+  // An exact variant (a Gaussian or a box): its fidelity is its check (within 1 LSB of the exact
+  // kernel by construction), not measured again.
+  bool exact_blur = false;
+  // What made it (report/results_files.h): the variant's code digest as built, "" where the
+  // shaders came from --shader-dir.
+  std::string code;
 };
 RowRecord row_record(const Report& report, const Measurement& m);
 void to_json(nlohmann::json& j, const RowRecord& row);

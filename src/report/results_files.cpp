@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "blur/registry.h"
 #include "util/error.h"
 
@@ -39,10 +41,41 @@ std::optional<ResultsRow> results_row(const json& row) {
   r.check_ok = !row.contains("error") || row.at("error").value("ok", true);
   r.approximation = is_approximation_row(row, *variant);
   if (row.contains("fidelity") && row.at("fidelity").contains("psnr_db")) r.psnr_db = row.at("fidelity").at("psnr_db").get<double>();
+  if (row.contains("made_by")) {
+    r.commit = row.at("made_by").value("commit", "");
+    r.code = row.at("made_by").value("code", "");
+  }
+  if (settings.contains("knobs"))
+    for (const auto& [knob, value] : settings.at("knobs").items()) r.knobs.emplace_back(knob, value.get<std::string>());
+  r.tuned = settings.value("tuned", false);
   return r;
 }
 
 }  // namespace
+
+std::string_view code_digest(std::string_view variant) {
+  for (const auto& [name, digest] : variant_code_digests())
+    if (name == variant) return digest;
+  return {};
+}
+
+std::optional<std::string> older_than_code(const ResultsRow& row) {
+  const VariantInfo* variant = find_variant(row.variant);
+  if (!variant) return "a variant the program no longer has";
+  if (row.code.empty()) return "made before blurlab recorded the code that made a row";
+  if (row.code != code_digest(row.variant))
+    return "made by older code of " + row.variant + (row.commit.empty() ? "" : " (commit " + row.commit + ")");
+  if (row.tuned) return "made with tuned knobs";
+  std::string changed;
+  for (const Knob& k : variant->knobs) {
+    const std::string today = k.text(k.default_value(row.kernel.radius, row.size));
+    const auto it = std::find_if(row.knobs.begin(), row.knobs.end(), [&](const auto& kv) { return kv.first == k.name; });
+    const std::string ran = it == row.knobs.end() ? "none" : it->second;
+    if (ran != today) changed += (changed.empty() ? "" : ", ") + std::string(k.name) + " " + ran + " (default " + today + ")";
+  }
+  if (!changed.empty()) return "made with knobs other than the defaults: " + changed;
+  return std::nullopt;
+}
 
 ResultsFile parse_results_file(std::string name, std::string_view text) {
   ResultsFile file;

@@ -32,6 +32,12 @@ struct ResultsRow {
   bool check_ok = true;
   bool approximation = false;
   std::optional<double> psnr_db;  // an approximation's against the exact kernel, where measured
+  // What made it ("made_by"): the commit the program was built from and the digest of the
+  // variant's code (util/code_digest.h); empty in rows written before blurlab recorded them.
+  std::string commit;
+  std::string code;
+  std::vector<std::pair<std::string, std::string>> knobs;  // the knobs it ran with, as their text
+  bool tuned = false;                                      // knobs from a --tuned file
 };
 
 struct ResultsFile {
@@ -40,6 +46,18 @@ struct ResultsFile {
   bool software = false;
   std::vector<ResultsRow> rows;  // the timed blurs of variants the registry has, in the file's order
 };
+
+// Why a results file's row does not answer for today's program, or nullopt where it does: it
+// was made by other code of its variant than the program's (a code digest that differs, or none
+// recorded), or with knobs other than the variant's defaults at its radius (a sweep of knobs, a
+// tuned run). Such a row is no answer for what today's defaults of the variant do.
+std::optional<std::string> older_than_code(const ResultsRow& row);
+
+// The digest of each variant's code in the tree the program was built from (by name), and the
+// commit it was built from (both made by the build: src/CMakeLists.txt).
+std::vector<std::pair<std::string_view, std::string_view>> variant_code_digests();
+std::string_view code_digest(std::string_view variant);
+std::string_view build_commit();
 
 // Reads one results file: the timed rows of blurs; the copy pass, refused settings and variants no
 // longer in the registry are left out. Throws Error naming `name` when it is not a results file.

@@ -665,6 +665,14 @@ WorkBound own_bound(const BlurSettings& s, glm::ivec2 size) {
   return b;
 }
 
+// last-pass auto, as the image's size resolves it.
+std::string size_choices(const BlurSettings& s, glm::ivec2 size) {
+  if (s.integer(kLastPass) != kLastAuto) return "";
+  const int levels = choice_for(s.kernel.sigma).levels;
+  if (levels < 2) return "last-pass auto: chain (one level: never the stream)";
+  return streams(s, levels, size) ? "last-pass auto: stream, from 3.1 M texels" : "last-pass auto: chain, below 3.1 M texels";
+}
+
 }  // namespace
 
 namespace variant {
@@ -686,6 +694,7 @@ extern const VariantInfo dual_kawase{
     .create = [] { return std::unique_ptr<Blur>(new DualKawase); },
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},
     .own_bound = own_bound,
+    .size_choices = size_choices,
 };
 }  // namespace variant
 }  // namespace blurlab

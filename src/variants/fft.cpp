@@ -26,15 +26,13 @@ namespace {
 constexpr gl::Format kSpectrumFormat = gl::Format::rgba32f;
 
 // The transform's length: N points per line segment, N - 2r of them outputs. Shared memory: both
-// channel pairs, N complex fp32 values each (16 N bytes). 2048 (32 KiB, fewer segments' overlap at
-// large r) may be given, but is no candidate: the GL grid's 517x389 image would take a 2048-point
-// transform per line, past what it runs on a CPU rasterizer (gl/test_variants.cpp: reduced_size).
+// channel pairs, N complex fp32 values each (16 N bytes): 2048 points take 32 KiB a line.
 const Knob kPoints{.name = "points",
                    .help = "FFT length N (a power of two): each transform yields N - 2r outputs of a line; shared memory 16 N bytes",
                    .define = "FFT_N",
                    .min = 4,
                    .max = 4096,
-                   .candidates = {{512}, {1024}},
+                   .candidates = {{512}, {1024}, {2048}},
                    // Measured on an H200 (every row checked; docs/PERFORMANCE.md "The FFT blur"):
                    // a segment of 1024 points (radix 8, 1 line) costs 1.86x one of 512 (radix 4,
                    // 2 lines) at 4096x4096, 1.84x at 1920x1080. A 4096-texel line takes 9 segments

@@ -265,6 +265,16 @@ Tolerance tolerance(const BlurSettings& s, glm::ivec2 size, double input_peak) {
   return bound.tolerance("recursive filter in blocks, 2 passes");
 }
 
+// WxH = blocks per line x neighbouring columns per columns workgroup. W blocks of at most kMaxBlock
+// texels hold lines of up to 63 W texels: 128 up to 8064, so from a longer side of 8065 texels the
+// default is 256x2 (up to 16128), from 16129 512x1 (up to 32256; past that no workgroup's blocks
+// fit in the shared memory of the GPUs measured: refused, with the numbers).
+const Knob kWorkgroup{[] {
+  Knob k = knobs::workgroup({{128, 4}, {256, 2}, {64, 8}, {512, 1}});
+  k.default_by_side = {{128 * kMaxBlock + 1, {256, 2}}, {256 * kMaxBlock + 1, {512, 1}}};
+  return k;
+}()};
+
 // A block lives in registers: at most kMaxBlock texels.
 std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 size, const gl::GlLimits& /*limits*/) {
   const auto text = [](long long v) { return std::to_string(v); };
@@ -274,7 +284,8 @@ std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 size, const gl::G
       return Refusal{Limit::Reach,
                      std::string(axis == 0 ? "a row" : "a column") + " of " + text(axis == 0 ? size.x : size.y) + " texels in " +
                          text(s.workgroup().x) + " blocks (the workgroup's width) needs " + text(w.block) +
-                         " texels per invocation, more than the " + text(kMaxBlock) + " held in registers; use a wider --workgroup",
+                         " texels per invocation, more than the " + text(kMaxBlock) + " held in registers; a --workgroup " +
+                         text((static_cast<long long>(axis == 0 ? size.x : size.y) + kMaxBlock - 1) / kMaxBlock) + " or more wide holds it",
                      static_cast<double>(w.block), static_cast<double>(kMaxBlock)};
   }
   return std::nullopt;
@@ -320,8 +331,7 @@ extern const VariantInfo recursive_gaussian_blocks{
     // As recursive-gaussian: the rows' output feeds a recursion, 8 bits would cost more than a step.
     .default_intermediate = gl::Format::rgba16f,
     .max_radius = kMaxRadius,  // a recursion of the same few taps at every sigma
-    // WxH = blocks per line x neighbouring columns per columns workgroup.
-    .knobs = {knobs::workgroup({{128, 4}, {256, 2}, {64, 8}, {512, 1}})},
+    .knobs = {kWorkgroup},
     .refused_borders = recursive::refused_borders(),
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,

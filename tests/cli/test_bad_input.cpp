@@ -183,7 +183,7 @@ std::vector<Case> bad_arguments() {
       {"sigma_overflow", {"--sigma", "1e400"}, 2, "--sigma '1e400' is out of range (0, 1000]"},
       {"sigma_underflow", {"--sigma", "1e-400"}, 2, "--sigma '1e-400' is out of range (0, 1000]"},
       {"sigma_hex", {"--sigma", "0x10"}, 2, "not a number"},
-      {"sigma_needs_large_radius", {"--sigma", "50"}, 2, "give --radius"},
+      {"sigma_needs_large_radius", {"--sigma", "171"}, 2, "give --radius"},
       {"sigma_with_box", {"--sigma", "2", "--kernel", "box"}, 2, "gauss kernel only"},
       {"kernel_unknown", {"--kernel", "median"}, 2, "not box or gauss"},
       {"kernel_empty", {"--kernel", ""}, 2, "--kernel"},
@@ -477,6 +477,41 @@ std::vector<Case> bad_arguments() {
   cases.push_back({"fft_workgroup_one", {"--headless", "--variant", "fft", "--workgroup", "1", "--size", "8x8", "--frames", "0"}, 2,
                    "workgroup 1x1 for 2 lines of 512 points: each invocation takes 512 butterflies a step (register arrays of 8192 "
                    "complex values), more than the 16 a program is compiled for"});
+  // An effect's parameters and implementations: refused before any work, one line with the numbers.
+  const std::vector<std::string> bloom = {"--headless", "--effect", "bloom", "--size", "64x36", "--frames", "0"};
+  for (const auto& [name, more, message] : std::vector<std::tuple<std::string, std::vector<std::string>, std::string>>{
+           {"effect_unknown", {"--effect", "glow"}, "--effect 'glow' is not none, bloom"},
+           {"effect_parameter_without_effect", {"--headless", "--intensity", "0.5"}, "--intensity is a parameter of an effect: give --effect as well"},
+           {"bloom_intensity_nan", {"--intensity", "nan"}, "--intensity 'nan' is not a number"},
+           {"bloom_intensity_negative", {"--intensity", "-0.5"}, "--intensity -0.5 is out of range 0..1"},
+           {"bloom_intensity_above_one", {"--intensity", "1.01"}, "--intensity 1.01 is out of range 0..1"},
+           {"bloom_threshold_negative", {"--threshold", "-1"}, "--threshold -1 is out of range 0..65504"},
+           {"bloom_knee_above_threshold", {"--threshold", "1", "--knee", "1.5"}, "--knee 1.5 is above --threshold 1"},
+           {"bloom_psf_no_term", {"--psf", "sum:"}, "a sum needs at least one term"},
+           {"bloom_psf_zero_weights", {"--psf", "sum:0@2,0@4"}, "the weights sum to 0"},
+           {"bloom_psf_negative_weight", {"--psf", "sum:1@2,-1@4"}, "weight -1 is negative"},
+           {"bloom_psf_sigma_zero", {"--psf", "gauss:0%"}, "sigma 0 must be above 0"},
+           {"bloom_psf_too_wide", {"--psf", "gauss:9%", "--size", "3840x2160"}, "needs radius 584 (3 sigma), above 512"},
+           {"bloom_psf_unknown_form", {"--psf", "star:3"}, "is neither gauss:SIGMA nor sum:W@SIGMA"},
+           {"bloom_box_only_variant", {"--variant", "compute-sliding"}, "'compute-sliding' does not serve the bloom effect"},
+           {"bloom_kernel_option", {"--kernel", "box"}, "--kernel does not apply with --effect bloom"},
+           {"bloom_sigma_option", {"--sigma", "3"}, "--sigma does not apply with --effect bloom"},
+           {"bloom_output_two_implementations", {"--variant", "fft,mip-chain", "--output", "out.png"}, "--output with --effect needs exactly one implementation"},
+           // A refusal of the one implementation asked for, with its numbers (the radius cap of a
+           // variant whose cost grows with the radius: sigma 10% of 720 rows needs r = 216).
+           {"bloom_past_a_variants_reach", {"--variant", "compute-separable", "--psf", "gauss:10%", "--size", "1280x720"},
+            "radius 216 is above compute-separable's 128"}}) {
+    std::vector<std::string> args;
+    if (more.front() == "--effect" || more.front() == "--headless") {
+      args = more;
+      if (more.front() == "--effect") args.insert(args.begin(), "--headless");
+    } else {
+      args = bloom;
+      if (std::find(more.begin(), more.end(), "--size") != more.end()) args.erase(args.begin() + 3, args.begin() + 5);  // its own size
+      args.insert(args.end(), more.begin(), more.end());
+    }
+    cases.push_back({name, args, 2, message});
+  }
   for (Case& c : cases)
     for (char& ch : c.name)
       if (ch == '-') ch = '_';

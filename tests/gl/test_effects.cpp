@@ -75,7 +75,9 @@ report::EffectMeasurement checked_bloom(const std::string& implementation, const
   return measurer.measure(input, bloom, settings, true, 0);
 }
 
-void expect_checked(const report::EffectMeasurement& m) {
+// Every stage within its tolerance; an exact blur stage's picture within 1 LSB of the ground truth;
+// with `judged`, an approximation's too within a loose bound (a bloom of this PSF at all).
+void expect_checked(const report::EffectMeasurement& m, bool judged = true) {
   ASSERT_FALSE(m.unsupported) << m.settings.implementation << " refused: " << m.unsupported->reason;
   ASSERT_TRUE(m.check);
   for (const StageCheck& s : m.check->stages)
@@ -85,7 +87,12 @@ void expect_checked(const report::EffectMeasurement& m) {
   const VariantInfo* v = find_variant(m.settings.implementation);
   // An exact blur stage: the shipped frame within 1 LSB of the ground truth (its stages' fp16
   // stores and fp32 sums move the picture by far less than a step; one rounding to 8 bits).
-  if (v && !is_approximation(*v)) EXPECT_LE(f.max_lsb, 1.0) << m.settings.implementation;
+  if (v && !is_approximation(*v)) {
+    EXPECT_LE(f.max_lsb, 1.0) << m.settings.implementation;
+  }
+  if (!judged) return;
+  // A bloom of this PSF at all (the worst here, the mip chain's sum with a 1.5-pixel term on 54
+  // rows, is 29.6 dB; a composite that drops the layer is below 20).
   EXPECT_GT(f.psnr_db, 25.0) << m.settings.implementation << ": not a bloom of this PSF at all";
   EXPECT_LT(f.layer_rms_relative, v && !is_approximation(*v) ? 0.005 : 0.2) << m.settings.implementation;
 }
@@ -97,9 +104,9 @@ TEST_P(BloomImplementations, EveryStageMatchesTheCpuAndTheFrameTheGroundTruth) {
 std::vector<BloomCase> every_implementation() {
   std::vector<BloomCase> cases;
   for (const std::string& name : find_effect("bloom")->implementations()) {
-    // Every variant on llvmpipe's limits runs a PSF of 2% of 54 rows; those whose shared memory
-    // does not fit at a wider one are not asked here (the grid checks their refusals).
-    cases.push_back({name, {{"psf", "gauss:2%"}}});
+    // A PSF of 3 pixels: every variant runs it within llvmpipe's limits, and the mip chain's
+    // levels reach it (its first level's response is 2.1 pixels wide).
+    cases.push_back({name, {{"psf", "gauss:3"}}});
   }
   return cases;
 }
@@ -122,11 +129,12 @@ TEST_F(Effects, BloomWithThresholdAndSumOfGaussians) {
   }
 }
 
-// The radius limit does not cap an effect: a PSF of 5% of the height runs on the variants whose cost
-// does not grow with r, and the others refuse it with the numbers (54 rows: sigma 2.7, so here a
-// sigma in pixels: 110, r = 330).
+// The radius limit does not cap an effect: a PSF of 5% of a 4K frame's height (r = 324) runs on
+// the variants whose cost does not grow with r, and the others refuse it with the numbers (on a
+// 96x54 frame, a sigma in pixels: 110, r = 330; so wide a PSF on so small a frame is mostly
+// border, so only the stages and the exact FFT's picture are judged).
 TEST_F(Effects, WidePsfRunsWhereTheCostDoesNotGrowWithTheRadius) {
-  for (const char* implementation : {"fft", "mip-chain"}) expect_checked(checked_bloom(implementation, {{"psf", "gauss:110"}}));
+  for (const char* implementation : {"fft", "mip-chain"}) expect_checked(checked_bloom(implementation, {{"psf", "gauss:110"}}), false);
   const report::EffectMeasurement refused = checked_bloom("compute-separable", {{"psf", "gauss:110"}});
   ASSERT_TRUE(refused.unsupported);
   EXPECT_EQ(refused.unsupported->limit, Limit::Reach);

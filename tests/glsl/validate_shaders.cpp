@@ -1,7 +1,7 @@
 // Every shader blurlab compiles, checked by the Khronos reference compiler (glslangValidator), so
 // a shader that only a lenient driver accepts (NVIDIA's) fails here, on a machine with no GPU.
 //
-// No GL context: a recording BlurSetup collects the (files, defines) that each variant's prepare()
+// No GL context: program_sources() (blur/pipeline.h) lists the (files, defines) that each variant's prepare()
 // asks for over a grid of settings (both kernels, r = 0, 1, 16, 64, every intermediate format,
 // both input formats, the variant's default knobs, clamp borders; each other border mode at
 // r = 16 with both kernels and every intermediate format, skipping what the variant refuses on a
@@ -49,33 +49,6 @@ struct Request {
   }
 };
 
-// A BlurSetup that records what it is asked for instead of compiling it.
-class RecordingSetup final : public BlurSetup {
- public:
-  RecordingSetup(const VariantInfo& variant, const BlurSettings& settings, glm::ivec2 size)
-      : variant_(variant), settings_(settings), size_(size), description_(describe(variant, settings)) {}
-  const BlurSettings& settings() const override { return settings_; }
-  glm::ivec2 size() const override { return size_; }
-  // The defines the pipeline gives (compute_defines(), fragment_defines(): src/blur/pipeline.h).
-  const gl::Program& compute(const std::string& file, gl::Format src, gl::Format dst, const gl::Defines& extra) override {
-    requests.insert({{{GL_COMPUTE_SHADER, file}}, compute_defines(variant_, settings_, src, dst, extra), description_});
-    return program_;
-  }
-  const gl::Program& fragment(const std::string& file, const gl::Defines& extra) override {
-    requests.insert({{{GL_VERTEX_SHADER, "fullscreen.vert"}, {GL_FRAGMENT_SHADER, file}}, fragment_defines(variant_, settings_, extra),
-                     description_});
-    return program_;
-  }
-  std::set<Request> requests;
-
- private:
-  const VariantInfo& variant_;
-  BlurSettings settings_;
-  glm::ivec2 size_;
-  std::string description_;
-  gl::Program program_;  // never compiled: prepare() only keeps a reference
-};
-
 // What a big GPU offers (an H200's limits), so every setting a GPU can run is validated.
 gl::GlLimits generous_limits() {
   gl::GlLimits limits;
@@ -109,9 +82,7 @@ Collected collect(const VariantInfo& variant) {
       ++out.refused;
       return;
     }
-    RecordingSetup setup(variant, s, size);
-    variant.create()->prepare(setup);
-    out.requests.insert(setup.requests.begin(), setup.requests.end());
+    for (ProgramSource& p : program_sources(variant, s, size)) out.requests.insert({std::move(p.files), std::move(p.defines), describe(variant, s)});
     out.modes.insert(s.border.mode);
   };
   // Each mode is a #if of its own in the source hooks (and constant a scaled value in running

@@ -24,6 +24,10 @@ root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 
 # name | file | perl substitution (applied with -0pi: the whole file is one string) | ctest regex
 mutations=(
+  "bloom-threshold-ignored|glsl/effects/bloom_common.glsl|s/return max\(q, b - threshold\) \/ b;/return 1.0;/|^gl\.Effects\.BloomWithThresholdAndSumOfGaussians\$"
+  "bloom-composite-keeps-the-light-that-blooms|glsl/effects/bloom_common.glsl|s/h \+ u_pass\.x \* \(layer - blooming_light\(h\)\)/h + u_pass.x * layer/|^gl\.Bloom/BloomImplementations\..*/fft( |\$)"
+  "tonemap-shoulder-moved|glsl/effects/tonemap.glsl|s/x \* \(2\.51 \* x \+ 0\.03\)/x * (2.41 * x + 0.03)/|^gl\.Bloom/BloomImplementations\..*/compute_separable( |\$)"
+  "mip-chain-level-weights-ignored|glsl/effects/bloom_mip_chain.comp|s/u_pass\.x \* imageLoad\(u_down_here, p\)\.rgb : vec3\(0\.0\)/imageLoad(u_down_here, p).rgb : vec3(0.0)/|^gl\.Bloom/BloomImplementations\..*/mip_chain( |\$)"
   "refuse-everything|src/blur/variant.cpp|s/(std::optional<Refusal> unsupported_reason\([^{]*\{)/\$1\n  return Refusal{Limit::Setting, \"mutation\"};/|^gl\.compute-separable\.r7\$"
   "refuse-non-default-knobs|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  for (const Knob* k : {&kColumns, &kRows, &kBatch, &kScan})\n    if (s.knob(k->name) != k->default_value(s.kernel.radius)) return Refusal{Limit::Knobs, \"mutation\"};/|^gl\.compute-box-blocked\.knobs\$"
   "refuse-large-radii|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  if (s.kernel.radius > 16) return Refusal{Limit::Reach, \"mutation\", double(s.kernel.radius), 16.0};/|^gl\.compute-box-blocked\.r33\$"
@@ -73,6 +77,9 @@ mutations=(
   "variable-level-sigma-not-scaled|src/blur/radius_map.cpp|s/kernel\.sigma \* level \/ kernel\.radius/kernel.sigma/|^unit\.(RadiusMap|VariableReference)\."
   "variable-pyramid-sample-off-by-half|glsl/variable_pyramid.comp|s/\/ float\(1 << l\.k\) - 0\.5;/\/ float(1 << l.k);/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_pyramid"
   "radius-map-key-does-nothing|src/ui/view_state.cpp|s/s\.settings\.radius_map = maps\[[^;]*;/(void)it;/|^(unit\.Keys\.MCycles|window\.radius_map)"
+  "effect-key-does-nothing|src/ui/view_state.cpp|s/return select_effect\(s, \(s\.effect \+ 1\) % \(effects\(\)\.size\(\) \+ 1\)\);/return kNone;/|^(unit\.EffectKeys\.XCycles|window\.effect\$)"
+  "effect-window-shows-the-frame-without-it|app/window.cpp|s/    if \(presented_\.picture == ui::Picture::Unblurred\)\n      present_\.draw\(hdr_color_/    if (true)\n      present_.draw(hdr_color_/|^window\.effect\$"
+  "present-tonemap-without-the-curve|glsl/present.frag|s/u_encoding == 2 \? display_value\(c\.rgb\)/u_encoding == 2 ? vec4(linear_to_srgb(c.rgb), 1.0)/|^window\.effect\$"
   "recipe-levels-transposed|tests/tools/run_recipe.cpp|s/(  return \{bytes\.begin\(\), bytes\.end\(\)\};)/  if (name == \"radius_levels\") {\n    const size_t w = texture.at(\"width\"), h = texture.at(\"height\");\n    std::string t = bytes;\n    for (size_t y = 0; y < h; ++y)\n      for (size_t x = 0; x < w; ++x) t.replace((y * w + x) * texel, texel, bytes, (x * h + y) * texel, texel);\n    return {t.begin(), t.end()};\n  }\n\$1/|^export\.variable-"
   "regblock-unrolled-at-large-r|src/variants/compute_separable_regblock.cpp|s/with_defaults_by_radius\(regblock::taps_knob\(\{0, 1\}\), \{\{24, \{1\}\}\}\)/regblock::taps_knob({0, 1})/|^unit\.Defaults\."
   "streamed-taps-weights-off-by-one|glsl/regblock_common.glsl|s/w\[q\] = u_taps\[b \* \(RB_STREAM_INPUTS \/ 4\) \+ q\]/w[q] = u_taps[b * (RB_STREAM_INPUTS \/ 4) + q + 1]/|^gl\.compute-separable-regblock\.large_gauss\$"
@@ -106,6 +113,16 @@ mutations=(
   "effect-export-depth-not-shipped|src/effects/effect_pipeline.cpp|s/frame_texture\(\"depth\", \*depth_, true\)/frame_texture(\"depth\", *depth_, false)/|^gl\.EffectExport\.DepthTravelsBesideTheColourAndTheRunnerChecksIt\$"
   "recipe-runner-takes-negative-radiance|tests/tools/run_recipe.cpp|s/\(component < 3 && v < 0\.0\)/(false \&\& v < 0.0)/|^export\.effect\.bloom_compute_separable\$"
   "recipe-runner-takes-any-depth|tests/tools/run_recipe.cpp|s/if \(!\(d >= 0\.0f && d <= 1\.0f\)\)/if (false)/|^gl\.EffectExport\.DepthTravelsBesideTheColourAndTheRunnerChecksIt\$"
+  "older-results-rows-ranked|src/report/results_files.cpp|s/  if \(row\.code != code_digest\(row\.variant\)\)\n/  if (false)\n/|^unit\.Conclusion\.(ResultsRowsOlderThanTheCodeAreNotRanked|CarriedResultsRankOnlyRowsOfTodaysCode)\$"
+  "code-digest-counts-comments|src/util/code_digest.cpp|s/      while \(i < s\.size\(\) && s\[i\] != '\\\\n'\) \+\+i;/      while (i < s.size() \&\& s[i] != '\\\\n') put(s.substr(i++, 1));/|^unit\.CodeDigest\."
+  "frontier-names-an-unsettled-winner|docs/tools/charts.py|s/return fastest, \[p for p in ranked\[1:\] if reach >= p\[0\] - spread_ms\(p\[3\]\) \/ 2\]/return fastest, []/|^report\.charts_words\$"
+  "progress-hides-its-first-lines|src/util/progress.cpp|s/  for \(const std::string& line : held_\) out_ << line << \"\\\\n\";\n//|^unit\.Progress\."
+  "cpu-sizing-off-with-frames|app/cpu_rasterizer_sizing.cpp|s/const bool size_chosen = !o\.sizes\.empty\(\) \x7c\x7c !o\.image\.empty\(\);/const bool size_chosen = !o.sizes.empty() or !o.image.empty() or o.frames_given;/|^cli\.first_run_sizing\$"
+  "export-fidelity-on-the-scene-only|app/export_blur.cpp|s/    fidelities\.push_back\(fidelity_on\(pipeline, \*row, \"the test chart/    if (false) fidelities.push_back(fidelity_on(pipeline, *row, \"the test chart/|^export\.dual-kawase\.choices\$"
+  "export-holds-for-any-size|app/export_blur.cpp|s/    return !unsupported_reason\(v, s, z, limits\) && program_sources\(v, s, z\) == made;/    return !unsupported_reason(v, s, z, limits);/|^export\.dual-kawase\.choices\$"
+  "export-ships-every-branch|src/export/export.cpp|s/  if \(chosen\.unresolved\.empty\(\)\) return chosen\.text;/  if (false) return chosen.text;/|^export\.compute-separable\$"
+  "kernel-gaussian-accepted|src/blur/kernel.cpp|s/if \(text == \"gauss\"\) return KernelType::Gauss;/if (text == \"gauss\" or text == \"gaussian\") return KernelType::Gauss;/|^unit\.Options\.KernelNamesAreTheHelpsOnly\$"
+  "recursive-blocks-default-ignores-the-size|src/variants/recursive_gaussian_blocks.cpp|s/  k\.default_by_side = \{\{128 \* kMaxBlock \+ 1, \{256, 2\}\}, \{256 \* kMaxBlock \+ 1, \{512, 1\}\}\};\n//|^unit\.Settings\.RecursiveGaussianBlocksDefaultsRunAtTheLargeSizes\$"
 )
 
 # Breaks that llvmpipe cannot show: it runs one dispatch at a time, so a missing barrier between

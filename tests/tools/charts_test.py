@@ -8,9 +8,10 @@ drawn extents); a sweep of one radius gets a bar chart and no time-vs-radius cha
 line on stderr with an exit code (a FIFO, /dev/zero, values of the wrong kind, --radius -5 or one not
 timed, --prefix ../../x, a copy-only report), and a chart never replaces a link through /proc.
 
-  python3 tests/tools/charts_test.py docs/tools/charts.py
+  python3 tests/tools/charts_test.py docs/tools/charts.py [--words]
 """
 import importlib.util
+import json
 import sys
 
 spec = importlib.util.spec_from_file_location("charts", sys.argv[1])
@@ -49,6 +50,95 @@ failures = []
 def check(condition, message):
     if not condition:
         failures.append(message)
+
+
+def frontier_report():
+    results = [row("copy", "compute", "floor", "box", 0, 0.1)]
+    for sigma, r in ((2.0, 6), (5.0, 15)):
+        for variant, ms, rms in (("compute-separable", 1.0, None), ("frag-separable", 1.2, None), ("compute-sliding", 0.9, None),
+                                 ("dual-kawase", 0.3, 1.5), ("kawase", 0.2, 4.0), ("box-iterated", 0.5, 0.7),
+                                 ("recursive-gaussian", 0.6, 0.4), ("recursive-gaussian-blocks", 0.45, 0.4)) + tuple(
+                                     (f"exact-{i}", 1.0 + 0.1 * i, None) for i in range(16)):
+            x = row(variant, "compute", "blur" if rms is None else "approximation", "gauss", r, ms * sigma)
+            x["settings"]["sigma"] = sigma
+            x["fidelity"] = {"exact": True} if rms is None else {"rms_lsb": rms, "max_lsb": 4 * rms}
+            if rms is not None:
+                x["settings"]["approximation"] = {"parameters": "passes=4 offsets=0.5,1.5"}
+            results.append(x)
+    names = [f"variant-{i}" for i in range(20)] + sorted({r["variant"] for r in results})
+    return {"gl": {"renderer": "test"}, "variants": names, "results": results}
+
+
+# --- the conclusion's words: no unsettled winner, the 50 dB bar, approximations named -------------
+frontier = frontier_report()
+for tag, fig in charts.charts(frontier, log=True):
+    if tag.startswith("frontier"):
+        for ax in fig.axes:
+            bar = [line for line in ax.get_lines() if "50 dB" in line.get_label()]
+            check(len(bar) == 1 and abs(bar[0].get_ydata()[0] - 255 / 10 ** 2.5) < 1e-9,
+                  f"{tag}: the 50 dB bar is not drawn at RMS 255 / 10^2.5 LSB: {[line.get_label() for line in ax.get_lines()]}")
+    if tag.startswith("bars") and "gauss" in tag:
+        names = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+        check("kawase (approximation)" in names and "compute-separable" in names,
+              f"{tag}: an approximation's bar does not say so, or an exact one does: {names}")
+# Two exact variants whose spreads overlap (0.9 +- 0.05 and 0.95 +- 0.05): the frontier names no
+# fastest exact, as the conclusion calls it not settled.
+tied = frontier_report()
+for x in tied["results"]:
+    if x["variant"] in ("compute-sliding", "compute-separable") and "spans" in x:
+        x["spans"]["total"]["median_ms"] = (0.9 if x["variant"] == "compute-sliding" else 0.95) * x["settings"]["sigma"]
+        x["spans"]["total"]["spread_ms"] = 0.1 * x["settings"]["sigma"]
+for tag, fig in charts.charts(tied, log=True):
+    if tag.startswith("frontier"):
+        for ax in fig.axes:
+            names = [t.get_text() for t in ax.texts]
+            check(not any(n.startswith("fastest exact") for n in names) and any("not settled" in n for n in names),
+                  f"{tag}: an unsettled exact winner named: {names}")
+# A variable-radius variant run without a map: its charts named "unmapped", and their notes say
+# nothing of the uniform variants (box-only ones included).
+unmapped = report([1, 2])
+for r in (1, 2):
+    x = row("variable-naive", "compute", "blur", "gauss", r, 2.0 + r)
+    x["settings"]["radius_map"] = "none (uniform r = R)"
+    unmapped["results"].append(x)
+unmapped["variants"].append("variable-naive")
+for tag, fig in charts.charts(unmapped, log=True):
+    if "variable" in str([line.get_label() for line in fig.axes[0].get_lines()]) or "unmapped" in tag:
+        check(tag.endswith(("_gauss_unmapped", "_gauss_unmapped_r2")) and "none" not in tag, f"chart file name: {tag}")
+        legend = [t.get_text() for lg in [fig.axes[0].get_legend()] + fig.legends if lg for t in lg.get_texts()]
+        check(not any("compute-sliding" in t or "compute-separable" in t for t in legend), f"{tag}: notes of uniform variants: {legend}")
+
+
+# Two image sizes: time against the pixels, a line per variant, the copy pass and the slope of a
+# cost in proportion to the pixels.
+two_sizes = report([4])
+for x in list(two_sizes["results"]):
+    y = json.loads(json.dumps(x))
+    y["size"] = {"width": 128, "height": 96}
+    if "spans" in y:
+        y["spans"]["total"]["median_ms"] *= 4
+    two_sizes["results"].append(y)
+sized = {tag: fig for tag, fig in charts.charts(two_sizes, log=True)}
+check("time_vs_size_rgba8_gauss_r4" in sized, f"no chart of time against size: {sorted(sized)}")
+if "time_vs_size_rgba8_gauss_r4" in sized:
+    labels = [line.get_label() for line in sized["time_vs_size_rgba8_gauss_r4"].axes[0].get_lines()]
+    check("compute-separable" in labels and "copy pass (floor)" in labels and "time in proportion to the pixels" in labels,
+          f"time against size: {labels}")
+
+
+
+
+def finish():
+    for message in failures:
+        print("FAIL:", message)
+    print(f"charts_test: {len(failures)} failures")
+    sys.exit(1 if failures else 0)
+
+
+# --words: the checks of what a chart says against the report's conclusion alone (report.charts_words,
+# the first tier's); the rest is the full tier's (report.charts).
+if "--words" in sys.argv[2:]:
+    finish()
 
 
 made = charts.charts(report([1, 2, 4, 8]), log=True)
@@ -103,23 +193,6 @@ for count in (25, 30, 45):
 
 
 # --- legends clear of the x-axis labels, in every chart ------------------------------------------
-def frontier_report():
-    results = [row("copy", "compute", "floor", "box", 0, 0.1)]
-    for sigma, r in ((2.0, 6), (5.0, 15)):
-        for variant, ms, rms in (("compute-separable", 1.0, None), ("frag-separable", 1.2, None), ("compute-sliding", 0.9, None),
-                                 ("dual-kawase", 0.3, 1.5), ("kawase", 0.2, 4.0), ("box-iterated", 0.5, 0.7),
-                                 ("recursive-gaussian", 0.6, 0.4), ("recursive-gaussian-blocks", 0.45, 0.4)) + tuple(
-                                     (f"exact-{i}", 1.0 + 0.1 * i, None) for i in range(16)):
-            x = row(variant, "compute", "blur" if rms is None else "approximation", "gauss", r, ms * sigma)
-            x["settings"]["sigma"] = sigma
-            x["fidelity"] = {"exact": True} if rms is None else {"rms_lsb": rms, "max_lsb": 4 * rms}
-            if rms is not None:
-                x["settings"]["approximation"] = {"parameters": "passes=4 offsets=0.5,1.5"}
-            results.append(x)
-    names = [f"variant-{i}" for i in range(20)] + sorted({r["variant"] for r in results})
-    return {"gl": {"renderer": "test"}, "variants": names, "results": results}
-
-
 def extent(artist, renderer):
     return artist.get_window_extent(renderer)
 

@@ -11,7 +11,8 @@ the file lacks, and refuses a targets file that names no limit. Bad input is tak
 it: a FIFO, /dev/zero, values of the wrong kind and bad options are one line on stderr with an exit
 code (no hang, no traceback); merge writes its file as blurlab writes an output (a link through
 /proc and a read-only file refused, a link kept); docs/results/measure.sh refuses a NAME or SIZE
-that would leave its folders.
+that would leave its folders; older counts per variant the rows
+made by today's code (by the digests given) and names the commits of the others.
 
   python3 tests/tools/results_test.py docs/tools/results.py
 """
@@ -286,7 +287,7 @@ with tempfile.TemporaryDirectory() as tmp:
     done = run_bounded("table", not_json)
     one_line_refusal(done, 1, "is not JSON", "a report that is not JSON")
     expect("\x9b" not in done.stderr and "\x1b" not in done.stderr, f"a control byte of the file reached stderr: {done.stderr!r}")
-    one_line_refusal(run_bounded("table", good, "--radius", "abc"), 2, "--radius 'abc' is not a list of whole numbers in 0..128", "--radius abc")
+    one_line_refusal(run_bounded("table", good, "--radius", "abc"), 2, "--radius 'abc' is not a list of whole numbers in 0..512", "--radius abc")
     one_line_refusal(run_bounded("table", good, "--radius", "-5"), 2, "is not a list of whole numbers", "--radius -5")
     one_line_refusal(run_bounded("frobnicate"), 2, "(--help lists the options)", "an unknown command")
     # merge's output as blurlab writes one: a link through /proc (a /dev/stdout of the test's own,
@@ -337,6 +338,28 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(os.path.exists(outside) and not os.path.exists(os.path.join(tmp, "escape.json")),
            "measure.sh results wrote or removed files outside docs/results and docs/charts")
 
+
+# --- older: the rows made by today's code of their variant, by the digests given -------------------
+with tempfile.TemporaryDirectory() as tmp:
+    made = dict(first, results=[dict(r, made_by={"commit": "abc", "code": "1111"}) for r in first["results"]])
+    made["results"][1] = dict(made["results"][1], made_by={"commit": "old1", "code": "0000"})  # "slow": older code
+    made["results"][2] = {k: v for k, v in made["results"][2].items() if k != "made_by"}      # "fast": none recorded
+    path = os.path.join(tmp, "made.json")
+    with open(path, "w") as f:
+        json.dump(made, f)
+    digests = os.path.join(tmp, "digests.txt")
+    with open(digests, "w") as f:
+        f.write("".join(f"{v} 1111\n" for v in ("slow", "fast", "faster-but-refused", "faster-but-wrap", "faster-but-hdr",
+                                                  "exact-gauss", "dual-kawase")))
+    result = run("older", path, "--digests", digests)
+    lines = result.stdout.splitlines()
+    expect(result.returncode == 0 and "5 of 7 rows made by today's code" in result.stdout, f"older: {result.stdout}{result.stderr}")
+    expect("| slow | 0 | 1 | old1 |" in lines and "| fast | 0 | 1 | none recorded |" in lines and "| exact-gauss | 1 | 0 | - |" in lines,
+           f"older's rows: {lines}")
+    with open(digests, "w") as f:
+        f.write("not a digest line at all\n")
+    refused = run("older", path, "--digests", digests)
+    expect(refused.returncode != 0 and "is not a line of blurlab-code-digests" in refused.stderr, f"a bad digests file: {refused.stderr}")
 
 for failure in failures:
     print("FAIL:", failure)

@@ -1,4 +1,4 @@
-// blurlab-run-recipe DIR/recipe.json [IN.png] OUT.png
+// blurlab-run-recipe DIR/recipe.json [IN.png] OUT.png   (OUT's name must end in .png)
 // Runs a blur exported by `blurlab --export` as someone shipping it would: from recipe.json and the
 // shader files beside it alone, with plain OpenGL (libepoxy, an EGL context without a surface),
 // nlohmann-json and libpng, and none of blurlab's blurs or GL code. Every texture, sampler,
@@ -910,9 +910,37 @@ const json* frame_source(const json& recipe) {
   return nullptr;
 }
 
+// The sizes the recipe holds for ("holds_for": width, height and texels, each [low, high]): those
+// at which blurlab makes the programs it carries. Another size is refused, as a recipe of another
+// size without formulas is: blurlab would run other programs there.
+void check_holds_for(const json& recipe, long long w, long long h, const std::string& in) {
+  if (!recipe.contains("holds_for")) return;
+  const json& holds = recipe.at("holds_for");
+  const auto range = [&](const char* key) {
+    const json* r = holds.is_object() && holds.contains(key) ? &holds.at(key) : nullptr;
+    if (!r || !r->is_array() || r->size() != 2 || !r->at(0).is_number_integer() || !r->at(1).is_number_integer() ||
+        r->at(0).get<long long>() < 1 || r->at(1).get<long long>() < r->at(0).get<long long>())
+      throw Failure(std::string("holds_for.") + key + " is not [low, high], whole numbers from 1 up");
+    return std::pair{r->at(0).get<long long>(), r->at(1).get<long long>()};
+  };
+  const auto [w0, w1] = range("width");
+  const auto [h0, h1] = range("height");
+  const auto [t0, t1] = range("texels");
+  if (w >= w0 && w <= w1 && h >= h0 && h <= h1 && w * h >= t0 && w * h <= t1) return;
+  const auto span = [](long long lo, long long hi) { return lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi); };
+  std::string decided;
+  if (holds.contains("decided_by_size") && holds.at("decided_by_size").is_string()) decided = " (" + holds.at("decided_by_size").get<std::string>() + ")";
+  throw Failure(in + " is " + size_text(w, h) + ": the recipe holds for widths " + span(w0, w1) + ", heights " + span(h0, h1) + " and " +
+                span(t0, t1) + " texels" + decided + ", where blurlab makes the programs it carries; export the blur again at " +
+                size_text(w, h));
+}
+
 // `in`: IN.png, for a recipe that blurs an image; none for one whose frame comes from its data file.
 int run(const fs::path& recipe_path, const std::optional<std::string>& in, const std::string& out) {
   check_output(out, in, recipe_path);
+  // OUT.png gets PNG bytes: another extension (x.jpg) would name a format the file is not.
+  if (const std::string tail = out.substr(out.size() - std::min<size_t>(4, out.size())); tail != ".png" && tail != ".PNG")
+    throw Failure("OUT.png " + named(out) + " does not end in .png: the runner writes PNG files only");
   const json exported = parse_recipe(read_file(recipe_path, kMaxRecipeBytes, "the recipe"), named(recipe_path));
   int formulas = 0;
   try {
@@ -936,8 +964,9 @@ int run(const fs::path& recipe_path, const std::optional<std::string>& in, const
   if (exported.contains("radius_map")) check_radius_map(exported, contents);
   if (exported.contains("frame")) check_frame(exported, contents);
   const std::map<std::string, std::string> shader_texts = read_shaders(dir, exported.at("passes"));
-  // A frame from data runs at the recipe's size; an image at its own, where the formulas allow.
+  // A frame from data runs at the recipe's size; an image at its own, where the recipe holds for it and the formulas allow.
   const std::optional<Picture> picture = in ? std::optional(read_png(*in)) : std::nullopt;
+  if (picture) check_holds_for(exported, picture->width, picture->height, *in);
   const json recipe = picture ? at_size(exported, picture->width, picture->height, *in) : exported;
   const long long width = recipe.at("width"), height = recipe.at("height");
   try {

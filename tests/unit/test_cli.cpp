@@ -123,6 +123,14 @@ TEST(Options, BorderModesSweepLikeKernels) {
   EXPECT_EQ(parse({"--border", "wrap,wrap"}).borders.size(), 1u);
 }
 
+// --help names the kernels box and gauss: another name, "gaussian" too, is refused in one line
+// rather than taken silently.
+TEST(Options, KernelNamesAreTheHelpsOnly) {
+  EXPECT_EQ(parse({"--kernel", "gauss"}).kernels, std::vector<KernelType>{KernelType::Gauss});
+  EXPECT_EQ(usage_error({"--kernel", "gaussian"}), "--kernel 'gaussian' is not box or gauss");
+  EXPECT_EQ(usage_error({"--kernel", "box,Gauss"}), "--kernel 'Gauss' is not box or gauss");
+}
+
 TEST(Options, BorderErrors) {
   EXPECT_EQ(usage_error({"--border", "mirror"}), "--border 'mirror' is not clamp, reflect, reflect101, wrap or constant");
   EXPECT_EQ(usage_error({"--border", "wrap", "--border-value", "1,1,1,1"}), "--border-value applies to --border constant only");
@@ -147,7 +155,7 @@ TEST(Options, UsageErrors) {
   EXPECT_NE(usage_error({"--variant", "nope"}).find("unknown variant 'nope'"), std::string::npos);
   usage_error({"--kernel", "median"});
   usage_error({"--sigma", "-3"});
-  usage_error({"--sigma", "50"});
+  usage_error({"--sigma", "171"});  // needs r = 513, above kMaxRadius
   usage_error({"--kernel", "box", "--sigma", "2"});
   usage_error({"--format", "rgb8"});
   usage_error({"--input-format", "rgba32f"});
@@ -271,6 +279,23 @@ TEST(Options, WindowTakesOneSettingAndLinearLightOnlyAsL) {
   EXPECT_THROW(check_window_options(parse({"--input-format", "rgba16f"})), UsageError);
   EXPECT_THROW(check_window_options(parse({"--report", "out"})), UsageError);
   EXPECT_THROW(check_window_options(parse({"--wide"})), UsageError);
+}
+
+TEST(Options, WindowTakesAnEffectWithOneImplementation) {
+  check_window_options(parse({"--effect", "bloom"}));
+  check_window_options(parse({"--effect", "bloom", "--variant", "mip-chain", "--intensity", "0.2", "--border", "wrap"}));
+  try {
+    check_window_options(parse({"--effect", "bloom", "--variant", "fft,mip-chain"}));
+    ADD_FAILURE() << "no usage error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("give one value of --variant"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(check_window_options(parse({"--effect", "bloom", "--check"})), UsageError) << "--check needs --headless";
+  // The window's own options are judged with an effect as without one.
+  EXPECT_EQ(usage_error({"--effect", "bloom", "--screenshot", "shot.png"}), "--screenshot needs --frames N (the frame to save)");
+  EXPECT_EQ(usage_error({"--headless", "--effect", "bloom", "--frames", "2", "--screenshot", "shot.png"}),
+            "--screenshot applies to the window; with --headless use --output");
+  EXPECT_NE(usage_error({"--effect", "bloom", "--script", "3:key=Q"}).find("unknown key 'Q'"), std::string::npos);
 }
 
 TEST(Options, Help) {

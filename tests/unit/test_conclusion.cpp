@@ -156,6 +156,31 @@ TEST(Conclusion, PageAndTerminalSayIt) {
   for (const std::string& line : split(text.str(), '\n')) EXPECT_LE(line.size(), kTableWidth) << line;
 }
 
+// A run of approximations only (an export of dual Kawase, a radius map's run): no exact blur was
+// asked, so none is said to have failed; where exact blurs ran and all failed their check, that is
+// what is said.
+TEST(Conclusion, NoExactBlurAskedIsNoExactBlurFailing) {
+  Report r;
+  r.frames = 3;
+  r.rows = {row("copy", 16, {0.5, 0.5, 0.5}), row("dual-kawase", 16, {0.4, 0.4, 0.4}, 51.0)};
+  const Conclusion c = conclude(r, kNoGpus);
+  EXPECT_EQ(c.kernels[0].answer.exact_variants, 0u);
+  std::ostringstream page, text;
+  write_conclusion_markdown(c, page);
+  write_conclusion_text(c, text);
+  EXPECT_EQ(text.str().find("no exact blur"), std::string::npos) << text.str();
+  EXPECT_NE(unwrapped(text.str()).find("border clamp: fastest approximation at PSNR >= 50 dB dual-kawase, 0.4 ms +-0%, 51.0 dB\n"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(page.str().find("| 1000x500 rgba8 gauss r=16 sigma=5.333, border clamp | - | dual-kawase, 0.4 ms +-0%, 51.0 dB |"),
+            std::string::npos)
+      << page.str();
+  r.rows.push_back(row("compute-separable", 16, {1.0, 1.0, 1.0}, std::nullopt, /*check_ok=*/false));
+  std::ostringstream failed;
+  write_conclusion_text(conclude(r, kNoGpus), failed);
+  EXPECT_NE(failed.str().find("no exact blur passed its check; fastest approximation"), std::string::npos) << failed.str();
+}
+
 TEST(Conclusion, NothingTimedNothingRanked) {
   Report r = made_up();
   for (Measurement& m : r.rows) m.spans_ms.clear();
@@ -188,6 +213,11 @@ nlohmann::json gpu_row(const char* variant, int width, int height, int radius, d
                         {"error", {{"ok", true}}}};
   if (*role) row["role"] = role;  // rows written before roles were have none
   if (psnr) row["fidelity"] = {{"psnr_db", *psnr}, {"rms_lsb", 0.5}, {"max_lsb", 9.0}};
+  // Made by today's code at the variant's defaults (results_files.h: older_than_code).
+  row["made_by"] = {{"commit", "0123456789ab"}, {"code", std::string(code_digest(variant))}};
+  nlohmann::json knobs = nlohmann::json::object();
+  for (const Knob& k : find_variant(variant)->knobs) knobs[std::string(k.name)] = k.text(k.default_value(radius));
+  row["settings"]["knobs"] = knobs;
   return row;
 }
 
@@ -330,6 +360,94 @@ TEST(Conclusion, NoGpuAnswersOnAGpu) {
   EXPECT_TRUE(c.kernels[0].gpus.empty());
 }
 
+// A results file's rows made by older code of their variant, or with knobs other than its defaults,
+// are no answer for today's program: gpu_a's compute-separable-regblock at 3.0x copy (made by code
+// whose digest is not the program's) and compute-separable at 8.0x (another workgroup) are left
+// out and named; compute-separable's 10x (its defaults, today's code) is the fastest exact left.
+TEST(Conclusion, ResultsRowsOlderThanTheCodeAreNotRanked) {
+  nlohmann::json regblock = gpu_row("compute-separable-regblock", 1920, 1080, 16, 16.0 / 3, 3.0);
+  regblock["made_by"]["code"] = "0000000000000000";
+  nlohmann::json swept = gpu_row("compute-separable", 1920, 1080, 16, 16.0 / 3, 8.0);
+  swept["settings"]["knobs"]["workgroup"] = "8x8";
+  ASSERT_NE(find_variant("compute-separable")->knobs.front().text(find_variant("compute-separable")->knobs.front().default_value(16)), "8x8");
+  nlohmann::json unrecorded = gpu_row("compute-separable-lds", 1920, 1080, 16, 16.0 / 3, 2.0);
+  unrecorded.erase("made_by");
+  const std::vector<ResultsFile> gpus{results_file("gpu_a.json", "NVIDIA Made-up GPU/PCIe/SSE2", false,
+                                                   {regblock, swept, unrecorded, gpu_row("compute-separable", 1920, 1080, 16, 16.0 / 3, 10.0)})};
+  EXPECT_TRUE(older_than_code(gpus[0].rows[0]));
+  EXPECT_TRUE(older_than_code(gpus[0].rows[1]));
+  EXPECT_TRUE(older_than_code(gpus[0].rows[2]));
+  EXPECT_FALSE(older_than_code(gpus[0].rows[3]));
+  const Report r = noisy_cpu_run();
+  const Conclusion c = conclude(r, gpus);
+  ASSERT_EQ(c.kernels[0].gpus.size(), 1u);
+  const GpuAnswer& g = c.kernels[0].gpus[0];
+  ASSERT_TRUE(g.answer.exact.settled());
+  EXPECT_EQ(g.answer.exact.fastest->variant, "compute-separable");
+  EXPECT_DOUBLE_EQ(*g.answer.exact.fastest->x_copy, 10.0);
+  EXPECT_EQ(g.answer.variants, 1u);
+  EXPECT_EQ(g.older, (std::vector<std::string>{"compute-separable-regblock", "compute-separable-lds"}))
+      << "compute-separable has a row that holds: it is ranked by that one";
+  std::ostringstream text;
+  write_conclusion_text(c, text);
+  EXPECT_NE(unwrapped(text.str()).find("NVIDIA Made-up GPU (1920x1080; 1 variant timed, gpu_a.json; not ranked, their rows older than "
+                                       "today's code or defaults: compute-separable-regblock and compute-separable-lds): fastest exact "
+                                       "compute-separable, 10x copy"),
+            std::string::npos)
+      << text.str();
+
+  // Every row older: nothing of the file is ranked, and it says so.
+  const std::vector<ResultsFile> old{results_file("gpu_a.json", "NVIDIA Made-up GPU/PCIe/SSE2", false, {regblock, swept, unrecorded})};
+  const Conclusion all_old = conclude(r, old);
+  const GpuAnswer& o = all_old.kernels[0].gpus[0];
+  EXPECT_FALSE(o.answer.exact.fastest);
+  EXPECT_EQ(o.answer.variants, 0u);
+  std::ostringstream old_text;
+  write_conclusion_text(all_old, old_text);
+  EXPECT_NE(unwrapped(old_text.str()).find("NVIDIA Made-up GPU (1920x1080, gpu_a.json; every row older than today's code or defaults, so "
+                                           "none is ranked: compute-separable-regblock, compute-separable and compute-separable-lds): "
+                                           "nothing ranked"),
+            std::string::npos)
+      << old_text.str();
+  EXPECT_EQ(old_text.str().find("no exact blur"), std::string::npos) << old_text.str();
+}
+
+// The run of the issue that found stale advice: on a CPU rasterizer, fft, compute-separable-
+// regblock and dual-kawase at sigma 30. No answer drawn from the results files the program carries
+// ranks a row that does not hold for today's code and defaults (h100.json's compute-separable-
+// regblock at 348x copy and recursive-gaussian-blocks were made before the regblock rework).
+TEST(Conclusion, CarriedResultsRankOnlyRowsOfTodaysCode) {
+  Report r;
+  r.gl.renderer = "llvmpipe (LLVM 15.0.6, 256 bits)";
+  r.gl.software = true;
+  r.frames = 5;
+  for (const char* v : {"copy", "fft", "compute-separable-regblock", "dual-kawase"}) {
+    Measurement m = row(v, 90, {1, 1, 1, 1, 1}, std::string(v) == "dual-kawase" ? std::optional(48.0) : std::nullopt);
+    m.settings.kernel = Kernel{KernelType::Gauss, 90, 30.0};
+    m.size = {480, 270};
+    r.rows.push_back(std::move(m));
+  }
+  const Conclusion c = conclude(r, embedded_results_files());
+  ASSERT_EQ(c.kernels.size(), 1u);
+  for (const GpuAnswer& g : c.kernels[0].gpus) {
+    const ResultsFile& file = *std::find_if(embedded_results_files().begin(), embedded_results_files().end(),
+                                            [&](const ResultsFile& f) { return f.name == g.file; });
+    std::vector<const Pick*> ranked;
+    for (const Ranking* k : {&g.answer.exact, &g.answer.approximation})
+      if (k->fastest) {
+        ranked.push_back(&*k->fastest);
+        for (const Pick& p : k->tied) ranked.push_back(&p);
+      }
+    for (const Pick* p : ranked) {  // the row it is ranked by (its x copy) holds for today's code
+      std::string why = "no such row";
+      for (const ResultsRow& row : file.rows)
+        if (row.variant == p->variant && row.size == g.size && kernel_text(row.kernel) == g.kernel && row.x_copy == p->x_copy)
+          why = older_than_code(row).value_or("");
+      EXPECT_EQ(why, "") << g.file << ": " << p->variant << " is ranked from a row that does not hold";
+    }
+  }
+}
+
 // The results files the program carries: every one parses, and what the conclusion reads of a GPU's
 // file for the default kernel is what a plain walk of its JSON finds (the fastest exact row of the
 // size nearest 480x270 by its time over the copy).
@@ -344,6 +462,7 @@ TEST(Conclusion, EmbeddedResultsFilesAnswerAsTheirJsonSays) {
     const nlohmann::json doc = nlohmann::json::parse(texts[i].second);
     // Rows of the default Gaussian (r = 16, sigma 16/3), rgba8, clamp, as the walk finds them.
     std::map<std::pair<int, int>, std::pair<double, std::string>> fastest;  // size -> x copy, variant
+    std::map<std::string, bool> older;  // variants with rows that do not hold for today's program
     for (const nlohmann::json& row : doc["results"]) {
       const nlohmann::json& s = row["settings"];
       if (s.value("kernel", "") != "gauss" || s.value("radius", 0) != 16 || std::abs(s.value("sigma", 0.0) - 16.0 / 3) > 1e-3 ||
@@ -353,12 +472,32 @@ TEST(Conclusion, EmbeddedResultsFilesAnswerAsTheirJsonSays) {
         continue;
       const VariantInfo* v = find_variant(row["variant"].get<std::string>());
       if (!v || is_approximation(*v)) continue;
+      // Only rows made by the program's code of the variant, at its defaults at r = 16, answer.
+      if (row.value("made_by", nlohmann::json::object()).value("code", "") != code_digest(v->name) || s.value("tuned", false)) {
+        older[std::string(v->name)] = true;
+        continue;
+      }
+      bool defaults = true;
+      for (const Knob& k : v->knobs)
+        defaults &= s.value("knobs", nlohmann::json::object()).value(std::string(k.name), "") == k.text(k.default_value(16));
+      if (!defaults) {
+        older[std::string(v->name)] = true;
+        continue;
+      }
       const std::pair size{row["size"]["width"].get<int>(), row["size"]["height"].get<int>()};
       const double x = row["x_copy"];
       if (!fastest.count(size) || x < fastest[size].first) fastest[size] = {x, std::string(v->name)};
     }
     const Conclusion c = conclude(r, std::vector<ResultsFile>{files[i]});
-    if (fastest.empty()) continue;  // nearest kernels: the made-up files above test those
+    if (fastest.empty()) {
+      // No row of the default kernel holds for today's program: none is ranked, and the answer
+      // names the variants whose rows it left out.
+      if (older.empty() || c.kernels[0].gpus.empty()) continue;  // nearest kernels: the made-up files above test those
+      const GpuAnswer& g = c.kernels[0].gpus[0];
+      EXPECT_FALSE(g.answer.exact.fastest) << files[i].name;
+      EXPECT_FALSE(g.older.empty()) << files[i].name;
+      continue;
+    }
     ASSERT_EQ(c.kernels[0].gpus.size(), 1u) << files[i].name;
     const GpuAnswer& g = c.kernels[0].gpus[0];
     EXPECT_TRUE(g.same_kernel) << files[i].name;

@@ -59,6 +59,15 @@ TEST(Knob, DefaultsByRadiusApplyFromTheirRadiusUp) {
   EXPECT_EQ(k.default_value(128), (KnobValue{32, 0}));
 }
 
+TEST(Knob, DefaultsBySideApplyFromTheirSideUpWhereTheSizeIsKnown) {
+  Knob k = knobs::workgroup({{128, 4}, {256, 2}, {512, 1}});
+  k.default_by_side = {{8065, {256, 2}}, {16129, {512, 1}}};
+  EXPECT_EQ(k.default_value(30), (KnobValue{128, 4})) << "no size: the radius's default";
+  EXPECT_EQ(k.default_value(30, glm::ivec2(8064, 8064)), (KnobValue{128, 4}));
+  EXPECT_EQ(k.default_value(30, glm::ivec2(8065, 1)), (KnobValue{256, 2})) << "the longer side decides";
+  EXPECT_EQ(k.default_value(30, glm::ivec2(1, 16129)), (KnobValue{512, 1}));
+}
+
 TEST(Knob, SizeTakesWxHOrARow) {
   const Knob k = knobs::workgroup({{16, 16}});
   EXPECT_EQ(k.parse("32x8"), (KnobValue{32, 8}));
@@ -117,6 +126,13 @@ TEST(Registry, EveryCandidateIsAValueAndNamesAreUnique) {
         }
         EXPECT_TRUE(seen.count(value)) << v->name << "'s " << k.name << " default from r = " << radius << ", " << k.text(value)
                                        << ", is not a candidate";
+      }
+      for (size_t i = 0; i < k.default_by_side.size(); ++i) {
+        const auto& [side, value] = k.default_by_side[i];
+        if (i > 0) {
+          EXPECT_LT(k.default_by_side[i - 1].first, side) << v->name << "'s " << k.name << " defaults by side out of order";
+        }
+        EXPECT_TRUE(seen.count(value)) << v->name << "'s " << k.name << " default from side " << side << " is not a candidate";
       }
       EXPECT_FALSE(k.help.empty());
     }
@@ -249,6 +265,33 @@ TEST(Settings, BoxBlockedRefusesWithTheNumbers) {
   EXPECT_EQ(r7.needed, 35840);
   EXPECT_NE(r7.reason.find("needs 35 KiB of shared memory (2 rows of 1024 columns"), std::string::npos) << r7.reason;
   EXPECT_NE(r7.reason.find("these knobs fit no radius"), std::string::npos) << r7.reason;  // packed below r = 8, still 35 KiB
+}
+
+// recursive-gaussian-blocks at 8192 and 16384 wide: the defaults the size decides run (8192 at
+// the 128-block default once needed 65 texels a block and was refused); a workgroup given runs
+// or is refused as given, with the width that would hold the line.
+TEST(Settings, RecursiveGaussianBlocksDefaultsRunAtTheLargeSizes) {
+  const gl::GlLimits limits = llvmpipe_limits();
+  const VariantInfo& blocks = *find_variant("recursive-gaussian-blocks");
+  BlurSettings s;
+  s.kernel = make_kernel(KernelType::Gauss, 30, 10.0);
+  for (const glm::ivec2 size : {glm::ivec2(8192, 8192), glm::ivec2(16384, 16384), glm::ivec2(16384, 1), glm::ivec2(1, 8192),
+                                glm::ivec2(4096, 4096)}) {
+    const BlurSettings resolved = resolve(blocks, s, size);
+    EXPECT_FALSE(unsupported_reason(blocks, resolved, size, limits))
+        << size.x << "x" << size.y << ": " << unsupported_reason(blocks, resolved, size, limits)->reason;
+  }
+  EXPECT_EQ(resolve(blocks, s, glm::ivec2(8192, 8192)).knobs.at("workgroup"), (KnobValue{256, 2}));
+  EXPECT_EQ(resolve(blocks, s, glm::ivec2(4096, 4096)).knobs.at("workgroup"), (KnobValue{128, 4}));
+  BlurSettings given = s;
+  given.knobs["workgroup"] = {128, 4};
+  const auto refusal = unsupported_reason(blocks, resolve(blocks, given, glm::ivec2(8192, 64)), {8192, 64}, limits);
+  ASSERT_TRUE(refusal);
+  EXPECT_EQ(refusal->limit, Limit::Reach);
+  EXPECT_NE(refusal->reason.find("a row of 8192 texels in 128 blocks (the workgroup's width) needs 65 texels per invocation, more "
+                                 "than the 63 held in registers; a --workgroup 131 or more wide holds it"),
+            std::string::npos)
+      << refusal->reason;
 }
 
 }  // namespace

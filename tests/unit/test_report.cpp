@@ -324,6 +324,47 @@ TEST(Report, TableFitsTheTerminalUnlessWide) {
   }
 }
 
+// A CPU rasterizer's slowest row: 4 MB in 100 s is 0.00004 GB/s, which at three significant digits
+// would widen its column past the others' ("0.0000400"): a bound in as many characters as a
+// number has. And an exact box blur's fidelity is "exact", as an exact Gaussian's.
+TEST(Report, TinyGbpsKeepsItsColumnAndExactBoxesAreExact) {
+  Report r = sample();
+  r.rows[1].spans_ms["total"] = {100000.0, 100000.0, 100000.0};
+  r.rows[3].settings.kernel = make_kernel(KernelType::Box, 16, std::nullopt);
+  Measurement approx = timed("dual-kawase", 16, {0.4, 0.4, 0.4});  // a fidelity column to be in
+  approx.approximation = ApproxChoice{5.3, "made up"};
+  approx.fidelity = Fidelity{5.3, 12.5, 1.25, 46.2};
+  r.rows.push_back(approx);
+  std::ostringstream table, json, csv;
+  write_table(r, table);
+  write_json(r, json);
+  write_csv(r, csv);
+  const std::string t = table.str();
+  EXPECT_NE(t.find(" <0.01 "), std::string::npos) << t;
+  EXPECT_EQ(t.find("0.0000"), std::string::npos) << t;
+  std::string gauss_line, box_line;
+  for (const std::string& line : split(t, '\n')) {
+    if (line.rfind("frag-separable ", 0) == 0) gauss_line = line;
+    if (line.rfind("compute-separable ", 0) == 0) box_line = line;
+  }
+  ASSERT_FALSE(box_line.empty()) << t;
+  EXPECT_NE(box_line.find(" exact "), std::string::npos) << "the box row's fidelity: " << box_line;
+  EXPECT_NE(gauss_line.find(" exact "), std::string::npos) << gauss_line;
+  const nlohmann::json doc = nlohmann::json::parse(json.str());
+  EXPECT_TRUE(doc["results"][3]["fidelity"]["exact"].get<bool>()) << "compute-separable blurs the exact box";
+  // The columns after GB/s start where their headings do: the GB/s cell pushed none of them.
+  std::string header;
+  for (const std::string& line : split(t, '\n'))
+    if (line.rfind("variant ", 0) == 0) header = line;
+  const size_t fidelity = header.find("fidelity");
+  ASSERT_NE(fidelity, std::string::npos) << t;
+  for (const std::string& row : split(t, '\n'))
+    for (const char* variant : {"frag-naive ", "frag-separable ", "compute-separable "})
+      if (row.rfind(variant, 0) == 0) {
+        EXPECT_EQ(row.substr(fidelity, 5), "exact") << row << "\n" << header;
+      }
+}
+
 // With the roofline the narrow table shows both bounds (the problem's and the variant's own) in
 // place of the speed-up and GB/s, and approximations their sigma and PSNR: still 120 columns
 // with the longest names, a changed knob, an intermediate format and a failed check.
