@@ -9,7 +9,7 @@ namespace blurlab::app {
 
 void run_effect_sweep(const cli::Options& o, const std::vector<glm::ivec2>& sizes, gl::ProgramCache& programs, gl::TimerPool& timers,
                       const gl::GlInfo& info, bench::Measurer& floor_measurer, Scene& scene, report::Report& rep,
-                      std::optional<Image>& last_output) {
+                      std::optional<Image>& last_output, std::optional<Recording>& recording) {
   const EffectInfo& effect = *o.effect;
   const std::vector<EffectSettings> list = o.effect_settings_list();
   EffectPipeline pipeline(programs, info.limits, &timers);
@@ -34,9 +34,13 @@ void run_effect_sweep(const cli::Options& o, const std::vector<glm::ivec2>& size
     for (const EffectSettings& settings : list) {
       progress.item(std::string(effect.name) + " " + settings.implementation + " " + size_text(size));
       progress.step(settings.implementation);
-      rep.effect_rows.push_back(measurer.measure(input, effect, settings, o.check, o.frames));
-      if (!o.output.empty() && !rep.effect_rows.back().unsupported) {
-        if (!o.check) pipeline.run(input.color, input.depth, input.output);  // a checked run left its picture there
+      const bool exporting = !o.export_dir.empty();
+      rep.effect_rows.push_back(measurer.measure(input, effect, settings, o.check || exporting, o.frames));
+      if (rep.effect_rows.back().unsupported) continue;
+      // The recorded run makes the picture a checked run made (the same passes on the same frame).
+      if (exporting) recording = pipeline.record(input.color, input.depth, input.output);
+      if (!o.output.empty()) {
+        if (!o.check && !exporting) pipeline.run(input.color, input.depth, input.output);  // a checked run left its picture there
         last_output = input.output.download();
       }
     }

@@ -76,6 +76,20 @@ class BlurPipeline {
   // programs, textures, bindings, the barriers issued and the dispatches (for --export).
   Recording record(const gl::Texture& source, const gl::Texture& destination);
 
+  // A blur recorded as a stage of a chain (an effect's blur stage, EffectPipeline::record): its
+  // passes go into the chain's recording after the chain's earlier ones, where its source and
+  // destination already are (textures `source` and `destination` of it), its own textures named
+  // with `prefix` ("blur1_intermediate0") so that no other stage's share their names, and the
+  // barriers between its passes and the chain's decided by the chain's runner, which sees them all.
+  struct ChainStage {
+    Recording* recording = nullptr;
+    size_t source = 0, destination = 0;
+    std::string prefix;
+    PassRunner* chain = nullptr;
+  };
+  // Runs the configured variant once, as run(source, destination, span) does, recording it as `stage`.
+  void record_stage(const gl::Texture& source, const gl::Texture& destination, std::string_view span, const ChainStage& stage);
+
   // Fills the intermediate textures with `rgba`, so a check catches reads of unwritten texels.
   void poison_intermediates(const float rgba[4]);
   // From now on every run fills each intermediate with `rgba` when it first takes it (also one
@@ -88,7 +102,8 @@ class BlurPipeline {
 
  private:
   class Passes;
-  void run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span);
+  void run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span,
+           const ChainStage* stage = nullptr);
   gl::ProgramCache& programs_;
   gl::GlLimits limits_;
   gl::TimerPool* timers_;

@@ -365,8 +365,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings)")->type_name("FILE");
   app.add_option("--report", o.report_dir, "Headless: write DIR/report.md (GPU, settings, table, charts, checks) with its files")->type_name("DIR");
   app.add_option("--export", o.export_dir,
-                 "Headless, one variant and setting: write DIR/ self-contained shaders per pass, recipe.md/.json, README.md "
-                 "(fidelity, how to run it) and LICENSE, to ship it")
+                 "Headless, one variant and setting (or one effect implementation): write DIR/ self-contained shaders per pass, "
+                 "recipe.md/.json, README.md (fidelity, how to run it) and LICENSE, to ship it")
       ->type_name("DIR");
   app.add_option("--dump-programs", o.dump_dir,
                  "Headless: write DIR/NNN_<shader>.txt per compiled program, the driver's binary as text (NVIDIA: its assembly)")
@@ -568,12 +568,15 @@ Options parse_options(int argc, const char* const* argv) {
       if (app.count(option)) throw UsageError(std::string(option) + with + " (its parameters say what it blurs: --help, Effects)");
     if (o.linear) throw UsageError("--linear" + with + " (the HDR scene is linear light already)");
     if (o.tune) throw UsageError("--tune" + with + ": tune the variant alone, then run the effect with --tuned");
-    if (!o.export_dir.empty()) throw UsageError("--export of an effect is not supported yet: export its blur variant alone");
     if (o.list_variants || o.list_refusals) throw UsageError("--list-variants and --list-refusals" + with);
     // Every parameter, for every frame size the run takes, before any work.
     o.effect->validate(resolve_effect(*o.effect, o.effect_values), o.sizes.empty() ? std::vector<glm::ivec2>{kDefaultHeadlessSize} : o.sizes);
     if (!o.output.empty() && (o.effect_implementations().size() != 1 || o.sizes.size() > 1 || o.borders.size() > 1))
       throw UsageError("--output with --effect needs exactly one implementation (--variant), one --size and one --border");
+    // The chain to ship: one implementation with one setting of everything, on one frame.
+    if (!o.export_dir.empty() && (o.effect_settings_list().size() != 1 || o.sizes.size() > 1))
+      throw UsageError("--export with --effect needs exactly one implementation (--variant), one --size, one --border and one "
+                       "value of each knob (the chain to ship)");
     return o;
   }
 

@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "blur/blur.h"
 #include "blur/check.h"
 #include "blur/reference.h"
@@ -171,6 +173,9 @@ struct EffectInfo {
   // A line saying what the implementation is (for the report and the window), e.g. "one blur
   // per PSF term by fft, then the composite".
   std::string (*describe)(const EffectSettings& settings, glm::ivec2 size) = nullptr;
+  // The parameters as numbers for a frame of `size`, as --export's recipe states them beside their
+  // text (bloom: the PSF's terms, weights normalised and sigmas in pixels); nullptr: the text alone.
+  nlohmann::json (*recipe_values)(const EffectValues& values, glm::ivec2 size) = nullptr;
 };
 
 // The effect's parameter of that name, or nullptr.

@@ -233,6 +233,9 @@ std::vector<Case> bad_arguments() {
       {"border_value_overflow", {"--border", "constant", "--border-value", "0,1e400,0,1"}, 2, "has 1e400, outside 0..65504"},
       {"border_export_two_modes", {"--headless", "--variant", "compute-separable", "--border", "wrap,clamp", "--export", out}, 2,
        "--export needs exactly one variant and one setting"},
+      // An effect's chain to ship is one implementation with one setting of everything.
+      {"export_effect_two_implementations", {"--headless", "--effect", "bloom", "--variant", "fft,mip-chain", "--export", out}, 2,
+       "--export with --effect needs exactly one implementation (--variant), one --size, one --border and one value of each knob"},
       {"border_value_above_rgba8",
        {"--headless", "--variant", "compute-separable", "--size", "37x23", "--border", "constant", "--border-value", "2,0,0,1",
         "--output", out, "--frames", "0"},
