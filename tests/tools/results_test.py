@@ -329,7 +329,8 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("kept")
     env = dict(os.environ, BLURLAB_PYTHON=sys.executable, BLURLAB="/bin/false")
     for args, message in ((["results", "../../../escape", good], "NAME '../../../escape' is not a plain file name"),
-                          (["sweep", "../../x"], "SIZE '../../x' is not WxH"),
+                          (["sweep", tmp, "../../x"], "SIZE '../../x' is not WxH"),
+                          (["sweep", os.path.join(tmp, "no_such_folder"), "64x64"], "is not a folder it can write into"),
                           (["all", ".hidden"], "NAME '.hidden' is not a plain file name"),
                           (["nonsense"], "usage: measure.sh")):
         done = subprocess.run(["bash", measure, *args], capture_output=True, text=True, env=env, timeout=60)
