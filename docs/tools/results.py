@@ -8,17 +8,33 @@
       and sources are kept, so new runs can be added to it. Refuses reports of different GPUs or
       drivers.
 
-  python3 docs/tools/results.py table RESULTS.json [--radius R,R,...]
-      Prints the Markdown tables of docs/PERFORMANCE.md's "Current results" (and, for one GPU,
-      the README's "Which blur to ship"): per kernel and radius, the fastest exact variant at each
-      image size with its median GPU time and its time over the copy pass of the same run, and
-      where the file has approximate Gaussians, the fastest of them with its fidelity to the
-      exact one.
+  python3 docs/tools/results.py table RESULTS.json [--radius R,R,...] [--defaults] [--mark-older [--digests FILE]]
+      Prints the Markdown tables of docs/PERFORMANCE.md's "Current results" and the README's
+      "Which blur to ship": per kernel and radius, the fastest exact variant at each image size
+      with its median GPU time and its time over the copy pass of the same run, and where the
+      file has approximate Gaussians, the fastest of them with its fidelity to the exact one.
+      --defaults: only rows at the variants' defaults compete (no --tuned knobs, no knob sweep);
+      --mark-older: "(older)" after a row made by other code of its variant than today's (the
+      digests as for `older`).
 
-  python3 docs/tools/results.py ranking RESULTS.json [--kernel gauss|box] [--radius R,R,...]
+  python3 docs/tools/results.py ranking RESULTS.json [--kernel gauss|box] [--radius R,R,...] [--top N]
       Every exact variant the file measured at each radius (rgba8, clamp), fastest first by its x
       copy at the larger size, with ms, x copy and own-bound fraction at each size, then the
       variants refused there with their reasons: what the table's fastest was chosen among.
+      --top N: the N fastest in the table, the others named on one line.
+
+  python3 docs/tools/results.py effects RESULTS.json
+      The effect rows (blurlab --effect ... --json: "effect_results"), as docs/EFFECTS.md shows
+      them: effect and parameters, implementation, size, ms, x copy, and the fidelity to the
+      effect's ground truth (max LSB, PSNR, and the PSNR at edges where a row has one:
+      check.fidelity.edges_psnr_db); a refused row with its reason.
+
+  python3 docs/tools/results.py docs [--check] [FILE.md ...]
+      Makes again every block of the docs (README.md, docs/PERFORMANCE.md, docs/EFFECTS.md,
+      docs/GPU.md by default) between `<!-- results: COMMAND ARGS -->` and `<!-- /results -->`
+      from what `results.py COMMAND ARGS` prints now (COMMAND: table, ranking, targets, effects or
+      older; run from the tree's root). --check changes nothing and fails naming the files whose
+      blocks differ (the test report.results_docs).
 
   python3 docs/tools/results.py targets RESULTS.json [--targets TARGETS.json]
       Prints the file's rows against the project's performance targets (docs/targets.json,
@@ -33,8 +49,7 @@
       size, the one latest in the file. merge keeps its reports' order, so that is the row of the
       report given last; a row replaced by hand in a results file keeps the place of the one it
       replaced, so such a file holds one row per setting. The latest row wins whatever its knobs:
-      the targets are for files of default runs (measure.sh's); where a run swept knobs (h100.json's
-      compute-box-blocked) the cell says "the last of N knob sets its run timed", which need not be
+      the targets are for files of default runs (measure.sh's); where a run swept knobs the cell says "the last of N knob sets its run timed", which need not be
       the defaults. A row the file does not hold reads "not measured".
 
   python3 docs/tools/results.py older RESULTS.json [--digests FILE]
@@ -46,10 +61,10 @@
       build-release/src/blurlab-code-digests run on this tree, or from FILE (its output: "NAME
       DIGEST" lines). blurlab's conclusion on a CPU rasterizer ranks only such rows, at the
       variant's defaults (report/results_files.h), and names the variants whose rows it left out.
-      Rows of results files made before blurlab recorded "made_by" carry one worked out from the
+      Rows of results files made before blurlab recorded "made_by" hold one worked out from the
       date of their run ("inferred"), or none where that cannot tell.
 
-docs/results/measure.sh runs merge, table and older after its sweeps.
+docs/results/measure.sh runs merge and older after its sweeps; `docs` then redraws the docs' tables.
 """
 import argparse
 import collections
