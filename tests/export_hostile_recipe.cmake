@@ -205,9 +205,9 @@ if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab-run-recipe: OUT.png '[^\n]*read
   message(SEND_ERROR "a read-only OUT.png: exit ${code}, its text now '${read_only_text}'; stderr:\n${err}")
 endif()
 # A FIFO nobody reads: written through, which fails at once with the reason (no wait, no file).
-execute_process(COMMAND mkfifo ${DIR}/out.fifo)
-execute_process(COMMAND ${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/input.png ${DIR}/out.fifo TIMEOUT 20 RESULT_VARIABLE code ERROR_VARIABLE err)
-if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab-run-recipe: cannot write OUT.png '[^\n]*out.fifo': no process is reading from it\n$")
+execute_process(COMMAND mkfifo ${DIR}/out_fifo.png)
+execute_process(COMMAND ${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/input.png ${DIR}/out_fifo.png TIMEOUT 20 RESULT_VARIABLE code ERROR_VARIABLE err)
+if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab-run-recipe: cannot write OUT.png '[^\n]*out_fifo.png': no process is reading from it\n$")
   message(SEND_ERROR "OUT.png a FIFO without a reader: exit ${code}; stderr:\n${err}")
 endif()
 # A character device (a null device node of the test's own, where this user may make one): written

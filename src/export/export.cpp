@@ -4,11 +4,13 @@
 #include <bit>
 #include <cctype>
 #include <cstdio>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
 #include "blur/kernel.h"
+#include "blur/pipeline.h"
 #include "blur/radius_map.h"
 #include "gl/preprocess.h"
 #include "util/error.h"
@@ -264,6 +266,56 @@ bool SizeRange::contains(glm::ivec2 z) const {
   return z.x >= min_width && z.x <= max_width && z.y >= min_height && z.y <= max_height && texels >= min_texels && texels <= max_texels;
 }
 
+namespace {
+
+// The last value from `from` towards `limit` (step +1 or -1) for which `same` holds, every one
+// between holding too (each rule of the variants that bakes a size is monotone in it): doubling
+// steps, then halving them.
+int last_same(int from, int limit, int direction, const std::function<bool(int)>& same) {
+  int good = from;
+  long long step = 1;
+  while (good != limit) {  // gallop to the first that differs
+    const long long next = good + direction * step;
+    const int probe = static_cast<int>(direction > 0 ? std::min<long long>(next, limit) : std::max<long long>(next, limit));
+    if (!same(probe)) {
+      int bad = probe;  // good holds, bad does not: halve the gap
+      while (std::abs(bad - good) > 1) {
+        const int mid = good + (bad - good) / 2;
+        (same(mid) ? good : bad) = mid;
+      }
+      return good;
+    }
+    good = probe;
+    step *= 2;
+  }
+  return good;
+}
+
+}  // namespace
+
+SizeRange sizes_holding(const VariantInfo& v, const BlurSettings& asked, const BlurSettings& made_with, glm::ivec2 z,
+                        const gl::GlLimits& limits) {
+  const std::vector<ProgramSource> made = program_sources(v, made_with, z);
+  const auto same = [&](glm::ivec2 size) {
+    const BlurSettings s = resolve(v, asked, size);
+    return !unsupported_reason(v, s, size, limits) && program_sources(v, s, size) == made;
+  };
+  const int limit = limits.max_texture_size;
+  SizeRange h;
+  h.max_texture_size = limit;
+  h.min_width = last_same(z.x, 1, -1, [&](int w) { return same({w, z.y}); });
+  h.max_width = last_same(z.x, limit, +1, [&](int w) { return same({w, z.y}); });
+  h.min_height = last_same(z.y, 1, -1, [&](int y) { return same({z.x, y}); });
+  h.max_height = last_same(z.y, limit, +1, [&](int y) { return same({z.x, y}); });
+  h.min_texels = static_cast<long long>(h.min_width) * h.min_height;
+  h.max_texels = static_cast<long long>(h.max_width) * h.max_height;
+  if (!same({h.max_width, h.max_height}))  // the widest that holds at the tallest
+    h.max_texels = static_cast<long long>(last_same(h.min_width, h.max_width, +1, [&](int w) { return same({w, h.max_height}); })) * h.max_height;
+  if (!same({h.min_width, h.min_height}))  // the narrowest that holds at the shortest
+    h.min_texels = static_cast<long long>(last_same(h.max_width, h.min_width, -1, [&](int w) { return same({w, h.min_height}); })) * h.min_height;
+  return h;
+}
+
 bool SizeRange::any_size() const {
   return min_width == 1 && min_height == 1 && max_width >= max_texture_size && max_height >= max_texture_size && min_texels <= 1 &&
          max_texels >= static_cast<long long>(max_width) * max_height;
@@ -466,6 +518,21 @@ json radius_map_json(const Recording& recording, const BlurSettings& s) {
 
 }  // namespace
 
+// Why the recipe runs at its own size only, if it does: a data file made per pixel of the image, a
+// texture or a pass without a formula in W x H (an FFT's line count).
+std::optional<std::string> own_size_only(const json& recipe) {
+  for (const json& t : recipe["textures"]) {
+    const std::string formula = t["size_formula"];
+    if (t.contains("contents") && formula.find('W') != std::string::npos)
+      return "`" + t["contents"]["file"].get<std::string>() + "` holds data made per pixel of it (recipe.md says how to make it for another size).";
+    if (formula == "fixed for this image size") return "texture `" + t["name"].get<std::string>() + "` has no size formula.";
+  }
+  for (const json& p : recipe["passes"])
+    if (p.value("groups_formula", "") == "fixed for this image size")
+      return "pass `" + p["name"].get<std::string>() + "` has no workgroup formula.";
+  return std::nullopt;
+}
+
 json recipe_json(const Recording& recording, const ExportRequest& r, const std::vector<std::string>& shader_files) {
   const Kernel kernel = reference_kernel(*r.variant, r.settings);  // what the output must match (copy: the identity)
   json textures = json::array();
@@ -566,10 +633,19 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
   if (worst_fidelity(r)) recipe["fidelity"] = fidelity_json(r);
   // Where blurlab would make other programs (another baked length, an auto knob deciding
   // otherwise), the runner refuses: a recipe never runs silently other than blurlab would.
-  const SizeRange& h = r.holds_for;
+  // A texture or pass without a formula in W x H (an FFT's line count, a map made per pixel) ties
+  // the recipe to this size whatever programs blurlab would make elsewhere.
+  SizeRange h = r.holds_for;
+  const bool own_size = own_size_only(recipe).has_value();
+  if (own_size) {
+    h.min_width = h.max_width = r.size.x;
+    h.min_height = h.max_height = r.size.y;
+    h.min_texels = h.max_texels = static_cast<long long>(r.size.x) * r.size.y;
+  }
   json holds = {{"width", {h.min_width, h.max_width}}, {"height", {h.min_height, h.max_height}},
                 {"texels", {h.min_texels, h.max_texels}},
-                {"why", h.any_size() ? "every size up to GL_MAX_TEXTURE_SIZE " + std::to_string(h.max_texture_size) + " of the GPU it was made on"
+                {"why", own_size ? "the recipe's own size: a texture or pass of it has no formula in W x H"
+                        : h.any_size() ? "every size up to GL_MAX_TEXTURE_SIZE " + std::to_string(h.max_texture_size) + " of the GPU it was made on"
                                      : "the sizes at which blurlab makes the programs this recipe carries; at others it makes other ones: "
                                        "export the blur again at that size"}};
   if (!r.size_choices.empty()) holds["decided_by_size"] = r.size_choices;
@@ -694,17 +770,7 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
 // H and no data file was made for this size; else this size alone, and why.
 std::string sizes_text(const ExportRequest& r, const json& recipe) {
   const std::string made = "Made for " + size_text(r.size);
-  for (const json& t : recipe["textures"]) {
-    const std::string formula = t["size_formula"];
-    if (t.contains("contents") && formula.find('W') != std::string::npos)
-      return made + "; it runs at that size only: `" + t["contents"]["file"].get<std::string>() +
-             "` holds data made per pixel of it (recipe.md says how to make it for another size).";
-    if (formula == "fixed for this image size")
-      return made + "; it runs at that size only: texture `" + t["name"].get<std::string>() + "` has no size formula.";
-  }
-  for (const json& p : recipe["passes"])
-    if (p.value("groups_formula", "") == "fixed for this image size")
-      return made + "; it runs at that size only: pass `" + p["name"].get<std::string>() + "` has no workgroup formula.";
+  if (const std::optional<std::string> why = own_size_only(recipe)) return made + "; it runs at that size only: " + *why;
   const SizeRange& h = r.holds_for;
   const std::string choices = r.size_choices.empty() ? "" : " (" + r.size_choices + ")";
   if (h.any_size())

@@ -42,6 +42,14 @@ struct SizeRange {
   bool any_size() const;  // every size up to max_texture_size
 };
 
+// The sizes at which blurlab, given the settings `asked` (the knobs a user gave; the others left to
+// each size's defaults), makes the programs it made at `size` with `made_with` and runs them (a
+// refusal is no run): each side searched with the other at `size`, then the texels at the far
+// corners (a rule on W x H, dual Kawase's last pass, shows there). Each rule of the variants that
+// bakes a size is monotone in it, so the search gallops and halves.
+SizeRange sizes_holding(const VariantInfo& variant, const BlurSettings& asked, const BlurSettings& made_with, glm::ivec2 size,
+                        const gl::GlLimits& limits);
+
 struct ExportRequest {
   const VariantInfo* variant = nullptr;
   BlurSettings settings;  // resolved

@@ -175,7 +175,7 @@ std::vector<Case> bad_arguments() {
       {"radius_factor_one", {"--radius", "1:8:x1"}, 2, "step"},
       {"radius_geometric_from_zero", {"--radius", "0:8:x2"}, 2, "start above 0"},
       {"radius_four_parts", {"--radius", "1:2:3:4"}, 2, "range"},
-      {"radius_range_too_far", {"--radius", "0:300"}, 2, "out of range"},
+      {"radius_range_too_far", {"--radius", "0:600"}, 2, "out of range"},
       {"sigma_zero", {"--sigma", "0"}, 2, "out of range"},
       {"sigma_negative", {"--sigma", "-1"}, 2, "--sigma"},
       {"sigma_nan", {"--sigma", "nan"}, 2, "not a number"},
