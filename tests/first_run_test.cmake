@@ -60,7 +60,7 @@ if(MODE STREQUAL "default")
       message(FATAL_ERROR "the terminal's conclusion does not put the GPUs' answers beside a CPU rasterizer's:\n${out}")
     endif()
     if(NOT page MATCHES "## Conclusion\n\n\\*\\*This run is on a CPU rasterizer"
-       OR NOT page MATCHES "\\| 480x270 rgba8 gauss r=16 sigma=5.333, border clamp \\| NVIDIA H100[^|]*\\| [a-z-]+, [0-9.]+x copy \\|")
+       OR NOT page MATCHES "\\| 480x270 rgba8 gauss r=16 sigma=5.333, border clamp \\| NVIDIA H200 \\([^|]*h200.json([^|]*\\) \\| [a-z-]+, [0-9.]+x copy|; every row older than today's code[^|]*none is ranked[^|]*\\) \\| -) \\|")
       message(FATAL_ERROR "the page's conclusion does not open with what GPUs answered:\n${page}")
     endif()
   elseif(NOT out MATCHES "\nConclusion [^\n]*\n- [0-9x]+ rgba8 gauss r=16 sigma=5.333, border clamp: fastest exact [a-z-]+"

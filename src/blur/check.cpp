@@ -120,9 +120,9 @@ void ModelErrorBound::filtered_fetches(gl::Format format, double extent) {
     error += 1.0 / 255.0;
   else
     error += 2.0 * e * magnitude_;
-  // The H200's texture units return a filtered fp16 texel with fp16 precision, it seems: kawase's
-  // 2x2 averages of an fp16 image (offset 0, weights exactly 1/2) came 1.3% over the bound without
-  // this term, half a unit in the last place of the values.
+  // A GPU's texture units may return a filtered fp16 texel with fp16 precision: kawase's 2x2
+  // averages of an fp16 image (offset 0, weights exactly 1/2) exceed the bound without this term,
+  // half a unit in the last place of the values.
   if (format == gl::Format::rgba16f) error += 0.5 * ulp_below(magnitude_, 10);
   bound_ += error;
   filtering_ += error;

@@ -49,7 +49,7 @@ class ModelErrorBound {
   // And rgba8 fetches may be filtered in 8-bit fixed point (llvmpipe: each of the two lerps of a 2D
   // fetch rounds to 8 bits, half up): half a step per lerp, one step per fetch (texels 1, 0, 1, 2
   // steps around a corner: the mean is 1, the lerps give 1 and 2, then 2). fp16 fetches may be
-  // rounded to fp16 after filtering (the H200): half a unit in the last place.
+  // rounded to fp16 after filtering by a GPU's texture units: half a unit in the last place.
   void filtered_fetches(gl::Format format, double extent);
   // The pass stores its output in `format` (not the last pass: its store is the output).
   // rgba8: both round to the nearest step, so results differ by at most floor(d) + 1 steps, or

@@ -60,7 +60,7 @@ inline std::optional<Refusal> subgroup_scan_refusal(const BlurSettings& s, int i
 // longest the sweeps measured) and the image's height. So small radii get short walks and many
 // workgroups (a small image stays busy: a fixed 512-row walk left 1920x1080 with a few dozen, as
 // slow as 4096x4096), large radii long walks that spread their warm-up over more rows. Each
-// variant's file gives its number, from an H200 sweep.
+// variant's file gives its number, from a sweep of walk lengths.
 inline Knob walk_rows_knob(std::vector<int> candidates) {
   return {.name = knobs::kRows,
           .help = "One-dispatch box: rows a workgroup walks down after its 2r + 1 warm-up rows (0: by the image and the "
