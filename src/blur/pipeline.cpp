@@ -62,6 +62,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   std::vector<std::shared_ptr<const gl::Program>> held;
   std::map<const gl::Program*, RecordedProgram> held_sources;
   Recording* recording = nullptr;  // record(): passes are written down here too
+  const gl::Texture* given_levels = nullptr;  // run(..., radius_levels): this run's levels
   std::set<int> poisoned_;          // the intermediates this run has poisoned
   std::set<int> fixed_slots_;       // intermediates of a size independent of the image's
 
@@ -95,7 +96,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
 
   const gl::Texture& radius_levels() override {
     if (!owner_.levels_) throw Error("radius_levels(): " + std::string(owner_.variant_->name) + " is not a variable-radius variant");
-    return owner_.levels_;
+    return given_levels ? *given_levels : owner_.levels_;
   }
   const gl::Texture& level_weights() override {
     if (!owner_.level_weights_) throw Error("level_weights(): " + std::string(owner_.variant_->name) + " is not a variable-radius variant");
@@ -269,7 +270,7 @@ Recording BlurPipeline::record(const gl::Texture& source, const gl::Texture& des
   Recording recording;
   runner_.start_recording();
   try {
-    run(source, destination, &recording, "total");
+    run(source, destination, &recording, "total", nullptr);
   } catch (...) {
     runner_.stop_recording();
     throw;
@@ -278,11 +279,12 @@ Recording BlurPipeline::record(const gl::Texture& source, const gl::Texture& des
   return recording;
 }
 
-void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, std::string_view span) {
-  run(source, destination, nullptr, span);
+void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, std::string_view span, const gl::Texture* radius_levels) {
+  run(source, destination, nullptr, span, radius_levels);
 }
 
-void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span) {
+void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span,
+                       const gl::Texture* radius_levels) {
   if (!blur_) throw Error("blur pipeline used before a successful configure()");
   if (source.width() != size_.x || source.height() != size_.y || destination.width() != size_.x ||
       destination.height() != size_.y)
@@ -290,8 +292,13 @@ void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination
   if (source.format() != settings_.input_format || destination.format() != settings_.input_format)
     throw Error("blur pipeline configured for " + std::string(gl::name(settings_.input_format)) + " textures, given " +
                 std::string(gl::name(source.format())) + " and " + std::string(gl::name(destination.format())));
+  if (radius_levels && (!variant_->variable_radius || radius_levels->format() != gl::Format::rgba8 || radius_levels->width() != size_.x ||
+                        radius_levels->height() != size_.y))
+    throw Error("blur pipeline: radius levels given to " + std::string(variant_->name) +
+                (variant_->variable_radius ? ", not an rgba8 texture of the image's size" : ", not a variable-radius variant"));
   Passes passes(*this, &source, &destination);
   passes.recording = recording;
+  passes.given_levels = radius_levels;
   if (span != "total") passes.span_prefix = span;
   gl::ScopedSpan total(timers_, span);
   blur_->run(passes);

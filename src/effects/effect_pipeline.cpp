@@ -46,11 +46,12 @@ class EffectPipeline::Stages final : public EffectSetup, public EffectPasses {
     owner_.runner_.dispatch(span, program, bindings, grid.groups, pass);
   }
 
-  void blur(int stage, const gl::Texture& source, const gl::Texture& destination, std::string_view span) override {
+  void blur(int stage, const gl::Texture& source, const gl::Texture& destination, std::string_view span,
+            const gl::Texture* radius_levels) override {
     const auto& stages = owner_.blur_stages_;
     if (stage < 0 || static_cast<size_t>(stage) >= stages.size() || !stages[static_cast<size_t>(stage)])
       throw Error("blur(): stage " + std::to_string(stage) + " was not configured (EffectSetup::blur_stage)");
-    stages[static_cast<size_t>(stage)]->run(source, destination, span);
+    stages[static_cast<size_t>(stage)]->run(source, destination, span, radius_levels);
   }
 
   std::vector<std::shared_ptr<const gl::Program>> held;
