@@ -5,6 +5,7 @@
 #include <string>
 
 #include "blur/check.h"
+#include "effects/effect.h"
 
 namespace blurlab::app {
 
@@ -13,6 +14,9 @@ struct CheckLine {
   Tolerance tolerance;
   std::string label;
   std::optional<Fidelity> fidelity;  // an approximation's, against the exact kernel it stands in for
+  // An effect's check: each stage against the CPU, the picture against the ground truth (`result`
+  // and `tolerance` are then the first failing stage's, else the last stage's).
+  std::optional<EffectCheck> effect;
 };
 
 }  // namespace blurlab::app

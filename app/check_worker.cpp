@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "blur/kernel.h"
+#include "util/error.h"
 
 namespace blurlab::app {
 
@@ -35,13 +36,47 @@ void CheckWorker::start(const VariantInfo& variant, const BlurSettings& resolved
   job_ = std::move(job);
 }
 
+void CheckWorker::start_effect(const EffectInfo& effect, const EffectSettings& settings, glm::ivec2 size, Image color, Image depth,
+                               Image output, std::map<int, Image> stages, uint64_t configuration) {
+  auto job = std::make_unique<Job>();
+  job->label = std::string(effect.name) + ": " + effect.describe(settings, size);
+  job->configuration = configuration;
+  job->result = std::async(std::launch::async, [&effect, settings, size, color = std::move(color), depth = std::move(depth),
+                                                output = std::move(output), stages = std::move(stages)] {
+    EffectReadback run;
+    run.settings = &settings;
+    run.size = size;
+    run.color = &color;
+    run.depth = &depth;
+    run.output = &output;
+    run.stage_texture = [&stages](int slot) {
+      const auto it = stages.find(slot);
+      if (it == stages.end()) throw Error("the effect made no texture " + std::to_string(slot));
+      return it->second;
+    };
+    GroundTruths truths;  // of this frame only: the next check's frame is another
+    Computed computed;
+    EffectCheck check = effect.check(run, truths);
+    if (check.truth_picture) computed.reference = *check.truth_picture;
+    check.truth_picture.reset();
+    const StageCheck* failed = check.first_failure();
+    const StageCheck* shown = failed ? failed : check.stages.empty() ? nullptr : &check.stages.back();
+    if (shown) computed.result = shown->result;
+    if (shown) computed.tolerance = shown->tolerance;
+    computed.effect = std::move(check);
+    return computed;
+  });
+  job_ = std::move(job);
+}
+
 std::optional<CheckOutcome> CheckWorker::collect(uint64_t configuration) {
   if (!job_ || job_->result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return std::nullopt;
   Computed computed = job_->result.get();
   const std::unique_ptr<Job> job = std::move(job_);
   if (job->configuration != configuration) return std::nullopt;
-  return CheckOutcome{CheckLine{computed.result, job->tolerance, job->label, computed.fidelity}, std::move(computed.reference),
-                      std::move(computed.gaussian), computed.second};
+  const Tolerance tolerance = computed.effect ? computed.tolerance : job->tolerance;
+  return CheckOutcome{CheckLine{computed.result, tolerance, job->label, computed.fidelity, std::move(computed.effect)},
+                      std::move(computed.reference), std::move(computed.gaussian), computed.second};
 }
 
 void CheckWorker::wait() const {

@@ -3,6 +3,7 @@
 // A check belongs to one configuration; a result for an older one is dropped.
 #include <cstdint>
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "blur/blur.h"
 #include "blur/check.h"
 #include "blur/reference.h"
+#include "effects/effect.h"
 #include "image/image.h"
 #include "check_line.h"
 
@@ -20,7 +22,8 @@ namespace blurlab::app {
 // A finished check of the current configuration.
 struct CheckOutcome {
   CheckLine line;                     // the result, its tolerance and label, an approximation's fidelity
-  ReferenceImage reference;           // what the output must match (an approximation's model)
+  // What the output must match (an approximation's model; an effect's ground truth picture).
+  ReferenceImage reference;
   std::optional<ReferenceImage> gaussian;  // an approximation: the exact Gaussian it stands in for
   std::optional<CheckResult> second;  // View::DiffVariant: the difference between the two outputs
 };
@@ -36,6 +39,11 @@ class CheckWorker {
   // `second` (the second variant's output) against it; `configuration` names the settings.
   void start(const VariantInfo& variant, const BlurSettings& resolved, glm::ivec2 size, Image input, Image output,
              std::optional<Image> second, uint64_t configuration);
+  // Starts checking a run of `effect` with `settings` (EffectInfo::check): what it read (the HDR
+  // frame and its depth), what it made (`output`), and its textures (`stages`, by slot:
+  // EffectPipeline::download_all), all read back on the GL thread before.
+  void start_effect(const EffectInfo& effect, const EffectSettings& settings, glm::ivec2 size, Image color, Image depth, Image output,
+                    std::map<int, Image> stages, uint64_t configuration);
   // Whether a check is under way or finished and not yet collected.
   bool busy() const { return job_ != nullptr; }
   // Whether that check is of `configuration`.
@@ -53,6 +61,8 @@ class CheckWorker {
     std::optional<Fidelity> fidelity;
     std::optional<ReferenceImage> gaussian;
     std::optional<CheckResult> second;
+    std::optional<EffectCheck> effect;
+    Tolerance tolerance;  // an effect's: the stage `result` is of
   };
   struct Job {
     std::future<Computed> result;

@@ -50,7 +50,8 @@ std::string gl_errors(bool debug) {
 }
 
 // The end of an effect run: refusals and checks judged, the table, the conclusion and the files.
-int finish_effect_run(const cli::Options& o, report::Report& rep, const std::optional<Image>& output, StagedOutputs& outputs, bool debug) {
+int finish_effect_run(const cli::Options& o, report::Report& rep, const std::optional<Image>& output, StagedOutputs& outputs, bool debug,
+                      const std::vector<std::pair<std::string, std::string>>& dumps) {
   const auto& rows = rep.effect_rows;
   if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const report::EffectMeasurement& m) { return m.unsupported.has_value(); }) &&
       (o.implementations.size() == 1 || !o.output.empty()))
@@ -89,10 +90,12 @@ int finish_effect_run(const cli::Options& o, report::Report& rep, const std::opt
     return 1;
   }
   const std::string page = o.report_dir.empty() ? "" : report::write_report_page(rep, o.report_dir);
+  for (const auto& [name, text] : dumps) write_file_into(o.dump_dir, name, text, "--dump-programs");
   check_standard_output();
   outputs.commit();
   if (!summary.empty()) print_error(summary);
   if (!o.output.empty()) std::cout << "\nwrote " << single_line(o.output) << " (8-bit png, the shipped picture)\n";
+  if (!o.dump_dir.empty()) std::cout << "wrote " << dumps.size() << " program dumps to " << single_line(o.dump_dir) << "\n";
   for (const std::string* file : {&o.csv, &o.json})
     if (!file->empty()) std::cout << "wrote " << single_line(*file) << "\n";
   if (!page.empty()) std::cout << page << "\n";
@@ -214,7 +217,7 @@ int run_headless(const cli::Options& given) {
   bench::SweepResult result;
   if (o.effect) {
     run_effect_sweep(o, sizes, programs, timers, info, measurer, scene, rep, result.last_output);
-    return finish_effect_run(o, rep, result.last_output, outputs, debug);
+    return finish_effect_run(o, rep, result.last_output, outputs, debug, dumps);
   }
   result = bench::run_sweep(jobs, measurer, o.frames, fill, on_job, !o.output.empty());
   progress.clear();  // the table starts at the left edge, not on the bar's line

@@ -28,6 +28,7 @@ std::optional<ui::Key> translate_key(int key, int mods) {
     case GLFW_KEY_L: return ui::Key::L;
     case GLFW_KEY_C: return ui::Key::C;
     case GLFW_KEY_M: return ui::Key::M;
+    case GLFW_KEY_X: return ui::Key::X;
     case GLFW_KEY_ESCAPE: return ui::Key::Escape;
     case GLFW_KEY_F1: return ui::Key::Help;
     case GLFW_KEY_SLASH: return (mods & GLFW_MOD_SHIFT) ? std::optional(ui::Key::Help) : std::nullopt;  // '?'

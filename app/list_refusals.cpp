@@ -17,7 +17,10 @@ int list_refusals(const cli::Options& o) {
                                       : (o.sizes.empty() ? kDefaultSize : o.sizes.front());
   const auto context = gl::HeadlessContext::create(o.gl_debug, o.device);
   const gl::GlLimits& limits = context->info().limits;
-  for (const VariantInfo* v : variants()) {
+  // The variants --variant names (all without it).
+  const std::vector<const VariantInfo*> listed = o.variants.empty() ? std::vector<const VariantInfo*>(variants().begin(), variants().end())
+                                                                    : o.variants;
+  for (const VariantInfo* v : listed) {
     const std::vector<BlurSettings> settings = o.settings_list(*v, input.input_formats.front());
     const std::optional<Refusal> refusal =
         settings.empty() ? std::nullopt : unsupported_reason(*v, resolve(*v, settings.front()), size, limits);

@@ -1,12 +1,16 @@
 #include "overlay.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
+#include <imgui_stdlib.h>
+
 #include "blur/radius_map.h"
 #include "blur/registry.h"
+#include "effects/registry.h"
 #include "util/strings.h"
 
 namespace blurlab::app {
@@ -99,6 +103,76 @@ std::optional<size_t> variant_combo(const char* id, size_t current) {
   return picked;
 }
 
+// The effects as the combo lists them: none first, then effects() in the X key's order.
+std::string effect_label(size_t index) {
+  const auto all = effects();
+  return index == 0 || index > all.size() ? std::string("none") : std::string(all[index - 1]->name);
+}
+
+// The effect (X): returns the index picked (0: none).
+std::optional<size_t> effect_combo(size_t current) {
+  std::optional<size_t> picked;
+  if (ImGui::BeginCombo("##effect", effect_label(current).c_str())) {
+    for (size_t i = 0; i <= effects().size(); ++i) {
+      if (ImGui::Selectable(effect_label(i).c_str(), i == current)) picked = i;
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", i == 0 ? "the blur alone on the scene" : std::string(effects()[i - 1]->summary).c_str());
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("effect (X)");
+  return picked;
+}
+
+// An implementation of an effect as its combo lists it: a variant with its key (a digit selects
+// it), or the effect's own.
+std::string implementation_label(const std::string& name) {
+  const auto all = variants();
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i]->name == name) return variant_label(i);
+  return "   " + name;
+}
+
+// The effect's implementations in its order (the report's): exact variants, the approximations
+// in a group, its own in another; returns the index picked.
+std::optional<size_t> implementation_combo(const EffectInfo& effect, size_t current) {
+  std::optional<size_t> picked;
+  const std::vector<std::string> names = effect.implementations();
+  const std::string shown = current < names.size() ? implementation_label(names[current]) : "?";
+  if (ImGui::BeginCombo("##implementation", shown.c_str(), ImGuiComboFlags_HeightLargest)) {
+    std::string group = "exact";
+    for (size_t i = 0; i < names.size(); ++i) {
+      const VariantInfo* v = find_variant(names[i]);
+      const std::string in = !v ? std::string(effect.name) + "'s own" : is_approximation(*v) ? "approximate Gaussians" : "exact";
+      if (in != group) {
+        ImGui::Separator();
+        ImGui::TextDisabled("%s", in.c_str());
+        group = in;
+      }
+      if (ImGui::Selectable(implementation_label(names[i]).c_str(), i == current)) picked = i;
+      const std::string stage = v ? std::string(name(v->stage)) : "effect";
+      ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(stage.c_str()).x);
+      ImGui::TextDisabled("%s", stage.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  return picked;
+}
+
+// An effect's settings in one line: each parameter's value (in the effect's order), the border,
+// and the knobs given to the implementation's variant.
+std::string effect_settings_line(const EffectInfo& effect, const EffectSettings& settings) {
+  std::string line;
+  for (const EffectParameter& p : effect.parameters)
+    if (const auto it = settings.values.find(p.name); it != settings.values.end())
+      line += (line.empty() ? "" : " ") + std::string(p.name) + "=" + it->second;
+  line += " border=" + std::string(name(settings.border.mode));
+  if (const VariantInfo* v = find_variant(settings.implementation))
+    for (const Knob& k : v->knobs)
+      if (const auto it = settings.knobs.find(k.name); it != settings.knobs.end()) line += " " + std::string(k.name) + "=" + k.text(it->second);
+  return line;
+}
+
 // A line of text wrapped at the panel's width (in a colour, or dim); the always-visible ones are
 // also collected for --frames runs to print.
 enum class Tone { Normal, Dim };
@@ -120,23 +194,50 @@ std::string fidelity_target(const VariantInfo& variant, const BlurSettings& sett
   return "gauss sigma " + realized + (realized == asked ? "" : " (realized; " + asked + " asked)");
 }
 
-// The GPU time of the blur and of each pass: a row per span, "total" as "blur".
-int timing_table(const ui::SpanStats& stats) {
+// How deep a span sits under the total: 1 for a pass or a stage, one more for each span it is a
+// part of ("blur h" of "blur", "blur 1 v" of "blur 1": the blur stage's passes, named after it).
+int span_depth(const std::string& name, const std::vector<ui::SpanSummary>& spans) {
+  int depth = 1;
+  for (const ui::SpanSummary& other : spans)
+    if (other.name != "total" && name.size() > other.name.size() + 1 && name.compare(0, other.name.size(), other.name) == 0 &&
+        name[other.name.size()] == ' ')
+      ++depth;
+  return depth;
+}
+
+// A time in milliseconds to four significant digits at most (1013 ms on a CPU rasterizer, 0.085
+// on a GPU): the columns stay narrow enough for the names beside them.
+std::string milliseconds(double ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, ms >= 100.0 ? "%.0f" : ms >= 10.0 ? "%.1f" : ms >= 1.0 ? "%.2f" : "%.3f", ms);
+  return text;
+}
+
+// The GPU time of the blur (an effect) and of each pass (each stage, and its passes under it): a
+// row per span, "total" as `total`. The names' column is as wide as its widest name.
+int timing_table(const ui::SpanStats& stats, const char* total) {
   int rows = 0;
+  const std::vector<ui::SpanSummary> spans = stats.summaries();
+  std::vector<std::string> names;
+  float widest = ImGui::CalcTextSize("GPU ms").x;
+  for (const ui::SpanSummary& span : spans) {
+    names.push_back(span.name == "total" ? std::string(total) : std::string(2 * static_cast<size_t>(span_depth(span.name, spans)), ' ') + span.name);
+    widest = std::max(widest, ImGui::CalcTextSize(names.back().c_str()).x);
+  }
   if (!ImGui::BeginTable("timing", 4, ImGuiTableFlags_SizingStretchProp)) return rows;
-  ImGui::TableSetupColumn("GPU ms", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+  ImGui::TableSetupColumn("GPU ms", ImGuiTableColumnFlags_WidthFixed, widest);
   ImGui::TableSetupColumn("avg", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableSetupColumn("min", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableSetupColumn("max", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableHeadersRow();
-  for (const ui::SpanSummary& span : stats.summaries()) {
-    if (span.name == "scene") continue;  // not the blur: the Device section shows it
+  for (size_t i = 0; i < spans.size(); ++i) {
+    if (spans[i].name == "scene") continue;  // not the blur: the Device section shows it
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(span.name == "total" ? "blur" : ("  " + span.name).c_str());
-    for (double v : {span.mean_ms, span.min_ms, span.max_ms}) {
+    ImGui::TextUnformatted(names[i].c_str());
+    for (double v : {spans[i].mean_ms, spans[i].min_ms, spans[i].max_ms}) {
       ImGui::TableNextColumn();
-      ImGui::Text("%.3f", v);
+      ImGui::TextUnformatted(milliseconds(v).c_str());
     }
     ++rows;
   }
@@ -151,9 +252,13 @@ void help_panel(OverlayLayout& layout) {
   ImGui::SetNextWindowBgAlpha(1.0f);
   ImGui::SetNextWindowFocus();  // above the panel
   ImGui::Begin("Keys", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
-  static const char* const rows[][2] = {
+  std::string effect_cycle = "none";
+  for (const EffectInfo* e : effects()) effect_cycle += ", " + std::string(e->name);
+  const std::string effect_row = "effect: " + effect_cycle + ", none (its implementation: Left/Right, digits)";
+  const char* const rows[][2] = {
       {"1-9, Shift+1-9", "variants 1-18 (the list's numbers)"},
       {"Left/Right", "previous / next variant (all of them)"},
+      {"X", effect_row.c_str()},
       {"+ / -", "radius (an approximation: sigma)"},
       {"G", "box / gauss"},
       {"F", "cycle intermediate format"},
@@ -184,13 +289,24 @@ void help_panel(OverlayLayout& layout) {
   ImGui::End();
 }
 
+// An effect's check: whether every stage is within its tolerance (else the first that is not),
+// and the picture against the ground truth.
+std::string effect_check_text(const EffectCheck& c) {
+  const StageCheck* failed = c.first_failure();
+  char numbers[96];
+  std::snprintf(numbers, sizeof numbers, ", max %.0f LSB, %.1f dB against the ground truth", c.fidelity.max_lsb, c.fidelity.psnr_db);
+  return std::string("check ") + (failed ? "FAIL (" + failed->stage + ")" : "ok") + numbers;
+}
+
 std::string check_text(const OverlayModel& m) {
+  const bool effect = m.effect_settings != nullptr;
   switch (m.check_state) {
-    case CheckState::NotRun: return "check: none (nothing is blurred)";
+    case CheckState::NotRun: return effect ? "check: none (the effect does not run)" : "check: none (nothing is blurred)";
     case CheckState::Pending: return "check: not yet run (C)";
-    case CheckState::Checking: return "check: comparing with the CPU reference...";
+    case CheckState::Checking: return effect ? "check: computing the ground truth..." : "check: comparing with the CPU reference...";
     case CheckState::Done: break;
   }
+  if (m.check->effect) return effect_check_text(*m.check->effect);
   // The largest channel here; each channel, the settings and the tolerance's reason in the tooltip.
   const CheckResult& r = m.check->result;
   const Tolerance& t = m.check->tolerance;
@@ -227,6 +343,98 @@ void view_lines(const OverlayModel& m, std::vector<std::string>& lines) {
   }
 }
 
+// The blur's controls: kernel, radius, sigma, border, radius map, intermediate format, one per
+// knob, linear light. Returns true when the user changed one.
+bool blur_controls(const OverlayModel& m, ui::ViewState& s, uint32_t& effects) {
+  bool changed = false;
+  const auto all = variants();
+  const VariantInfo& current = *all[m.state.variant];  // the settings m.settings resolved: before any pick this frame
+  if (is_blur(current)) {
+    int type = s.settings.kernel.type == KernelType::Box ? 0 : 1;
+    bool picked = ImGui::RadioButton("box", &type, 0);
+    ImGui::SameLine();
+    picked |= ImGui::RadioButton("gauss (G)", &type, 1);
+    if (picked) {
+      s.settings.kernel.type = type == 0 ? KernelType::Box : KernelType::Gauss;
+      ui::set_radius(s, s.settings.kernel.radius);
+      changed = true;
+    }
+    int radius = s.settings.kernel.radius;
+    if (ImGui::SliderInt("radius", &radius, 0, kMaxRadius)) {
+      ui::set_radius(s, radius);
+      changed = true;
+    }
+    if (s.settings.kernel.type == KernelType::Gauss) {
+      float sigma = static_cast<float>(s.settings.kernel.sigma);
+      if (ImGui::SliderFloat("sigma", &sigma, 0.1f, kMaxRadius / 3.0f, "%.2f")) {
+        s.settings.kernel.sigma = sigma;
+        s.sigma_follows_radius = false;
+        changed = true;
+      }
+    }
+    changed |= border_controls(s.settings.border, gl::info(s.settings.input_format).is_float);
+    if (current.variable_radius) {
+      const std::string shown = describe(s.settings.radius_map.get());
+      if (ImGui::BeginCombo("radius map (M)", shown.c_str())) {
+        for (const auto& map : ui::radius_map_cycle(s))
+          if (ImGui::Selectable(describe(map.get()).c_str(), map == s.settings.radius_map)) {
+            s.settings.radius_map = map;
+            changed = true;
+          }
+        ImGui::EndCombo();
+      }
+    }
+  }
+  if (current.uses_intermediate) {
+    const gl::Format f = m.settings.intermediate_format();  // with the variant's default
+    if (ImGui::BeginCombo("intermediate", std::string(gl::name(f)).c_str())) {
+      for (const auto& info : gl::kFormats)
+        if (ImGui::Selectable(std::string(info.name).c_str(), info.format == f)) {
+          s.settings.intermediate = info.format;
+          changed = true;
+        }
+      ImGui::EndCombo();
+    }
+  }
+  for (const Knob& k : current.knobs) {
+    const auto running = m.settings.knobs.find(k.name);
+    changed |= knob_combo(k, running != m.settings.knobs.end() ? running->second : k.default_value(m.settings.kernel.radius), s.settings.knobs);
+  }
+  bool linear = s.linear_light;
+  if (ImGui::Checkbox("linear light (L)", &linear)) {
+    effects |= ui::handle_key(s, ui::Key::L, all.size());
+    changed = true;
+  }
+  return changed;
+}
+
+// An effect's controls: a text field per parameter (Enter applies it; EffectInfo::validate judges
+// it for this frame's size, and a value refused keeps the old one and says why), and the border
+// of its blurs. Returns true when the user changed one.
+bool effect_controls(const EffectInfo& effect, const EffectSettings& running, ui::ViewState& s, glm::ivec2 size, OverlayMemory& memory) {
+  bool changed = false;
+  for (const EffectParameter& p : effect.parameters) {
+    const std::string name(p.name);
+    const std::string key = std::string(effect.name) + "/" + name;
+    const auto value = running.values.find(name);
+    const std::string old = value != running.values.end() ? value->second : std::string(p.default_value);
+    std::string text = old;
+    if (ImGui::InputText(name.c_str(), &text, ImGuiInputTextFlags_EnterReturnsTrue) && text != old) {
+      if (const auto why = ui::set_effect_value(s, name, text, size)) {
+        memory.rejected[key] = *why + " (kept " + old + ")";
+      } else {
+        memory.rejected.erase(key);
+        changed = true;
+      }
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s (default %s; Enter applies)", std::string(p.help).c_str(), std::string(p.default_value).c_str());
+    if (const auto rejected = memory.rejected.find(key); rejected != memory.rejected.end()) text_line(rejected->second, &kRed);
+  }
+  changed |= border_controls(s.settings.border, true);  // the HDR frame: a constant may be above 1
+  return changed;
+}
+
 }  // namespace
 
 OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory) {
@@ -259,13 +467,37 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
   // --- always visible: what is blurred, how long it takes, whether it is right, what is shown.
   std::vector<std::string>& lines = actions.layout.lines;
   text_line(m.info.renderer, nullptr, Tone::Dim);
-  ImGui::SetNextItemWidth(-FLT_MIN);
-  lines.push_back("variant: " + variant_label(s.variant));
-  if (const auto picked = variant_combo("##variant", s.variant)) {
-    s.variant = *picked;
+  // The effect (X) and beside it the variant, or with an effect its implementation.
+  const EffectInfo* effect = ui::current_effect(m.state);  // what the model's settings are of
+  float effect_width = ImGui::CalcTextSize("none").x;
+  for (const EffectInfo* e : effects()) effect_width = std::max(effect_width, ImGui::CalcTextSize(std::string(e->name).c_str()).x);
+  ImGui::SetNextItemWidth(effect_width + ImGui::GetFrameHeight() + 2.0f * ImGui::GetStyle().FramePadding.x);
+  lines.push_back("effect: " + effect_label(m.state.effect));
+  if (const auto picked = effect_combo(m.state.effect)) {
+    actions.effects |= ui::select_effect(s, *picked);
     changed = true;
   }
-  text_line(describe(current, m.settings), nullptr, Tone::Dim, &lines);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (effect) {
+    lines.push_back("implementation: " + implementation_label(ui::current_implementation(m.state)));
+    if (const auto picked = implementation_combo(*effect, m.state.implementation)) {
+      s.implementation = *picked;
+      const std::vector<std::string> names = effect->implementations();
+      for (size_t i = 0; i < all.size(); ++i)  // a variant: the digits' and the blur's variant too
+        if (all[i]->name == names[*picked]) s.variant = i;
+      changed = true;
+    }
+    if (!m.effect_description.empty()) text_line(m.effect_description, nullptr, Tone::Dim, &lines);
+    if (m.effect_settings) text_line(effect_settings_line(*effect, *m.effect_settings), nullptr, Tone::Dim, &lines);
+  } else {
+    lines.push_back("variant: " + variant_label(s.variant));
+    if (const auto picked = variant_combo("##variant", s.variant)) {
+      s.variant = *picked;
+      changed = true;
+    }
+    text_line(describe(current, m.settings), nullptr, Tone::Dim, &lines);
+  }
   if (m.unsupported) text_line("cannot run: " + *m.unsupported, &kRed, Tone::Normal, &lines);
   if (m.radius_map_texture) {  // the map itself, so its shape need not be guessed
     text_line("radius map " + describe(m.settings.radius_map.get()) + ": black r = 0, white r = " +
@@ -282,7 +514,7 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
   } else if (m.stats.summaries().empty()) {
     text_line("GPU time: waiting for timer queries...", nullptr, Tone::Dim, &lines);
   } else {
-    actions.layout.timing_rows = timing_table(m.stats);
+    actions.layout.timing_rows = timing_table(m.stats, effect ? "effect" : "blur");
   }
   ImGui::EndGroup();
   actions.layout.timing_min = ImGui::GetItemRectMin();
@@ -292,6 +524,13 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
   ImGui::BeginGroup();
   const bool done = m.check_state == CheckState::Done;
   text_line(check_text(m), done ? (m.check->result.ok ? &kGreen : &kRed) : nullptr, Tone::Dim, &lines);
+  if (done && m.check->effect && !m.check->effect->fidelity.layer.empty()) {  // the effect's layer alone, in linear radiance
+    const EffectFidelity& f = m.check->effect->fidelity;
+    char numbers[128];
+    std::snprintf(numbers, sizeof numbers, ": max %.2g, rms %.2g of the ground truth's (relative)", f.layer_max_relative,
+                  f.layer_rms_relative);
+    text_line(f.layer + numbers, nullptr, Tone::Dim, &lines);
+  }
   if (done && m.check->fidelity) {  // an approximation: how far from the exact kernel it stands in for
     const Fidelity& f = *m.check->fidelity;
     char numbers[96];
@@ -299,8 +538,16 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
     text_line("fidelity to " + fidelity_target(current, m.settings, f) + numbers, nullptr, Tone::Dim, &lines);
   }
   ImGui::EndGroup();
-  if (done && ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s\n%s\ntolerance %s", m.check->label.c_str(), m.check->result.text().c_str(), m.check->tolerance.reason.c_str());
+  if (done && ImGui::IsItemHovered()) {
+    if (m.check->effect) {  // each stage against the CPU, with its tolerance's reason
+      std::string stages = m.check->label;
+      for (const StageCheck& stage : m.check->effect->stages)
+        stages += "\n" + stage.stage + ": " + (stage.result.ok ? "ok " : "FAIL ") + stage.result.text() + " (" + stage.tolerance.reason + ")";
+      ImGui::SetTooltip("%s", stages.c_str());
+    } else {
+      ImGui::SetTooltip("%s\n%s\ntolerance %s", m.check->label.c_str(), m.check->result.text().c_str(), m.check->tolerance.reason.c_str());
+    }
+  }
   actions.layout.check_min = ImGui::GetItemRectMin();
   actions.layout.check_max = ImGui::GetItemRectMax();
   actions.layout.check_visible = ImGui::IsItemVisible();
@@ -325,69 +572,18 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
 
   // --- sections.
   if (section("settings", 1, size, class_changed)) {
-    if (is_blur(current)) {
-      int type = s.settings.kernel.type == KernelType::Box ? 0 : 1;
-      bool picked = ImGui::RadioButton("box", &type, 0);
-      ImGui::SameLine();
-      picked |= ImGui::RadioButton("gauss (G)", &type, 1);
-      if (picked) {
-        s.settings.kernel.type = type == 0 ? KernelType::Box : KernelType::Gauss;
-        ui::set_radius(s, s.settings.kernel.radius);
-        changed = true;
-      }
-      int radius = s.settings.kernel.radius;
-      if (ImGui::SliderInt("radius", &radius, 0, kMaxRadius)) {
-        ui::set_radius(s, radius);
-        changed = true;
-      }
-      if (s.settings.kernel.type == KernelType::Gauss) {
-        float sigma = static_cast<float>(s.settings.kernel.sigma);
-        if (ImGui::SliderFloat("sigma", &sigma, 0.1f, kMaxRadius / 3.0f, "%.2f")) {
-          s.settings.kernel.sigma = sigma;
-          s.sigma_follows_radius = false;
-          changed = true;
-        }
-      }
-      changed |= border_controls(s.settings.border, gl::info(s.settings.input_format).is_float);
-      if (current.variable_radius) {
-        const std::string shown = describe(s.settings.radius_map.get());
-        if (ImGui::BeginCombo("radius map (M)", shown.c_str())) {
-          for (const auto& map : ui::radius_map_cycle(s))
-            if (ImGui::Selectable(describe(map.get()).c_str(), map == s.settings.radius_map)) {
-              s.settings.radius_map = map;
-              changed = true;
-            }
-          ImGui::EndCombo();
-        }
-      }
-    }
-    if (current.uses_intermediate) {
-      const gl::Format f = m.settings.intermediate_format();  // with the variant's default
-      if (ImGui::BeginCombo("intermediate", std::string(gl::name(f)).c_str())) {
-        for (const auto& info : gl::kFormats)
-          if (ImGui::Selectable(std::string(info.name).c_str(), info.format == f)) {
-            s.settings.intermediate = info.format;
-            changed = true;
-          }
-        ImGui::EndCombo();
-      }
-    }
-    for (const Knob& k : current.knobs) {
-      const auto running = m.settings.knobs.find(k.name);
-      changed |= knob_combo(k, running != m.settings.knobs.end() ? running->second : k.default_value(m.settings.kernel.radius), s.settings.knobs);
-    }
-    bool linear = s.linear_light;
-    if (ImGui::Checkbox("linear light (L)", &linear)) {
-      actions.effects |= ui::handle_key(s, ui::Key::L, all.size());
-      changed = true;
-    }
+    if (effect && m.effect_settings)
+      changed |= effect_controls(*effect, *m.effect_settings, s, m.size, memory);
+    else
+      changed |= blur_controls(m, s, actions.effects);
     if (ImGui::Button("check now (C)")) actions.effects |= ui::kCheck;
   }
   if (section("plot", 2, size, class_changed)) {
     const std::vector<float> history = m.stats.history("total");
     if (history.size() >= 2) {  // a line needs two frames
       const float top = *std::max_element(history.begin(), history.end());
-      const std::string caption = "blur (ms), last " + std::to_string(history.size()) + " frames, top " + format_double(top, 3);
+      const std::string caption = std::string(effect ? "effect" : "blur") + " (ms), last " + std::to_string(history.size()) +
+                                  " frames, top " + format_double(top, 3);
       ImGui::PlotLines("##total", history.data(), static_cast<int>(history.size()), 0, caption.c_str(), 0.0f, top * 1.2f,
                        ImVec2(ImGui::GetContentRegionAvail().x, 50.0f * ImGui::GetIO().FontGlobalScale));
       actions.layout.plot_points = static_cast<int>(history.size());
@@ -399,9 +595,10 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
   }
   if (section("device", 2, size, class_changed)) {
     text_line(m.info.version, nullptr, Tone::Dim);
-    ImGui::TextDisabled("%dx%d, %s, t=%.2f s", m.size.x, m.size.y, s.linear_light ? "linear light rgba16f" : "rgba8", m.time);
+    ImGui::TextDisabled("%dx%d, %s, t=%.2f s", m.size.x, m.size.y,
+                        effect ? "HDR rgba16f and depth32f, picture rgba8" : s.linear_light ? "linear light rgba16f" : "rgba8", m.time);
     for (const ui::SpanSummary& span : m.stats.summaries())
-      if (span.name == "scene") ImGui::TextDisabled("scene: %.3f ms GPU (not part of the blur)", span.mean_ms);
+      if (span.name == "scene") ImGui::TextDisabled("scene: %.3f ms GPU (not part of the %s)", span.mean_ms, effect ? "effect" : "blur");
   }
   ImGui::TextDisabled("F1 or ?: keys   Tab: hide");
   actions.layout.panel_min = ImGui::GetWindowPos();

@@ -1,10 +1,12 @@
 #pragma once
-// The Dear ImGui overlay, designed for 1280x720 and smaller: the variant (a combo), its settings
-// in one line, the GPU time of the blur and of each pass, the correctness line and what the
-// picture is stay at the top and always visible; the controls, the plot and the device facts
+// The Dear ImGui overlay, designed for 1280x720 and smaller: the effect and the variant (with an
+// effect: its implementation) as combos, the settings in one line, the GPU time of the blur (the
+// effect) and of each pass (stage), the correctness line and what the picture is stay at the top
+// and always visible; the controls, the plot and the device facts
 // are sections that collapse (closed by default in small windows). Every line describes what is
 // on screen: the current variant's own settings even when it cannot run them, a check only of
 // the current configuration.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +60,10 @@ struct OverlayModel {
   // r = R) in a texture of that size, for the panel to show; 0 otherwise.
   unsigned radius_map_texture = 0;
   glm::ivec2 radius_map_size{0, 0};
+  // With an effect on screen (ui::current_effect): its settings resolved, and EffectInfo::describe
+  // of them ("" when it cannot say).
+  const EffectSettings* effect_settings = nullptr;
+  std::string effect_description;
 };
 
 // Where the panel and its always-visible lines are, in window pixels, for --frames runs to print
@@ -82,9 +88,11 @@ struct OverlayActions {
   OverlayLayout layout;
 };
 
-// What the overlay remembers between frames: the window size class its sections were opened for.
+// What the overlay remembers between frames: the window size class its sections were opened
+// for, and why the panel refused the last value typed for an effect's parameter (by "effect/name").
 struct OverlayMemory {
   int size_class = -1;
+  std::map<std::string, std::string> rejected;
 };
 
 // Builds the panels for this frame (between ImGui::NewFrame and ImGui::Render).

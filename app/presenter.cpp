@@ -22,10 +22,10 @@ void Presenter::refresh(gl::ProgramCache& programs) {
   mode_ = glGetUniformLocation(program_->id(), "u_mode");
   amplify_ = glGetUniformLocation(program_->id(), "u_amplify");
   tolerance_ = glGetUniformLocation(program_->id(), "u_tolerance");
-  encode_srgb_ = glGetUniformLocation(program_->id(), "u_encode_srgb");
+  encoding_ = glGetUniformLocation(program_->id(), "u_encoding");
 }
 
-void Presenter::draw(const gl::Texture& image, const gl::Texture* other, const Tolerance& tolerance, bool encode_srgb,
+void Presenter::draw(const gl::Texture& image, const gl::Texture* other, const Tolerance& tolerance, Encoding encoding,
                      glm::ivec2 size) const {
   gl::barriers().before(gl::Access::TextureFetch, image.id());
   if (other) gl::barriers().before(gl::Access::TextureFetch, other->id());
@@ -44,7 +44,7 @@ void Presenter::draw(const gl::Texture& image, const gl::Texture* other, const T
   glUniform1f(amplify_, kDiffAmplify);
   const glm::vec2 limits = shader_tolerance(tolerance);
   glUniform2f(tolerance_, limits.x, limits.y);
-  glUniform1i(encode_srgb_, encode_srgb ? 1 : 0);
+  glUniform1i(encoding_, static_cast<GLint>(encoding));
   glBindVertexArray(empty_vao_.get());
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);

@@ -1,6 +1,7 @@
 #pragma once
-// What the window shows: a texture as it is, or the difference of two amplified in grey with red
-// where it exceeds the tolerance (glsl/present.frag), drawn as one fullscreen triangle.
+// What the window shows: a texture as it is (linear light sRGB-encoded, an HDR frame tonemapped),
+// or the difference of two amplified in grey with red where it exceeds the tolerance
+// (glsl/present.frag), drawn as one fullscreen triangle.
 #include <memory>
 #include <string>
 
@@ -17,18 +18,25 @@ namespace blurlab::app {
 // The difference views amplify |a - b| by this much: one 8-bit step is a quarter of white.
 inline constexpr float kDiffAmplify = 64.0f;
 
+// How the image's values become the screen's (present.frag's u_encoding).
+enum class Encoding {
+  AsStored = 0,  // sRGB code values already: the scene, a blur of it, an effect's picture
+  Srgb = 1,      // linear light in [0, 1]: the sRGB encoding (L)
+  Tonemap = 2,   // HDR radiance: the effects' tonemap and sRGB encoding (effects/tonemap.h)
+};
+
 class Presenter {
  public:
   explicit Presenter(gl::ProgramCache& programs) { refresh(programs); }
   // Looks the program and its uniforms up again (after the shaders are reloaded).
   void refresh(gl::ProgramCache& programs);
-  // Draws `image`, or with `other` the difference of the two, into the window's framebuffer;
-  // `encode_srgb` encodes linear-light values for the screen.
-  void draw(const gl::Texture& image, const gl::Texture* other, const Tolerance& tolerance, bool encode_srgb, glm::ivec2 size) const;
+  // Draws `image` encoded for the screen by `encoding`, or with `other` the difference of the
+  // two, into the window's framebuffer.
+  void draw(const gl::Texture& image, const gl::Texture* other, const Tolerance& tolerance, Encoding encoding, glm::ivec2 size) const;
 
  private:
   std::shared_ptr<const gl::Program> program_;
-  GLint mode_ = -1, amplify_ = -1, tolerance_ = -1, encode_srgb_ = -1;
+  GLint mode_ = -1, amplify_ = -1, tolerance_ = -1, encoding_ = -1;
   gl::VertexArrayHandle empty_vao_ = gl::create_vertex_array();
 };
 

@@ -16,6 +16,8 @@
 #include "blur/pipeline.h"
 #include "blur/registry.h"
 #include "check_worker.h"
+#include "effects/effect_pipeline.h"
+#include "effects/registry.h"
 #include "exit_summary.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
@@ -43,7 +45,13 @@ bool display_available() {
 
 namespace {
 
-// The window's frame loop: input, the scene and the blur each frame, the picture, the overlay.
+// An effect's difference view: red beyond 1 LSB of the ground truth (the report's bar for an
+// effect computed exactly: its conclusion names the fastest within 1 LSB).
+const Tolerance kEffectDifferenceTolerance{
+    .lsb = true, .lsb_limit = 1, .reason = "within 1 LSB of the ground truth: the picture as exact as 8 bits hold it"};
+
+// The window's frame loop: input, the scene and the blur (or an effect on the HDR scene) each
+// frame, the picture, the overlay.
 // Each other job has a file of its own: scripted input and the soak (scripted_input.h), the
 // window's size and minimizing (window_size.h), screenshots (screenshot.h), the exit summary
 // (exit_summary.h), the check worker, the second variant, the presenter and the overlay.
@@ -56,6 +64,7 @@ class App {
         programs_(o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir)),
         timers_(gl::make_gl_query_backend(info_.software)),
         pipeline_(programs_, info_.limits, &timers_),
+        effect_pipeline_(programs_, info_.limits, &timers_),
         second_(programs_, info_.limits, info_.software),
         scene_(programs_),
         present_(programs_),
@@ -83,6 +92,7 @@ class App {
     if (!o.formats.empty()) state_.settings.intermediate = o.formats.front();
     for (const auto& [knob, values] : o.knob_values) state_.settings.knobs[knob] = values.front();
     if (o.linear) ui::handle_key(state_, ui::Key::L, all.size());
+    if (o.effect) start_with_effect(o);
     // Keys arrive through GLFW's callback, which finds this App through the window's user pointer.
     glfwSetWindowUserPointer(window_, this);
     glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int mods) {
@@ -139,9 +149,10 @@ class App {
       }
       if (state_.overlay) draw_overlay();
       if (last_frame && state_.overlay) std::printf("%s\n", describe(layout_, size_).c_str());
-      screenshots_.take(size_, variants()[state_.variant]->name, last_frame);
+      screenshots_.take(size_, shown_name(), last_frame);
       glfwSwapBuffers(window_);
-      for (const gl::FrameTimes& f : timers_.poll()) stats_.add(f);
+      for (const gl::FrameTimes& f : timers_.poll())
+        if (f.frame >= first_timed_frame_) stats_.add(f);  // of this configuration only
       second_.poll(variants()[state_.diff_variant]->name, first_total_ms());
       poll_check();
       ++frame;
@@ -164,6 +175,26 @@ class App {
   }
 
  private:
+  // --effect NAME: the window starts with it, its parameters and its implementation (--variant).
+  void start_with_effect(const cli::Options& o) {
+    const auto all = effects();
+    const size_t index = static_cast<size_t>(std::find(all.begin(), all.end(), o.effect) - all.begin());
+    state_.effect_values = o.effect_values;
+    ui::select_effect(state_, index + 1);
+    if (o.implementations.empty()) return;
+    const std::vector<std::string> names = o.effect->implementations();
+    state_.implementation = static_cast<size_t>(std::find(names.begin(), names.end(), o.implementations.front()) - names.begin());
+    const auto blurs = variants();
+    for (size_t i = 0; i < blurs.size(); ++i)
+      if (blurs[i]->name == o.implementations.front()) state_.variant = i;
+  }
+
+  // What is on screen, for the S key's file name: the variant, or the effect and its implementation.
+  std::string shown_name() const {
+    if (const EffectInfo* effect = ui::current_effect(state_)) return std::string(effect->name) + "-" + ui::current_implementation(state_);
+    return std::string(variants()[state_.variant]->name);
+  }
+
   // This frame's input: the scripted steps (through the paths real input takes), GLFW's events
   // and the keys they brought, and the effects that act at once. False: the run ends (Q, or the
   // soak is over).
@@ -180,7 +211,10 @@ class App {
     }
     glfwPollEvents();
     if (!keys_.empty()) notice_.clear();  // a notice answers the last key only
-    for (ui::Key key : keys_) effects_ |= ui::handle_key(state_, key, variants().size());
+    for (ui::Key key : keys_) {
+      effects_ |= ui::handle_key(state_, key, variants().size());
+      if (!state_.key_note.empty()) notice_ = state_.key_note;
+    }
     keys_.clear();
     if (effects_ & ui::kQuit) return false;
     if (effects_ & ui::kVsync) glfwSwapInterval(state_.vsync ? 1 : 0);
@@ -209,6 +243,11 @@ class App {
     source_ = gl::Texture(size.x, size.y, format, "scene");
     output_ = gl::Texture(size.x, size.y, format, "blurred");
     second_.resize(size, format);
+    // An effect's frame: the HDR scene and its depth, and the picture the effect makes of them.
+    const bool effect = ui::current_effect(state_) != nullptr;
+    hdr_color_ = effect ? gl::Texture(size.x, size.y, gl::Format::rgba16f, "HDR frame") : gl::Texture();
+    hdr_depth_ = effect ? gl::Texture(size.x, size.y, gl::Format::depth32f, "HDR frame depth") : gl::Texture();
+    effect_output_ = effect ? gl::Texture(size.x, size.y, gl::Format::rgba8, "effect picture") : gl::Texture();
     reference_ = gl::Texture();
     stats_.clear();
   }
@@ -225,6 +264,12 @@ class App {
     last_check_.reset();
     second_difference_.reset();
     second_.reset();
+    first_timed_frame_ = timers_.frames_begun();
+    stats_.clear();
+    if (const EffectInfo* effect = ui::current_effect(state_)) {
+      configure_effect(*effect);
+      return;
+    }
     settings_ = resolve(variant, state_.settings);
     map_thumbnail_ = settings_.radius_map ? radius_map_thumbnail(*settings_.radius_map, size_, settings_.kernel.radius) : gl::Texture();
     // The exact Gaussian is what an approximation stands in for; an exact variant's is its reference.
@@ -237,7 +282,28 @@ class App {
       shader_error_ = e.log().empty() ? e.what() : e.log();
       unsupported_ = "shader error";
     }
-    stats_.clear();
+  }
+
+  // The effect with the state's settings, or why its implementation cannot run them: a refusal,
+  // or parameters that do not fit this frame (a PSF's sigma in percent of a height grown past
+  // what a blur reaches).
+  void configure_effect(const EffectInfo& effect) {
+    map_thumbnail_ = gl::Texture();
+    effect_settings_ = ui::effect_settings(state_);
+    try {
+      effect_description_ = effect.describe(effect_settings_, size_);
+    } catch (const UsageError&) {
+      effect_description_.clear();  // the settings do not fit this size: the refusal below says why
+    }
+    try {
+      const auto refusal = effect_pipeline_.configure(effect, effect_settings_, size_);
+      unsupported_ = refusal ? std::optional(refusal->reason) : std::nullopt;
+    } catch (const gl::ShaderError& e) {
+      shader_error_ = e.log().empty() ? e.what() : e.log();
+      unsupported_ = "shader error";
+    } catch (const UsageError& e) {
+      unsupported_ = e.what();
+    }
   }
 
   void reload_shaders() {
@@ -251,6 +317,7 @@ class App {
       programs_.reload();
       present_.refresh(programs_);
       pipeline_.refresh_programs();
+      if (ui::current_effect(state_) && !unsupported_) effect_pipeline_.refresh_programs();  // the others' are fetched when configured
       second_.refresh_programs();
       shader_error_.clear();
       std::cout << "shaders reloaded from " << (options_.shader_dir.empty() ? "the embedded copies" : options_.shader_dir) << std::endl;
@@ -264,6 +331,10 @@ class App {
   bool second_runs() const { return state_.view == ui::View::DiffVariant && !unsupported_ && second_.runnable(); }
 
   void render_frame() {
+    if (ui::current_effect(state_)) {
+      render_effect_frame();
+      return;
+    }
     timers_.begin_frame();
     {
       gl::ScopedSpan span(&timers_, "scene");
@@ -296,7 +367,36 @@ class App {
     }
     diff_tolerance_ = tolerance;
 
-    present_.draw(*image, other, tolerance, state_.linear_light, size_);
+    present_.draw(*image, other, tolerance, state_.linear_light ? Encoding::Srgb : Encoding::AsStored, size_);
+  }
+
+  // The HDR scene (and its depth), the effect on it, and its picture as it is (tonemapped and
+  // sRGB-encoded already); B shows the HDR frame through the same tonemap, D the picture against
+  // the ground truth.
+  void render_effect_frame() {
+    timers_.begin_frame();
+    {
+      gl::ScopedSpan span(&timers_, "scene");
+      scene_.render_hdr(hdr_color_, hdr_depth_, time_);
+    }
+    const bool runs = !unsupported_;
+    if (runs) effect_pipeline_.run(hdr_color_, hdr_depth_, effect_output_);
+    timers_.end_frame();
+    if (check_requested_ && runs && !checks_.busy()) start_effect_check();
+    presented_ = ui::presented(state_, {.blur_runs = runs, .reference_ready = static_cast<bool>(reference_)}, "");
+    diff_tolerance_ = kEffectDifferenceTolerance;
+    if (presented_.picture == ui::Picture::Unblurred)
+      present_.draw(hdr_color_, nullptr, diff_tolerance_, Encoding::Tonemap, size_);
+    else
+      present_.draw(effect_output_, presented_.picture == ui::Picture::DiffReference ? &reference_ : nullptr, diff_tolerance_,
+                    Encoding::AsStored, size_);
+  }
+
+  // What the effect's check reads, read back here; the worker runs EffectInfo::check.
+  void start_effect_check() {
+    check_requested_ = false;
+    checks_.start_effect(*effect_pipeline_.effect(), effect_pipeline_.settings(), size_, hdr_color_.download(), hdr_depth_.download(),
+                         effect_output_.download(), effect_pipeline_.download_all(), configuration_);
   }
 
   // The check reads the textures here; the worker compares them with the CPU reference.
@@ -314,9 +414,10 @@ class App {
     second_difference_ = outcome->second;
     // DiffGaussian: the exact Gaussian an approximation stands in for.
     const ReferenceImage& reference = state_.view == ui::View::DiffGaussian && outcome->gaussian ? *outcome->gaussian : outcome->reference;
+    const gl::Format shown = ui::current_effect(state_) ? effect_output_.format() : output_.format();
     if ((state_.view == ui::View::DiffReference || state_.view == ui::View::DiffGaussian) && reference.width == size_.x &&
         reference.height == size_.y)
-      reference_ = reference_texture(reference, output_.format());
+      reference_ = reference_texture(reference, shown);
   }
 
   std::optional<double> first_total_ms() const {
@@ -335,10 +436,15 @@ class App {
                                                                        : CheckState::Pending;
     DiffLine diff;
     diff.amplify = kDiffAmplify;
-    diff.scale = gl::info(output_.format()).is_float ? "differences of 1/64 are white"
+    const bool effect = ui::current_effect(state_) != nullptr;
+    diff.scale = gl::info(effect ? effect_output_.format() : output_.format()).is_float ? "differences of 1/64 are white"
                                                      : "1 LSB = " + std::to_string(static_cast<int>(kDiffAmplify / 2.55f + 0.5f)) + "% grey";
     diff.tolerance = tolerance_text(diff_tolerance_);
     if (presented_.picture == ui::Picture::DiffReference && last_check_) diff.largest = last_check_->result.text();
+    if (presented_.picture == ui::Picture::DiffReference && last_check_ && last_check_->effect) {
+      const EffectFidelity& f = last_check_->effect->fidelity;
+      diff.largest = "max " + format_double(f.max_lsb, 3) + " LSB, rms " + format_double(f.rms_lsb, 3) + " (" + format_double(f.psnr_db, 3) + " dB)";
+    }
     if (presented_.picture == ui::Picture::DiffGaussian && last_check_ && last_check_->fidelity)
       diff.largest = "max " + format_double(last_check_->fidelity->max_lsb, 3) + " LSB, rms " +
                      format_double(last_check_->fidelity->rms_lsb, 3) + " (sigma " + format_double(last_check_->fidelity->sigma, 4) + ")";
@@ -347,10 +453,24 @@ class App {
     diff.second_ms = second_.total_ms();
     diff.first_ms = first_total_ms();
     diff.second_problem = second_.problem();
-    const OverlayModel model{info_,        size_,       state_,      settings_,
-                             unsupported_, presented_,  stats_,      cpu_frame_ms_,
-                             shader_error_, notice_,    check_state, last_check_ ? &*last_check_ : nullptr,
-                             diff,         time_,       map_thumbnail_.id(), {map_thumbnail_.width(), map_thumbnail_.height()}};
+    const OverlayModel model{info_,
+                             size_,
+                             state_,
+                             settings_,
+                             unsupported_,
+                             presented_,
+                             stats_,
+                             cpu_frame_ms_,
+                             shader_error_,
+                             notice_,
+                             check_state,
+                             last_check_ ? &*last_check_ : nullptr,
+                             diff,
+                             time_,
+                             map_thumbnail_.id(),
+                             {map_thumbnail_.width(), map_thumbnail_.height()},
+                             effect ? &effect_settings_ : nullptr,
+                             effect_description_};
     const OverlayActions actions = draw_overlay_panels(model, overlay_memory_);
     layout_ = actions.layout;
     ImGui::Render();
@@ -366,6 +486,7 @@ class App {
   gl::ProgramCache programs_;
   gl::TimerPool timers_;
   BlurPipeline pipeline_;
+  EffectPipeline effect_pipeline_;  // ui::current_effect
   SecondVariant second_;  // View::DiffVariant
   Scene scene_;
   Presenter present_;
@@ -373,9 +494,12 @@ class App {
   ScriptedInput scripted_;
   WindowScreenshots screenshots_;
   gl::Texture source_, output_, reference_;
+  gl::Texture hdr_color_, hdr_depth_, effect_output_;  // an effect's frame, depth and picture
   glm::ivec2 size_{0, 0};
   ui::ViewState state_;
   BlurSettings settings_;     // the current variant's settings, resolved
+  EffectSettings effect_settings_;  // with an effect: its settings, resolved
+  std::string effect_description_;  // EffectInfo::describe of them
   uint64_t configuration_ = 0;  // counts configure() calls: a check belongs to one
   ui::Presented presented_;
   ui::SpanStats stats_;
@@ -394,6 +518,7 @@ class App {
   bool check_requested_ = false;
   bool check_asked_ = false;  // by C (or the panel's button), for these settings
   uint64_t minimized_frames_ = 0;
+  uint64_t first_timed_frame_ = 0;  // the timer pool's first frame of the configuration on screen
   double time_ = 0.0;
   double cpu_frame_ms_ = 0.0;
 };

@@ -13,7 +13,7 @@
 //                           target_image.glsl)
 //   SRC_BYTES, DST_BYTES    their texels' sizes in bytes (4 rgba8, 8 rgba16f, 16 rgba32f)
 
-const int MAX_RADIUS = 128;
+const int MAX_RADIUS = 512;  // kMaxRadius (src/blur/kernel.h)
 const int TAP_VEC4S = (2 * MAX_RADIUS + 1 + 3) / 4;
 const int MAX_LINEAR_TAPS = (MAX_RADIUS + 1) / 2;
 const int LINEAR_VEC4S = (MAX_LINEAR_TAPS + 1) / 2;

@@ -1,5 +1,5 @@
 # Turns text files into C++ functions returning them, so the program carries them (like the
-# shaders, see embed_shaders.cmake): docs/tools/charts.py for --report, LICENSE for --export, and
+# shaders, see embed_shaders.cmake): docs/tools/charts.py and tool_io.py for --report, LICENSE for --export, and
 # the results files of docs/results/ for the conclusion of a run on a CPU rasterizer.
 # Usage: cmake -DINPUT=... -DOUTPUT=... -DFUNCTION=namespace::name -P embed_text.cmake
 #   one file: std::string_view name()

@@ -2,8 +2,15 @@
 # blurlab-run-recipe ships with every export, so it takes what it reads as blurlab takes bad input:
 # exports variable-naive (data files, a radius_map) and compute-separable, then tampers with one
 # thing at a time: special files where a shader, a data file, the recipe or IN.png should be, paths
-# out of the folder, values out of range, a dropped radius_map, escape sequences in names. Each
-# must exit 1 within seconds with one line on stderr naming what is wrong, and leave no OUT.png.
+# out of the folder, values out of range, a dropped radius_map, escape sequences and NULs in names,
+# bindings that do not agree with the textures (two on one unit, an image format not the texture's,
+# GL_READ_WRITE on a texture nothing filled, a formula it cannot read: each once ran with exit 0
+# and a wrong image), shaders past the bounds blurlab keeps for a GLSL compiler (a chain of macros,
+# an 800 kB #define: each once crashed the runner). Each must exit 1 within seconds with one line on
+# stderr naming what is wrong, and leave no OUT.png. Then OUT.png as blurlab takes an output: never
+# a file the run reads, a link that leads through /proc (a /dev/stdout of the test's own: one
+# became a regular file) or a read-only file (replaced as root); a device (a null device node of
+# the test's own) and a FIFO written through, a link to a file kept and the file replaced.
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
 include(${CMAKE_CURRENT_LIST_DIR}/run_command.cmake)
@@ -53,23 +60,23 @@ set(levels radius_levels.bin)
 # Special files: nothing waits for a writer or reads without end.
 file(RENAME ${DIR}/sep/${shader} ${DIR}/shader.good)
 execute_process(COMMAND mkfifo ${DIR}/sep/${shader})
-refused(shader_fifo sep "cannot read '.*${shader}': not a regular file")
+refused(shader_fifo sep "cannot read shader '.*${shader}': it is a FIFO, not a regular file")
 file(REMOVE ${DIR}/sep/${shader})
 file(CREATE_LINK /dev/zero ${DIR}/sep/${shader} SYMBOLIC)
-refused(shader_dev_zero sep "cannot read '.*${shader}': not a regular file")
+refused(shader_dev_zero sep "cannot read shader '.*${shader}': it is a character device, not a regular file")
 file(REMOVE ${DIR}/sep/${shader})
 file(RENAME ${DIR}/shader.good ${DIR}/sep/${shader})
 execute_process(COMMAND mkfifo ${DIR}/in.fifo)
-refused(image_fifo sep "cannot read '.*in.fifo': not a regular file" ${DIR}/in.fifo)
-refused(image_dev_zero sep "cannot read '/dev/zero': not a regular file" /dev/zero)
+refused(image_fifo sep "cannot read IN.png '.*in.fifo': it is a FIFO, not a regular file" ${DIR}/in.fifo)
+refused(image_dev_zero sep "cannot read IN.png '/dev/zero': it is a character device, not a regular file" /dev/zero)
 file(RENAME ${DIR}/sep/recipe.json ${DIR}/recipe.moved)
 execute_process(COMMAND mkfifo ${DIR}/sep/recipe.json)
-refused(recipe_fifo sep "cannot read '.*recipe.json': not a regular file")
+refused(recipe_fifo sep "cannot read the recipe '.*recipe.json': it is a FIFO, not a regular file")
 file(REMOVE ${DIR}/sep/recipe.json)
 restore(sep)
 file(RENAME ${DIR}/var/${levels} ${DIR}/levels.good)
 file(CREATE_LINK /dev/zero ${DIR}/var/${levels} SYMBOLIC)
-refused(data_dev_zero var "cannot read '.*${levels}': not a regular file")
+refused(data_dev_zero var "cannot read the contents of texture radius_levels '.*${levels}': it is a character device")
 file(REMOVE ${DIR}/var/${levels})
 file(RENAME ${DIR}/levels.good ${DIR}/var/${levels})
 # Nothing outside the recipe's folder.
@@ -83,7 +90,7 @@ refused(groups_zero sep "\"groups\" holds 0, out of range 1..65535")
 with(sep width "\"wide\"")
 refused(width_text sep "\"width\" is not a whole number")
 with(sep passes 0 groups_formula "\"((((((((((((((((((((((((((((((((((((((((W))))))))))))))))))))))))))))))))))))))) x 1 x 1\"")
-refused(formula_deep sep "has no size formula this runner can evaluate" ${DIR}/other.png)
+refused(formula_deep sep "is no formula this runner can evaluate")
 string(JSON dropped REMOVE "${var_recipe}" radius_map)
 file(WRITE ${DIR}/var/recipe.json "${dropped}")
 refused(radius_map_dropped var "is filled from a file, but the recipe has no \"radius_map\" to check it by")
@@ -91,9 +98,56 @@ string(JSON dropped REMOVE "${var_recipe}" radius_map weights)
 file(WRITE ${DIR}/var/recipe.json "${dropped}")
 refused(radius_map_weights_dropped var "is filled from a file the \"radius_map\" does not check")
 restore(var)
+# Bindings that do not add up with the textures the recipe declares: each once ran, exit 0, with an
+# image 127-194 LSB off. Two bindings on one image unit (one of them unbound), an image format
+# that is neither the texture's nor its raw twin, GL_READ_WRITE on a texture nothing filled and
+# the recipe does not declare scratch, an access its kind does not take, a sampled binding's
+# filter not its kind's, a formula it cannot read (it was taken as a constant: at another size part
+# of the image stayed unblurred).
+with(sep passes 1 bindings 1 unit 0)
+refused(binding_two_on_a_unit sep "pass 2 \\('v'\\), binding of destination: image unit 0 is bound twice in the pass")
+string(JSON changed SET "${sep_recipe}" passes 0 bindings 0 gl_image_format "\"GL_RGBA16F\"")
+string(JSON changed SET "${changed}" passes 0 bindings 0 image_format "\"rgba16f\"")
+file(WRITE ${DIR}/sep/recipe.json "${changed}")
+refused(binding_format_not_the_textures sep "image format GL_RGBA16F is neither the texture's GL_RGBA8 nor its raw twin GL_R32UI")
+string(JSON changed SET "${sep_recipe}" passes 1 bindings 0 texture "\"destination\"")
+string(JSON changed SET "${changed}" passes 1 bindings 0 access "\"GL_READ_WRITE\"")
+string(JSON changed SET "${changed}" passes 1 bindings 0 kind "\"image_read_write\"")
+file(WRITE ${DIR}/sep/recipe.json "${changed}")
+refused(binding_read_write_unfilled sep "reads and writes texture 'destination' \\(GL_READ_WRITE\\) before anything fills it")
+with(sep passes 1 bindings 0 access "\"GL_READ_WRITE\"")
+refused(binding_access_not_its_kinds sep "access GL_READ_WRITE is not what image_read takes \\(GL_READ_ONLY\\)")
+with(sep passes 0 groups_formula "\"ceil(width / 16) x ceil(height / 16) x 1\"")
+refused(groups_formula_unreadable sep "pass h: 'ceil\\(width / 16\\) x ceil\\(height / 16\\) x 1' is no formula this runner can evaluate")
+with(sep textures 2 internal_format "\"GL_RGBA16F\"")
+refused(texture_format_not_its_name sep "\"format\" \"rgba8\" is not its internal_format GL_RGBA16F")
+restore(sep)
+# Shaders past what blurlab hands a GLSL compiler (util/glsl_limits.h, as --shader-dir): a chain
+# of 22 macros that each use the next twice (the runner crashed with SIGSEGV at 2 GB) and an 800 kB
+# #define (it crashed in a second). Refused before GL starts.
+file(READ ${DIR}/sep/${shader} shader_text)
+string(REGEX MATCH "^[^\n]*\n[^\n]*\n" shader_head "${shader_text}")  # the licence line and #version
+string(LENGTH "${shader_head}" head_length)
+string(SUBSTRING "${shader_text}" ${head_length} -1 shader_rest)
+set(doubling "")
+foreach(i RANGE 0 21)
+  math(EXPR next "${i} + 1")
+  string(APPEND doubling "#define B${i} B${next} + B${next}\n")
+endforeach()
+file(WRITE ${DIR}/sep/${shader} "${shader_head}${doubling}#define B22 1.0\nfloat doubled() { return B0; }\n${shader_rest}")
+refused(shader_macro_chain sep "${shader}:26: a statement of 8388609 tokens with its macros expanded; blurlab hands a GL compiler at most 16384")
+string(REPEAT " + 1.0" 130000 sum)
+file(WRITE ${DIR}/sep/${shader} "${shader_head}#define BIG 1.0${sum}\nfloat big() { return BIG; }\n${shader_rest}")
+refused(shader_huge_define sep "${shader}:3: a #define of 761.7 KiB; blurlab hands a GL compiler at most 64.0 KiB")
+file(WRITE ${DIR}/sep/${shader} "${shader_text}")
+# A NUL in a name is shown, not the end of the message (it cut the line before its reason).
+string(REPLACE "\"compute\": \"${shader}\"" "\"compute\": \"a\\u0000b.comp\"" nul_recipe "${sep_recipe}")
+file(WRITE ${DIR}/sep/recipe.json "${nul_recipe}")
+refused(shader_nul sep "shader 'a\\\\x00b.comp' is not a file name in the recipe's folder")
+restore(sep)
 # Names with escape sequences and line breaks stay one line of text.
 with(sep passes 0 shaders compute "\"\\u001b[2J\\nx.comp\"")
-refused(shader_escape sep "shader '\\\\e\\[2J\\\\nx.comp' is not a file name|cannot read '.*\\\\e\\[2J\\\\nx.comp'")
+refused(shader_escape sep "shader '\\\\e\\[2J\\\\nx.comp' is not a file name|cannot read shader '.*\\\\e\\[2J\\\\nx.comp'")
 file(WRITE ${DIR}/sep/recipe.json "{\"format\": \"blurlab-recipe\", \"version\": 3, \"variant\": 1")
 refused(recipe_cut sep "recipe.json' is not JSON: ")
 with(sep passes "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]")
@@ -106,8 +160,9 @@ if(run_output MATCHES "${escape}" OR NOT run_output MATCHES "^\\\\e\\[2Jv\\\\nw:
 endif()
 restore(sep)
 run(${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/input.png ${DIR}/out.png)  # restored, it runs again
-# OUT.png: never a file the run reads (compared by identity: a link to it counts), never a special
-# file, and a link at OUT.png is replaced by the new file, its target untouched.
+# OUT.png as blurlab takes an output (util/files.h): never a file the run reads (compared by
+# identity: a link to it counts) nor one in the recipe's folder (exit 2, a usage mistake, before
+# anything is read).
 function(spared name out regex)
   file(SHA256 ${DIR}/sep/recipe.json recipe_before)
   file(SHA256 ${DIR}/input.png input_before)
@@ -115,30 +170,65 @@ function(spared name out regex)
                   RESULT_VARIABLE code ERROR_VARIABLE err)
   file(SHA256 ${DIR}/sep/recipe.json recipe_after)
   file(SHA256 ${DIR}/input.png input_after)
-  if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab-run-recipe: [^\n]*${regex}[^\n]*\n$")
-    message(SEND_ERROR "${name}: exit ${code}, expected 1 and one line matching '${regex}'; stderr:\n${err}")
+  if(NOT code EQUAL 2 OR NOT err MATCHES "^blurlab-run-recipe: [^\n]*${regex}[^\n]*\n$")
+    message(SEND_ERROR "${name}: exit ${code}, expected 2 and one line matching '${regex}'; stderr:\n${err}")
   endif()
   if(NOT recipe_before STREQUAL recipe_after OR NOT input_before STREQUAL input_after)
     message(SEND_ERROR "${name}: an input changed")
   endif()
   message(STATUS "${name}: ${err}")
 endfunction()
-spared(out_is_in ${DIR}/input.png "is IN.png")
+spared(out_is_in ${DIR}/input.png "is the same file as IN.png")
 file(CREATE_LINK ${DIR}/input.png ${DIR}/in_link.png SYMBOLIC)
-spared(out_links_to_in ${DIR}/in_link.png "is IN.png")
-spared(out_is_recipe ${DIR}/sep/recipe.json "is the recipe")
-spared(out_is_shader ${DIR}/sep/${shader} "a file of the recipe's folder")
+spared(out_links_to_in ${DIR}/in_link.png "is the same file as IN.png")
+spared(out_is_recipe ${DIR}/sep/recipe.json "is the same file as the recipe")
+spared(out_is_shader ${DIR}/sep/${shader} "is the same file as the recipe's folder file")
+spared(out_in_the_recipes_folder ${DIR}/sep/new.png "is inside the recipe's folder")
+# A link of the test's own to /proc/self/fd/1, as /dev/stdout is, with stdout redirected to a file:
+# refused before any work, the link left a link (an old runner replaced it with a regular file: as
+# root, /dev/stdout of the whole machine). No test writes into the real /dev.
+file(CREATE_LINK /proc/self/fd/1 ${DIR}/stdout_link SYMBOLIC)
+execute_process(COMMAND ${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/input.png ${DIR}/stdout_link TIMEOUT 20
+                OUTPUT_FILE ${DIR}/stdout.txt RESULT_VARIABLE code ERROR_VARIABLE err)
+if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab-run-recipe: OUT.png '[^\n]*stdout_link': it leads through /proc to a file a process has open")
+  message(SEND_ERROR "OUT.png a link through /proc to a redirected stdout: exit ${code}; stderr:\n${err}")
+endif()
+if(NOT IS_SYMLINK ${DIR}/stdout_link)
+  message(SEND_ERROR "OUT.png a link through /proc: the link was replaced")
+endif()
+# A read-only OUT.png is refused, as root too (renaming over it needs no permission on it).
+file(WRITE ${DIR}/read_only.png "kept")
+file(CHMOD ${DIR}/read_only.png PERMISSIONS OWNER_READ GROUP_READ WORLD_READ)
+execute_process(COMMAND ${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/input.png ${DIR}/read_only.png TIMEOUT 20 RESULT_VARIABLE code ERROR_VARIABLE err)
+file(READ ${DIR}/read_only.png read_only_text)
+if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab-run-recipe: OUT.png '[^\n]*read_only.png': it is read-only \\(mode 0444\\)\n$" OR NOT read_only_text STREQUAL "kept")
+  message(SEND_ERROR "a read-only OUT.png: exit ${code}, its text now '${read_only_text}'; stderr:\n${err}")
+endif()
+# A FIFO nobody reads: written through, which fails at once with the reason (no wait, no file).
 execute_process(COMMAND mkfifo ${DIR}/out.fifo)
-spared(out_fifo ${DIR}/out.fifo "not a regular file")
+execute_process(COMMAND ${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/input.png ${DIR}/out.fifo TIMEOUT 20 RESULT_VARIABLE code ERROR_VARIABLE err)
+if(NOT code EQUAL 1 OR NOT err MATCHES "^blurlab-run-recipe: cannot write OUT.png '[^\n]*out.fifo': no process is reading from it\n$")
+  message(SEND_ERROR "OUT.png a FIFO without a reader: exit ${code}; stderr:\n${err}")
+endif()
+# A character device (a null device node of the test's own, where this user may make one): written
+# through and still a device.
+execute_process(COMMAND mknod ${DIR}/null.png c 1 3 RESULT_VARIABLE made ERROR_QUIET)
+if(made EQUAL 0)
+  run(${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/input.png ${DIR}/null.png)
+  execute_process(COMMAND test -c ${DIR}/null.png RESULT_VARIABLE still_a_device)
+  if(NOT still_a_device EQUAL 0)
+    message(SEND_ERROR "a device at OUT.png was replaced")
+  endif()
+endif()
+# A link to a file: the link stays a link and the file it points to gets the blur, whole.
 file(WRITE ${DIR}/outside.txt "kept")
 file(CREATE_LINK ${DIR}/outside.txt ${DIR}/linked_out.png SYMBOLIC)
 run(${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/input.png ${DIR}/linked_out.png)
-file(READ ${DIR}/outside.txt outside)
-if(NOT outside STREQUAL "kept" OR IS_SYMLINK ${DIR}/linked_out.png)
-  message(SEND_ERROR "a link at OUT.png was written through (outside.txt: '${outside}')")
+file(READ ${DIR}/outside.txt outside LIMIT 4 HEX)
+if(NOT outside STREQUAL "89504e47" OR NOT IS_SYMLINK ${DIR}/linked_out.png)
+  message(SEND_ERROR "a link at OUT.png was not kept, or its file did not get the PNG (outside.txt starts with ${outside})")
 endif()
-file(GLOB partial ${DIR}/*.partial-*)
+file(GLOB partial ${DIR}/.blurlab-*.tmp)
 if(partial)
   message(SEND_ERROR "temporary files left: ${partial}")
 endif()
-

@@ -18,7 +18,7 @@
 set(BLURLAB_FULL_TIER_ONLY
   # The GL grid's repeats: the other radii, the border modes, the knob candidates, the long walks
   # and the large Gaussians of every variant (its r = 7 case stays).
-  "^gl\\.[a-z0-9-]+\\.(r(0|1|2|16|33|64|128)|border_[a-z0-9]+|knobs|walks|large_gauss)$"
+  "^gl\\.[a-z0-9-]+\\.(r(0|1|2|16|33|64|128|512)|border_[a-z0-9]+|knobs|walks|large_gauss)$"
   # Every line shape of the recursive Gaussians' blocks (158 s of CPU on its own), and dual Kawase
   # at every level count, odd size, border and chain (minutes).
   "^gl\\.RecursiveGaussianBlocks\\."
@@ -35,6 +35,10 @@ set(BLURLAB_FULL_TIER_ONLY
   # goldens, golden.<variant>.<case>, are their CPU models' and cheap: every one stays.)
   "^(image|export)\\.[a-z0-9-]+\\.[a-z0-9_]+$"
   "^export\\.[a-z0-9-]+$"
+  # Every variant's exports at each knob value that changes the recipe, run by the recipe runner
+  # (the first tier keeps dual Kawase's, below), and the python tools' fuzzing beyond their seeds.
+  "^gl\\.ExportStructures/"
+  "^fuzz_tools\\.mutations$"
   # Long runs of the whole program: every variant with --check on the scene and in a sweep of
   # formats, the first run's default table and --tune, the report's sweep and charts, every
   # variant's memory.
@@ -48,7 +52,10 @@ set(BLURLAB_FULL_TIER_ONLY
   "^gl\\.Dof/DofVariant\\.MatchesItsReference/variable_(sat|pyramid|layers)( |$)"
   "^gl\\.Dof\\.(NearFarIsCloserToTheLensAtDepthEdgesThanEveryPerPixelGather|GroundTruthConverges)$"
   # The window cases but the ones whose code no other case runs (below).
-  "^window\\.")
+  "^window\\."
+  # Bloom through every implementation (the first tier keeps one exact separable, the FFT, an
+  # approximation by passes and the mip chain, below).
+  "^gl\\.Bloom/BloomImplementations\\.")
 
 # Exceptions to the lines above: cases the first tier keeps.
 set(BLURLAB_FIRST_TIER_KEEPS
@@ -63,8 +70,14 @@ set(BLURLAB_FIRST_TIER_KEEPS
   # same C++ for every variant) and of the variable-radius ones (radius maps: C++ of their own),
   # but the 2048x2048 round trips (.large), which are there for a GPU's overlapping passes.
   "^(image|export)\\.(compute-separable|variable-[a-z]+)(\\.([a-z0-9]+_[a-z0-9_]+|linear|streamed))?$"
-  # The window: its keys, its radius maps, its errors.
-  "^window\\.(keys|radius_map|errors)$")
+  # The exports of every knob value of one variant of many recipes (dual Kawase: its fused chain's
+  # counters once made an export its runner refused).
+  "^gl\\.ExportStructures/ExportEveryStructure\\.RunsFromItsRecipeAlone/dual_kawase( |$)"
+  # The window: its keys, its radius maps, its effects, its errors.
+  "^window\\.(keys|radius_map|effect|errors)$"
+  # Bloom's stages through the code paths of its implementations: a variant per term, the FFT's
+  # own passes, an approximation checked against its model, the mip chain's levels.
+  "^gl\\.Bloom/BloomImplementations\\..*/(compute_separable|fft|dual_kawase|mip_chain)$")
 
 # Whether `test` runs only in the full tier: sets `result` to TRUE or FALSE.
 function(blurlab_full_tier_only test result)

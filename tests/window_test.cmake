@@ -15,6 +15,11 @@
 #   MODE=keys: the help window is opaque over the panel at 640x360 (the same pixels over two
 #   different pictures) and says which keys reach every variant; R without --shader-dir says why it
 #   did nothing; +/- step an approximation's sigma given with --sigma.
+#   MODE=effect: an effect on the HDR scene (X, --effect): its picture differs from the frame
+#   without it (B), which is the effect's at intensity 0 (the same tonemap); the panel names the
+#   effect and its implementation, times its stages, checks it against the ground truth; the
+#   arrows switch the implementation, a digit of a variant that does not serve it says so; D
+#   shows the difference to the ground truth; an implementation that cannot run says why.
 #   MODE=errors: --screenshot into a missing directory, or minimized at the screenshot frame.
 #   MODE=resize: odd sizes, 1x1 and 0x0 (minimized) while running; the last screenshot must have
 #   the last size, no GL errors, and the minimized frames must have been skipped, not rendered.
@@ -27,6 +32,16 @@ set(common --gl-debug --time 2 --radius 6)
 
 function(run_blurlab name script)
   execute_process(COMMAND ${xvfb} ${BLURLAB} ${common} ${ARGN} --script "${script}" --screenshot ${OUT}/${name}.png
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "blurlab (${name}) exited ${code}\n${out}\n${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+
+# An effect's run: no --radius (its parameters say what it blurs).
+function(run_effect name script)
+  execute_process(COMMAND ${xvfb} ${BLURLAB} --gl-debug --time 2 ${ARGN} --script "${script}" --screenshot ${OUT}/${name}.png
                   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT code EQUAL 0)
     message(FATAL_ERROR "blurlab (${name}) exited ${code}\n${out}\n${err}")
@@ -312,6 +327,57 @@ elseif(MODE STREQUAL "keys")
   # +/- change an approximation's sigma given with --sigma (the radius alone changes nothing).
   run_blurlab(plus "0:key=Plus;1:key=Plus" --frames 3 --size 640x360 --variant dual-kawase --sigma 2)
   expect_line("${run_output}" "gauss sigma=2.667 ~sigma=[^\n]*")
+elseif(MODE STREQUAL "effect")
+  # 1. The effect is applied: bloom's picture differs from the frame without it (B), and that
+  #    frame is bloom's at intensity 0, display(H): the present shader's tonemap against the
+  #    effect's composite, the same fp32 curve, each rounded once to 8 bits (1 step apart at most).
+  set(bloom --effect bloom --size 320x180 --frames 3)
+  run_effect(bloom_bare "0:key=Space;0:key=Tab" ${bloom} --intensity 0.3)
+  run_effect(without_bare "0:key=Space;0:key=B;0:key=Tab" ${bloom} --intensity 0.3)
+  run_effect(zero_bare "0:key=Space;0:key=Tab" ${bloom} --intensity 0)
+  check_screenshots(differ ${OUT}/bloom_bare.png ${OUT}/without_bare.png --min-mean 1.0)
+  check_screenshots(same ${OUT}/zero_bare.png ${OUT}/without_bare.png --max-lsb 1 --max-mean 0.05)
+  # 2. The panel with --effect and an implementation of the effect's own: what runs, its stages'
+  #    GPU times (the mip chain's levels), its check against the ground truth.
+  run_effect(panel "0:key=Space;0:key=C;3:wait=check" --effect bloom --variant mip-chain --size 320x180 --frames 5)
+  set(printed "${run_output}")
+  expect_line("${printed}" "effect: bloom")
+  expect_line("${printed}" "implementation: +mip-chain")
+  expect_line("${printed}" "the mip chain: [^\n]*, then the composite")
+  expect_line("${printed}" "psf=gauss:2% intensity=[0-9.]+ threshold=0 knee=0 border=clamp")
+  expect_line("${printed}" "check ok, max [0-9]+ LSB, [0-9.]+ dB against the ground truth")
+  expect_line("${printed}" "bloom layer: max [0-9.e-]+, rms [0-9.e-]+ of the ground truth's \\(relative\\)")
+  expect_line("${printed}" "view: bloom \\(paused\\)")
+  foreach(span "total" "down 1" "up 1" "composite")
+    if(NOT printed MATCHES "\nspan ${span} +avg [0-9.]+ ms")
+      message(FATAL_ERROR "no GPU time of '${span}':\n${printed}")
+    endif()
+  endforeach()
+  if(NOT printed MATCHES "timing [0-9,-]+ visible rows ([0-9]+)" OR CMAKE_MATCH_1 LESS 4)
+    message(FATAL_ERROR "the timing table does not show the effect and its stages:\n${printed}")
+  endif()
+  # 3. Keys: X from the blur on screen (its variant serves bloom, so it is the implementation),
+  #    Right and Left back, D to the ground truth's difference; then a digit whose variant does not
+  #    serve the effect (copy, 1) says so and changes nothing.
+  run_effect(keys "0:key=Space;0:key=X;0:key=Right;0:key=Left;0:key=D;3:wait=check;4:key=1" --size 320x180 --frames 5)
+  set(printed "${run_output}")
+  expect_line("${printed}" "effect: bloom")
+  expect_line("${printed}" "implementation: [0-9 ]+compute-separable")
+  expect_line("${printed}" "view: difference to bloom's ground truth \\(animation held\\)")
+  expect_line("${printed}" "x64 \\(1 LSB = 25% grey\\), red beyond 1 LSB; largest max [0-9.]+ LSB, rms [0-9.]+ \\([0-9.]+ dB\\)")
+  expect_line("${printed}" "1: copy does not serve bloom [^\n]*")
+  # 4. Why an implementation cannot run, in red, and the frame without the effect instead: a
+  #    variant's refusal (its reach), and a PSF in percent of the height that outgrows every blur
+  #    when the window grows.
+  run_effect(refused "0:key=Space" --effect bloom --variant compute-separable --psf gauss:30% --size 320x180 --frames 3)
+  expect_line("${run_output}" "cannot run: radius 162 is above compute-separable's [0-9]+[^\n]*")
+  expect_line("${run_output}" "check: none \\(the effect does not run\\)")
+  expect_line("${run_output}" "view: without bloom: the HDR frame, tonemapped; the implementation cannot run these settings \\(paused\\)")
+  run_effect(outgrown "0:key=Space;1:resize=1280x720" --effect bloom --variant fft --psf gauss:30% --size 320x180 --frames 3)
+  expect_line("${run_output}" "cannot run: --psf: sigma 216 px \\(30% of 720 rows\\) needs radius 648 \\(3 sigma\\), above 512")
+  # An exact implementation's difference: black where it rounds like the ground truth, no red.
+  run_effect(difference_bare "0:key=Space;0:key=X;0:key=D;0:key=Tab;3:wait=check" --size 320x180 --frames 5)
+  check_screenshots(difference ${OUT}/difference_bare.png --min-black 0.6)
 elseif(MODE STREQUAL "errors")
   # --screenshot into a missing directory: one line and exit 1 before any GL work (no GL banner).
   execute_process(COMMAND ${xvfb} ${BLURLAB} --frames 2 --screenshot ${OUT}/no/such/dir/shot.png
@@ -358,5 +424,5 @@ elseif(MODE STREQUAL "nogl")
     message(FATAL_ERROR "expected exit 1 and one line, got ${code}:\n${err}")
   endif()
 else()
-  message(FATAL_ERROR "MODE must be screenshot, layout, linear, stale, difference, errors, resize, nogl or soak")
+  message(FATAL_ERROR "MODE must be screenshot, layout, linear, stale, border, radius_map, difference, keys, effect, errors, resize, nogl or soak")
 endif()

@@ -39,8 +39,15 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+# Bad arguments are one line on stderr and exit 2, as blurlab's; the comment above says more.
+fail() { echo "measure.sh: $1" >&2; exit "${2:-1}"; }
+usage() { fail "usage: measure.sh sweep SIZE... | results NAME REPORT.json... | all NAME (the top of $0 says more)" 2; }
 [ $# -ge 1 ] || usage
+# What becomes part of a file name stays inside the folder it names: NAME a plain name (no "/", no
+# leading "."; "../x" once overwrote and deleted files outside docs/results and docs/charts), SIZE
+# WxH digits.
+check_name() { [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || fail "NAME '$1' is not a plain file name (letters, digits, '.', '-', '_', not starting with '.')" 2; }
+check_size() { [[ $1 =~ ^[1-9][0-9]{0,4}x[1-9][0-9]{0,4}$ ]] || fail "SIZE '$1' is not WxH (whole numbers, e.g. 1920x1080)" 2; }
 
 blurlab=${BLURLAB:-}
 [ -n "$blurlab" ] || { [ -x "$root/.device/bin/blurlab" ] && blurlab=$root/.device/bin/blurlab || blurlab=$root/build-release/app/blurlab; }
@@ -51,6 +58,7 @@ parts=${PARTS:-gauss,box,map}
 gauss_radii=${GAUSS_RADII:-9,16,30,64,90,128}
 box_radii=${BOX_RADII:-1,4,16,64,128}
 out=${OUT:-.}
+[ -d "$out" ] && [ -w "$out" ] || fail "OUT '$out' is not a folder it can write into" 2
 # Every tap of the (2r+1)^2 kernel per pixel: timed up to r = 16 only.
 slow_2d=frag-naive,compute-naive,compute-naive-lds,frag-linear-2d
 
@@ -109,15 +117,18 @@ case $1 in
   sweep)
     shift
     [ $# -ge 1 ] || usage
+    for size in "$@"; do check_size "$size"; done
     for size in "$@"; do sweep "$size"; done
     ;;
   results)
     shift
     [ $# -ge 2 ] || usage
+    check_name "$1"
     results "$@"
     ;;
   all)
     [ $# -eq 2 ] || usage
+    check_name "$2"
     out=$(mktemp -d)
     trap 'rm -rf "$out"' EXIT
     for size in 4096x4096 1920x1080; do sweep "$size"; done

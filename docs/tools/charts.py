@@ -25,17 +25,28 @@ blurlab --report runs this script itself (the program carries a copy).
 """
 import argparse
 import collections
-import json
+import io
 import math
 import os
 import re
 import sys
 import textwrap
+import warnings
+
+# blurlab's rules for files and messages (docs/tools/tool_io.py), beside this file; blurlab --report
+# runs this text with python3 -I -c in a private folder where it wrote tool_io.py too.
+try:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+except NameError:
+    sys.path.insert(0, os.getcwd())
+from tool_io import ArgumentParser, check_output, check_plain_name, fail, one_line, output_folder, read_json, run_tool, write_bytes
 
 try:
     import matplotlib
 
     matplotlib.use("Agg")  # no display needed
+    # A name in a character the font lacks is drawn as a box, not warned about on stderr line by line.
+    warnings.filterwarnings("ignore", message="Glyph .* missing from current font")
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.colors import hsv_to_rgb, to_rgb
@@ -69,13 +80,41 @@ def palette(count):
 
 
 def load(path):
+    """A blurlab JSON report, read as blurlab reads a file (bounded, regular) and checked for the
+    fields every chart reads: a value of another kind is one line naming it, never a traceback."""
+    report = read_json(path, "the report")
     try:
-        with open(path) as f:
-            report = json.load(f)
-        report["results"], report["gl"]["renderer"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        sys.exit(f"charts.py: {path} is not a blurlab JSON report ({e})")
+        check_report(report)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        fail(f"{path} is not a blurlab JSON report ({type(e).__name__}: {e})")
     return report
+
+
+def check_report(report):
+    """The fields the charts read, each of its kind (raises KeyError, TypeError or ValueError)."""
+    if not isinstance(report, dict) or not isinstance(report["results"], list) or not isinstance(report["gl"]["renderer"], str):
+        raise TypeError("no \"results\" list and \"gl\" renderer")
+    for row in report["results"]:
+        if not isinstance(row, dict) or not isinstance(row["variant"], str) or not isinstance(row["settings"], dict):
+            raise TypeError(f"a row without a variant name and settings: {str(row)[:80]}")
+        size = row["size"]
+        if not all(isinstance(size[k], int) and not isinstance(size[k], bool) and 0 < size[k] <= 65536 for k in ("width", "height")):
+            raise ValueError(f"a row's size is not two whole numbers in 1..65536: {str(size)[:80]}")
+        s = row["settings"]
+        if "radius" in s and (not isinstance(s["radius"], int) or isinstance(s["radius"], bool) or not 0 <= s["radius"] <= 128):
+            raise ValueError(f"a row's radius is not a whole number in 0..128: {str(s['radius'])[:40]}")
+        for key in ("kernel", "input_format", "border", "radius_map"):
+            if key in s and s[key] is not None and not isinstance(s[key], str):
+                raise TypeError(f"a row's {key} is not text: {str(s[key])[:40]}")
+        ms = total_ms(row) if isinstance(row.get("spans", {}), dict) and isinstance(row.get("spans", {}).get("total", {}), dict) else None
+        if ms is not None and (not isinstance(ms, (int, float)) or isinstance(ms, bool) or not 0 < ms < 1e9):
+            raise ValueError(f"a row's median time is not a number of milliseconds in (0, 1e9): {str(ms)[:40]}")
+        # Names are drawn as text: a control character shown escaped, as on the terminal.
+        row["variant"] = one_line(row["variant"])
+        for key in ("kernel", "input_format", "border", "radius_map"):
+            if isinstance(s.get(key), str):
+                s[key] = one_line(s[key])
+    report["gl"]["renderer"] = one_line(report["gl"]["renderer"])
 
 
 def total_ms(row):
@@ -516,29 +555,42 @@ def charts(report, log=False, radius=None, metric="rms"):
 
 
 def main():
-    parser = argparse.ArgumentParser(prog="charts.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = ArgumentParser(prog="charts.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("reports", nargs="+", help="JSON reports of one GPU (several sweeps are merged)")
-    parser.add_argument("--out", default=".")
+    parser.add_argument("--out", default=".", help="the folder the charts go into (made if missing)")
     parser.add_argument("--log", action="store_true", help="log scales for time and radius")
-    parser.add_argument("--radius", type=int, help="radius of the bar chart (default: the largest measured)")
-    parser.add_argument("--prefix", default="", help="file name prefix, e.g. h200_")
+    parser.add_argument("--radius", type=int, help="radius of the bar chart, 0..128 (default: the largest measured)")
+    parser.add_argument("--prefix", default="", help="file name prefix, e.g. h200_ (letters, digits, '.', '-', '_')")
     parser.add_argument("--metric", choices=["rms", "max"], default="rms", help="frontier error: RMS or max LSB")
     args = parser.parse_args()
+    if args.radius is not None and not 0 <= args.radius <= 128:
+        fail(f"--radius {args.radius} is out of range 0..128", 2)
+    check_plain_name(args.prefix, "--prefix")  # a chart never goes outside --out
     report = load(args.reports[0])
     for more in args.reports[1:]:
         report["results"] += load(more)["results"]
-    if not groups(report)[0]:
-        sys.exit("charts.py: the report has no timed blur results (run with --frames above 0)")
-    os.makedirs(args.out, exist_ok=True)
-    written = []
+    series = groups(report)[0]
+    if not series:
+        if any(total_ms(row) is not None for row in report["results"]):
+            fail("the report times only the copy pass: no blur to chart against it (add a blur to --variant)")
+        fail("the report has no timed blur results (run with --frames above 0)")
+    if args.radius is not None and not any(args.radius in points for by_variant in series.values() for points in by_variant.values()):
+        measured = sorted({r for by_variant in series.values() for points in by_variant.values() for r in points})
+        fail(f"--radius {args.radius} was not timed: the report's blurs were timed at r = {', '.join(map(str, measured))}", 2)
+    output_folder(args.out, "--out")
+    made = []  # (path, PNG): every chart drawn and its target checked before the first is written
     for tag, fig in charts(report, args.log, args.radius, args.metric):
         path = os.path.join(args.out, f"{args.prefix}{tag}.png")
-        fig.savefig(path, dpi=110, bbox_inches="tight")  # legends outside the axes included
+        png = io.BytesIO()
+        fig.savefig(png, format="png", dpi=110, bbox_inches="tight")  # legends outside the axes included
         plt.close(fig)
-        written.append(path)
-    for path in written:
+        check_output(path, "a chart")
+        made.append((path, png.getvalue()))
+    for path, png in made:
+        write_bytes(path, png, "a chart")
+    for path, _ in made:
         print(path)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_tool("charts.py", main))

@@ -22,10 +22,11 @@ an array in local memory and how many instructions each kind of work takes:
 A dump with no assembly text (Mesa's binaries hold names, not code) counts zeros. --grep keeps
 the dumps whose defines line holds TEXT (e.g. --grep RADIUS=90).
 """
-import argparse
 import os
 import re
 import sys
+
+from tool_io import ArgumentParser, fail, read_text, run_tool  # beside this file: blurlab's file and message rules
 
 DEFAULT_DEFINES = "RADIUS,WG_X,LINES,BLOCK_X,TILES,CACHE_BITS,WEIGHTS_CONST,STREAM_TAPS"
 
@@ -35,9 +36,12 @@ NOT_INSTRUCTIONS = {"TEMP", "OPTION", "PARAM", "ATTRIB", "OUTPUT", "SHARED", "SH
 LMEM = re.compile(r"\blmem\d+\s*\[\s*(\d+)\s*\]")
 
 
-def parse(path):
-    with open(path, errors="replace") as f:
-        lines = f.read().splitlines()
+# A dump is the driver's program as text: NVIDIA's of a large unrolled program run to a few MiB.
+MAX_DUMP_BYTES = 64 << 20
+
+
+def parse(text):
+    lines = text.splitlines()
     defines = {}
     for line in lines:
         if line.startswith("# defines:"):
@@ -75,24 +79,24 @@ def parse(path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dir")
     parser.add_argument("--define", default=DEFAULT_DEFINES)
     parser.add_argument("--grep", default="")
     args = parser.parse_args()
     if not os.path.isdir(args.dir):
-        sys.exit(f"program_dump.py: '{args.dir}' is not a folder of dumps (blurlab --dump-programs DIR)")
+        fail(f"'{args.dir}' is not a folder of dumps (blurlab --dump-programs DIR)")
     names = [n.strip() for n in args.define.split(",") if n.strip()]
     rows = []
     for file in sorted(os.listdir(args.dir)):
         if not file.endswith(".txt"):
             continue
         path = os.path.join(args.dir, file)
-        with open(path, errors="replace") as f:
-            head = f.read(4096)
-        if args.grep and args.grep not in head:
+        # Each one a regular file, read bounded (read_text): a FIFO or a link to /dev/zero is refused.
+        text = read_text(path, "a dump", MAX_DUMP_BYTES)
+        if args.grep and args.grep not in text[:4096]:
             continue
-        defines, counts = parse(path)
+        defines, counts = parse(text)
         shown = " ".join(f"{n}={defines[n]}" for n in names if n in defines)
         rows.append([file, shown] + [str(counts[k]) for k in ("instr", "fma", "shared", "temps", "lmem", "loops")])
     header = ["file", "defines", "instr", "fma", "shared", "temps", "lmem", "loops"]
@@ -103,4 +107,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_tool("program_dump.py", main))

@@ -45,28 +45,59 @@ import json
 import os
 import sys
 
+from tool_io import ArgumentParser, check_output, fail, read_json, run_tool, write_bytes  # beside this file: blurlab's file and message rules
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-# charts.py reads reports the same way: it runs alone (embedded in blurlab, under python3 -I) and
-# needs matplotlib at import, so neither can import the other.
+def is_whole(value, low, high):
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def check_row(row):
+    """The fields of a row the tables read, each of its kind: a report with another kind there is
+    refused naming it (a traceback once said it, at length)."""
+    if not isinstance(row, dict) or not isinstance(row.get("variant"), str) or not isinstance(row.get("settings"), dict):
+        raise TypeError(f"a row without a variant name and settings: {str(row)[:80]}")
+    size = row.get("size")
+    if not isinstance(size, dict) or not is_whole(size.get("width"), 1, 65536) or not is_whole(size.get("height"), 1, 65536):
+        raise ValueError(f"row {row['variant']}: its size is not two whole numbers in 1..65536: {str(size)[:80]}")
+    s = row["settings"]
+    if "radius" in s and not is_whole(s["radius"], 0, 128):
+        raise ValueError(f"row {row['variant']}: its radius {str(s['radius'])[:40]} is not a whole number in 0..128")
+    for key in ("sigma", "x_copy", "copy_ms"):
+        value = s.get(key) if key == "sigma" else row.get(key)
+        if value is not None and (not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value < 1e12):
+            raise ValueError(f"row {row['variant']}: {key} {str(value)[:40]} is not a number")
+    spans = row.get("spans", {})
+    if not isinstance(spans, dict) or any(not isinstance(v, dict) or not isinstance(v.get("median_ms", 0), (int, float))
+                                          or isinstance(v.get("median_ms", 0), bool) for v in spans.values()):
+        raise ValueError(f"row {row['variant']}: its spans are not times in milliseconds")
+
+
 def load(path):
+    """A blurlab JSON report (or results file), read as blurlab reads a file (a regular file of
+    bounded size, one line for anything else) and checked for the fields the tables read.
+    (charts.py reads reports the same way; it needs matplotlib at import, so this does not import it.)"""
+    report = read_json(path, "the report")
     try:
-        with open(path) as f:
-            report = json.load(f)
-        report["results"], report["gl"]["renderer"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        sys.exit(f"results.py: {path} is not a blurlab JSON report ({e})")
+        if not isinstance(report, dict) or not isinstance(report["results"], list) or not isinstance(report["gl"]["renderer"], str):
+            raise TypeError("no \"results\" list and \"gl\" renderer")
+        for row in report["results"]:
+            check_row(row)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        fail(f"{path} is not a blurlab JSON report ({type(e).__name__}: {e})")
     return report
 
 
 def merge(out, paths):
+    check_output(out, "the results file")  # before reading anything: a file it would not write is refused first
     reports = [load(p) for p in paths]
     first = reports[0]
     gpu = (first["gl"]["renderer"], first["gl"].get("version"))
     for path, report in zip(paths, reports):
         if (report["gl"]["renderer"], report["gl"].get("version")) != gpu:
-            sys.exit(f"results.py: {path} is from {report['gl']['renderer']} {report['gl'].get('version')}, "
+            fail(f"{path} is from {report['gl']['renderer']} {report['gl'].get('version')}, "
                      f"{paths[0]} from {gpu[0]} {gpu[1]}: one GPU and driver per results file")
     merged = {key: value for key, value in first.items() if key not in ("results", "run", "roofline", "date")}
     merged["date"] = max(r.get("date", "") for r in reports)
@@ -74,9 +105,7 @@ def merge(out, paths):
     merged["sources"] = [source for r in reports
                          for source in r.get("sources", [{key: r[key] for key in ("date", "run", "roofline") if key in r}])]
     merged["results"] = [row for r in reports for row in r["results"]]
-    with open(out, "w") as f:
-        json.dump(merged, f, indent=1, sort_keys=True)
-        f.write("\n")
+    write_bytes(out, (json.dumps(merged, indent=1, sort_keys=True) + "\n").encode("utf-8"), "the results file")
     print(f"{out}: {len(merged['results'])} rows from {len(reports)} reports of {gpu[0]}")
 
 
@@ -133,7 +162,7 @@ def table(path, radii):
         if size not in best[key] or speed(row) < speed(best[key][size]):
             best[key][size] = row
     if not best:
-        sys.exit(f"results.py: {path} has no timed rgba8 blur with the clamp border")
+        fail(f"{path} has no timed rgba8 blur with the clamp border")
     sizes.sort(key=lambda wh: -wh[0] * wh[1])
     gpu = report["gl"]["renderer"]
     head = "| kernel, r | " + " | ".join(f"{size_name(z)}: fastest | ms | x copy" for z in sizes) + " |"
@@ -172,9 +201,8 @@ def parse_size(text):
 def load_targets(path):
     """A targets file (docs/targets.json says what one holds), checked enough that a typo
     fails here rather than judging nothing."""
+    targets = read_json(path, "the targets file")
     try:
-        with open(path) as f:
-            targets = json.load(f)
         sizes = [parse_size(z) for z in targets["sizes"]]
         for t in targets["targets"] + targets.get("references", []):
             if t["kernel"] not in ("box", "gauss") or not (t.get("sigmas") or t.get("radii")):
@@ -184,10 +212,10 @@ def load_targets(path):
         for t in targets["targets"]:
             if ("x_copy" in t) == ("size_ratio" in t):
                 raise ValueError(f"a target is x_copy or size_ratio: {t}")
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        sys.exit(f"results.py: {path} is not a targets file ({e})")
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        fail(f"{path} is not a targets file ({type(e).__name__}: {e})")
     if len(sizes) != 2:
-        sys.exit(f"results.py: {path}: a targets file names two image sizes, the larger first")
+        fail(f"{path}: a targets file names two image sizes, the larger first")
     return targets, sizes
 
 
@@ -381,7 +409,7 @@ def ranking(path, kernel, radii):
     if radii:
         shown = [r for r in shown if r in radii]
     if not shown:
-        sys.exit(f"results.py: {path} has no exact {kernel} rows")
+        fail(f"{path} has no exact {kernel} rows")
     print(f"{report['gl']['renderer']}, every exact {kernel} variant the file measured, rgba8, clamp "
           f"({os.path.relpath(os.path.abspath(path), ROOT)}, {report.get('date', '?')[:10]}):")
     for radius in shown:
@@ -417,8 +445,18 @@ def ranking(path, kernel, radii):
             print(f"\n- refused: {variant}" + (f" ({reason})" if reason else ""))
 
 
+def radius_list(text):
+    """--radius R,R,...: whole numbers in 0..128."""
+    radii = set()
+    for word in text.split(","):
+        if not word.strip().isdigit() or not 0 <= int(word) <= 128:
+            fail(f"--radius '{text}' is not a list of whole numbers in 0..128", 2)
+        radii.add(int(word))
+    return radii
+
+
 def main():
-    parser = argparse.ArgumentParser(prog="results.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = ArgumentParser(prog="results.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     m = commands.add_parser("merge", help="join reports of one GPU into one results file")
     m.add_argument("out")
@@ -439,11 +477,10 @@ def main():
     elif args.command == "targets":
         targets_table(args.results, args.targets)
     elif args.command == "ranking":
-        ranking(args.results, args.kernel, {int(r) for r in args.radius.split(",")} if args.radius else None)
+        ranking(args.results, args.kernel, radius_list(args.radius) if args.radius else None)
     else:
-        radii = {int(r) for r in args.radius.split(",")} if args.radius else None
-        table(args.results, radii)
+        table(args.results, radius_list(args.radius) if args.radius else None)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_tool("results.py", main))

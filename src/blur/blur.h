@@ -139,6 +139,9 @@ struct VariantInfo {
   bool uses_intermediate = false;  // multi-pass: --format applies
   // The intermediate format when --format gives none; nullopt: the input format.
   std::optional<gl::Format> default_intermediate;
+  // The largest radius it blurs (Limit::Reach above it): kMaxDirectRadius for the variants whose
+  // cost grows with r, kMaxRadius for those whose cost does not (blur/kernel.h).
+  int max_radius = kMaxDirectRadius;
   // Allowed error in LSB of rgba8: 1 for rounding; 2 where texture units filter with 8-bit weights.
   int tolerance_lsb = 1;
   bool hardware_filtering = false;

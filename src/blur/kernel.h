@@ -10,7 +10,13 @@ enum class KernelType { Box, Gauss };
 std::string_view name(KernelType type);
 std::optional<KernelType> parse_kernel_type(std::string_view text);
 
-inline constexpr int kMaxRadius = 128;
+// The largest radius a kernel may have (the weights block holds 2 kMaxRadius + 1 taps). Most
+// variants stop at kMaxDirectRadius, where their cost, which grows with r, is already far past any
+// other's (VariantInfo::max_radius); the variants whose cost does not grow with r (the FFT, the
+// recursive filters, the approximations by passes) take every radius up to here: an effect's PSF
+// of 5% of a 4K frame's height needs r = 324.
+inline constexpr int kMaxRadius = 512;
+inline constexpr int kMaxDirectRadius = 128;
 inline constexpr double kMaxSigma = 1000.0;
 inline constexpr int kDefaultRadius = 16;
 

@@ -147,14 +147,17 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
         return textures.size() - 1;
       }
     // The levels and weights of a variable-radius variant: data made on the CPU, recorded with
-    // their contents (read back as stored) so an export can ship them; and the counters, whose
-    // contents are zeros (the passes leave them so).
+    // their contents (read back as stored) so an export can ship them; and the counters, zeros
+    // (the passes leave them so), recorded as such.
     for (auto [texture, name] : {std::pair{&owner_.levels_, kLevelsTexture}, std::pair{&owner_.level_weights_, kLevelWeightsTexture},
                                  std::pair{&owner_.counters_, kCountersTexture}})
       if (&t == texture) {
         for (size_t i = 2; i < textures.size(); ++i)
           if (textures[i].name == name) return i;
-        textures.push_back({std::string(name), t.format(), {t.width(), t.height()}, t.download_texels()});
+        RecordedTexture recorded{std::string(name), t.format(), {t.width(), t.height()}};
+        if (texture == &owner_.counters_) recorded.zeros = true;
+        else recorded.contents = t.download_texels();
+        textures.push_back(std::move(recorded));
         return textures.size() - 1;
       }
     throw Error("record(): a pass bound a texture the pipeline does not own");

@@ -22,10 +22,12 @@ struct RecordedTexture {
   gl::Format format;
   glm::ivec2 size;
   // A texture the pipeline fills from the CPU (a variable-radius variant's levels and weights,
-  // BlurPasses::radius_levels(), which the passes only read; the counters of BlurPasses::counters(),
-  // zeros the passes leave zero): its texels as stored (Texture::download_texels), which a recipe
-  // must carry. Empty for the others.
+  // BlurPasses::radius_levels(), which the passes only read): its texels as stored
+  // (Texture::download_texels), which a recipe must carry. Empty for the others.
   std::vector<uint8_t> contents;
+  // The counters of BlurPasses::counters(): zeros when made, and the passes leave them zero, so a
+  // recipe clears them once rather than carrying a file of zeros.
+  bool zeros = false;
   // Its size is the same at every image size (BlurPasses::fixed_intermediate).
   bool fixed_size = false;
 };
@@ -34,7 +36,7 @@ struct RecordedTexture {
 // level_weights()) in a recording, and in an export's recipe and data files.
 inline constexpr std::string_view kLevelsTexture = "radius_levels";
 inline constexpr std::string_view kLevelWeightsTexture = "level_weights";
-// The counters of BlurPasses::counters(): zeros a recipe fills in once.
+// The counters of BlurPasses::counters(): zeros a recipe clears once (RecordedTexture::zeros).
 inline constexpr std::string_view kCountersTexture = "counters";
 
 struct RecordedBinding {

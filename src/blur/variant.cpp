@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "blur/blur.h"
+#include "blur/registry.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -155,6 +156,18 @@ std::optional<Refusal> unsupported_reason(const VariantInfo& variant, const Blur
     return Refusal{Limit::Format, "linear light is blurred in rgba16f, not " + std::string(gl::name(s.input_format))};
   if (variant.uses_intermediate && gl::info(s.input_format).is_float && !gl::info(s.intermediate_format()).is_float)
     return Refusal{Limit::Format, "an rgba8 intermediate cannot hold linear-light values above 1; use rgba16f or rgba32f"};
+  if (is_blur(variant) && s.kernel.radius > variant.max_radius) {
+    std::string farther;  // the variants that reach this radius
+    for (const VariantInfo* v : variants())
+      if (is_blur(*v) && v->max_radius >= s.kernel.radius && !v->variable_radius &&
+          v->kernels != (s.kernel.type == KernelType::Box ? KernelSupport::GaussOnly : KernelSupport::BoxOnly))
+        farther += (farther.empty() ? "" : ", ") + std::string(v->name);
+    return Refusal{Limit::Reach,
+                   "radius " + std::to_string(s.kernel.radius) + " is above " + std::string(variant.name) + "'s " +
+                       std::to_string(variant.max_radius) + ": its cost grows with the radius" +
+                       (farther.empty() ? "" : " (" + farther + " reach " + std::to_string(kMaxRadius) + ")"),
+                   static_cast<double>(s.kernel.radius), static_cast<double>(variant.max_radius)};
+  }
   for (const auto& [mode, why] : variant.refused_borders)
     if (s.border.mode == mode) return Refusal{Limit::Border, "border " + std::string(name(mode)) + ": " + std::string(why)};
   if (s.border.mode == BorderMode::Constant && s.input_format == gl::Format::rgba8)

@@ -104,15 +104,32 @@ std::vector<EffectSettings> Options::effect_settings_list() const {
   std::vector<EffectSettings> list;
   if (!effect) return list;
   const EffectValues values = resolve_effect(*effect, effect_values);
-  for (const std::string& implementation : effect_implementations())
-    for (BorderMode mode : borders) {
-      EffectSettings s;
-      s.implementation = implementation;
-      s.values = values;
-      s.border = {mode, mode == BorderMode::Constant ? border_value : Rgba{}};
-      for (const auto& [knob, values_given] : knob_values) s.knobs[knob] = values_given.front();
-      list.push_back(std::move(s));
+  for (const std::string& implementation : effect_implementations()) {
+    // Every combination of the knob values given that the implementation's variant has (as a
+    // variant's settings_list sweeps them); an implementation of the effect's own takes none.
+    const VariantInfo* variant = find_variant(implementation);
+    std::vector<KnobValues> combinations{{}};
+    for (const auto& [knob, given] : knob_values) {
+      if (!variant || !find_knob(*variant, knob)) continue;
+      std::vector<KnobValues> next;
+      for (const KnobValues& partial : combinations)
+        for (const KnobValue& v : given) {
+          KnobValues k = partial;
+          k[knob] = v;
+          next.push_back(std::move(k));
+        }
+      combinations = std::move(next);
     }
+    for (BorderMode mode : borders)
+      for (const KnobValues& knobs : combinations) {
+        EffectSettings s;
+        s.implementation = implementation;
+        s.values = values;
+        s.border = {mode, mode == BorderMode::Constant ? border_value : Rgba{}};
+        s.knobs = knobs;
+        list.push_back(std::move(s));
+      }
+  }
   return list;
 }
 
@@ -217,6 +234,38 @@ std::string wrapped_help(const std::string& help, size_t description_column) {
   return out;
 }
 
+// The list modes print their list and exit: an option none of them reads would be ignored without
+// a word, so it is refused, as are two modes at once (only one would run). Each takes the options
+// that decide its list: --list-refusals the settings and device it lists refusals for, one of each
+// (it lists what one setting is refused for), --print-kernel the kernel.
+void check_list_mode(const CLI::App& app, const Options& o) {
+  std::vector<std::string> modes;
+  for (const char* mode : {"--list-variants", "--list-refusals", "--print-kernel"})
+    if (app.count(mode)) modes.emplace_back(mode);
+  if (modes.empty()) return;
+  if (modes.size() > 1) throw UsageError(modes[0] + " and " + modes[1] + " each print a list and exit: give one of them");
+  const std::string& mode = modes.front();
+  std::set<std::string> takes = {"--headless"};
+  if (mode == "--print-kernel") takes.insert({"--kernel", "--radius", "--sigma"});
+  if (mode == "--list-refusals")
+    takes.insert({"--variant", "--kernel", "--radius", "--sigma", "--format", "--input-format", "--linear", "--size", "--border",
+                  "--border-value", "--radius-map", "--image", "--device", "--gl-debug"});
+  for (const CLI::Option* option : app.get_options()) {
+    const std::string name = option->get_name();
+    if (name == mode || option->count() == 0 || takes.count(name) || (mode == "--list-refusals" && option->get_group() == "Knobs")) continue;
+    const std::string what = mode == "--list-variants" ? "lists the variants" : mode == "--list-refusals" ? "lists each variant's refusal"
+                                                                                                            : "prints the kernel's weights";
+    throw UsageError(mode + " " + what + " and exits: " + name + " does not apply with it");
+  }
+  if (mode == "--list-refusals" && (o.input_formats.size() > 1 || o.sizes.size() > 1))
+    throw UsageError("--list-refusals lists what one setting is refused for: give one value of --input-format and --size");
+  if (mode == "--list-refusals")
+    for (const VariantInfo* v : o.variants.empty() ? std::vector<const VariantInfo*>(variants().begin(), variants().end()) : o.variants)
+      if (const size_t n = o.settings_list(*v, o.input_formats.front()).size(); n > 1)
+        throw UsageError("--list-refusals lists what one setting is refused for: give one value of each option (" + std::string(v->name) +
+                         " has " + std::to_string(n) + " settings here)");
+}
+
 }  // namespace
 
 Options parse_options(int argc, const char* const* argv) {
@@ -247,7 +296,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_flag("--check", o.check, "Compare each output with the CPU reference; exit 1 if any exceeds its tolerance");
   app.add_option("--variant", variant_text, "all, or NAME[,NAME...] (see --list-variants)")->type_name("LIST");
   app.add_option("--kernel", kernel_text, "box and/or gauss (default gauss)")->type_name("LIST");
-  app.add_option("--radius", radius_text, "0..128; with only --sigma, r = ceil(3 sigma); default 16")->type_name("R|LIST|A:B[:S|:xF]");
+  app.add_option("--radius", radius_text,
+                 "0..512 (most variants stop at 128; fft, the recursive and Kawase-like ones go on); with only --sigma, r = ceil(3 sigma); default 16")->type_name("R|LIST|A:B[:S|:xF]");
   app.add_option("--sigma", sigma_text, "Gaussian sigma > 0; with only --radius, sigma = r/3; approximations use sigma alone")
       ->type_name("S|LIST");
   app.add_option("--format", format_text, "Intermediate format of multi-pass variants: rgba8, rgba16f, rgba32f")->type_name("LIST");
@@ -504,6 +554,12 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("the sweep has " + format_double(n, 15) + " configurations, more than " + format_double(kMaxConfigurations, 15) +
                      " in one run; split it into several runs");
 
+  // The window's options, with or without an effect.
+  if (o.headless && !o.screenshot.empty()) throw UsageError("--screenshot applies to the window; with --headless use --output");
+  if (o.headless && !o.script.empty()) throw UsageError("--script applies to the window, not --headless");
+  if (!o.screenshot.empty() && !o.frames_given) throw UsageError("--screenshot needs --frames N (the frame to save)");
+  if (!o.script.empty()) ui::parse_script(o.script);  // validate now: one line, exit 2
+
   // An effect: its own parameters say what is blurred, on the HDR scene.
   if (o.effect) {
     const std::string with = " does not apply with --effect " + std::string(o.effect->name);
@@ -531,17 +587,14 @@ Options parse_options(int argc, const char* const* argv) {
   const std::vector<Kernel> kernels = o.kernel_list();  // validates radius/sigma combinations
   if (o.print_kernel && kernels.size() != 1) throw UsageError("--print-kernel needs a single kernel, radius and sigma");
   if (!o.image.empty() && !o.sizes.empty()) throw UsageError("--size does not apply with --image (the image has its size)");
-  if (o.headless && !o.screenshot.empty()) throw UsageError("--screenshot applies to the window; with --headless use --output");
-  if (o.headless && !o.script.empty()) throw UsageError("--script applies to the window, not --headless");
   if (o.tune && !o.report_dir.empty()) throw UsageError("--report writes a timing report; --tune writes a tuning file");
   if (o.tune && !o.dump_dir.empty()) throw UsageError("--dump-programs is for timing runs; --tune writes only its tuning file");
-  if (!o.screenshot.empty() && !o.frames_given) throw UsageError("--screenshot needs --frames N (the frame to save)");
   if (o.tune && (!o.output.empty() || o.check)) throw UsageError("--tune times knob candidates; it does not go with --output or --check");
   if (o.tune && (!o.csv.empty() || !o.json.empty()))  // a tuning run writes only its choices: these would be left unwritten
     throw UsageError("--tune writes its choices to --tune-file; --csv and --json are for timing runs");
   if (o.tune && o.frames == 0) throw UsageError("--tune needs timed frames (--frames above 0)");
   if (o.tune && !o.tuned.empty()) throw UsageError("--tune and --tuned do not go together");
-  if (!o.script.empty()) ui::parse_script(o.script);  // validate now: one line, exit 2
+  check_list_mode(app, o);
   // --output and --export are about one blur: one variant, one setting of everything.
   const auto one_run = [&o] {
     size_t runs = 0;
@@ -562,6 +615,7 @@ void check_window_options(const Options& o) {
     if (n > 1) throw UsageError(std::string("the window shows one setting at a time: give one value of ") + option + " (lists are for --headless)");
   };
   single(o.variants.size(), "--variant");
+  single(o.implementations.size(), "--variant");  // with --effect: its implementations
   single(o.kernels.size(), "--kernel");
   single(o.radii.size(), "--radius");
   single(o.sigmas.size(), "--sigma");

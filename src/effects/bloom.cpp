@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 #include "blur/registry.h"
 #include "effects/tonemap.h"
@@ -71,6 +73,7 @@ std::vector<GivenTerm> parse_psf(const std::string& psf) {
     const auto [s, percent] = sigma(std::string_view(psf).substr(6));
     terms.push_back({1.0, s, percent});
   } else if (psf.rfind("sum:", 0) == 0) {
+    if (trim(std::string_view(psf).substr(4)).empty()) throw UsageError("--psf '" + shortened(psf, 60) + "': a sum needs at least one term");
     for (const std::string& part : split(std::string_view(psf).substr(4), ',')) {
       const size_t at = part.find('@');
       if (at == std::string::npos)
@@ -80,7 +83,6 @@ std::vector<GivenTerm> parse_psf(const std::string& psf) {
       const auto [s, percent] = sigma(std::string_view(part).substr(at + 1));
       terms.push_back({w, s, percent});
     }
-    if (terms.empty()) throw UsageError("--psf '" + shortened(psf, 60) + "': a sum needs at least one term");
     if (terms.size() > static_cast<size_t>(kMaxTerms))
       throw UsageError("--psf: " + std::to_string(terms.size()) + " terms, at most " + std::to_string(kMaxTerms));
     double total = 0.0;
@@ -228,6 +230,33 @@ ReferenceImage weighted_sum(const std::vector<Image>& terms, const Config& c) {
   return sum;
 }
 
+// What a blur stage must match, given the image it blurred (blur/check.h expected_output): the
+// reference for an exact variant (the same for every exact one), an approximation's model of its
+// own; computed once per frame and kept with the ground truths, so a sweep of every implementation
+// pays for each once. `input_key` names the input (the frame, or a hash of the prefilter's output).
+GroundTruths::Truth stage_expectation(GroundTruths& truths, const VariantInfo& v, const BlurSettings& resolved, const Image& input,
+                                      const std::string& input_key) {
+  std::string key = "bloom stage " + input_key + " border=" + std::string(name(resolved.border.mode)) + " " + value_text(resolved.border.value) +
+                    " " + std::string(name(resolved.kernel.type)) +
+                    " r=" + std::to_string(resolved.kernel.radius) + " sigma=" + format_double(resolved.kernel.sigma, 17);
+  if (is_approximation(v)) {
+    key += " model of " + std::string(v.name) + " int=" + std::string(gl::name(resolved.intermediate_format()));
+    for (const auto& [knob, value] : resolved.knobs) key += " " + knob + "=" + std::to_string(value.x) + "x" + std::to_string(value.y);
+  }
+  return truths.get(key, [&] { return std::vector<ReferenceImage>{expected_output(v, resolved, input)}; });
+}
+
+// A name of an image's contents (FNV-1a of its bits), for keys of what is computed from it.
+std::string contents_key(const Image& image) {
+  uint64_t h = 1469598103934665603ull;
+  for (float v : image.texels) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    for (int b = 0; b < 4; ++b) h = (h ^ ((bits >> (8 * b)) & 0xffu)) * 1099511628211ull;
+  }
+  return std::to_string(h);
+}
+
 Image to_image(const ReferenceImage& r) {
   Image image(r.width, r.height);
   for (size_t i = 0; i < r.texels.size(); ++i) image.texels[i] = static_cast<float>(r.texels[i]);
@@ -262,13 +291,14 @@ EffectCheck check(const EffectReadback& run, GroundTruths& truths) {
   } else {
     const VariantInfo& variant = *find_variant(s.implementation);
     const double peak = peak_magnitude(blooming);
+    const std::string blooming_key = c.prefiltered() ? "prefiltered " + contents_key(blooming) : "frame";
     std::vector<Image> terms;
     for (size_t i = 0; i < c.psf.size(); ++i) {
       const BlurSettings resolved = resolve(variant, term_settings(s, c.psf[i]));
       terms.push_back(run.stage_texture(kTermSlot + static_cast<int>(i)));
       const Tolerance t = tolerance_for(variant, resolved, run.size, peak);
-      result.stages.push_back({c.psf.size() == 1 ? "blur" : "blur " + std::to_string(i + 1),
-                               compare_to_reference(terms.back(), expected_output(variant, resolved, blooming), t), t});
+      const GroundTruths::Truth expected = stage_expectation(truths, variant, resolved, blooming, blooming_key);
+      result.stages.push_back({c.psf.size() == 1 ? "blur" : "blur " + std::to_string(i + 1), compare_to_reference(terms.back(), expected->front(), t), t});
     }
     layer = weighted_sum(terms, c);
   }

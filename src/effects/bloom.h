@@ -64,6 +64,16 @@ inline constexpr int kUpSlot = 40;           // and its upsampled sums: kUpSlot 
 // CPU model) with the layer the composite made from it.
 inline constexpr std::string_view kMipChain = "mip-chain";
 std::unique_ptr<Effect> create_mip_chain();
+// What the chain runs for a PSF on a frame: its levels' sizes (level 0, the frame, .. L), the
+// weights of the light itself and of each level's sum (a_0 .. a_L: >= 0, summing to 1) and the
+// tent's scale, as fitted (bloom_mip_chain.cpp).
+struct MipChainPlan {
+  std::vector<glm::ivec2> sizes;
+  std::vector<double> weights;
+  double tent_scale = 1.0;
+  int levels() const { return static_cast<int>(sizes.size()) - 1; }
+};
+MipChainPlan mip_chain_plan(const Config& c, glm::ivec2 size);
 struct ChainCheck {
   std::vector<StageCheck> stages;
   ReferenceImage layer;  // the layer the GPU's chain made (its last level as the composite reads it)

@@ -117,6 +117,13 @@ Image EffectPipeline::download(int slot) const {
   return it->second.download();
 }
 
+std::map<int, Image> EffectPipeline::download_all() const {
+  std::map<int, Image> images;
+  for (const auto& [slot, texture] : textures_)
+    if (texture) images.emplace(slot, texture.download());
+  return images;
+}
+
 void EffectPipeline::poison(const float rgba[4]) {
   for (auto& [slot, texture] : textures_)
     if (texture) gl::fill(texture, rgba);

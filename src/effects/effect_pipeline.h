@@ -33,6 +33,9 @@ class EffectPipeline {
   // An effect texture as the last run left it (EffectReadback::stage_texture); throws Error for a
   // slot the effect never made.
   Image download(int slot) const;
+  // Every effect texture as the last run left it, by slot: for a check on another thread
+  // (EffectReadback::stage_texture from these).
+  std::map<int, Image> download_all() const;
   // Fills every texture the effect and its blur stages made with `rgba`, so a check catches a
   // stage that reads what no pass wrote.
   void poison(const float rgba[4]);

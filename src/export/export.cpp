@@ -145,6 +145,21 @@ std::string_view pixel_type_name(GLenum type) {
   }
 }
 
+// What a texture holds before the first pass that a recipe must say, besides data files: "zeros"
+// (the counters, RecordedTexture::zeros: cleared once), "scratch" (a texture whose first pass binds
+// it read-write: each pass that binds it writes a texel before it reads it, so it needs nothing),
+// else "" (the image, or what a pass writes before any reads it).
+std::string initial_contents(const Recording& recording, size_t texture) {
+  if (recording.textures[texture].zeros) return "zeros";
+  if (texture == 0 || !recording.textures[texture].contents.empty()) return "";
+  for (const RecordedPass& p : recording.passes) {
+    if (p.stage != Stage::Compute && p.target == texture) return "";
+    for (const RecordedBinding& b : p.bindings)
+      if (b.texture == texture) return b.kind == Binding::Kind::ImageReadWrite ? "scratch" : "";
+  }
+  return "";
+}
+
 // The data file of a texture the recipe must fill (RecordedTexture::contents).
 std::string contents_file(const RecordedTexture& t) { return t.name + ".bin"; }
 
@@ -392,16 +407,18 @@ json radius_map_json(const Recording& recording, const BlurSettings& s) {
 json recipe_json(const Recording& recording, const ExportRequest& r, const std::vector<std::string>& shader_files) {
   const Kernel kernel = reference_kernel(*r.variant, r.settings);  // what the output must match (copy: the identity)
   json textures = json::array();
-  for (const RecordedTexture& t : recording.textures) {
+  for (size_t index = 0; index < recording.textures.size(); ++index) {
+    const RecordedTexture& t = recording.textures[index];
     json texture = {{"name", t.name},
                     {"format", gl::name(t.format)},
                     {"internal_format", gl_format_name(gl::name(t.format))},
                     {"levels", 1},
                     {"width", t.size.x},
                     {"height", t.size.y},
-                    {"size_formula", t.name == kLevelWeightsTexture ? "(R + 1) x (R + 1), R = the radius map's max_level"
+                    {"size_formula", t.name == kLevelWeightsTexture ? "(max_level + 1) x (max_level + 1) (the radius map's largest level)"
                                      : t.fixed_size ? std::to_string(t.size.x) + " x " + std::to_string(t.size.y) + " (at every image size)"
                                                     : size_formula(t.size, r.size)}};
+    if (const std::string initial = initial_contents(recording, index); !initial.empty()) texture["initial_contents"] = initial;
     if (!t.contents.empty()) {
       // The texels as GL stores them, so filling the texture is one glTexSubImage2D of the file.
       const gl::FormatInfo& info = gl::info(t.format);
@@ -528,7 +545,13 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
   for (const json& t : recipe["textures"])
     md << "| " << text(t["name"]) << " | " << text(t["internal_format"]) << " | " << text(t["size_formula"]) << " (here "
        << t["width"].get<int>() << "x" << t["height"].get<int>() << ")"
-       << (t.contains("contents") ? "; filled from `" + text(t["contents"]["file"]) + "`" : "") << " |\n";
+       << (t.contains("contents") ? "; filled from `" + text(t["contents"]["file"]) + "`" : "")
+       << (t.value("initial_contents", "") == "zeros" ? "; zeros: clear it once before the first pass (its passes count in it and "
+                                                        "leave it zero)"
+           : t.value("initial_contents", "") == "scratch" ? "; scratch: no contents needed (each pass that binds it writes a "
+                                                            "texel before it reads it)"
+                                                          : "")
+       << " |\n";
   if (recipe.contains("radius_map")) {
     const json& map = recipe["radius_map"];
     md << "\n## The radius map\n\nThe passes read each pixel's radius from data made from the map (" << markdown_text(text(map["map"]))

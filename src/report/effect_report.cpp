@@ -171,11 +171,15 @@ std::vector<std::string> effect_table_header() {
           "region max", "region dB", "check"};
 }
 
-std::vector<std::vector<std::string>> effect_table_rows(const Report& r, const std::string& heading) {
+std::vector<std::vector<std::string>> effect_table_rows(const Report& r, const std::string& heading, std::vector<std::string>& footnotes) {
   std::vector<std::vector<std::string>> rows;
   for (const EffectMeasurement* m : group(r, heading)) {
     if (m->unsupported) {
-      rows.push_back({m->settings.implementation, "refused: " + m->unsupported->reason, "", "", "", "", "", "", "", "", "", ""});
+      const std::string why = m->unsupported->reason + " (" + std::string(name(m->unsupported->limit)) + ")";
+      auto it = std::find(footnotes.begin(), footnotes.end(), why);
+      if (it == footnotes.end()) it = footnotes.insert(footnotes.end(), why);
+      rows.push_back({m->settings.implementation, "refused [" + std::to_string(it - footnotes.begin() + 1) + "]", "-", "-", "-", "-", "-", "-", "-",
+                      "-", "-", "-"});
       continue;
     }
     const EffectStages s = effect_stages(*m);
@@ -194,14 +198,16 @@ std::vector<std::vector<std::string>> effect_table_rows(const Report& r, const s
 
 void write_effect_table(const Report& r, std::ostream& out) {
   TextTable table(effect_table_header());
+  std::vector<std::string> footnotes;
   bool first = true;
   for (const std::string& heading : headings(r)) {
     if (!first) table.add_separator();
     first = false;
     table.add_title("== " + heading);
-    for (auto& row : effect_table_rows(r, heading)) table.add_row(std::move(row));
+    for (auto& row : effect_table_rows(r, heading, footnotes)) table.add_row(std::move(row));
   }
   table.print(out);
+  for (size_t i = 0; i < footnotes.size(); ++i) out << "[" << i + 1 << "] " << wrapped(footnotes[i], kTableWidth - 4, "    ") << "\n";
   std::vector<std::string> copies;
   for (const Measurement& m : r.rows)
     if (m.variant->role == Role::Floor && m.total_median())
@@ -330,7 +336,10 @@ void write_effect_markdown(const Report& r, std::ostream& out) {
   const std::vector<std::string> list = headings(r);
   for (size_t g = 0; g < list.size(); ++g) {
     out << "\n### " << markdown_text(list[g]) << "\n\n";
-    md_table(out, effect_table_header(), effect_table_rows(r, list[g]));
+    std::vector<std::string> footnotes;
+    md_table(out, effect_table_header(), effect_table_rows(r, list[g], footnotes));
+    if (!footnotes.empty()) out << "\n";
+    for (size_t i = 0; i < footnotes.size(); ++i) out << "[" << i + 1 << "] " << markdown_text(footnotes[i]) << "\n\n";
     const std::vector<const EffectMeasurement*> rows = group(r, list[g]);
     const auto with_crop = std::find_if(rows.begin(), rows.end(), [](const EffectMeasurement* m) { return m->crop && m->truth_crop; });
     if (with_crop == rows.end()) continue;

@@ -46,7 +46,8 @@ std::string effect_heading(const EffectMeasurement& m);
 // The table of the effect rows, a group per size and setting (text, and as Markdown rows).
 void write_effect_table(const Report& report, std::ostream& out);
 std::vector<std::string> effect_table_header();
-std::vector<std::vector<std::string>> effect_table_rows(const Report& report, const std::string& heading);
+// A refused row points to its reason in `footnotes` ([n]), added there once.
+std::vector<std::vector<std::string>> effect_table_rows(const Report& report, const std::string& heading, std::vector<std::string>& footnotes);
 
 nlohmann::json effect_rows_json(const Report& report);
 void write_effect_csv(const Report& report, std::ostream& out);

@@ -7,6 +7,8 @@
 #include <memory>
 #include <sstream>
 
+#include "blur/blur.h"
+#include "report/effect_report.h"
 #include "util/child_process.h"
 #include "util/error.h"
 #include "util/files.h"
@@ -51,6 +53,7 @@ Charts make_charts(std::string_view json) {
   try {
     work = std::make_unique<TemporaryDirectory>(fs::temp_directory_path(), 0700);
     work->write_file("report.json", json);
+    work->write_file("tool_io.py", embedded_tool_io_module());
   } catch (const std::exception& e) {  // std::system_error, or filesystem_error for a TMPDIR that is not a directory
     charts.failure = "no private directory for the chart script in the temporary directory (" + std::string(e.what()) + ")";
     return charts;
@@ -132,10 +135,24 @@ std::string write_report_page(const Report& report, const fs::path& dir) {
   Page page;
   page.files = {"report.json", "report.csv"};
   const bool timed = std::any_of(report.rows.begin(), report.rows.end(), [](const Measurement& m) { return m.total_median(); });
+  // The charts draw blurs against the copy pass: a run that timed the copy alone has nothing to draw.
+  const bool blur_timed = std::any_of(report.rows.begin(), report.rows.end(),
+                                      [](const Measurement& m) { return m.total_median() && is_blur(*m.variant); });
   std::string charts_line;
-  if (!timed) {
+  std::vector<std::string> crops;
+  if (!report.effect_rows.empty()) {  // the crops of the shipped frames are the pictures an effect run shows
+    for (const auto& [name, bytes] : effect_crop_files(report)) {
+      write_file_into(dir, name, bytes, "--report");
+      crops.push_back(name);
+    }
+    page.charts_note = "No charts for an effect run: the crops above show each implementation's shipped frame beside the ground truth.";
+    charts_line = crops.empty() ? "no crops: nothing was checked" : std::to_string(crops.size()) + " crops";
+  } else if (!timed) {
     page.charts_note = "No charts: nothing was timed (--frames 0).";
     charts_line = "no charts: nothing was timed";
+  } else if (!blur_timed) {
+    page.charts_note = "No charts: only the copy pass was timed, and the charts draw blurs against it (add a blur to --variant).";
+    charts_line = "no charts: only the copy pass was timed";
   } else {
     const Charts charts = make_charts(json.str());
     for (const auto& [name, bytes] : charts.files) {
@@ -155,6 +172,7 @@ std::string write_report_page(const Report& report, const fs::path& dir) {
   write_markdown(report, page, markdown);
   std::vector<std::string> written = page.files;
   written.insert(written.end(), page.charts.begin(), page.charts.end());
+  written.insert(written.end(), crops.begin(), crops.end());
   written.push_back("report.md");
   remove_earlier_output(dir, report_folder(), written);
   write_file_into(dir, "report.md", markdown.str(), "--report");

@@ -16,6 +16,8 @@ namespace blurlab::report {
 
 // docs/tools/charts.py as the program was built with it.
 std::string_view embedded_charts_script();
+// docs/tools/tool_io.py, which the script imports: written beside it in its private folder.
+std::string_view embedded_tool_io_module();
 
 // What a run of the chart script made: the charts (file name and bytes), or why it made none.
 struct Charts {

@@ -699,7 +699,10 @@ void correctness_summary(const Report& r, std::ostream& out) {
 void write_markdown(const Report& r, const Page& page, std::ostream& out) {
   out << "# blurlab report\n\n";
   out << "Made " << r.date << " by:\n\n" << markdown_code_block(r.command, "sh") << "\n";
-  write_conclusion_markdown(conclude(r), out);
+  if (r.effect_rows.empty())
+    write_conclusion_markdown(conclude(r), out);
+  else
+    write_effect_conclusion_markdown(r, out);
   out << "\n";
   out << "## GPU and driver\n\n";
   const gl::GlLimits& l = r.gl.limits;
@@ -731,7 +734,25 @@ void write_markdown(const Report& r, const Page& page, std::ostream& out) {
   for (const std::string& map : maps)
     out << "- radius map of the variable-radius variants: " << markdown_text(map) << " (each pixel's radius 0..R, R the kernel's radius)\n";
   out << "- every output compared with the CPU reference (double precision), with the tolerance its check states\n";
-
+  if (!r.effect_rows.empty()) {
+    out << "- the effect on the HDR scene (linear radiance, rgba16f), each implementation's every stage checked against the CPU "
+           "given the stage's own input, and the shipped frame against the ground truth the CPU computes in double from the same "
+           "HDR frame\n";
+    out << "\n## Correctness\n\n";
+    size_t failed = 0, checked = 0;
+    for (const EffectMeasurement& m : r.effect_rows)
+      if (m.check) {
+        ++checked;
+        if (!m.check->ok()) {
+          ++failed;
+          out << "- " << markdown_text(effect_failure_text(m)) << "\n";
+        }
+      }
+    if (checked == 0) out << "Nothing was checked (run with --check).\n";
+    else if (failed == 0) out << "Every stage of the " << checked << " runs checked is within its tolerance.\n";
+    out << "\n## Results\n";
+    write_effect_markdown(r, out);
+  } else {
   out << "\n## Correctness\n\n";
   correctness_summary(r, out);
 
@@ -750,6 +771,7 @@ void write_markdown(const Report& r, const Page& page, std::ostream& out) {
     out << "\n";
     for (const std::string& line : split(view.legend, '\n'))
       if (!line.empty()) out << line << "\n";
+  }
   }
 
   out << "\n## Charts\n\n";

@@ -30,7 +30,7 @@ std::vector<ScriptStep> SoakDriver::steps(uint64_t frame, int radius) {
   if (frame % 3 == 0) {
     static constexpr Key kKeys[] = {Key::Right, Key::Left, Key::Digit1, Key::Digit2, Key::Digit4, Key::ShiftDigit3, Key::Plus,
                                     Key::Minus, Key::G,    Key::F,      Key::L,      Key::D,      Key::B,      Key::Space,
-                                    Key::C,     Key::Tab,  Key::Help,   Key::V,      Key::M};
+                                    Key::C,     Key::Tab,  Key::Help,   Key::V,      Key::M,      Key::X};
     const Key k = kKeys[next(sizeof kKeys / sizeof kKeys[0])];
     if (k == Key::Plus && radius >= kMaxRadius)
       key(Key::Minus);

@@ -1,8 +1,8 @@
 #pragma once
 // The soak driver: pseudo-random input for long runs of the window (--soak SECONDS). Every few
-// frames a key (variant, radius, kernel, format, view, linear light), every few dozen frames a
-// new window size (odd sizes, 1x1, and minimizing to 0x0 for a while). Deterministic for a seed,
-// and it keeps the radius and the window small so a CPU rasterizer keeps up.
+// frames a key (variant, radius, kernel, format, view, linear light, effect), every few dozen
+// frames a new window size (odd sizes, 1x1, and minimizing to 0x0 for a while). Deterministic for
+// a seed, and it keeps the radius and the window small so a CPU rasterizer keeps up.
 #include <cstddef>
 #include <cstdint>
 #include <set>

@@ -6,6 +6,7 @@
 
 #include "blur/kernel.h"
 #include "blur/registry.h"
+#include "effects/registry.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -33,9 +34,9 @@ constexpr KeyName kKeyNames[] = {
     {"Left", Key::Left}, {"Right", Key::Right}, {"+", Key::Plus}, {"-", Key::Minus}, {"G", Key::G}, {"F", Key::F},
     {"E", Key::E}, {"Space", Key::Space}, {"V", Key::V}, {"S", Key::S}, {"D", Key::D}, {"B", Key::B}, {"Tab", Key::Tab},
     {"R", Key::R}, {"L", Key::L}, {"C", Key::C}, {"Esc", Key::Escape}, {"F1", Key::Help}, {"?", Key::Help}, {"M", Key::M},
-    {"Plus", Key::Plus}, {"=", Key::Plus}, {"Minus", Key::Minus}, {"Escape", Key::Escape},
+    {"X", Key::X}, {"Plus", Key::Plus}, {"=", Key::Plus}, {"Minus", Key::Minus}, {"Escape", Key::Escape},
 };
-constexpr size_t kReadmeNames = 20;
+constexpr size_t kReadmeNames = 21;
 
 }  // namespace
 
@@ -101,7 +102,133 @@ std::vector<std::shared_ptr<const RadiusMap>> radius_map_cycle(const ViewState& 
   return maps;
 }
 
+namespace {
+
+// The name a key has in docs/USAGE.md's table (a digit: its variant's key).
+std::string key_name(Key key) {
+  const auto digit = static_cast<int>(key) - static_cast<int>(Key::Digit1);
+  if (digit >= 0 && digit <= 17) return variant_key(static_cast<size_t>(digit));
+  for (size_t i = 0; i < kReadmeNames; ++i)
+    if (kKeyNames[i].key == key) return kKeyNames[i].name;
+  return "?";
+}
+
+// The given values the effect has, the defaults for the rest: the other effects' values stay in
+// the state for when they are on screen again.
+EffectValues resolved_values(const EffectInfo& effect, const EffectValues& given) {
+  EffectValues own;
+  for (const auto& [name, value] : given)
+    if (find_parameter(effect, name)) own[name] = value;
+  return resolve_effect(effect, own);
+}
+
+// The keys that act otherwise with an effect on screen; nullopt for those that act as always.
+std::optional<uint32_t> effect_key(ViewState& s, const EffectInfo& effect, Key key, size_t variant_count) {
+  const std::vector<std::string> names = effect.implementations();
+  const size_t count = names.size();
+  if (count == 0) return std::nullopt;
+  const auto digit = static_cast<int>(key) - static_cast<int>(Key::Digit1);
+  if (digit >= 0 && digit <= 17) {
+    const auto all = variants();
+    if (static_cast<size_t>(digit) >= std::min(variant_count, all.size())) return kNone;
+    const std::string_view variant = all[static_cast<size_t>(digit)]->name;
+    const auto it = std::find(names.begin(), names.end(), variant);
+    if (it == names.end()) {
+      s.key_note = key_name(key) + ": " + std::string(variant) + " does not serve " + std::string(effect.name) +
+                   " (Left/Right or the list choose among its implementations)";
+      return kNone;
+    }
+    s.variant = static_cast<size_t>(digit);
+    const auto index = static_cast<size_t>(it - names.begin());
+    if (index == s.implementation) return kNone;
+    s.implementation = index;
+    return kReconfigure;
+  }
+  switch (key) {
+    case Key::Left:
+      s.implementation = (s.implementation + count - 1) % count;
+      return kReconfigure;
+    case Key::Right:
+      s.implementation = (s.implementation + 1) % count;
+      return kReconfigure;
+    case Key::Plus:
+    case Key::Minus:
+    case Key::G:
+    case Key::F:
+    case Key::M:
+    case Key::L:
+      s.key_note = key_name(key) + ": a setting of the blur alone; " + std::string(effect.name) +
+                   "'s parameters (the panel's settings) say what it blurs";
+      return kNone;
+    case Key::D:
+      // The effect's picture -> its difference to the ground truth -> the picture: the other
+      // difference views are of a blur alone.
+      s.view = s.view == View::DiffReference ? View::Blurred : View::DiffReference;
+      return s.view == View::DiffReference ? (kCheck | kReconfigure) : kNone;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+const EffectInfo* current_effect(const ViewState& s) {
+  const auto all = effects();
+  return s.effect >= 1 && s.effect <= all.size() ? all[s.effect - 1] : nullptr;
+}
+
+std::string current_implementation(const ViewState& s) {
+  const EffectInfo* effect = current_effect(s);
+  if (!effect) return "";
+  const std::vector<std::string> names = effect->implementations();
+  return s.implementation < names.size() ? names[s.implementation] : "";
+}
+
+uint32_t select_effect(ViewState& s, size_t index) {
+  const auto all = effects();
+  if (index > all.size()) index = 0;
+  if (index == s.effect) return kNone;
+  s.effect = index;
+  if (const EffectInfo* effect = current_effect(s)) {
+    const std::vector<std::string> names = effect->implementations();
+    const auto blurs = variants();
+    const auto it = s.variant < blurs.size() ? std::find(names.begin(), names.end(), blurs[s.variant]->name) : names.end();
+    s.implementation = it != names.end() ? static_cast<size_t>(it - names.begin()) : 0;
+    if (s.view == View::DiffGaussian || s.view == View::DiffVariant) s.view = View::Blurred;
+  }
+  return kRebuildTargets | kReconfigure;
+}
+
+EffectSettings effect_settings(const ViewState& s) {
+  EffectSettings settings;
+  const EffectInfo* effect = current_effect(s);
+  if (!effect) return settings;
+  settings.implementation = current_implementation(s);
+  settings.values = resolved_values(*effect, s.effect_values);
+  settings.border = s.settings.border;
+  settings.knobs = s.settings.knobs;
+  return settings;
+}
+
+std::optional<std::string> set_effect_value(ViewState& s, const std::string& name, const std::string& text, glm::ivec2 size) {
+  const EffectInfo* effect = current_effect(s);
+  if (!effect) return "no effect is on screen";
+  if (!find_parameter(*effect, name)) return name + " is not a parameter of " + std::string(effect->name);
+  EffectValues given = s.effect_values;
+  given[name] = text;
+  try {
+    effect->validate(resolved_values(*effect, given), {size});
+  } catch (const UsageError& e) {
+    return std::string(e.what());
+  }
+  s.effect_values = std::move(given);
+  return std::nullopt;
+}
+
 uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
+  s.key_note.clear();
+  if (const EffectInfo* effect = current_effect(s))
+    if (const auto handled = effect_key(s, *effect, key, variant_count)) return *handled;
   // Digit1..Digit9, then ShiftDigit1..ShiftDigit9: variants 0..17 in the registry's order.
   const auto digit = static_cast<int>(key) - static_cast<int>(Key::Digit1);
   if (digit >= 0 && digit <= 17) {
@@ -185,6 +312,9 @@ uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
       s.settings.radius_map = maps[it == maps.end() ? 0 : (static_cast<size_t>(it - maps.begin()) + 1) % maps.size()];
       return kReconfigure;
     }
+    case Key::X:
+      // none -> each effect -> none
+      return select_effect(s, (s.effect + 1) % (effects().size() + 1));
     case Key::Escape:
       return kQuit;
     case Key::Help:
@@ -195,7 +325,23 @@ uint32_t handle_key(ViewState& s, Key key, size_t variant_count) {
   }
 }
 
+namespace {
+
+Presented presented_effect(const ViewState& s, const Availability& a, std::string_view effect) {
+  const std::string without = "without " + std::string(effect) + ": the HDR frame, tonemapped";
+  if (s.view == View::Unblurred) return {Picture::Unblurred, without + " (B)"};
+  if (!a.blur_runs) return {Picture::Unblurred, without + "; the implementation cannot run these settings"};
+  if (s.view == View::DiffReference) {
+    if (a.reference_ready) return {Picture::DiffReference, "difference to " + std::string(effect) + "'s ground truth"};
+    return {Picture::Blurred, std::string(effect) + "; its ground truth for the difference is being computed"};
+  }
+  return {Picture::Blurred, std::string(effect)};
+}
+
+}  // namespace
+
 Presented presented(const ViewState& s, const Availability& a, std::string_view second) {
+  if (const EffectInfo* effect = current_effect(s)) return presented_effect(s, a, effect->name);
   if (s.view == View::Unblurred) return {Picture::Unblurred, "unblurred scene (B)"};
   if (!a.blur_runs) return {Picture::Unblurred, "unblurred scene: the variant cannot run these settings"};
   switch (s.view) {

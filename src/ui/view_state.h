@@ -9,6 +9,7 @@
 #include <glm/vec2.hpp>
 
 #include "blur/blur.h"
+#include "effects/effect.h"
 
 namespace blurlab::ui {
 
@@ -33,15 +34,25 @@ struct ViewState {
   // The radius maps M cycles through for the variable-radius variants (settings.radius_map):
   // none (R everywhere), the built-ins, and the --radius-map file if one was given.
   std::shared_ptr<const RadiusMap> radius_map_file;
+  // The effect on screen (X cycles them): 0 is none, the blurs alone on the scene; i > 0 is
+  // effects()[i - 1] on the HDR scene, its picture tonemapped.
+  size_t effect = 0;
+  size_t implementation = 0;   // an index into the effect's implementations()
+  EffectValues effect_values;  // the effects' parameters given (--NAME, the panel), by name
+  // Why the last key did nothing ("" when it did something), for the overlay to say.
+  std::string key_note;
 };
 // The maps M cycles through, in order: none, ramp, band, circle, the file (if any).
 std::vector<std::shared_ptr<const RadiusMap>> radius_map_cycle(const ViewState& state);
 
 // Digits select variants 1-9 of the registry's order, Shift+digits 10-18; arrows step through all.
+// With an effect on, the arrows step through its implementations and a digit selects its variant
+// as the implementation where that variant serves the effect (and does nothing else: key_note
+// says why); X cycles the effects: none, each of effects(), none.
 enum class Key {
   Digit1, Digit2, Digit3, Digit4, Digit5, Digit6, Digit7, Digit8, Digit9,
   ShiftDigit1, ShiftDigit2, ShiftDigit3, ShiftDigit4, ShiftDigit5, ShiftDigit6, ShiftDigit7, ShiftDigit8, ShiftDigit9,
-  Left, Right, Plus, Minus, G, F, E, Space, V, S, D, B, Tab, R, L, C, Escape, Help, M,
+  Left, Right, Plus, Minus, G, F, E, Space, V, S, D, B, Tab, R, L, C, Escape, Help, M, X,
 };
 // The names --script takes: those of docs/USAGE.md's key table ("1", "Shift+1", "+", "?", "Esc",
 // ...) and spelled-out ones ("Plus", "Escape", ...).
@@ -68,13 +79,31 @@ enum Effect : uint32_t {
 
 uint32_t handle_key(ViewState& state, Key key, size_t variant_count);
 
+// The effect on screen, or nullptr (none: the blurs alone).
+const EffectInfo* current_effect(const ViewState& state);
+// Its implementation's name ("" without an effect).
+std::string current_implementation(const ViewState& state);
+// Switches to effects()[index - 1] (0: none); its implementation is the variant on screen where
+// that serves it, else its first. Returns the key's effects.
+uint32_t select_effect(ViewState& state, size_t index);
+// What the effect on screen runs: its implementation, its parameters (those given, the defaults
+// for the rest), the border and the knobs of the settings.
+EffectSettings effect_settings(const ViewState& state);
+// Sets parameter `name` of the effect on screen to `text` if the effect accepts it for a frame of
+// `size` (EffectInfo::validate); else returns why not (one line) and keeps the old value.
+std::optional<std::string> set_effect_value(ViewState& state, const std::string& name, const std::string& text, glm::ivec2 size);
+
 // What the window shows, decided once per frame from the state and from what can run. The
 // presenter draws `picture` and the overlay prints `label`, so the line always describes the
 // picture (e.g. the unblurred scene when the variant cannot run the settings).
+// With an effect, Blurred is the effect's picture, Unblurred the HDR frame through the same
+// tonemap, and DiffReference the difference to the effect's ground truth.
 enum class Picture { Blurred, Unblurred, DiffReference, DiffGaussian, DiffVariant };
 struct Availability {
-  bool blur_runs = false;        // the variant runs these settings
-  bool reference_ready = false;  // the CPU reference (or, in View::DiffGaussian, the exact Gaussian) is on the GPU
+  bool blur_runs = false;        // the variant (with an effect: its implementation) runs these settings
+  // The CPU reference (in View::DiffGaussian, the exact Gaussian; with an effect, its ground
+  // truth) is on the GPU.
+  bool reference_ready = false;
   bool second_runs = false;      // the second variant of View::DiffVariant runs
 };
 struct Presented {

@@ -10,8 +10,10 @@
 namespace blurlab {
 
 // `text` as one printable line: control characters (a newline in a file name, a terminal escape)
-// become \n, \r, \t, \e or \xNN, and C1 controls in UTF-8 \u0080..\u009f. Other bytes stay.
-// Idempotent: a backslash is printable, so a line already made single stays as it is.
+// become \n, \r, \t, \e or \xNN, C1 controls in UTF-8 \u0080..\u009f, and a byte 0x80..0x9f
+// outside any UTF-8 character (an 8-bit C1 control: 0x9b is CSI to a terminal that reads bytes)
+// \xNN. Other bytes stay. Idempotent: a backslash is printable, so a line already made single
+// stays as it is.
 std::string single_line(std::string_view text);
 
 // Writes what it is given to `target` with single_line()'s rule applied to every line, the line
@@ -28,7 +30,7 @@ class EscapingStreambuf : public std::streambuf {
 
  private:
   std::streambuf* target_;
-  bool held_c2_ = false;  // a 0xC2 at the end of the last piece: a C1 control if 0x80..0x9F follows
+  std::string held_;  // a UTF-8 character cut by the end of the last piece: its first bytes
 };
 
 // For the program's run (main()): std::cout through an EscapingStreambuf, restored at the end.

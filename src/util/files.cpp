@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -253,7 +254,7 @@ std::string read_regular_file(const std::filesystem::path& path, uint64_t max_by
   if (::fstat(fd.get(), &info) != 0) throw failure(std::strerror(errno));
   if (!S_ISREG(info.st_mode)) throw failure(not_regular(info.st_mode));
   const auto too_large = [&](const std::string& size) {
-    return failure("it holds " + size + "; blurlab reads at most " + format_bytes(max_bytes));
+    return failure("it holds " + size + "; at most " + format_bytes(max_bytes) + " is read");
   };
   if (static_cast<uint64_t>(info.st_size) > max_bytes) throw too_large(format_bytes(static_cast<uint64_t>(info.st_size)));
 
@@ -453,6 +454,12 @@ std::vector<std::string> check_output_directory(const fs::path& given, const Out
   if (ec) throw refusal(given, ec.message());
   if (entries.empty()) return {};
   std::sort(entries.begin(), entries.end());
+  // A temporary an earlier run could not remove (killed by SIGKILL, a power cut) is blurlab's own:
+  // said so, rather than taken for a file of someone else's.
+  for (const std::string& entry : entries)
+    if (is_temporary_name(entry))
+      throw refusal(dir / entry, "a temporary file of an earlier blurlab run that was killed before it could remove it (SIGKILL, a "
+                                 "power cut): blurlab's own, safe to remove; " + rule);
   // Each entry as itself (lstat): a link is never followed, whatever it points to.
   for (const std::string& entry : entries) {
     struct stat es {};
@@ -577,10 +584,18 @@ void check_standard_output() {
   const int error = errno;
   if (flushed && !std::ferror(stdout) && std::cout.good()) return;
   // After a failed write stdio may hold nothing more to flush, and errno is gone: ask the descriptor.
+  // A pipe whose reader is gone says so to poll(); a device answers a write of nothing with its
+  // error (/dev/full: ENOSPC); a file says what its file system has left.
   std::string why = error != 0 ? std::strerror(error) : "";
   if (why.empty()) {
     struct pollfd fd {STDOUT_FILENO, POLLOUT, 0};
-    why = ::poll(&fd, 1, 0) == 1 && (fd.revents & POLLERR) ? std::strerror(EPIPE) : "a write failed";
+    struct stat st {};
+    struct statvfs fs {};
+    if (::poll(&fd, 1, 0) == 1 && (fd.revents & POLLERR)) why = std::strerror(EPIPE);
+    else if (::write(STDOUT_FILENO, "", 0) < 0) why = std::strerror(errno);
+    else if (::fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) && ::fstatvfs(STDOUT_FILENO, &fs) == 0 && fs.f_bavail == 0)
+      why = std::strerror(ENOSPC);
+    else why = "a write failed";
   }
   throw Error("cannot write to standard output: " + why);
 }

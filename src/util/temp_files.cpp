@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -122,10 +124,13 @@ void release_slot(int slot) {
   registry[slot].state.store(kFree, std::memory_order_release);
 }
 
+constexpr std::string_view kTemporaryPrefix = ".blurlab-", kTemporarySuffix = ".tmp";
+constexpr size_t kSuffixLength = 8;
+
 std::string random_suffix() {
   static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   static thread_local std::mt19937_64 engine{std::random_device{}() ^ (static_cast<uint64_t>(::getpid()) << 32)};
-  std::string suffix(8, ' ');
+  std::string suffix(kSuffixLength, ' ');
   for (char& c : suffix) c = kAlphabet[engine() % (sizeof kAlphabet - 1)];
   return suffix;
 }
@@ -138,7 +143,7 @@ std::string random_suffix() {
 template <typename Make>
 std::pair<std::filesystem::path, int> create_listed(const std::filesystem::path& dir, bool directory, const Make& make) {
   for (int attempt = 0; attempt < 100; ++attempt) {
-    std::filesystem::path path = dir / (".blurlab-" + random_suffix() + ".tmp");
+    std::filesystem::path path = dir / (std::string(kTemporaryPrefix) + random_suffix() + std::string(kTemporarySuffix));
     const int slot = claim_slot(path.string(), directory);
     if (make(path)) return {std::move(path), slot};
     const int error = errno;
@@ -249,6 +254,14 @@ int live_temporary_files() {
   int n = 0;
   for (const Slot& slot : registry) n += slot.state.load(std::memory_order_acquire) == kLive;
   return n;
+}
+
+bool is_temporary_name(std::string_view name) {
+  if (name.size() != kTemporaryPrefix.size() + kSuffixLength + kTemporarySuffix.size() || name.substr(0, kTemporaryPrefix.size()) != kTemporaryPrefix ||
+      name.substr(name.size() - kTemporarySuffix.size()) != kTemporarySuffix)
+    return false;
+  const std::string_view suffix = name.substr(kTemporaryPrefix.size(), kSuffixLength);
+  return std::all_of(suffix.begin(), suffix.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
 }
 
 }  // namespace blurlab

@@ -15,6 +15,10 @@
 
 namespace blurlab {
 
+// Whether `name` (a plain file name) is one TemporaryFile or TemporaryDirectory gives: what a run
+// killed before it could remove its temporaries (SIGKILL, a power cut) leaves behind.
+bool is_temporary_name(std::string_view name);
+
 class TemporaryFile {
  public:
   // A new empty file in `dir` with a short unique name (".blurlab-XXXXXXXX.tmp"), created with

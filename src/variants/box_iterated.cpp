@@ -165,6 +165,9 @@ extern const VariantInfo box_iterated{
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
+    // Running sums cost the same at every sigma; rgba8's integer sums (255 W below 2^32, W the boxes'
+    // product of widths) hold up to r = 384 (boxes of radius 127-128).
+    .max_radius = 384,
     .knobs = {knobs::workgroup({{128, 1}, {256, 1}, {32, 1}, {64, 1}}), kChunk, kChains},
     .loop_iterations = loop_iterations,
     .shared_memory = shared_memory,

@@ -677,6 +677,7 @@ extern const VariantInfo dual_kawase{
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,
     .uses_intermediate = true,
+    .max_radius = kMaxRadius,  // a level more per doubling of sigma
     .hardware_filtering = true,
     .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}}), kFold, kUpThreads, kUpBlock, kUpStage, kDownChain, kLastPass,
               kStreamRows},

@@ -15,6 +15,7 @@
 // float weights every variant reads), divided by N for the inverse transform, into an N x 1
 // rgba32f texture both line passes read (its size is the same at every image size: a recipe runs
 // at any size). A pass, not an upload: the weights block is the pipeline's one per-kernel datum.
+#include <algorithm>
 #include <cmath>
 
 #include "blur/blur.h"
@@ -25,15 +26,13 @@ namespace {
 constexpr gl::Format kSpectrumFormat = gl::Format::rgba32f;
 
 // The transform's length: N points per line segment, N - 2r of them outputs. Shared memory: both
-// channel pairs, N complex fp32 values each (16 N bytes). 2048 (32 KiB, fewer segments' overlap at
-// large r) may be given, but is no candidate: the GL grid's 517x389 image would take a 2048-point
-// transform per line, past what it runs on a CPU rasterizer (gl/test_variants.cpp: reduced_size).
+// channel pairs, N complex fp32 values each (16 N bytes): 2048 points take 32 KiB a line.
 const Knob kPoints{.name = "points",
                    .help = "FFT length N (a power of two): each transform yields N - 2r outputs of a line; shared memory 16 N bytes",
                    .define = "FFT_N",
                    .min = 4,
                    .max = 4096,
-                   .candidates = {{512}, {1024}},
+                   .candidates = {{512}, {1024}, {2048}},
                    // Measured on an H200 (every row checked; docs/PERFORMANCE.md "The FFT blur"):
                    // a segment of 1024 points (radix 8, 1 line) costs 1.86x one of 512 (radix 4,
                    // 2 lines) at 4096x4096, 1.84x at 1920x1080. A 4096-texel line takes 9 segments
@@ -41,7 +40,10 @@ const Knob kPoints{.name = "points",
                    // to r = 102: 1024 from r = 29 (4096x4096, r = 64: 0.735 ms, in a build that ran
                    // 4-16% slower than this one, against 0.817 with 512). At 1920x1080 the same count favours 512 points up to r = 76 (predicted
                    // 0.109 against 0.127 ms at r = 64): the default follows the larger image.
-                   .default_by_radius = {{0, {512}}, {29, {1024}}}};
+                   // From r = 200 2048 points (32 KiB, one line): a 1024-point segment keeps fewer than
+                   // 624 outputs, a 2048-point one 1648 (predicted, by the same count, 2048 from about
+                   // r = 170; r = 256 and above need it).
+                   .default_by_radius = {{0, {512}}, {29, {1024}}, {200, {2048}}}};
 
 int points(const BlurSettings& s) { return s.integer(kPoints); }
 // Outputs per segment (overlap-save: the first and last r points are the window's apron).
@@ -99,6 +101,24 @@ std::string line_groups_text(const char* side, const BlurSettings& s) {
   return lines(s) == 1 ? std::string(side) : "ceil(" + std::string(side) + " / " + std::to_string(lines(s)) + ")";
 }
 int segments(int length, const BlurSettings& s) { return (length + outputs(s) - 1) / outputs(s); }
+// The first forward step's radix F, what log2 N leaves over steps of the radix (glsl/fft.comp).
+int first_radix(const BlurSettings& s) {
+  const int l = log2_of(points(s)), radix = s.integer(kRadix);
+  if (radix == 8) return l % 3 == 1 ? 2 : l % 3 == 2 ? 4 : 8;
+  return l % 2 == 1 ? 2 : 4;
+}
+// Butterflies one invocation takes in a step of the smaller radix (glsl/fft.comp's B): its loops
+// over them are unrolled, and its two register arrays hold 8 complex values each per butterfly.
+int butterflies_per_invocation(const BlurSettings& s) {
+  const int wg = s.workgroup().x, per_step = lines(s) * (points(s) / std::min(first_radix(s), s.integer(kRadix)));
+  return std::max((per_step + wg - 1) / wg, 1);
+}
+// The most butterflies an invocation is compiled for: twice what the knobs' candidates take with
+// the other knobs at their defaults (workgroup 64 or 4 lines at r >= 29: 8). The program grows with
+// them: on llvmpipe (2 shared cores, the whole --check run at 64x64) 2 or 4 butterflies took 4 s,
+// 8 24 s, 16 28-30 s, 32 58 s (187 s on a busier machine), 128 (workgroup 4) 96 s and 1 GB,
+// 512 (workgroup 1) 230 s.
+constexpr int kMaxButterfliesPerInvocation = 16;
 
 class Fft final : public Blur {
  public:
@@ -146,6 +166,13 @@ std::optional<Refusal> check(const BlurSettings& s, glm::ivec2 /*size*/, const g
     return Refusal{Limit::Knobs, "workgroup " + std::to_string(s.workgroup().x) + "x" + std::to_string(s.workgroup().y) +
                                      ": a workgroup transforms one line segment, so its height must be 1",
                    static_cast<double>(s.workgroup().y), 1.0};
+  if (const int b = butterflies_per_invocation(s); b > kMaxButterfliesPerInvocation)
+    return Refusal{Limit::Knobs,
+                   "workgroup " + std::to_string(s.workgroup().x) + "x1 for " + std::to_string(lines(s)) + " lines of " + std::to_string(n) +
+                       " points: each invocation takes " + std::to_string(b) + " butterflies a step (register arrays of " +
+                       std::to_string(16 * b) + " complex values), more than the " + std::to_string(kMaxButterfliesPerInvocation) +
+                       " a program is compiled for (its unrolled steps grow with them: minutes to compile); a wider workgroup takes fewer",
+                   static_cast<double>(b), static_cast<double>(kMaxButterfliesPerInvocation)};
   if (outputs(s) < 1)
     return Refusal{Limit::Reach,
                    "a transform of " + std::to_string(n) + " points holds no output beside the kernel's " +
@@ -203,6 +230,7 @@ extern const VariantInfo fft{
     .stage = Stage::Compute,
     .summary = "rows then columns by overlap-save FFT convolution (radix-4 or 8 Stockham in shared memory, two channels per complex line)",
     .uses_intermediate = true,
+    .max_radius = kMaxRadius,  // its cost does not grow with r
     .knobs = {kWorkgroup, kPoints, kRadix, kLines, kSwizzle},
     .accumulated_terms = accumulated_terms,
     .shared_memory = shared_memory,

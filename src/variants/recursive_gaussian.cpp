@@ -147,6 +147,7 @@ extern const VariantInfo recursive_gaussian{
     .uses_intermediate = true,
     // The causal pass's output feeds a recursion: 8 bits would cost the result more than a step.
     .default_intermediate = gl::Format::rgba16f,
+    .max_radius = kMaxRadius,  // a recursion of the same few taps at every sigma
     .knobs = {knobs::workgroup({{64, 1}, {32, 1}, {128, 1}, {256, 1}}), kLookahead},
     .refused_borders = recursive::refused_borders(),
     .loop_iterations = loop_iterations,

@@ -319,6 +319,7 @@ extern const VariantInfo recursive_gaussian_blocks{
     .uses_intermediate = true,
     // As recursive-gaussian: the rows' output feeds a recursion, 8 bits would cost more than a step.
     .default_intermediate = gl::Format::rgba16f,
+    .max_radius = kMaxRadius,  // a recursion of the same few taps at every sigma
     // WxH = blocks per line x neighbouring columns per columns workgroup.
     .knobs = {knobs::workgroup({{128, 4}, {256, 2}, {64, 8}, {512, 1}})},
     .refused_borders = recursive::refused_borders(),

@@ -165,10 +165,10 @@ std::vector<Case> bad_arguments() {
       {"radius_word", {"--radius", "abc"}, 2, "not a whole number"},
       {"radius_fraction", {"--radius", "1.5"}, 2, "not a whole number"},
       {"radius_negative", {"--radius", "-1"}, 2, "out of range"},
-      {"radius_too_big", {"--radius", "129"}, 2, "out of range 0..128"},
+      {"radius_too_big", {"--radius", "513"}, 2, "out of range 0..512"},
       // A number too large for its type is out of range, not "not a number" (it said so).
-      {"radius_overflow", {"--radius", "99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..128"},
-      {"radius_overflow_in_range", {"--radius", "1:99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..128"},
+      {"radius_overflow", {"--radius", "99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..512"},
+      {"radius_overflow_in_range", {"--radius", "1:99999999999999999999"}, 2, "--radius '99999999999999999999' is out of range 0..512"},
       {"radius_empty_item", {"--radius", "1,,2"}, 2, "empty list item"},
       {"radius_backwards_range", {"--radius", "5:1"}, 2, "ends before it starts"},
       {"radius_zero_step", {"--radius", "1:8:0"}, 2, "step"},
@@ -183,7 +183,7 @@ std::vector<Case> bad_arguments() {
       {"sigma_overflow", {"--sigma", "1e400"}, 2, "--sigma '1e400' is out of range (0, 1000]"},
       {"sigma_underflow", {"--sigma", "1e-400"}, 2, "--sigma '1e-400' is out of range (0, 1000]"},
       {"sigma_hex", {"--sigma", "0x10"}, 2, "not a number"},
-      {"sigma_needs_large_radius", {"--sigma", "50"}, 2, "give --radius"},
+      {"sigma_needs_large_radius", {"--sigma", "171"}, 2, "give --radius"},
       {"sigma_with_box", {"--sigma", "2", "--kernel", "box"}, 2, "gauss kernel only"},
       {"kernel_unknown", {"--kernel", "median"}, 2, "not box or gauss"},
       {"kernel_empty", {"--kernel", ""}, 2, "--kernel"},
@@ -455,6 +455,60 @@ std::vector<Case> bad_arguments() {
                         "--frames", "0"},
                        2,
                        "gauss kernel only"});
+  // The list modes print their list and exit: an option none of them reads was ignored without a
+  // word (exit 0), and of two modes only one ran.
+  for (const auto& [name, args, message] : std::vector<std::tuple<std::string, std::vector<std::string>, std::string>>{
+           {"list_variants_json", {"--list-variants", "--json", "x.json"}, "--list-variants lists the variants and exits: --json does not apply"},
+           {"list_variants_report", {"--list-variants", "--report", "page"}, "--list-variants lists the variants and exits: --report does not apply"},
+           {"list_refusals_csv", {"--list-refusals", "--csv", "x.csv"}, "--list-refusals lists each variant's refusal and exits: --csv does not apply"},
+           {"list_refusals_tuned", {"--list-refusals", "--tuned", "garbage.json"}, "--tuned does not apply with it"},
+           {"list_refusals_two_radii", {"--list-refusals", "--radius", "3,5"}, "--list-refusals lists what one setting is refused for"},
+           {"print_kernel_csv", {"--print-kernel", "--csv", "x.csv"}, "--print-kernel prints the kernel's weights and exits: --csv does not apply"},
+           {"print_kernel_output", {"--print-kernel", "--radius", "2", "--output", out}, "--output does not apply with it"},
+           {"print_kernel_check", {"--print-kernel", "--radius", "2", "--check"}, "--check does not apply with it"},
+           {"two_list_modes", {"--list-variants", "--list-refusals"}, "--list-variants and --list-refusals each print a list and exit"},
+           {"list_and_print_kernel", {"--list-variants", "--print-kernel", "--radius", "2"}, "--list-variants and --print-kernel each print"}})
+    cases.push_back({name, args, 2, message});
+  // A program that would take minutes to compile is refused with the numbers, like any limit: fft's
+  // per-invocation arrays grow as its workgroup shrinks (workgroup 1 on 8x8 compiled for 230 s).
+  cases.push_back({"fft_workgroup_one", {"--headless", "--variant", "fft", "--workgroup", "1", "--size", "8x8", "--frames", "0"}, 2,
+                   "workgroup 1x1 for 2 lines of 512 points: each invocation takes 512 butterflies a step (register arrays of 8192 "
+                   "complex values), more than the 16 a program is compiled for"});
+  // An effect's parameters and implementations: refused before any work, one line with the numbers.
+  const std::vector<std::string> bloom = {"--headless", "--effect", "bloom", "--size", "64x36", "--frames", "0"};
+  for (const auto& [name, more, message] : std::vector<std::tuple<std::string, std::vector<std::string>, std::string>>{
+           {"effect_unknown", {"--effect", "glow"}, "--effect 'glow' is not none, bloom"},
+           {"effect_parameter_without_effect", {"--headless", "--intensity", "0.5"}, "--intensity is a parameter of an effect: give --effect as well"},
+           {"bloom_intensity_nan", {"--intensity", "nan"}, "--intensity 'nan' is not a number"},
+           {"bloom_intensity_negative", {"--intensity", "-0.5"}, "--intensity -0.5 is out of range 0..1"},
+           {"bloom_intensity_above_one", {"--intensity", "1.01"}, "--intensity 1.01 is out of range 0..1"},
+           {"bloom_threshold_negative", {"--threshold", "-1"}, "--threshold -1 is out of range 0..65504"},
+           {"bloom_knee_above_threshold", {"--threshold", "1", "--knee", "1.5"}, "--knee 1.5 is above --threshold 1"},
+           {"bloom_psf_no_term", {"--psf", "sum:"}, "a sum needs at least one term"},
+           {"bloom_psf_zero_weights", {"--psf", "sum:0@2,0@4"}, "the weights sum to 0"},
+           {"bloom_psf_negative_weight", {"--psf", "sum:1@2,-1@4"}, "weight -1 is negative"},
+           {"bloom_psf_sigma_zero", {"--psf", "gauss:0%"}, "sigma 0 must be above 0"},
+           {"bloom_psf_too_wide", {"--psf", "gauss:9%", "--size", "3840x2160"}, "needs radius 584 (3 sigma), above 512"},
+           {"bloom_psf_unknown_form", {"--psf", "star:3"}, "is neither gauss:SIGMA nor sum:W@SIGMA"},
+           {"bloom_box_only_variant", {"--variant", "compute-sliding"}, "'compute-sliding' does not serve the bloom effect"},
+           {"bloom_kernel_option", {"--kernel", "box"}, "--kernel does not apply with --effect bloom"},
+           {"bloom_sigma_option", {"--sigma", "3"}, "--sigma does not apply with --effect bloom"},
+           {"bloom_output_two_implementations", {"--variant", "fft,mip-chain", "--output", "out.png"}, "--output with --effect needs exactly one implementation"},
+           // A refusal of the one implementation asked for, with its numbers (the radius cap of a
+           // variant whose cost grows with the radius: sigma 10% of 720 rows needs r = 216).
+           {"bloom_past_a_variants_reach", {"--variant", "compute-separable", "--psf", "gauss:10%", "--size", "1280x720"},
+            "radius 216 is above compute-separable's 128"}}) {
+    std::vector<std::string> args;
+    if (more.front() == "--effect" || more.front() == "--headless") {
+      args = more;
+      if (more.front() == "--effect") args.insert(args.begin(), "--headless");
+    } else {
+      args = bloom;
+      if (std::find(more.begin(), more.end(), "--size") != more.end()) args.erase(args.begin() + 3, args.begin() + 5);  // its own size
+      args.insert(args.end(), more.begin(), more.end());
+    }
+    cases.push_back({name, args, 2, message});
+  }
   // Depth of field's lens (effects/dof.h), refused while the options are read: before any work.
   const auto dof = [&](std::string name, std::initializer_list<std::string> more, std::string message) {
     std::vector<std::string> args = {"--headless", "--effect", "dof", "--frames", "0", "--csv", "out.csv"};
@@ -586,7 +640,7 @@ std::vector<BadFile> bad_files() {
   files.push_back({"chunk_type_not_letters", kPngSignature + ihdr(11, 7) + chunk("ID@T", "x") + rest});
   files.push_back({"a_directory", "", "is a directory", {}, 0, true});
   // Larger than any image blurlab takes: refused from its size, unread (sparse, no disk used).
-  files.push_back({"file_beyond_limit", kPngSignature, "blurlab reads at most 2.5 GiB", {}, kMaxImageFileBytes + 1});
+  files.push_back({"file_beyond_limit", kPngSignature, "at most 2.5 GiB is read", {}, kMaxImageFileBytes + 1});
 
   // JPEG: libjpeg warns about corrupt data and fills the gap with grey; here that is an error.
   const std::string jpeg = jpeg_file(32, 24, 3, [](int x, int y, int c) { return static_cast<uint8_t>(x * 7 + y * 5 + c * 40); });
@@ -1273,6 +1327,123 @@ TEST(Messages, StdoutEscapesWhatStderrEscapes) {
   fs::create_directories(sandbox.dir() / "adir" / name);
   const ProgramResult e = run_program(BLURLAB_PROGRAM, copy_run({"--csv", "adir/" + name}), sandbox.dir());
   EXPECT_EQ(e.err, "blurlab: --csv 'adir/x\\e[2J\\x07\\u009b.csv': it is a directory\n");
+}
+
+TEST(Messages, ControlBytesOfAJsonFileAreEscapedAsInNames) {
+  // A JSON parse error quotes what it last read: an 8-bit CSI (0x9B, outside any UTF-8 character)
+  // reached the terminal raw, while the same byte in a name... reached it too.
+  Sandbox sandbox;
+  std::ofstream(sandbox.dir() / "csi.json", std::ios::binary) << "{\"entries\": \x9b[2J}";
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, copy_run({"--tuned", "csi.json"}), sandbox.dir());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("last read: '\"entries\": \\x9b'"), std::string::npos) << r.err;
+  for (const char c : r.err) EXPECT_FALSE(static_cast<unsigned char>(c) >= 0x80 && static_cast<unsigned char>(c) <= 0x9f) << r.err;
+}
+
+TEST(Messages, AFullDeviceOnStdoutSaysSo) {
+  // `blurlab --list-variants > /dev/full` said "a write failed", where --csv /dev/full says why.
+  Sandbox sandbox;
+  if (!sandbox.make_devices()) GTEST_SKIP() << "cannot make device nodes, and /dev is writable";
+  const ProgramResult r = run_program("/bin/sh", {"-c", "exec \"$0\" --list-variants > full", BLURLAB_PROGRAM}, sandbox.dir());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err, "blurlab: cannot write to standard output: No space left on device\n");
+}
+
+TEST(Messages, AReportOfTheCopyAloneSaysWhyItHasNoCharts) {
+  // It told the user to "run with --frames above 0" when frames were given: only the copy was timed.
+  Sandbox sandbox;
+  expect_success(run_program(BLURLAB_PROGRAM, {"--headless", "--variant", "copy", "--size", "16x16", "--frames", "2", "--report", "page"},
+                             sandbox.dir()));
+  const std::string md = file_text(sandbox.dir() / "page" / "report.md");
+  EXPECT_NE(md.find("No charts: only the copy pass was timed"), std::string::npos) << md;
+  EXPECT_EQ(md.find("--frames above 0"), std::string::npos) << md;
+}
+
+TEST(OutputFolders, ALeftoverTemporaryFileIsNamedAsBlurlabsOwn) {
+  // A run killed by SIGKILL leaves its staged .blurlab-XXXXXXXX.tmp files: the next run refused the
+  // folder as if someone else's file were there.
+  Sandbox sandbox;
+  expect_success(run_program(BLURLAB_PROGRAM, copy_run({"--report", "page"}), sandbox.dir()));
+  std::ofstream(sandbox.dir() / "page" / ".blurlab-a1B2c3D4.tmp") << "half a chart";
+  expect_refused_before_any_work(sandbox, copy_run({"--report", "page"}),
+                                 "--report 'page/.blurlab-a1B2c3D4.tmp': a temporary file of an earlier blurlab run that was killed before it "
+                                 "could remove it (SIGKILL, a power cut): blurlab's own, safe to remove; blurlab writes into an empty folder or over "
+                                 "its own earlier report");
+}
+
+TEST(ListModes, ListRefusalsListsTheVariantsAsked) {
+  // --list-refusals --variant fft listed every variant.
+  Sandbox sandbox;
+  const ProgramResult r = run_program(BLURLAB_PROGRAM, {"--list-refusals", "--variant", "fft,copy", "--size", "8x8"}, sandbox.dir());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "fft -\ncopy -\n");
+  // And says what the fft's program bound refuses.
+  const ProgramResult w = run_program(BLURLAB_PROGRAM, {"--list-refusals", "--variant", "fft", "--workgroup", "1", "--size", "8x8"}, sandbox.dir());
+  EXPECT_EQ(w.out, "fft knobs\n") << w.err;
+}
+
+// --- the recipe runner: blurlab's rules for the targets it writes ------------------------------
+// (tests/export_hostile_recipe.cmake takes its tampered recipes; here its OUT.png on special files.)
+
+// An export of compute-separable in the sandbox, folder "exp", for the runner.
+void export_for_runner(const Sandbox& sandbox) {
+  expect_success(run_program(BLURLAB_PROGRAM, {"--headless", "--variant", "compute-separable", "--kernel", "box", "--radius", "2", "--image",
+                                               "in.png", "--frames", "0", "--export", "exp"},
+                             sandbox.dir()));
+}
+
+TEST(RecipeRunner, OutputTargetsFollowBlurlabsRule) {
+  Sandbox sandbox;
+  const fs::path& dir = sandbox.dir();
+  if (!sandbox.make_devices()) GTEST_SKIP() << "cannot make device nodes, and /dev is writable";
+  export_for_runner(sandbox);
+  const auto runner = [&](const std::string& out) { return run_program(BLURLAB_RUN_RECIPE, {"exp/recipe.json", "in.png", out}, dir); };
+  const auto expect_one_line = [](const ProgramResult& r, int code, const std::string& message) {
+    ASSERT_FALSE(r.crashed) << r.err;
+    EXPECT_EQ(r.exit_code, code) << r.err;
+    EXPECT_EQ(r.err.rfind("blurlab-run-recipe: ", 0), 0u) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not exactly one line:\n" << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << "expected '" << message << "' in: " << r.err;
+  };
+  const auto before = files_below(dir);
+  // A device of the test's own: written through, and a device still (the runner refused it).
+  const ProgramResult null = runner("null.png");
+  EXPECT_EQ(null.exit_code, 0) << null.err;
+  EXPECT_TRUE(fs::is_character_file(dir / "null.png"));
+  expect_one_line(runner("full.png"), 1, "cannot write OUT.png 'full.png': No space left on device");
+  EXPECT_TRUE(fs::is_character_file(dir / "full.png"));
+  // /dev/stdout's kind of link, the test's own, with stdout a file: refused, the link kept (it was
+  // replaced with a regular file: as root, /dev/stdout of the whole machine).
+  fs::create_symlink("/proc/self/fd/1", dir / "stdout");
+  const ProgramResult proc = run_program("/bin/sh", {"-c", "exec \"$0\" exp/recipe.json in.png stdout > captured", BLURLAB_RUN_RECIPE}, dir);
+  expect_one_line(proc, 1, "OUT.png 'stdout': it leads through /proc to a file a process has open; name the file itself");
+  EXPECT_TRUE(fs::is_symlink(dir / "stdout"));
+  fs::remove(dir / "captured");
+  // Read-only, as root too: refused, the file kept (it was replaced).
+  expect_one_line(runner("read_only.csv"), 1, "OUT.png 'read_only.csv': it is read-only (mode 0444)");
+  EXPECT_EQ(file_text(dir / "read_only.csv"), "kept");
+  // A block device and a directory: refused before any work.
+  if (::mknod((dir / "disk.png").c_str(), S_IFBLK | 0600, makedev(7, 0)) == 0) {
+    expect_one_line(runner("disk.png"), 1, "OUT.png 'disk.png': it is a block device");
+    EXPECT_TRUE(fs::is_block_file(dir / "disk.png"));
+    fs::remove(dir / "disk.png");
+  }
+  expect_one_line(runner("adir"), 1, "OUT.png 'adir': it is a directory");
+  fs::remove(dir / "stdout");
+  EXPECT_EQ(files_below(dir), before) << "a file appeared or vanished";
+}
+
+TEST(TestTools, WriteTheirOutputsAsBlurlabDoes) {
+  // blurlab-make-chart --map wrote through libpng's own fopen: as root it replaced a read-only file.
+  Sandbox sandbox;
+  std::ofstream(sandbox.dir() / "read_only.png") << "kept";
+  fs::permissions(sandbox.dir() / "read_only.png", fs::perms(0444));
+  for (const char* mode : {"--map", "--noise"}) {
+    const ProgramResult r = run_program(BLURLAB_MAKE_CHART, {mode, "5", "5", "read_only.png"}, sandbox.dir());
+    EXPECT_EQ(r.exit_code, 1) << mode << ": " << r.err;
+    EXPECT_NE(r.err.find("'read_only.png': it is read-only (mode 0444)"), std::string::npos) << mode << ": " << r.err;
+    EXPECT_EQ(file_text(sandbox.dir() / "read_only.png"), "kept") << mode;
+  }
 }
 
 }  // namespace

@@ -24,6 +24,10 @@ root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 
 # name | file | perl substitution (applied with -0pi: the whole file is one string) | ctest regex
 mutations=(
+  "bloom-threshold-ignored|glsl/effects/bloom_common.glsl|s/return max\(q, b - threshold\) \/ b;/return 1.0;/|^gl\.Effects\.BloomWithThresholdAndSumOfGaussians\$"
+  "bloom-composite-keeps-the-light-that-blooms|glsl/effects/bloom_common.glsl|s/h \+ u_pass\.x \* \(layer - blooming_light\(h\)\)/h + u_pass.x * layer/|^gl\.Bloom\/BloomImplementations\..*\/fft\$"
+  "tonemap-shoulder-moved|glsl/effects/tonemap.glsl|s/x \* \(2\.51 \* x \+ 0\.03\)/x * (2.41 * x + 0.03)/|^gl\.Bloom\/BloomImplementations\..*\/compute_separable\$"
+  "mip-chain-level-weights-ignored|glsl/effects/bloom_mip_chain.comp|s/u_pass\.x \* imageLoad\(u_down_here, p\)\.rgb : vec3\(0\.0\)/imageLoad(u_down_here, p).rgb : vec3(0.0)/|^gl\.Bloom\/BloomImplementations\..*\/mip_chain\$"
   "refuse-everything|src/blur/variant.cpp|s/(std::optional<Refusal> unsupported_reason\([^{]*\{)/\$1\n  return Refusal{Limit::Setting, \"mutation\"};/|^gl\.compute-separable\.r7\$"
   "refuse-non-default-knobs|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  for (const Knob* k : {&kColumns, &kRows, &kBatch, &kScan})\n    if (s.knob(k->name) != k->default_value(s.kernel.radius)) return Refusal{Limit::Knobs, \"mutation\"};/|^gl\.compute-box-blocked\.knobs\$"
   "refuse-large-radii|src/variants/compute_box_blocked.cpp|s/(std::optional<Refusal> check\([^{]*\{)/\$1\n  if (s.kernel.radius > 16) return Refusal{Limit::Reach, \"mutation\", double(s.kernel.radius), 16.0};/|^gl\.compute-box-blocked\.r33\$"
@@ -57,7 +61,7 @@ mutations=(
   "dual-kawase-auto-streams-below-its-size|src/variants/dual_kawase.cpp|s/double\(size->x\) \* size->y >= kStreamFromTexels/double(size->x) * size->y < kStreamFromTexels/|^unit\.OwnBound\."
   "dual-kawase-shared-odd-centre-from-the-diagonals|glsl/dual_kawase.comp|s/vec4 sum = 4\.0 \* s_centre\[gl_LocalInvocationIndex\];/vec4 sum = 4.0 * diagonal(q + kO \/ 2);/|^gl\.DualKawase\.DownPassesShareTheirCorners\$"
   "no-barrier-before-a-store-after-a-read|src/gl/barriers.cpp|s/accessed_\.count\(texture\) > 0/false/|^(unit\.Barriers\.|gl\.Pipeline\.Stores)"
-  "pipeline-forgets-what-a-pass-read|src/blur/pipeline.cpp|s/      gl::barriers\(\)\.shader_accessed\(b\.texture->id\(\)\);\n//|^gl\.Pipeline\.Stores"
+  "pipeline-forgets-what-a-pass-read|src/blur/pass_runner.cpp|s/    gl::barriers\(\)\.shader_accessed\(b\.texture->id\(\)\);\n//|^gl\.Pipeline\.Stores"
   "variable-pyramid-level-variance-doubled|glsl/variable_pyramid.comp|s/float\(1 << \(2 \* \(k - 1\)\)\)/float(1 << (2 * k - 1))/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_pyramid"
   "variable-pyramid-model-level-variance-doubled|src/variants/variable_pyramid.cpp|s/std::ldexp\(1\.0, 2 \* \(k - 1\)\)/std::ldexp(1.0, 2 * k - 1)/|^unit\.Approximation\.ThePyramids"
   "timer-frames-dropped|src/gl/timer_pool.cpp|s/(    if \(!ready\) break;[^\n]*\n)/\$1    if (frame.number % 2) {\n      release(frame);\n      in_flight_.pop_front();\n      continue;\n    }\n/|^unit\.TimerPool\."
@@ -73,6 +77,9 @@ mutations=(
   "variable-level-sigma-not-scaled|src/blur/radius_map.cpp|s/kernel\.sigma \* level \/ kernel\.radius/kernel.sigma/|^unit\.(RadiusMap|VariableReference)\."
   "variable-pyramid-sample-off-by-half|glsl/variable_pyramid.comp|s/\/ float\(1 << l\.k\) - 0\.5;/\/ float(1 << l.k);/|^gl\.Variable\/Variable\.MatchesThePerPixelReference\/variable_pyramid"
   "radius-map-key-does-nothing|src/ui/view_state.cpp|s/s\.settings\.radius_map = maps\[[^;]*;/(void)it;/|^(unit\.Keys\.MCycles|window\.radius_map)"
+  "effect-key-does-nothing|src/ui/view_state.cpp|s/return select_effect\(s, \(s\.effect \+ 1\) % \(effects\(\)\.size\(\) \+ 1\)\);/return kNone;/|^(unit\.EffectKeys\.XCycles|window\.effect\$)"
+  "effect-window-shows-the-frame-without-it|app/window.cpp|s/    if \(presented_\.picture == ui::Picture::Unblurred\)\n      present_\.draw\(hdr_color_/    if (true)\n      present_.draw(hdr_color_/|^window\.effect\$"
+  "present-tonemap-without-the-curve|glsl/present.frag|s/u_encoding == 2 \? display_value\(c\.rgb\)/u_encoding == 2 ? vec4(linear_to_srgb(c.rgb), 1.0)/|^window\.effect\$"
   "recipe-levels-transposed|tests/tools/run_recipe.cpp|s/(  return \{bytes\.begin\(\), bytes\.end\(\)\};)/  if (name == \"radius_levels\") {\n    const size_t w = texture.at(\"width\"), h = texture.at(\"height\");\n    std::string t = bytes;\n    for (size_t y = 0; y < h; ++y)\n      for (size_t x = 0; x < w; ++x) t.replace((y * w + x) * texel, texel, bytes, (x * h + y) * texel, texel);\n    return {t.begin(), t.end()};\n  }\n\$1/|^export\.variable-"
   "regblock-unrolled-at-large-r|src/variants/compute_separable_regblock.cpp|s/with_defaults_by_radius\(regblock::taps_knob\(\{0, 1\}\), \{\{24, \{1\}\}\}\)/regblock::taps_knob({0, 1})/|^unit\.Defaults\."
   "streamed-taps-weights-off-by-one|glsl/regblock_common.glsl|s/w\[q\] = u_taps\[b \* \(RB_STREAM_INPUTS \/ 4\) \+ q\]/w[q] = u_taps[b * (RB_STREAM_INPUTS \/ 4) + q + 1]/|^gl\.compute-separable-regblock\.large_gauss\$"
@@ -92,6 +99,14 @@ mutations=(
   "sliding-subgroup-carry-not-added|glsl/compute_sliding_subgroup.comp|s/      sum \+= total\[u\];\n//|^gl\.compute-sliding-subgroup\.r7\$"
   "sliding-subgroup-leaving-texel-off-by-one|glsl/compute_sliding_subgroup.comp|s/load_walk\(ivec2\(x - SLIDE_RADIUS - 1, y\)\)/load_walk(ivec2(x - SLIDE_RADIUS, y))/|^gl\.compute-sliding-subgroup\.r7\$"
   "sliding-subgroup-later-segments-skip-the-warm-up|glsl/compute_sliding_subgroup.comp|s/  if \(walking\)\n    for \(int k = 0;/  if (walking \&\& start == 0)\n    for (int k = 0;/|^gl\.BoxWalks\.SubgroupWalksSeveralSegmentsPerLine\$"
+  "recipe-runner-binds-two-on-a-unit|tests/tools/run_recipe.cpp|s/if \(!\(image \? image_units : texture_units\)\.insert\(unit\)\.second\)/if (false)/|^export\.run_recipe_hostile\$"
+  "recipe-runner-writes-any-target|tests/tools/run_recipe.cpp|s/  blurlab::check_output_target\(out, \"OUT\.png\"\);\n//|^(export\.run_recipe_hostile|bad_input\.RecipeRunner\.)"
+  "recipe-runner-hands-any-shader-on|tests/tools/run_recipe.cpp|s/      blurlab::check_glsl_limits\(text, \{name\}\);\n//|^export\.run_recipe_hostile\$"
+  "export-counters-as-a-data-file|src/blur/pipeline.cpp|s/if \(texture == &owner_\.counters_\) recorded\.zeros = true;\n *else //|^gl\.ExportStructures\/ExportEveryStructure\.RunsFromItsRecipeAlone\/dual_kawase"
+  "fft-compiles-any-workgroup|src/variants/fft.cpp|s/constexpr int kMaxButterfliesPerInvocation = 32;/constexpr int kMaxButterfliesPerInvocation = 1 << 20;/|^bad_input\.ListModes\."
+  "list-refusals-lists-every-variant|app/list_refusals.cpp|s/                                                                    : o\.variants;/ : std::vector<const VariantInfo*>(variants().begin(), variants().end());/|^bad_input\.ListModes\."
+  "list-modes-ignore-options|src/cli/options.cpp|s/  check_list_mode\(app, o\);\n//|^bad_input\.Cli\/BadArguments\.OneLineAndNoFile\/list_"
+  "charts-prefix-leaves-out|docs/tools/charts.py|s/    check_plain_name\(args\.prefix, \"--prefix\"\)[^\n]*\n//|^report\.charts\$"
   "sliding-subgroup-columns-drop-the-last-walk|src/variants/compute_sliding_subgroup.cpp|s/\(\(size\.y \+ cw - 1\) \/ cw\)/(size.y \/ cw)/|^gl\.compute-sliding-subgroup\.r7\$"
 )
 

@@ -14,11 +14,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <png.h>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "image/image_file.h"
 #include "util/error.h"
+#include "util/files.h"
 
 namespace {
 
@@ -72,8 +74,23 @@ int main(int argc, char** argv) {
     image.width = static_cast<png_uint_32>(width);
     image.height = static_cast<png_uint_32>(height);
     image.format = PNG_FORMAT_GRAY;
-    if (!png_image_write_to_file(&image, argv[4], 0, grey.data(), 0, nullptr)) {
-      std::fprintf(stderr, "blurlab-make-chart: cannot write %s: %s\n", argv[4], image.message);
+    // Encoded in memory, then written as blurlab writes an output (util/files.h): whole or not at
+    // all, a link through /proc or a read-only file refused (libpng's own writer opened the name).
+    png_alloc_size_t size = 0;
+    std::string png;
+    if (png_image_write_get_memory_size(image, size, 0, grey.data(), 0, nullptr)) {
+      png.resize(size);
+      if (!png_image_write_to_memory(&image, png.data(), &size, 0, grey.data(), 0, nullptr)) png.clear();
+    }
+    if (png.empty()) {
+      std::fprintf(stderr, "blurlab-make-chart: cannot encode %s: %s\n", blurlab::single_line(argv[4]).c_str(), image.message);
+      return 1;
+    }
+    png.resize(size);
+    try {
+      blurlab::write_file_atomically(argv[4], png, "--map");
+    } catch (const blurlab::Error& e) {
+      std::fprintf(stderr, "blurlab-make-chart: %s\n", e.what());
       return 1;
     }
     return 0;

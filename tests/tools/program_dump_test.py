@@ -4,7 +4,8 @@ report.program_dump): a run writes one dump per compiled program, each headed by
 defines it was compiled from (compute-separable-regblock's at r = 3 unrolls its taps, at r = 30
 streams them, as its defaults by radius say); a dump in a folder that already holds files is
 refused before any work; program_dump.py counts a made-up NVIDIA dump's instructions, multiply-adds,
-registers, local memory and loops.
+registers, local memory and loops, and takes bad input as blurlab does (a FIFO or /dev/zero among the
+dumps, a bad option: one line, an exit code).
 
   python3 tests/tools/program_dump_test.py docs/tools/program_dump.py build-release/app/blurlab
 """
@@ -73,6 +74,25 @@ with tempfile.TemporaryDirectory() as tmp:
            f"program_dump.py's counts are wrong: {rows}")
     kept = subprocess.run([sys.executable, TOOL, made_up, "--grep", "RADIUS=64"], capture_output=True, text=True)
     expect(not [line for line in kept.stdout.splitlines() if line.startswith("| 020_")], "--grep kept a dump that does not match")
+
+    # Bad input as blurlab takes it: a FIFO or a link to /dev/zero among the dumps is one line and
+    # exit 1 (a FIFO hung it, /dev/zero grew it without end), a bad option one line and exit 2.
+    def refused(args, code, message, what):
+        try:
+            done = subprocess.run([sys.executable, TOOL, *args], capture_output=True, text=True, timeout=20)
+        except subprocess.TimeoutExpired:
+            return expect(False, f"{what}: hung")
+        expect(done.returncode == code and done.stderr.startswith("program_dump.py: ") and done.stderr.count("\n") == 1
+               and "Traceback" not in done.stderr and message in done.stderr,
+               f"{what}: exit {done.returncode}, stderr {done.stderr[-300:]!r}")
+    special = os.path.join(tmp, "special")
+    os.mkdir(special)
+    os.mkfifo(os.path.join(special, "010_fifo.txt"))
+    refused([special], 1, "cannot read a dump '" + os.path.join(special, "010_fifo.txt") + "': it is a FIFO", "a FIFO among the dumps")
+    os.remove(os.path.join(special, "010_fifo.txt"))
+    os.symlink("/dev/zero", os.path.join(special, "011_zero.txt"))
+    refused([special], 1, "it is a character device, not a regular file", "/dev/zero among the dumps")
+    refused([made_up, "--frobnicate"], 2, "unrecognized arguments: --frobnicate", "an unknown option")
 
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

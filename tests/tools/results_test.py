@@ -7,12 +7,17 @@ ranking lists every exact variant per radius by x copy with the refused ones nam
 the rows of a targets file made up here (not the project's) from the numbers as measured (2.5x
 meets 2.5x, 2.54x does not), holds a per-pass target to the worst pass, picks the fastest exact box,
 compares a variant's sizes, answers with the latest row of a setting, says "not measured" for a row
-the file lacks, and refuses a targets file that names no limit.
+the file lacks, and refuses a targets file that names no limit. Bad input is taken as blurlab takes
+it: a FIFO, /dev/zero, values of the wrong kind and bad options are one line on stderr with an exit
+code (no hang, no traceback); merge writes its file as blurlab writes an output (a link through
+/proc and a read-only file refused, a link kept); docs/results/measure.sh refuses a NAME or SIZE
+that would leave its folders.
 
   python3 tests/tools/results_test.py docs/tools/results.py
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -237,6 +242,100 @@ with tempfile.TemporaryDirectory() as tmp:
     # The project's own targets file is one.
     project = run("targets", path)
     expect(project.returncode == 0 and "docs/targets.json" in project.stdout, f"the project's targets file: {project.stderr}")
+
+
+# --- bad input, as blurlab takes it (docs/tools/tool_io.py): one line on stderr, an exit code, no
+# traceback, no hang, no file outside the folder asked for, no link or read-only file replaced ---
+def one_line_refusal(done, code, message, what):
+    expect(done.returncode == code, f"{what}: exit {done.returncode}, not {code}: {done.stderr[-300:]}")
+    expect(done.stderr.startswith("results.py: ") and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr,
+           f"{what}: not one line on stderr: {done.stderr[-300:]!r}")
+    expect(message in done.stderr, f"{what}: '{message}' not in {done.stderr!r}")
+
+
+def run_bounded(*args, env=None):
+    """The tool, killed after 20 s: a FIFO once hung it."""
+    try:
+        return subprocess.run([sys.executable, TOOL, *args], capture_output=True, text=True, encoding="utf-8", timeout=20, env=env)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(args, -1, "", "hung (killed after 20 s)\n")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    good = os.path.join(tmp, "good.json")
+    with open(good, "w") as f:
+        json.dump(first, f)
+    fifo = os.path.join(tmp, "report.fifo")
+    os.mkfifo(fifo)
+    one_line_refusal(run_bounded("table", fifo), 1, "it is a FIFO, not a regular file", "a FIFO as the report")
+    zero = os.path.join(tmp, "zero.json")  # a link of the test's own: /dev/zero is only read
+    os.symlink("/dev/zero", zero)
+    one_line_refusal(run_bounded("table", zero), 1, "it is a character device, not a regular file", "/dev/zero as the report")
+    bad_row = os.path.join(tmp, "bad_row.json")
+    with open(bad_row, "w") as f:
+        json.dump(dict(first, results=[dict(first["results"][1], settings="gauss")]), f)
+    one_line_refusal(run_bounded("table", bad_row), 1, "is not a blurlab JSON report (TypeError: a row without a variant name and settings",
+                     "a row whose settings are text")
+    bad_size = os.path.join(tmp, "bad_size.json")
+    with open(bad_size, "w") as f:
+        json.dump(dict(first, results=[dict(first["results"][1], size={"width": "wide", "height": 3})]), f)
+    one_line_refusal(run_bounded("ranking", bad_size), 1, "its size is not two whole numbers", "a size that is text")
+    not_json = os.path.join(tmp, "not.json")
+    with open(not_json, "wb") as f:
+        f.write(b"{\"results\": \x9b[2J")
+    done = run_bounded("table", not_json)
+    one_line_refusal(done, 1, "is not JSON", "a report that is not JSON")
+    expect("\x9b" not in done.stderr and "\x1b" not in done.stderr, f"a control byte of the file reached stderr: {done.stderr!r}")
+    one_line_refusal(run_bounded("table", good, "--radius", "abc"), 2, "--radius 'abc' is not a list of whole numbers in 0..128", "--radius abc")
+    one_line_refusal(run_bounded("table", good, "--radius", "-5"), 2, "is not a list of whole numbers", "--radius -5")
+    one_line_refusal(run_bounded("frobnicate"), 2, "(--help lists the options)", "an unknown command")
+    # merge's output as blurlab writes one: a link through /proc (a /dev/stdout of the test's own,
+    # stdout a file) and a read-only file are refused before anything is read, and left as they were.
+    proc_link = os.path.join(tmp, "stdout.json")
+    os.symlink("/proc/self/fd/1", proc_link)
+    with open(os.path.join(tmp, "captured"), "w") as captured:
+        done = subprocess.run([sys.executable, TOOL, "merge", proc_link, good], stdout=captured, stderr=subprocess.PIPE, text=True, timeout=20)
+    one_line_refusal(done, 1, "it leads through /proc to a file a process has open", "merge into a link through /proc")
+    expect(os.path.islink(proc_link), "merge replaced a link through /proc")
+    read_only = os.path.join(tmp, "read_only.json")
+    with open(read_only, "w") as f:
+        f.write("kept")
+    os.chmod(read_only, 0o444)
+    one_line_refusal(run_bounded("merge", read_only, good), 1, "it is read-only (mode 0444)", "merge into a read-only file")
+    expect(open(read_only).read() == "kept", "merge replaced a read-only file")
+    linked = os.path.join(tmp, "linked.json")
+    with open(os.path.join(tmp, "good_copy.json"), "w") as f:
+        f.write("old")
+    os.symlink("good_copy.json", linked)
+    expect(run_bounded("merge", linked, good).returncode == 0 and os.path.islink(linked)
+           and json.load(open(os.path.join(tmp, "good_copy.json")))["results"] == first["results"],
+           "merge into a link did not keep the link and write the file it leads to")
+    expect(not [n for n in os.listdir(tmp) if n.startswith(".blurlab-")], f"temporary files left: {os.listdir(tmp)}")
+
+    # docs/results/measure.sh: a NAME or SIZE that would leave its folders is refused (a "../" name
+    # overwrote and deleted files outside docs/results and docs/charts). A copy of the tree's files.
+    root = os.path.join(tmp, "tree")
+    tools = os.path.dirname(os.path.abspath(TOOL))
+    for folder in ("docs/results", "docs/tools", "docs/charts"):
+        os.makedirs(os.path.join(root, folder))
+    for name in os.listdir(tools):
+        if name.endswith(".py"):
+            shutil.copy(os.path.join(tools, name), os.path.join(root, "docs/tools", name))
+    measure = os.path.join(root, "docs/results/measure.sh")
+    shutil.copy(os.path.join(os.path.dirname(tools), "results", "measure.sh"), measure)
+    outside = os.path.join(tmp, "escape_keep.png")
+    with open(outside, "w") as f:
+        f.write("kept")
+    env = dict(os.environ, BLURLAB_PYTHON=sys.executable, BLURLAB="/bin/false")
+    for args, message in ((["results", "../../../escape", good], "NAME '../../../escape' is not a plain file name"),
+                          (["sweep", "../../x"], "SIZE '../../x' is not WxH"),
+                          (["all", ".hidden"], "NAME '.hidden' is not a plain file name"),
+                          (["nonsense"], "usage: measure.sh")):
+        done = subprocess.run(["bash", measure, *args], capture_output=True, text=True, env=env, timeout=60)
+        expect(done.returncode == 2 and done.stderr.count("\n") == 1 and message in done.stderr,
+               f"measure.sh {' '.join(args)}: exit {done.returncode}, stderr {done.stderr[-300:]!r}")
+    expect(os.path.exists(outside) and not os.path.exists(os.path.join(tmp, "escape.json")),
+           "measure.sh results wrote or removed files outside docs/results and docs/charts")
 
 
 for failure in failures:

@@ -1,26 +1,37 @@
 // blurlab-run-recipe DIR/recipe.json IN.png OUT.png
 // Runs a blur exported by `blurlab --export` as someone shipping it would: from recipe.json and the
 // shader files beside it alone, with plain OpenGL (libepoxy, an EGL context without a surface),
-// nlohmann-json and libpng, and none of blurlab's code. Every texture, sampler, framebuffer,
-// barrier, dispatch and draw comes from the recipe: the textures' formats, sizes and levels, each
-// binding's access, image format and sampler state, each pass's barriers before it, workgroup
-// counts or framebuffer and viewport, the barrier after the last pass, and whether the source
-// holds linear light. It blurs IN.png (8-bit RGBA) and writes the destination to OUT.png (8-bit;
-// from linear light encoded to sRGB, as the recipe says); the test compares it with the CPU
-// reference (tests/export_round_trip.cmake). It evaluates each size and workgroup formula of the
-// recipe it can read ("ceil(W / 32) x ceil(H / 16) x 1", "H x W") at the recipe's size and fails
-// if one disagrees with the counts the recipe gives; IN.png may have another size wherever the
-// formulas give every texture, workgroup count and viewport for it (at_size). Textures with
-// "contents" (a variable-radius variant's levels and weights) are filled from their data files,
-// each checked first: its size, and for a "radius_map" the levels within 0..max_level and each
-// level's weights a kernel. A bad or missing file is one line on stderr and exit 1.
-// What it ships with is read as hostile (check_recipe): every file it reads is a regular file of
-// bounded size, opened without waiting (a FIFO or /dev/zero once hung it), shaders and data files
-// are plain names in the recipe's folder, every value has its type and range before GL sees it
-// (groups [0, 0, 0] once blurred nothing, exit 0), a texture filled from a file is checked by the
-// recipe's radius_map (a recipe without one once blurred with NaN weights) and no texture is read
-// before something fills it. Every message is one line with control characters escaped.
-// Exit: 0 ran, 1 the recipe is wrong or GL failed, 2 usage.
+// nlohmann-json and libpng, and none of blurlab's blurs or GL code. Every texture, sampler,
+// framebuffer, barrier, dispatch and draw comes from the recipe: the textures' formats, sizes and
+// levels, each binding's access, image format and sampler state, each pass's barriers before it,
+// workgroup counts or framebuffer and viewport, the barrier after the last pass, and whether the
+// source holds linear light. It blurs IN.png (8-bit RGBA) and writes the destination to OUT.png
+// (8-bit; from linear light encoded to sRGB, as the recipe says); the test compares it with the CPU
+// reference (tests/export_round_trip.cmake). It evaluates every size and workgroup formula of the
+// recipe ("ceil(W / 32) x ceil(H / 16) x 1", "H x W") at the recipe's size and fails if one
+// disagrees with the counts the recipe gives or cannot be read (only "fixed for this image size"
+// says a count has none); IN.png may have another size wherever the formulas give every texture,
+// workgroup count and viewport for it (at_size). Textures with "contents" (a variable-radius
+// variant's levels and weights) are filled from their data files, each checked first: its size,
+// and for a "radius_map" the levels within 0..max_level and each level's weights a kernel; a
+// texture whose "initial_contents" are "zeros" is cleared once. A bad or missing file is one line
+// on stderr and exit 1.
+// It ships with every export and is one of blurlab's programs, so it keeps blurlab's rules, from
+// blurlab's own code for them (src/util: files, messages, the GLSL bounds; nothing of GL or blurs):
+// every file it reads is a regular file of bounded size, opened without waiting (a FIFO or
+// /dev/zero once hung it; util/files.h), shaders and data files are plain names in the recipe's
+// folder, each shader is within the bounds blurlab's --shader-dir keeps (util/glsl_limits.h: a
+// chain of macros or one huge #define once crashed the driver's compiler), every value has its
+// type and range before GL sees it (groups [0, 0, 0] once blurred nothing, exit 0), each pass's
+// bindings agree with the textures the recipe declares (one binding a unit, an image format that is
+// the texture's or its raw twin, the access its kind says; tampered ones ran with exit 0 and a
+// wrong image), a texture filled from a file is checked by the recipe's radius_map (a recipe
+// without one once blurred with NaN weights) and no texture is read before something fills it.
+// OUT.png is written as blurlab writes an output (util/files.h): whole or not at all, through a
+// device or FIFO, over the file a link leads to, never by replacing a link through /proc
+// (/dev/stdout once became a regular file for the whole machine), a read-only file or a file the
+// run reads. Every message is one line with control characters escaped (util/error.h).
+// Exit: 0 ran, 1 the recipe is wrong or GL failed, 2 usage (OUT.png one of the files it reads).
 #include <epoxy/egl.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -33,6 +44,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -47,13 +59,20 @@
 #include <utility>
 #include <vector>
 
+#include "util/error.h"
+#include "util/files.h"
+#include "util/glsl_limits.h"
+#include "util/strings.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Failure : std::runtime_error {
-  using std::runtime_error::runtime_error;
+// blurlab's own failure: its message made one line when it is made, so a name holding a NUL or a
+// line break cannot cut or split it, whoever prints what() (util/error.h).
+struct Failure : blurlab::Error {
+  using blurlab::Error::Error;
 };
 
 // What a recipe may ask for: beyond these it is refused before any of it is read or allocated.
@@ -63,50 +82,21 @@ constexpr long long kMaxSide = 16384, kMaxGroups = 65535;  // GL 4.3's least GL_
 constexpr int kMaxDepth = 32;                              // JSON nesting and formula parentheses
 constexpr size_t kMaxFormula = 1000, kMaxItems = 64;
 
-// Text from a recipe, a file name or a driver on one line: control characters as \n, \e, \xNN,
-// so no name can end the line or drive the terminal; at most 2000 bytes of it.
+// Text from a recipe, a file name or a driver on one line (blurlab::single_line: control
+// characters as \n, \e, \xNN, \u0080..), so no name can end the line or drive the terminal; at
+// most 2000 bytes of it.
 std::string printable(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const char ch : text.substr(0, 2000)) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '\n') out += "\\n";
-    else if (c == 0x1b) out += "\\e";
-    else if (c < 0x20 || c == 0x7f) out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
-    else out += ch;
-  }
-  return text.size() > 2000 ? out + "..." : out;
+  return blurlab::single_line(blurlab::shortened(text, 2000));
 }
 
 // "'NAME'" of a path, for messages.
 std::string named(const fs::path& path) { return "'" + path.string() + "'"; }
 
-// A file the recipe or the command line names, read whole: opened without waiting (a FIFO without a
-// writer would block the open, /dev/zero never ends), then refused unless it is a regular file of
-// at most `limit` bytes (`too_big` says what the limit is).
-std::string read_file(const fs::path& path, size_t limit, const std::string& too_big) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) throw Failure("cannot read " + named(path) + ": " + std::strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) throw Failure("cannot read " + named(path) + ": " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) throw Failure("cannot read " + named(path) + ": not a regular file");
-  if (static_cast<unsigned long long>(st.st_size) > limit)
-    throw Failure(named(path) + " holds " + std::to_string(st.st_size) + " bytes, " + too_big);
-  std::string text(static_cast<size_t>(st.st_size), '\0');
-  size_t got = 0;
-  while (got < text.size()) {
-    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw Failure("cannot read " + named(path) + ": " + std::strerror(errno));
-    if (n == 0) break;
-    got += static_cast<size_t>(n);
-  }
-  text.resize(got);  // a file that shrank meanwhile: what it held
-  return text;
+// A file the recipe or the command line names, read whole as blurlab reads one
+// (blurlab::read_regular_file): a regular file of at most `limit` bytes, else one line saying what
+// it is instead. `what` names it in the message ("the recipe", "shader", "IN.png").
+std::string read_file(const fs::path& path, size_t limit, const std::string& what) {
+  return blurlab::read_regular_file(path, limit, what);
 }
 
 // A name in the recipe's folder (a shader or a data file): no folder part, so no absolute path and
@@ -160,7 +150,7 @@ struct Picture {
 
 // IN.png, its size refused from its header before anything is decoded.
 Picture read_png(const std::string& path) {
-  const std::string bytes = read_file(path, kMaxImageBytes, "more than an image may (512 MiB)");
+  const std::string bytes = read_file(path, kMaxImageBytes, "IN.png");
   png_image image{};
   image.version = PNG_IMAGE_VERSION;
   if (!png_image_begin_read_from_memory(&image, bytes.data(), bytes.size())) throw Failure("cannot read " + named(path) + ": " + image.message);
@@ -184,69 +174,60 @@ void write_png(const std::string& path, const Picture& picture) {
   png_alloc_size_t size = 0;
   if (!png_image_write_get_memory_size(image, size, 0, picture.rgba.data(), 0, nullptr))
     throw Failure("cannot encode " + named(path) + ": " + image.message);
-  std::vector<char> png(size);
+  std::string png(size, '\0');
   if (!png_image_write_to_memory(&image, png.data(), &size, 0, picture.rgba.data(), 0, nullptr))
     throw Failure("cannot encode " + named(path) + ": " + image.message);
-  // Into a new file beside OUT.png, renamed over it once whole: a link already at OUT.png is
-  // replaced, never written through, and a failed write leaves whatever was there untouched.
-  const fs::path target(path);
-  fs::path temp = target;
-  temp += ".partial-XXXXXX";
-  std::string name = temp.string();
-  const int fd = ::mkstemp(name.data());
-  if (fd < 0) throw Failure("cannot write " + named(path) + ": " + std::strerror(errno));
-  ::fchmod(fd, 0644);
-  size_t done = 0;
-  int error = 0;
-  while (done < size && error == 0) {
-    const ssize_t n = ::write(fd, png.data() + done, size - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) error = n < 0 ? errno : EIO;
-    else done += static_cast<size_t>(n);
-  }
-  if (::close(fd) != 0 && error == 0) error = errno;
-  if (error == 0 && ::rename(name.c_str(), path.c_str()) != 0) error = errno;
-  if (error != 0) {
-    ::unlink(name.c_str());
-    throw Failure("cannot write " + named(path) + ": " + std::strerror(error));
-  }
+  png.resize(size);
+  // As blurlab writes an output (util/files.h): a new file beside OUT.png renamed over it once
+  // whole (a failed write leaves what was there), the file a link leads to replaced and the link
+  // kept, a device or FIFO written through, anything else refused (check_output_target, before).
+  blurlab::write_file_atomically(path, png, "OUT.png");
 }
 
-// OUT.png must not be a file the run reads: IN.png, the recipe or any file in the recipe's folder
-// (its shaders and data files), compared by identity (device and inode), so a link or another
-// spelling of the same file is caught too. Checked before anything is read or computed.
-void check_output_spares_inputs(const std::string& out, const std::string& in, const fs::path& recipe_path) {
-  struct stat target {};
-  if (::stat(out.c_str(), &target) != 0) return;  // a new file: nothing of the run's to lose
-  if (!S_ISREG(target.st_mode)) throw Failure("OUT.png " + named(out) + " is there and not a regular file");
-  auto same = [&](const fs::path& p) {
-    struct stat st {};
-    return ::stat(p.c_str(), &st) == 0 && st.st_dev == target.st_dev && st.st_ino == target.st_ino;
-  };
-  if (same(in)) throw Failure("OUT.png " + named(out) + " is IN.png " + named(in) + ": the blur would replace its input");
+// OUT.png is checked before anything is read or computed, by blurlab's rules for an output
+// (util/files.h): never a file the run reads (IN.png, the recipe, compared by identity, so a link or
+// a hard link of one counts) nor in the recipe's folder (its shaders and data files: an export's
+// folder holds the export alone), and a target blurlab would write: not a link that leads through
+// /proc (/dev/stdout of a shell that redirected it to a file), not read-only (root writes anything,
+// and renaming replaces any file), not a directory, block device or socket.
+void check_output(const std::string& out, const std::string& in, const fs::path& recipe_path) {
   const fs::path dir = recipe_path.parent_path().empty() ? fs::path(".") : recipe_path.parent_path();
-  if (same(recipe_path)) throw Failure("OUT.png " + named(out) + " is the recipe " + named(recipe_path));
-  std::error_code ec;
-  int looked = 0;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end && looked < 4096; it.increment(ec), ++looked)
-    if (same(it->path()))
-      throw Failure("OUT.png " + named(out) + " is " + named(it->path()) + ", a file of the recipe's folder it reads");
+  blurlab::check_outputs_spare_inputs({{out, "OUT.png"}}, {}, {{in, "IN.png"}, {recipe_path, "the recipe"}},
+                                      {{dir, "the recipe's folder"}});
+  blurlab::check_output_target(out, "OUT.png");
 }
 
 // sRGB (IEC 61966-2-1) to linear light and back, for a recipe whose source holds linear light.
 double decode_srgb(double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); }
 double encode_srgb(double v) { return v <= 0.0031308 ? v * 12.92 : 1.055 * std::pow(v, 1.0 / 2.4) - 0.055; }
 
-GLuint compile(const fs::path& dir, const json& shaders) {
+// The text of every shader the passes name, read and checked before GL starts: a regular file of
+// at most 1 MiB, no NUL (GL would read it only up to there), and within the bounds blurlab keeps
+// for what it hands a GLSL compiler (util/glsl_limits.h: no #define past 64 KiB, no statement past
+// 16384 tokens once its macros are expanded, no macros that name one another in a cycle), which a
+// driver's compiler once crashed on or ran out of memory with.
+std::map<std::string, std::string> read_shaders(const fs::path& dir, const json& passes) {
+  std::map<std::string, std::string> texts;
+  for (const json& pass : passes)
+    for (const auto& [stage, file] : pass.at("shaders").items()) {
+      const std::string name = file.get<std::string>();
+      if (texts.count(name)) continue;
+      std::string text = read_file(file_in(dir, name, "shader"), kMaxShaderBytes, "shader");
+      if (text.find('\0') != std::string::npos) throw Failure("shader '" + name + "' holds a NUL byte (GL would read it only up to there)");
+      blurlab::check_glsl_limits(text, {name});
+      texts.emplace(name, std::move(text));
+    }
+  return texts;
+}
+
+GLuint compile(const json& shaders, const std::map<std::string, std::string>& texts) {
   const GLuint program = glCreateProgram();
   for (const auto& [stage, file] : shaders.items()) {
     const std::map<std::string, GLenum> stages{
         {"compute", GL_COMPUTE_SHADER}, {"vertex", GL_VERTEX_SHADER}, {"fragment", GL_FRAGMENT_SHADER}};
     if (!stages.count(stage)) throw Failure("unknown shader stage '" + stage + "'");
     const GLenum type = stages.at(stage);
-    const std::string text = read_file(file_in(dir, file.get<std::string>(), "shader"), kMaxShaderBytes, "more than a shader may (1 MiB)");
-    if (text.find('\0') != std::string::npos) throw Failure("shader '" + file.get<std::string>() + "' holds a NUL byte (GL would read it only up to there)");
-    const char* source = text.c_str();
+    const char* source = texts.at(file.get<std::string>()).c_str();
     const GLuint shader = glCreateShader(type);
     glShaderSource(shader, 1, &source, nullptr);
     glCompileShader(shader);
@@ -291,8 +272,8 @@ struct Fraction {
 };
 bool operator<(Fraction a, Fraction b) { return Wide{a.n} * b.d < Wide{b.n} * a.d; }
 
-// A recursive-descent reader of one expression of a formula: numbers, W, H, the names bound by
-// "with", + - * /, "x" as a product inside parentheses, (...), ceil(...), min(a, b), max(a, b).
+// A recursive-descent reader of one expression of a formula: numbers, W, H, max_level (a radius
+// map's largest level), the names bound by "with", + - * /, "x" as a product inside parentheses, (...), ceil(...), min(a, b), max(a, b).
 // Anything else makes it fail (`ok` false), never guess.
 struct Expression {
   std::string_view text;
@@ -356,7 +337,7 @@ struct Expression {
       return function[1] == 'i' ? (b < a ? b : a) : (a < b ? b : a);
     }
     size_t end = at;
-    while (end < text.size() && std::isalpha(static_cast<unsigned char>(text[end]))) ++end;
+    while (end < text.size() && (std::isalpha(static_cast<unsigned char>(text[end])) || (end > at && text[end] == '_'))) ++end;
     const auto name = names.find(std::string(text.substr(at, end - at)));
     if (end == at || name == names.end()) return fail();
     at = end;
@@ -385,7 +366,7 @@ std::vector<std::string_view> split_outside(std::string_view text, std::string_v
 // (one per dimension), then optionally " with NAME = EXPR, NAME = EXPR" (each may use those before
 // it), and a note in parentheses at the end ("H x W (transposed)"). Every dimension must come out
 // a whole number.
-std::optional<std::vector<long long>> evaluate(std::string formula, long long w, long long h) {
+std::optional<std::vector<long long>> evaluate(std::string formula, long long w, long long h, std::optional<long long> max_level) {
   // The note at the end, " (transposed)": a parenthesis opened by a lower-case word, none inside it.
   if (!formula.empty() && formula.back() == ')')
     if (const size_t open = formula.rfind(" ("); open != std::string::npos && open + 2 < formula.size() &&
@@ -393,6 +374,7 @@ std::optional<std::vector<long long>> evaluate(std::string formula, long long w,
                                                  formula.find_first_of("()", open + 2) == formula.size() - 1)
       formula.erase(open);
   std::map<std::string, Fraction> names{{"W", {w, 1}}, {"H", {h, 1}}};
+  if (max_level) names["max_level"] = {*max_level, 1};
   const std::vector<std::string_view> halves = split_outside(formula, " with ");
   if (halves.size() > 2) return std::nullopt;
   if (halves.size() == 2)
@@ -416,13 +398,26 @@ std::optional<std::vector<long long>> evaluate(std::string formula, long long w,
   return values;
 }
 
-// Fails where a formula the reader knows disagrees with the recipe's own numbers; returns how many it checked.
+// "fixed for this image size": a count the recipe gives for its own image alone.
+constexpr std::string_view kFixed = "fixed for this image size";
+
+// The radius map's largest level, which a formula may name (the weights' "(max_level + 1) x ...").
+std::optional<long long> max_level_of(const json& recipe) {
+  if (!recipe.contains("radius_map")) return std::nullopt;
+  return recipe.at("radius_map").at("max_level").get<long long>();
+}
+
+// Fails where a formula disagrees with the recipe's own numbers or cannot be read: every size,
+// workgroup count and viewport has a formula this reader evaluates, or says it has none (kFixed);
+// a formula read as something else (a constant) would leave part of another size's image unblurred.
+// Returns how many it checked.
 int check_formulas(const json& recipe) {
   const long long w = recipe.at("width"), h = recipe.at("height");
   int checked = 0;
   auto check = [&](const std::string& what, const std::string& formula, std::vector<long long> expected) {
-    const auto values = evaluate(formula, w, h);
-    if (!values) return;
+    if (formula == kFixed) return;
+    const auto values = evaluate(formula, w, h, max_level_of(recipe));
+    if (!values) throw Failure(what + ": '" + formula + "' is no formula this runner can evaluate (nor '" + std::string(kFixed) + "')");
     if (values->size() == 2 && expected.size() == 3 && expected[2] == 1) expected.pop_back();
     if (*values != expected) throw Failure(what + ": '" + formula + "' is not what the recipe gives at " + std::to_string(w) + "x" + std::to_string(h));
     ++checked;
@@ -447,23 +442,16 @@ json at_size(json recipe, long long w, long long h, const std::string& in) {
   if (w == rw && h == rh) return recipe;
   const std::string sizes = in + " is " + size_text(w, h) + ", the recipe's image " + size_text(rw, rh);
   const std::string again = "; export the blur again at " + size_text(w, h) + " (blurlab --size or --image)";
-  // Whether a formula names the image's W or H (a word of its own).
-  const auto image_term = [](const std::string& formula) {
-    for (size_t i = 0; i < formula.size(); ++i)
-      if ((formula[i] == 'W' || formula[i] == 'H') && (i == 0 || !std::isalnum(static_cast<unsigned char>(formula[i - 1]))) &&
-          (i + 1 == formula.size() || !std::isalnum(static_cast<unsigned char>(formula[i + 1]))))
-        return true;
-    return false;
-  };
+  // Every formula was read at the recipe's size (check_formulas): one the image's size changes, or
+  // a constant; only a count without one (kFixed) keeps the recipe at its own size.
   auto resized = [&](const std::string& what, const std::string& formula, std::vector<long long> values) {
-    if (const auto at = evaluate(formula, w, h)) {
-      // Two numbers, or for workgroups three of which the last may be left out: not what a formula of one or four gives.
-      if (at->size() != values.size() && !(values.size() == 3 && at->size() == 2))
-        throw Failure(what + ": '" + formula + "' gives " + std::to_string(at->size()) + " numbers, not " + std::to_string(values.size()));
-      return *at;
-    }
-    if (formula != "fixed for this image size" && !image_term(formula)) return values;
-    throw Failure(sizes + ": " + what + " has no size formula this runner can evaluate ('" + formula + "')" + again);
+    if (formula == kFixed) throw Failure(sizes + ": " + what + " has no size formula ('" + formula + "')" + again);
+    const auto at = evaluate(formula, w, h, max_level_of(recipe));
+    if (!at) throw Failure(sizes + ": " + what + " has no size formula this runner can evaluate ('" + formula + "')" + again);
+    // Two numbers, or for workgroups three of which the last may be left out: not what a formula of one or four gives.
+    if (at->size() != values.size() && !(values.size() == 3 && at->size() == 2))
+      throw Failure(what + ": '" + formula + "' gives " + std::to_string(at->size()) + " numbers, not " + std::to_string(values.size()));
+    return *at;
   };
   for (json& t : recipe.at("textures")) {
     const std::string name = t.at("name");
@@ -515,7 +503,7 @@ std::vector<uint8_t> read_contents(const fs::path& dir, const json& texture) {
   if (c.at("bytes") != expected)
     throw Failure("texture " + name + ": the recipe gives " + c.at("bytes").dump() + " bytes of contents, its size needs " + std::to_string(expected));
   if (expected > kMaxContentsBytes) throw Failure("texture " + name + ": " + std::to_string(expected) + " bytes of contents, more than 1 GiB");
-  const std::string bytes = read_file(path, expected, "texture " + name + " needs " + std::to_string(expected));
+  const std::string bytes = read_file(path, expected, "the contents of texture " + name);
   if (bytes.size() != expected)
     throw Failure(file + " holds " + std::to_string(bytes.size()) + " bytes, texture " + name + " needs " + std::to_string(expected));
   return {bytes.begin(), bytes.end()};
@@ -629,6 +617,29 @@ void wholes(const json& object, const char* key, const std::string& where, size_
   }
 }
 
+// The formats a texture of a recipe has, and the raw (unsigned-integer) image format of each, of
+// the same size a texel: an image binding reads and writes a texture in one of the two.
+const std::set<std::string> kTextureFormats = {"GL_RGBA8", "GL_RGBA16F", "GL_RGBA32F"};
+const std::map<std::string, std::string> kRawTwin = {{"GL_RGBA8", "GL_R32UI"}, {"GL_RGBA16F", "GL_RG32UI"}, {"GL_RGBA32F", "GL_RGBA32UI"}};
+
+// "rgba8" of "GL_RGBA8": the recipe's lower-case name of a GL format.
+std::string lower_name(std::string gl_name) {
+  gl_name.erase(0, 3);
+  for (char& c : gl_name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return gl_name;
+}
+
+// The text member `key` of `object`, one of `allowed`.
+const std::string& one_of(const json& object, const char* key, const std::string& where, const std::set<std::string>& allowed) {
+  const std::string& value = text_member(object, key, where);
+  if (!allowed.count(value)) {
+    std::string list;
+    for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    throw Failure(where + ": \"" + key + "\" '" + value + "' is not one of " + list);
+  }
+  return value;
+}
+
 // Every value of the recipe the runner uses, with its type and range, and what the passes need:
 // groups of at least 1 (with [0, 0, 0] nothing ran and the destination came out black, exit 0),
 // shaders by plain names, every texture filled from a file checked by the radius_map, and no
@@ -644,7 +655,8 @@ void check_recipe(const json& r) {
   whole_member(member(member(r, "after_last_pass", "the recipe", &json::is_object, "an object"), "read_back", "\"after_last_pass\"",
                       &json::is_object, "an object"),
                "bits", "\"read_back\"", 0, 0xffffffffLL);
-  std::set<std::string> names, filled{"source"};
+  std::set<std::string> names, filled{"source"}, scratch;
+  std::map<std::string, std::string> formats;  // texture -> internal_format
   std::vector<std::string> with_contents;
   for (const json& t : list_member(r, "textures", "the recipe", 2, kMaxItems)) {
     const std::string where = "a texture";
@@ -654,8 +666,16 @@ void check_recipe(const json& r) {
     whole_member(t, "width", what, 1, kMaxSide);
     whole_member(t, "height", what, 1, kMaxSide);
     whole_member(t, "levels", what, 1, 15);
-    text_member(t, "internal_format", what);
+    const std::string& format = one_of(t, "internal_format", what, kTextureFormats);
+    if (t.contains("format") && t.at("format") != lower_name(format))
+      throw Failure(what + ": \"format\" " + printable(t.at("format").dump()) + " is not its internal_format " + format);
+    formats[name] = format;
     text_member(t, "size_formula", what);
+    if (t.contains("initial_contents")) {
+      if (t.contains("contents")) throw Failure(what + " has both \"contents\" and \"initial_contents\"");
+      if (one_of(t, "initial_contents", what, {"zeros", "scratch"}) == "zeros") filled.insert(name);
+      else scratch.insert(name);
+    }
     if (t.contains("contents")) {
       const json& c = member(t, "contents", what, &json::is_object, "an object");
       text_member(c, "file", what + " contents");
@@ -668,11 +688,11 @@ void check_recipe(const json& r) {
   }
   for (const char* needed : {"source", "destination"})
     if (!names.count(needed)) throw Failure("the recipe has no texture '" + std::string(needed) + "'");
+  if (r.contains("radius_map")) whole_member(member(r, "radius_map", "the recipe", &json::is_object, "an object"), "max_level", "\"radius_map\"", 0, 255);
   if (!with_contents.empty()) {
     // Data files hold what only the radius_map says how to check: without it, any bytes (NaN weights) would pass.
     if (!r.contains("radius_map")) throw Failure("texture '" + with_contents.front() + "' is filled from a file, but the recipe has no \"radius_map\" to check it by");
-    const json& map = member(r, "radius_map", "the recipe", &json::is_object, "an object");
-    whole_member(map, "max_level", "\"radius_map\"", 0, 255);
+    const json& map = r.at("radius_map");
     std::set<std::string> checked;
     for (const char* part : {"levels", "weights"})
       if (map.contains(part)) checked.insert(text_member(member(map, part, "\"radius_map\"", &json::is_object, "an object"), "texture", part));
@@ -690,19 +710,49 @@ void check_recipe(const json& r) {
       file_in(".", file.get<std::string>(), "shader");
     }
     std::vector<std::string> written;
+    std::set<long long> image_units, texture_units;
     for (const json& b : list_member(p, "bindings", what, 0, 32)) {
       const std::string& texture = text_member(b, "texture", what + ", a binding");
       if (!names.count(texture)) throw Failure(what + " binds texture '" + texture + "', which the recipe does not list");
-      whole_member(b, "unit", what + ", binding of " + texture, 0, 31);
+      const std::string where = what + ", binding of " + texture;
+      const long long unit = whole_member(b, "unit", where, 0, 31);
+      const std::string& kind = one_of(b, "kind", where, {"image_read", "image_write", "image_read_write", "sampled_nearest", "sampled_linear"});
+      const bool image = kind.rfind("image_", 0) == 0;
+      // Image units and texture units are two sets of units: two bindings on one unit of a set
+      // leave one of them unbound (the other texture read or written in its place).
+      if (!(image ? image_units : texture_units).insert(unit).second)
+        throw Failure(where + ": " + (image ? "image" : "texture") + " unit " + std::to_string(unit) + " is bound twice in the pass");
       bool reads = true;
-      if (b.contains("image_format")) {
-        const std::string& access = text_member(b, "access", what + ", binding of " + texture);
-        text_member(b, "gl_image_format", what + ", binding of " + texture);
+      if (image) {
+        if (!b.contains("image_format") || b.contains("sampler")) throw Failure(where + ": an image binding names an image format and no sampler");
+        const std::string& access = one_of(b, "access", where, {"GL_READ_ONLY", "GL_WRITE_ONLY", "GL_READ_WRITE"});
+        const std::string expected_access = kind == "image_read" ? "GL_READ_ONLY" : kind == "image_write" ? "GL_WRITE_ONLY" : "GL_READ_WRITE";
+        if (access != expected_access) throw Failure(where + ": access " + access + " is not what " + kind + " takes (" + expected_access + ")");
+        // The texture's own format, or its raw twin of the same size (bits read as they are): any
+        // other reads the texels as values they are not.
+        const std::string& gl_format = text_member(b, "gl_image_format", where);
+        const std::string& own = formats.at(texture);
+        if (gl_format != own && gl_format != kRawTwin.at(own))
+          throw Failure(where + ": image format " + gl_format + " is neither the texture's " + own + " nor its raw twin " + kRawTwin.at(own));
+        if (b.at("image_format") != lower_name(gl_format))
+          throw Failure(where + ": \"image_format\" " + printable(b.at("image_format").dump()) + " is not " + gl_format);
         reads = access != "GL_WRITE_ONLY";
         if (access != "GL_READ_ONLY") written.push_back(texture);
+        // A texture nothing filled, bound to be read and written: only one the recipe declares its
+        // passes' scratch (each writes a texel before reading it) may be; any other reads what GL
+        // left there.
+        if (access == "GL_READ_WRITE" && !filled.count(texture) && !scratch.count(texture))
+          throw Failure(what + " reads and writes texture '" + texture + "' (GL_READ_WRITE) before anything fills it, and the recipe "
+                        "does not declare it scratch (\"initial_contents\")");
       } else {
-        const json& sampler = member(b, "sampler", what + ", binding of " + texture, &json::is_object, "an object");
-        for (const char* key : {"min_filter", "mag_filter", "wrap_s", "wrap_t"}) text_member(sampler, key, what + ", sampler of " + texture);
+        if (b.contains("image_format") || b.contains("access")) throw Failure(where + ": a sampled binding names an image format or access");
+        const json& sampler = member(b, "sampler", where, &json::is_object, "an object");
+        const std::string filter = kind == "sampled_linear" ? "GL_LINEAR" : "GL_NEAREST";
+        for (const char* key : {"min_filter", "mag_filter"})
+          if (one_of(sampler, key, what + ", sampler of " + texture, {"GL_NEAREST", "GL_LINEAR"}) != filter)
+            throw Failure(what + ", sampler of " + texture + ": \"" + key + "\" is not " + filter + ", which " + kind + " takes");
+        for (const char* key : {"wrap_s", "wrap_t"})
+          one_of(sampler, key, what + ", sampler of " + texture, {"GL_CLAMP_TO_EDGE", "GL_REPEAT", "GL_MIRRORED_REPEAT", "GL_CLAMP_TO_BORDER"});
         if (sampler.contains("border_color")) {
           const json& colour = list_member(sampler, "border_color", what + ", sampler of " + texture, 4, 4);
           for (const json& v : colour)
@@ -710,7 +760,7 @@ void check_recipe(const json& r) {
         }
       }
       // A texture nothing filled reads as whatever GL leaves there: the blur of an image never given.
-      if (reads && !filled.count(texture) && b.value("access", "") != "GL_READ_WRITE")
+      if (reads && !filled.count(texture) && !(scratch.count(texture) && b.value("access", "") == "GL_READ_WRITE"))
         throw Failure(what + " reads texture '" + texture + "' before anything fills it");
     }
     whole_member(p, "barriers_before", what, 0, 0xffffffffLL);
@@ -754,20 +804,22 @@ std::string message_of(const std::exception& e) {
 }
 
 int run(const fs::path& recipe_path, const std::string& in, const std::string& out) {
-  check_output_spares_inputs(out, in, recipe_path);
-  const json exported = parse_recipe(read_file(recipe_path, kMaxRecipeBytes, "more than a recipe may (16 MiB)"), named(recipe_path));
+  check_output(out, in, recipe_path);
+  const json exported = parse_recipe(read_file(recipe_path, kMaxRecipeBytes, "the recipe"), named(recipe_path));
+  int formulas = 0;
   try {
     check_recipe(exported);
+    formulas = check_formulas(exported);
   } catch (const Failure& e) {
     throw Failure(named(recipe_path) + ": " + e.what());
   }
   const fs::path dir = recipe_path.parent_path();
-  const int formulas = check_formulas(exported);
   // Every data file is read and checked before GL starts: a bad one costs no context.
   std::map<std::string, std::vector<uint8_t>> contents;
   for (const json& t : exported.at("textures"))
     if (t.contains("contents")) contents[t.at("name")] = read_contents(dir, t);
   if (exported.contains("radius_map")) check_radius_map(exported, contents);
+  const std::map<std::string, std::string> shader_texts = read_shaders(dir, exported.at("passes"));
   const Picture picture = read_png(in);
   const json recipe = at_size(exported, picture.width, picture.height, in);
   try {
@@ -787,6 +839,10 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
       glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
       glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, texture.width, texture.height, gl_enum(t.at("contents").at("pixel_format")),
                       gl_enum(t.at("contents").at("pixel_type")), data->second.data());
+    } else if (t.value("initial_contents", "") == "zeros") {  // counters the passes count in and leave zero again
+      const std::vector<float> zeros(static_cast<size_t>(texture.width) * texture.height * 4, 0.0f);
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, texture.width, texture.height, GL_RGBA, GL_FLOAT, zeros.data());
     }
     textures[t.at("name")] = texture;
   }
@@ -817,7 +873,7 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
   // recipe's barriers keep it from reading what that one has not yet written (compiled between
   // passes, a GPU had long finished each pass before the next reached it).
   std::vector<GLuint> programs;
-  for (const json& pass : recipe.at("passes")) programs.push_back(compile(dir, pass.at("shaders")));
+  for (const json& pass : recipe.at("passes")) programs.push_back(compile(pass.at("shaders"), shader_texts));
   for (size_t index = 0; index < programs.size(); ++index) {
     const json& pass = recipe.at("passes")[index];
     glUseProgram(programs[index]);
@@ -895,10 +951,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: blurlab-run-recipe DIR/recipe.json IN.png OUT.png\n");
     return 2;
   }
+  // As blurlab (app/main.cpp): a write that cannot be done is an error with its reason (EPIPE,
+  // EFBIG), not a signal that ends the process without a word.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
-    return run(argv[1], argv[2], argv[3]);
-  } catch (const Failure& e) {
+    const int code = run(argv[1], argv[2], argv[3]);
+    blurlab::check_standard_output();  // the line it printed reached its reader, or the exit code says so
+    return code;
+  } catch (const blurlab::Error& e) {  // Failure, and blurlab's own (files, GLSL bounds): 2 for a usage mistake
     std::fprintf(stderr, "blurlab-run-recipe: %s\n", printable(e.what()).c_str());
+    return e.exit_code();
   } catch (const std::exception& e) {  // nlohmann's, std::filesystem's, no memory: one line of ours too
     std::fprintf(stderr, "blurlab-run-recipe: %s\n", message_of(e).c_str());
   }

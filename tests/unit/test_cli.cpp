@@ -40,7 +40,7 @@ TEST(Lists, Values) {
 }
 
 TEST(Lists, Errors) {
-  for (const char* bad : {"", ",", "1,,2", "a", "1.5", "4:1", "1:8:0", "1:8:x1", "0:8:x2", "1:2:3:4", "129", "-1", "1:200",
+  for (const char* bad : {"", ",", "1,,2", "a", "1.5", "4:1", "1:8:0", "1:8:x1", "0:8:x2", "1:2:3:4", "513", "-1", "1:600",
                           "99999999999999999999", "3x", "1:8:y"}) {
     EXPECT_THROW(parse_int_list(bad, "--radius", 0, 128), UsageError) << "'" << bad << "'";
   }
@@ -142,12 +142,12 @@ TEST(Options, SigmaAlone) {
 
 TEST(Options, UsageErrors) {
   EXPECT_NE(usage_error({"--bogus"}).find("--bogus"), std::string::npos);
-  EXPECT_NE(usage_error({"--radius", "129"}).find("out of range"), std::string::npos);
+  EXPECT_NE(usage_error({"--radius", "513"}).find("out of range"), std::string::npos);
   EXPECT_NE(usage_error({"--radius"}).find("radius"), std::string::npos);
   EXPECT_NE(usage_error({"--variant", "nope"}).find("unknown variant 'nope'"), std::string::npos);
   usage_error({"--kernel", "median"});
   usage_error({"--sigma", "-3"});
-  usage_error({"--sigma", "50"});
+  usage_error({"--sigma", "171"});  // needs r = 513, above kMaxRadius
   usage_error({"--kernel", "box", "--sigma", "2"});
   usage_error({"--format", "rgb8"});
   usage_error({"--input-format", "rgba32f"});
@@ -271,6 +271,23 @@ TEST(Options, WindowTakesOneSettingAndLinearLightOnlyAsL) {
   EXPECT_THROW(check_window_options(parse({"--input-format", "rgba16f"})), UsageError);
   EXPECT_THROW(check_window_options(parse({"--report", "out"})), UsageError);
   EXPECT_THROW(check_window_options(parse({"--wide"})), UsageError);
+}
+
+TEST(Options, WindowTakesAnEffectWithOneImplementation) {
+  check_window_options(parse({"--effect", "bloom"}));
+  check_window_options(parse({"--effect", "bloom", "--variant", "mip-chain", "--intensity", "0.2", "--border", "wrap"}));
+  try {
+    check_window_options(parse({"--effect", "bloom", "--variant", "fft,mip-chain"}));
+    ADD_FAILURE() << "no usage error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("give one value of --variant"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(check_window_options(parse({"--effect", "bloom", "--check"})), UsageError) << "--check needs --headless";
+  // The window's own options are judged with an effect as without one.
+  EXPECT_EQ(usage_error({"--effect", "bloom", "--screenshot", "shot.png"}), "--screenshot needs --frames N (the frame to save)");
+  EXPECT_EQ(usage_error({"--headless", "--effect", "bloom", "--frames", "2", "--screenshot", "shot.png"}),
+            "--screenshot applies to the window; with --headless use --output");
+  EXPECT_NE(usage_error({"--effect", "bloom", "--script", "3:key=Q"}).find("unknown key 'Q'"), std::string::npos);
 }
 
 TEST(Options, Help) {

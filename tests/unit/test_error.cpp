@@ -23,10 +23,16 @@ TEST(SingleLine, ControlCharactersAreShownNotObeyed) {
   EXPECT_EQ(single_line("del\x7f"), "del\\x7f");
   EXPECT_EQ(single_line("csi\xc2\x9b" "2J"), "csi\\u009b2J");     // C1 control in UTF-8
   EXPECT_EQ(single_line("gr\xc3\xbc\xc3\x9f"), "gr\xc3\xbc\xc3\x9f");  // other UTF-8 stays
+  // A byte 0x80..0x9f outside any UTF-8 character is an 8-bit C1 control (0x9b: CSI); inside one it
+  // is a character's byte, and other bytes outside one (Latin-1 text) stay.
+  EXPECT_EQ(single_line("csi\x9b" "2J"), "csi\\x9b2J");
+  EXPECT_EQ(single_line("\xe2\x82\xac \xe2\x82"), "\xe2\x82\xac \xe2\\x82");  // the euro sign, then one cut short
+  EXPECT_EQ(single_line("caf\xe9 \xc2"), "caf\xe9 \xc2");
+  EXPECT_EQ(single_line("\xed\xa0\x80"), "\xed\xa0\\x80");  // a surrogate is no UTF-8 character
 }
 
 TEST(SingleLine, IsIdempotentAndEveryErrorIsOneLine) {
-  for (const char* text : {"a\nb", "\x1b[31m", "back\\slash", "csi\xc2\x9b"})
+  for (const char* text : {"a\nb", "\x1b[31m", "back\\slash", "csi\xc2\x9b", "raw\x9b"})
     EXPECT_EQ(single_line(single_line(text)), single_line(text)) << text;
   // An Error quoting a value from a file carries one line whoever reads what() (a test, a fuzzer).
   EXPECT_STREQ(Error("kernel 'n\n' is not box or gauss").what(), "kernel 'n\\n' is not box or gauss");
@@ -40,8 +46,10 @@ TEST(EscapingStreambuf, EveryLineOfAStreamIsShownAsSingleLineShowsIt) {
   out << "wrote x\x1b[2J.csv\n" << "tab\there" << '\n';
   out << "csi\xc2";  // a C1 control split across two writes is still one
   out << "\x9b" "2J\ngr\xc3\xbc\xc2";
-  out.flush();  // a final 0xC2 with nothing after it stays as it is
-  EXPECT_EQ(target.str(), "wrote x\\e[2J.csv\ntab\\there\ncsi\\u009b2J\ngr\xc3\xbc\xc2");
+  out << "\xe2\x82";  // a character split across writes: shown whole, not as bytes outside one
+  out << "\xac";
+  out.flush();  // a 0xC2 that no continuation byte follows stays as it is
+  EXPECT_EQ(target.str(), "wrote x\\e[2J.csv\ntab\\there\ncsi\\u009b2J\ngr\xc3\xbc\xc2\xe2\x82\xac");
 }
 
 TEST(EscapingStreambuf, MainInstallsItOnStdout) {

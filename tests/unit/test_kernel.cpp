@@ -75,14 +75,14 @@ TEST(Kernel, RejectsOutOfRangeWithoutCommandLineWords) {
     }
     return std::string("accepted");
   };
-  EXPECT_EQ(message(-1, std::nullopt), "radius -1 is out of range 0..128");
-  EXPECT_EQ(message(129, std::nullopt), "radius 129 is out of range 0..128");
+  EXPECT_EQ(message(-1, std::nullopt), "radius -1 is out of range 0..512");
+  EXPECT_EQ(message(513, std::nullopt), "radius 513 is out of range 0..512");
   EXPECT_EQ(message(std::nullopt, 0.0), "sigma 0 is out of range (0, 1000]");
   EXPECT_EQ(message(std::nullopt, -2.0), "sigma -2 is out of range (0, 1000]");
-  EXPECT_EQ(message(std::nullopt, 43.0), "sigma 43 needs radius 129 (3 sigma), above 128");
-  EXPECT_EQ(message(std::nullopt, 42.6), "accepted");
+  EXPECT_EQ(message(std::nullopt, 171.0), "sigma 171 needs radius 513 (3 sigma), above 512");
+  EXPECT_EQ(message(std::nullopt, 170.6), "accepted");
   EXPECT_EQ(message(3, 1.0, KernelType::Box), "a box kernel has no sigma");
-  for (const std::string& m : {message(129, std::nullopt), message(std::nullopt, 43.0)}) EXPECT_EQ(m.find("--"), std::string::npos) << m;
+  for (const std::string& m : {message(513, std::nullopt), message(std::nullopt, 171.0)}) EXPECT_EQ(m.find("--"), std::string::npos) << m;
 }
 
 TEST(Kernel, LinearTapsReproduceTheWeights) {

@@ -16,7 +16,8 @@ namespace {
 bool glsl_reads(const std::string& define) {
   static const std::string all = [] {
     std::string text;
-    for (const auto& entry : std::filesystem::directory_iterator(BLURLAB_GLSL_DIR)) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(BLURLAB_GLSL_DIR)) {
+      if (!entry.is_regular_file()) continue;
       std::ifstream in(entry.path());
       text += std::string(std::istreambuf_iterator<char>(in), {}) + "\n";
     }

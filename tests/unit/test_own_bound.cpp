@@ -293,7 +293,7 @@ TEST(OwnBound, MatchesTheHandCount) {
       for (gl::Format intermediate : {gl::Format::rgba8, gl::Format::rgba16f, gl::Format::rgba32f}) {
         std::vector<Kernel> kernels{make_kernel(KernelType::Gauss, std::nullopt, 10.0), make_kernel(KernelType::Gauss, 7, std::nullopt),
                                     make_kernel(KernelType::Gauss, std::nullopt, 30.0), make_kernel(KernelType::Box, 5, std::nullopt),
-                                    make_kernel(KernelType::Gauss, kMaxRadius, std::nullopt), make_kernel(KernelType::Box, kMaxRadius, std::nullopt)};
+                                    make_kernel(KernelType::Gauss, kMaxDirectRadius, std::nullopt), make_kernel(KernelType::Box, kMaxDirectRadius, std::nullopt)};
         for (const Kernel& k : kernels)
           if (!is_approximation(*v) || k.type == KernelType::Gauss)
           for (BorderMode border : {BorderMode::Clamp, BorderMode::Wrap}) {

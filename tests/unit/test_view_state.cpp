@@ -4,6 +4,7 @@
 
 #include "blur/kernel.h"
 #include "blur/registry.h"
+#include "effects/registry.h"
 #include "ui/soak.h"
 #include "ui/span_stats.h"
 #include "ui/view_state.h"
@@ -265,6 +266,152 @@ TEST(Presented, TheViewLineDescribesThePicture) {
   EXPECT_EQ(presented(s, {.blur_runs = true, .second_runs = false}, "frag-x").picture, Picture::Blurred);
   EXPECT_NE(presented(s, {.blur_runs = true, .second_runs = false}, "frag-x").label.find("frag-x does not run"), std::string::npos);
   EXPECT_EQ(presented(s, {.blur_runs = true, .second_runs = true}, "frag-x").label, "difference to frag-x");
+}
+
+// --- effects in the window (X) ------------------------------------------------------------------
+
+size_t variant_index(std::string_view name) {
+  const auto all = variants();
+  return static_cast<size_t>(std::find_if(all.begin(), all.end(), [&](const VariantInfo* v) { return v->name == name; }) - all.begin());
+}
+
+TEST(EffectKeys, XCyclesNoneThenEveryEffectThenNone) {
+  ViewState s;
+  const auto all = effects();
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(current_effect(s), nullptr);
+  for (size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(handle_key(s, Key::X, variants().size()), kRebuildTargets | kReconfigure);
+    EXPECT_EQ(current_effect(s), all[i]);
+    EXPECT_FALSE(current_implementation(s).empty());
+  }
+  EXPECT_EQ(handle_key(s, Key::X, variants().size()), kRebuildTargets | kReconfigure);
+  EXPECT_EQ(current_effect(s), nullptr) << "after the last effect: none, the blurs alone";
+  EXPECT_EQ(current_implementation(s), "");
+  ASSERT_TRUE(parse_key("X"));
+  EXPECT_EQ(*parse_key("X"), Key::X);
+  EXPECT_NE(key_names().find(", X"), std::string::npos) << key_names();
+}
+
+TEST(EffectKeys, TheEffectStartsWithTheVariantOnScreenWhereThatServesIt) {
+  const EffectInfo* bloom = find_effect("bloom");
+  ASSERT_NE(bloom, nullptr);
+  const std::vector<std::string> names = bloom->implementations();
+  ViewState s;
+  s.variant = variant_index("fft");
+  select_effect(s, 1);
+  EXPECT_EQ(current_implementation(s), "fft");
+  // copy blurs nothing: the effect's first implementation.
+  ViewState t;
+  t.variant = variant_index("copy");
+  select_effect(t, 1);
+  EXPECT_EQ(current_implementation(t), names.front());
+  // The difference views of a blur alone do not apply: the effect's picture.
+  ViewState u;
+  u.view = View::DiffVariant;
+  select_effect(u, 1);
+  EXPECT_EQ(u.view, View::Blurred);
+}
+
+TEST(EffectKeys, ArrowsAndDigitsChooseTheImplementation) {
+  const EffectInfo* bloom = find_effect("bloom");
+  ASSERT_NE(bloom, nullptr);
+  const std::vector<std::string> names = bloom->implementations();
+  ASSERT_GE(names.size(), 2u);
+  const size_t count = variants().size();
+  ViewState s;
+  s.variant = variant_index("copy");
+  select_effect(s, 1);
+  ASSERT_EQ(s.implementation, 0u);
+  EXPECT_EQ(handle_key(s, Key::Left, count), kReconfigure);
+  EXPECT_EQ(current_implementation(s), names.back()) << "wraps to the effect's own";
+  EXPECT_EQ(handle_key(s, Key::Right, count), kReconfigure);
+  EXPECT_EQ(current_implementation(s), names.front());
+  // A digit selects its variant as the implementation where it serves the effect...
+  const size_t separable = variant_index("compute-separable");
+  ASSERT_FALSE(variant_key(separable).empty());
+  EXPECT_EQ(handle_key(s, *parse_key(variant_key(separable)), count), kReconfigure);
+  EXPECT_EQ(current_implementation(s), "compute-separable");
+  EXPECT_EQ(s.variant, separable);
+  EXPECT_TRUE(s.key_note.empty());
+  // ... and does nothing else, saying why, where it does not (copy blurs nothing).
+  EXPECT_EQ(handle_key(s, *parse_key(variant_key(variant_index("copy"))), count), kNone);
+  EXPECT_EQ(current_implementation(s), "compute-separable");
+  EXPECT_NE(s.key_note.find("copy does not serve bloom"), std::string::npos) << s.key_note;
+  // Without the effect the digits select variants as always.
+  select_effect(s, 0);
+  EXPECT_EQ(handle_key(s, Key::Digit1, count), kReconfigure);
+  EXPECT_EQ(s.variant, 0u);
+}
+
+TEST(EffectKeys, TheBlursOwnSettingsKeysSayWhyTheyDoNothing) {
+  ViewState s;
+  select_effect(s, 1);
+  const ViewState before = s;
+  for (Key k : {Key::Plus, Key::Minus, Key::G, Key::F, Key::M, Key::L}) {
+    EXPECT_EQ(handle_key(s, k, variants().size()), kNone);
+    EXPECT_NE(s.key_note.find("a setting of the blur alone"), std::string::npos) << s.key_note;
+    EXPECT_EQ(s.settings, before.settings);
+    EXPECT_EQ(s.linear_light, before.linear_light);
+  }
+  // The next key that does something clears the note; E (the blurs' border) applies to the effect.
+  EXPECT_EQ(handle_key(s, Key::E, variants().size()), kReconfigure);
+  EXPECT_TRUE(s.key_note.empty());
+  EXPECT_EQ(effect_settings(s).border.mode, s.settings.border.mode);
+  EXPECT_NE(s.settings.border.mode, before.settings.border.mode);
+}
+
+TEST(EffectKeys, DShowsTheDifferenceToTheGroundTruthAndBack) {
+  ViewState s;
+  select_effect(s, 1);
+  EXPECT_EQ(handle_key(s, Key::D, variants().size()), kCheck | kReconfigure);
+  EXPECT_EQ(s.view, View::DiffReference);
+  EXPECT_EQ(handle_key(s, Key::D, variants().size()), kNone);
+  EXPECT_EQ(s.view, View::Blurred) << "no difference to an exact Gaussian or a second variant for an effect";
+}
+
+TEST(EffectKeys, ParametersAreValidatedAndARefusedValueKeepsTheOldOne) {
+  const EffectInfo* bloom = find_effect("bloom");
+  ASSERT_NE(bloom, nullptr);
+  ViewState s;
+  s.effect_values["not-a-parameter-of-bloom"] = "7";  // another effect's: left alone
+  select_effect(s, 1);
+  EffectSettings settings = effect_settings(s);
+  ASSERT_EQ(settings.values.size(), bloom->parameters.size());
+  for (const EffectParameter& p : bloom->parameters) EXPECT_EQ(settings.values.at(std::string(p.name)), p.default_value) << p.name;
+  EXPECT_EQ(settings.implementation, current_implementation(s));
+  EXPECT_FALSE(set_effect_value(s, "intensity", "0.25", {640, 360}));
+  EXPECT_EQ(effect_settings(s).values.at("intensity"), "0.25");
+  const auto refused = set_effect_value(s, "intensity", "-1", {640, 360});
+  ASSERT_TRUE(refused);
+  EXPECT_NE(refused->find("out of range"), std::string::npos) << *refused;
+  EXPECT_EQ(effect_settings(s).values.at("intensity"), "0.25") << "a refused value keeps the old one";
+  // Judged for the window's size: 60% of 360 rows is a sigma of 216 (radius 648), past the largest radius.
+  const auto too_wide = set_effect_value(s, "psf", "gauss:60%", {640, 360});
+  ASSERT_TRUE(too_wide);
+  EXPECT_NE(too_wide->find("sigma"), std::string::npos) << *too_wide;
+  EXPECT_FALSE(set_effect_value(s, "psf", "gauss:60%", {320, 180})) << "108 px at 180 rows: within reach";
+  EXPECT_TRUE(set_effect_value(s, "no-such", "1", {640, 360}));
+  ViewState none;
+  EXPECT_TRUE(set_effect_value(none, "intensity", "0.5", {640, 360})) << "no effect on screen";
+}
+
+TEST(Presented, WithAnEffectTheViewLineSaysWhatIsShown) {
+  ViewState s;
+  select_effect(s, 1);
+  const std::string effect(current_effect(s)->name);
+  EXPECT_EQ(presented(s, {.blur_runs = true}, "").picture, Picture::Blurred);
+  EXPECT_EQ(presented(s, {.blur_runs = true}, "").label, effect);
+  const Presented refused = presented(s, {.blur_runs = false}, "");
+  EXPECT_EQ(refused.picture, Picture::Unblurred);
+  EXPECT_NE(refused.label.find("without " + effect + ": the HDR frame, tonemapped; the implementation cannot run"), std::string::npos)
+      << refused.label;
+  s.view = View::Unblurred;
+  EXPECT_EQ(presented(s, {.blur_runs = true}, "").label, "without " + effect + ": the HDR frame, tonemapped (B)");
+  s.view = View::DiffReference;
+  EXPECT_EQ(presented(s, {.blur_runs = true, .reference_ready = false}, "").picture, Picture::Blurred);
+  EXPECT_EQ(presented(s, {.blur_runs = true, .reference_ready = true}, "").picture, Picture::DiffReference);
+  EXPECT_EQ(presented(s, {.blur_runs = true, .reference_ready = true}, "").label, "difference to " + effect + "'s ground truth");
 }
 
 TEST(Presented, ASecondVariantThatWouldSetTheFrameRateStops) {
