@@ -126,6 +126,11 @@ inline constexpr int kNearSlot = 14;     //   the near field
 // The engines' technique (dof_near_far.cpp).
 inline constexpr std::string_view kNearFar = "near-far";
 std::unique_ptr<Effect> create_near_far();
+// Its tiles: kNearFarTile x kNearFarTile half-resolution texels (a gather workgroup). A pixel's
+// near field gathers from the tiles within near_dilation_tiles of its own: those holding a texel
+// whose near circle (the scene's largest, plus a pixel of soft edge) may cover it.
+inline constexpr int kNearFarTile = 8;
+int near_dilation_tiles(const Config& c, int rows);
 // Its stages against its CPU model, each from the stage's input as the GPU made it.
 std::vector<StageCheck> check_near_far(const EffectReadback& run, const Config& c);
 std::string describe_near_far(const Config& c, glm::ivec2 size);

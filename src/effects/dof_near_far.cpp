@@ -35,22 +35,13 @@ namespace blurlab::dof {
 
 namespace {
 
-constexpr int kTile = 8;   // half-resolution texels a tile's side: a gather workgroup (16 pixels)
+constexpr int kTile = kNearFarTile;  // half-resolution texels a tile's side: a gather workgroup (16 pixels)
 constexpr int kRings = 4;  // the most rings of samples a disk gets (1 + 4 K (K + 1) samples: 81)
 // The table's rows: reaches up to the largest circle the techniques take, in half-resolution texels.
 constexpr int kTableRows = static_cast<int>(kMaxCocRadius / 2) + 2;
 
 glm::ivec2 half_size(glm::ivec2 size) { return {(size.x + 1) / 2, (size.y + 1) / 2}; }
 glm::ivec2 tiles_of(glm::ivec2 half) { return {(half.x + kTile - 1) / kTile, (half.y + kTile - 1) / kTile}; }
-// Tiles the scene's largest near circle reaches (plus a pixel of soft edge), in half-resolution
-// texels over tiles of kTile: how far the dilation looks (far circles need none: a pixel's far
-// field gathers within its own circle).
-int dilation(const Config& c, int rows) {
-  const double near = std::max(0.0, -c.lens.coc(nearest_surface(), rows));
-  const int texels = static_cast<int>(std::ceil((near + 1.0) / 2.0));
-  return (texels + kTile - 1) / kTile;
-}
-
 // The samples of a disk of radius r half-resolution texels: the centre, then rings k = 1..K (K =
 // min(kRings, r)) at radius k r / K of 8k samples each (odd rings turned half a step), their
 // offsets rounded to texels; texel 0 holds the count n and the area a sample stands for over pi, in
@@ -106,7 +97,7 @@ class NearFarDof final : public Effect {
     const std::string tile = std::to_string(kTile);
     for (int pass = 0; pass < 5; ++pass)
       programs_[static_cast<size_t>(pass)] = &setup.compute(
-          "effects/dof_near_far.comp", {{"DOF_PASS", std::to_string(pass)}, {"TILE", tile}, {"DILATE", std::to_string(dilation(config_, setup.size().y))}});
+          "effects/dof_near_far.comp", {{"DOF_PASS", std::to_string(pass)}, {"TILE", tile}, {"DILATE", std::to_string(near_dilation_tiles(config_, setup.size().y))}});
     if (!table_) {
       const SampleTable& t = sample_table();
       table_ = gl::Texture(t.width, t.rows, gl::Format::rgba32f, "dof sample table");
@@ -339,6 +330,15 @@ ReferenceImage zeros(int w, int h) {
 
 std::unique_ptr<Effect> create_near_far() { return std::make_unique<NearFarDof>(); }
 
+// Tiles the scene's largest near circle reaches (plus a pixel of soft edge), in half-resolution
+// texels over tiles of kTile: how far the dilation looks (far circles need none: a pixel's far
+// field gathers within its own circle).
+int near_dilation_tiles(const Config& c, int rows) {
+  const double near = std::max(0.0, -c.lens.coc(nearest_surface(), rows));
+  const int texels = static_cast<int>(std::ceil((near + 1.0) / 2.0));
+  return (texels + kTile - 1) / kTile;
+}
+
 std::vector<StageCheck> check_near_far(const EffectReadback& run, const Config& c) {
   std::vector<StageCheck> stages;
   const Image half = run.stage_texture(kHalfSlot);
@@ -353,7 +353,7 @@ std::vector<StageCheck> check_near_far(const EffectReadback& run, const Config& 
   const ReferenceImage expected_tiles = model_tiles(half);
   stages.push_back({"tiles", compare_within(tiles, expected_tiles, zeros(expected_tiles.width, expected_tiles.height)), exact});
   const Image dilated = run.stage_texture(kDilatedSlot);
-  const ReferenceImage expected_dilated = model_dilate(tiles, dilation(c, run.size.y));
+  const ReferenceImage expected_dilated = model_dilate(tiles, near_dilation_tiles(c, run.size.y));
   stages.push_back({"dilate", compare_within(dilated, expected_dilated, zeros(expected_dilated.width, expected_dilated.height)), exact});
   const Fields fields = model_gather(half, dilated);
   const Image far = run.stage_texture(kFarSlot), near = run.stage_texture(kNearSlot);
@@ -368,7 +368,7 @@ std::vector<StageCheck> check_near_far(const EffectReadback& run, const Config& 
 std::string describe_near_far(const Config& c, glm::ivec2 size) {
   const glm::ivec2 tiles = tiles_of(half_size(size));
   return "near and far fields at half resolution (" + std::to_string(tiles.x) + "x" + std::to_string(tiles.y) +
-         " tiles, the largest near circle dilated over " + std::to_string(dilation(c, size.y)) +
+         " tiles, the largest near circle dilated over " + std::to_string(near_dilation_tiles(c, size.y)) +
          " around), each pixel gathering up to " + std::to_string(1 + 4 * kRings * (kRings + 1)) +
          " samples a field where a sample's own circle covers it, the near field laid over the far by its coverage, then the tonemap";
 }

@@ -144,6 +144,25 @@ TEST(DofLens, BoxLevelHasTheDisksSecondMoment) {
   EXPECT_EQ(dof::level_of_coc(16.6, 10), 10);
 }
 
+// near-far's dilation: a pixel's near field must hear from every tile holding a texel whose near
+// circle may cover it. A texel in a tile D + 1 tiles away (Chebyshev) from the pixel's lies at
+// least D tiles and one texel from it, 2 (D kNearFarTile + 1) full-resolution pixels along an axis;
+// a circle c covers a pixel within c + 1/2 (the soft edge). So the tiles beyond the dilation must lie
+// beyond the scene's largest near circle.
+TEST(DofNearFar, DilationReachesEveryTileANearCircleCovers) {
+  for (const dof::Lens& l : {lens(28, 2, 8.25, 24), lens(28, 0.25, 8.25, 24), lens(50, 1.4, 9.0, 24), lens(28, 1, 30.0, 24)})
+    for (int rows : {90, 360, 1080, 2160}) {
+      dof::Config c;
+      c.lens = l;
+      const double nearest_circle = -l.coc(dof::nearest_surface(), rows);
+      const int d = dof::near_dilation_tiles(c, rows);
+      EXPECT_GE(d, 0);
+      if (nearest_circle > 1.0) {  // a near field exists
+        EXPECT_GE(2.0 * (d * dof::kNearFarTile + 1), nearest_circle + 0.5) << "f/" << l.f_number << " focus " << l.focus_distance << " rows " << rows;
+      }
+    }
+}
+
 TEST(DofEdges, MaskHoldsThePixelsWithinReachOfADepthJump) {
   const glm::ivec2 size{40, 300};  // 1% of 300 rows: k = 3
   ASSERT_EQ(dof::edge_reach(size), 3);
