@@ -23,7 +23,8 @@ namespace blurlab::dof {
 namespace {
 
 const EffectParameter kFocalLength{"focal-length", "depth of field: the lens's focal length in mm, 1..1000 (with --sensor-height it sets the field of view)", "28"};
-const EffectParameter kFNumber{"f-number", "depth of field: the aperture's f-number N, above 0 up to 1000 (its diameter is the focal length / N)", "2"};
+const EffectParameter kFNumber{"f-number", "depth of field: the aperture's f-number N, above 0 up to 1000 (its diameter is the focal length / N)", "2", 0.5,
+                                 22.0};
 const EffectParameter kFocusDistance{
     "focus-distance",
     "depth of field: the distance in focus, in scene units (5 cm) along the view axis; the objects' centres lie 7.5..9 from the "
@@ -77,6 +78,11 @@ void validate(const EffectValues& values, const std::vector<glm::ivec2>& sizes) 
 std::string note(const EffectValues& values) { return focus_note(lens_of(values)); }
 
 SceneCamera frame_camera(const EffectValues& values, glm::ivec2) { return lens_of(values).camera(); }
+
+std::vector<SceneCamera> truth_views(const EffectValues& values, glm::ivec2 size) {
+  const Config c = config(values, size);
+  return lens_views(c.lens, c.views);
+}
 
 // The variants' kernel for the circles of confusion: boxes (every variable-radius variant blurs
 // them, variable-sat nothing else) of radius R, each pixel's level its own box.
@@ -215,8 +221,7 @@ EffectCheck check(const EffectReadback& run, GroundTruths& truths) {
   const Config c = config(s.values, run.size);
   if (!run.scene_mean) throw Error("dof: the ground truth renders the scene, and this run's frame is not the scene's");
   const GroundTruths::Truth truths_of_frame = truths.get(truth_key(s, c), [&] {
-    const std::vector<SceneCamera> views = lens_views(c.lens, c.views);
-    return std::vector<ReferenceImage>{displayed(run.scene_mean(views))};
+    return std::vector<ReferenceImage>{displayed(run.scene_mean(truth_views(s.values, run.size)))};
   });
   EffectCheck result;
   if (s.implementation == kNearFar) {
@@ -411,5 +416,7 @@ extern const EffectInfo dof{
     .describe = dof::describe,
     .camera = dof::frame_camera,
     .note = dof::note,
+    .ground_truth_views = dof::truth_views,
+    .depth_parameter = dof::kFocusDistance.name,
 };
 }  // namespace blurlab::effect

@@ -34,6 +34,9 @@ struct EffectParameter {
   std::string_view name;
   std::string_view help;
   std::string_view default_value;
+  // A number the window also offers on a slider over slider_low..slider_high (logarithmic), where
+  // slider_high > slider_low (depth of field's aperture); else the text field alone.
+  double slider_low = 0.0, slider_high = 0.0;
 };
 using EffectValues = std::map<std::string, std::string, std::less<>>;
 
@@ -196,6 +199,13 @@ struct EffectInfo {
   // A remark on values validate() let through that the run goes on with but the user should know
   // (depth of field: a focus outside the scene's depth range), one line; empty or nullptr: none.
   std::string (*note)(const EffectValues& values) = nullptr;
+  // The views of the scene the ground truth averages (EffectReadback::scene_mean), for the window
+  // to render them a few a frame on demand and show them accumulate; nullptr: the ground truth
+  // renders nothing.
+  std::vector<SceneCamera> (*ground_truth_views)(const EffectValues& values, glm::ivec2 size) = nullptr;
+  // A parameter a click on the window's picture sets to the view depth (scene units) of the point
+  // clicked (depth of field: the focus distance); empty: clicks do nothing.
+  std::string_view depth_parameter;
 };
 
 // The camera of the effect's frame for these values (EffectInfo::camera, or the scene's).

@@ -534,6 +534,7 @@ std::vector<Case> bad_arguments() {
   dof("dof_lens_views_absurd", {"--lens-views", "99999999999999999999"}, "--lens-views '99999999999999999999' is out of range 1..4096");
   dof("dof_lens_views_word", {"--lens-views", "many"}, "--lens-views 'many' is neither auto nor a whole number");
   dof("dof_lens_views_fraction", {"--lens-views", "2.5"}, "--lens-views '2.5' is neither auto nor a whole number");
+  dof("dof_export_not_yet", {"--variant", "near-far", "--export", "out"}, "--export of depth of field is not supported yet");
   for (Case& c : cases)
     for (char& ch : c.name)
       if (ch == '-') ch = '_';
