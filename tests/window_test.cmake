@@ -389,10 +389,11 @@ elseif(MODE STREQUAL "dof")
     message(FATAL_ERROR "a click on the backdrop did not focus at the far plane:\n${run_output}")
   endif()
   expect_line("${run_output}" "focal-length=28 f-number=0.5 focus-distance=30 [^\n]*")
-  # 178,20 is an object in front (at about 7.03).
+  # 178,20 is an object at about 7.56 (the pixel mirrored, 178,159, is another at about 7.07: a
+  # click read upside down lands there).
   run_effect(focus_object "0:key=Space;1:click=178,20" ${dof} --frames 3)
-  if(NOT run_output MATCHES "click at 178,20: depth ([0-9.]+) is the focus-distance now" OR CMAKE_MATCH_1 LESS 6.85 OR CMAKE_MATCH_1 GREATER 7.3)
-    message(FATAL_ERROR "a click on the object at 178,20 did not focus at its depth (6.85..7.3):\n${run_output}")
+  if(NOT run_output MATCHES "click at 178,20: depth ([0-9.]+) is the focus-distance now" OR CMAKE_MATCH_1 LESS 7.3 OR CMAKE_MATCH_1 GREATER 7.9)
+    message(FATAL_ERROR "a click on the object at 178,20 did not focus at its depth (7.3..7.9):\n${run_output}")
   endif()
   # 2. The ground truth on demand: its views accumulate, then the check runs against it.
   run_effect(truth "0:key=Space;0:key=C;4:wait=check" ${dof} --lens-views 40 --frames 5)
