@@ -1,5 +1,7 @@
 #include "effect_run.h"
 
+#include <iostream>
+
 #include "bench/effect_measure.h"
 #include "blur/registry.h"
 #include "util/progress.h"
@@ -19,9 +21,12 @@ void run_effect_sweep(const cli::Options& o, const std::vector<glm::ivec2>& size
     if (v->role == Role::Floor) copy = v;
   const bool timed = o.frames > 0;
   Progress progress(sizes.size() * (list.size() + (timed ? 1 : 0)), sizes.size() * (list.size() + (timed ? 1 : 0)));
+  const EffectValues values = resolve_effect(effect, o.effect_values);
+  if (effect.note)
+    if (const std::string note = effect.note(values); !note.empty()) std::cout << wrapped("note: " + note, report::kTableWidth) << "\n";
   for (glm::ivec2 size : sizes) {
     bench::EffectInput input(size);
-    scene.render_hdr(input.color, input.depth, o.time);
+    input.render(scene, programs, o.time, effect_camera(effect, values, size));
     if (timed && copy) {  // the floor: a copy of the rgba16f frame, in the same run
       progress.item("copy " + size_text(size) + " rgba16f");
       progress.step("copy");

@@ -46,6 +46,11 @@ set(BLURLAB_FULL_TIER_ONLY
   "^report\\.(sweep|charts|memory_estimate)$"
   # Linear light through every variant (cli.check_scene and linear.edge keep the rest of it).
   "^linear\\.check$"
+  # Depth of field's variable-radius techniques but variable-naive (the same C++ around another
+  # variant's blur), every technique against the lens, and the ground truth's convergence (views of
+  # the scene by the thousand): the first tier keeps the passes' checks a mutation needs.
+  "^gl\\.Dof/DofVariant\\.MatchesItsReference/variable_(sat|pyramid|layers)( |$)"
+  "^gl\\.Dof\\.(NearFarIsCloserToTheLensAtDepthEdgesThanEveryPerPixelGather|GroundTruthConverges)$"
   # The window cases but the ones whose code no other case runs (below).
   "^window\\."
   # Bloom through every implementation (the first tier keeps one exact separable, the FFT, an

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "blur/model.h"
+#include "util/error.h"
 #include "util/strings.h"
 
 namespace blurlab {
@@ -233,6 +234,32 @@ CheckResult compare_to_reference(const Image& gpu, const ReferenceImage& ref, co
           result.worst_channel = c;
           result.worst_gpu = seen;
           result.worst_reference = expected;
+          result.worst_allowed = allowed;
+        }
+      }
+  result.ok = result.worst_fraction <= 1.0;
+  return result;
+}
+
+CheckResult compare_within(const Image& gpu, const ReferenceImage& ref, const ReferenceImage& allowed_error) {
+  if (gpu.width != ref.width || gpu.height != ref.height || allowed_error.width != ref.width || allowed_error.height != ref.height)
+    throw Error("compare_within: the images differ in size");
+  CheckResult result;
+  result.lsb = false;
+  for (int y = 0; y < gpu.height; ++y)
+    for (int x = 0; x < gpu.width; ++x)
+      for (int c = 0; c < 4; ++c) {
+        const double r = ref.at(x, y, c), seen = gpu.at(x, y, c), allowed = allowed_error.at(x, y, c);
+        const double error = std::isfinite(seen) ? std::abs(seen - r) : INFINITY;
+        result.max_error[static_cast<size_t>(c)] = std::max(result.max_error[static_cast<size_t>(c)], error);
+        const double fraction = allowed > 0 ? error / allowed : (error > 0 ? INFINITY : 0.0);
+        if (fraction > result.worst_fraction) {
+          result.worst_fraction = fraction;
+          result.worst_x = x;
+          result.worst_y = y;
+          result.worst_channel = c;
+          result.worst_gpu = seen;
+          result.worst_reference = r;
           result.worst_allowed = allowed;
         }
       }

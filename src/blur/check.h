@@ -109,6 +109,10 @@ struct CheckResult {
 };
 
 CheckResult compare_to_reference(const Image& gpu, const ReferenceImage& reference, const Tolerance& tolerance);
+// A float output against its reference where the error allowed differs from texel to texel:
+// |gpu - reference| <= allowed at each texel and channel (a bound the caller computed with the
+// reference, e.g. from the magnitudes a sum added up there).
+CheckResult compare_within(const Image& gpu, const ReferenceImage& reference, const ReferenceImage& allowed);
 double peak_magnitude(const Image& image);
 
 }  // namespace blurlab

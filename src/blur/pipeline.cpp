@@ -97,6 +97,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   std::map<const gl::Program*, RecordedProgram> held_sources;
   Recording* recording = nullptr;  // record(): passes are written down here too
   const ChainStage* chain = nullptr;  // record_stage(): the chain this blur is a stage of
+  const gl::Texture* given_levels = nullptr;  // run(..., radius_levels): this run's levels
   std::set<int> poisoned_;          // the intermediates this run has poisoned
   std::set<int> fixed_slots_;       // intermediates of a size independent of the image's
 
@@ -130,7 +131,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
 
   const gl::Texture& radius_levels() override {
     if (!owner_.levels_) throw Error("radius_levels(): " + std::string(owner_.variant_->name) + " is not a variable-radius variant");
-    return owner_.levels_;
+    return given_levels ? *given_levels : owner_.levels_;
   }
   const gl::Texture& level_weights() override {
     if (!owner_.level_weights_) throw Error("level_weights(): " + std::string(owner_.variant_->name) + " is not a variable-radius variant");
@@ -320,7 +321,7 @@ Recording BlurPipeline::record(const gl::Texture& source, const gl::Texture& des
   Recording recording;
   runner_.start_recording();
   try {
-    run(source, destination, &recording, "total");
+    run(source, destination, &recording, "total", nullptr);
   } catch (...) {
     runner_.stop_recording();
     throw;
@@ -329,15 +330,15 @@ Recording BlurPipeline::record(const gl::Texture& source, const gl::Texture& des
   return recording;
 }
 
-void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, std::string_view span) {
-  run(source, destination, nullptr, span);
+void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, std::string_view span, const gl::Texture* radius_levels) {
+  run(source, destination, nullptr, span, radius_levels);
 }
 
 void BlurPipeline::record_stage(const gl::Texture& source, const gl::Texture& destination, std::string_view span, const ChainStage& stage) {
   if (!stage.recording || !stage.chain) throw Error("record_stage(): no chain to record into");
   runner_.start_recording(*stage.chain);
   try {
-    run(source, destination, stage.recording, span, &stage);
+    run(source, destination, stage.recording, span, nullptr, &stage);
   } catch (...) {
     runner_.stop_recording();
     throw;
@@ -346,7 +347,7 @@ void BlurPipeline::record_stage(const gl::Texture& source, const gl::Texture& de
 }
 
 void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span,
-                       const ChainStage* stage) {
+                       const gl::Texture* radius_levels, const ChainStage* stage) {
   if (!blur_) throw Error("blur pipeline used before a successful configure()");
   if (source.width() != size_.x || source.height() != size_.y || destination.width() != size_.x ||
       destination.height() != size_.y)
@@ -354,9 +355,14 @@ void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination
   if (source.format() != settings_.input_format || destination.format() != settings_.input_format)
     throw Error("blur pipeline configured for " + std::string(gl::name(settings_.input_format)) + " textures, given " +
                 std::string(gl::name(source.format())) + " and " + std::string(gl::name(destination.format())));
+  if (radius_levels && (!variant_->variable_radius || radius_levels->format() != gl::Format::rgba8 || radius_levels->width() != size_.x ||
+                        radius_levels->height() != size_.y))
+    throw Error("blur pipeline: radius levels given to " + std::string(variant_->name) +
+                (variant_->variable_radius ? ", not an rgba8 texture of the image's size" : ", not a variable-radius variant"));
   Passes passes(*this, &source, &destination);
   passes.recording = recording;
   passes.chain = stage;
+  passes.given_levels = radius_levels;
   if (span != "total") passes.span_prefix = span;
   gl::ScopedSpan total(timers_, span);
   blur_->run(passes);

@@ -70,7 +70,12 @@ class BlurPipeline {
   // Blurs `source` into `destination` (both of the configured size and input format), timed
   // as span `span` around the variant's own spans. A blur that is a stage of an effect names its
   // span after the stage ("blur"), and its passes' spans then carry that name first ("blur h").
-  void run(const gl::Texture& source, const gl::Texture& destination, std::string_view span = "total");
+  // `radius_levels` (variable-radius variants): each pixel's level as a pass before this one made
+  // it on the GPU (an effect's circles of confusion), in the levels texture's layout (rgba8 of the
+  // configured size, level / 255 in red, levels 0..R of the settings' kernel), in place of the
+  // levels made from the settings' radius map for this run.
+  void run(const gl::Texture& source, const gl::Texture& destination, std::string_view span = "total",
+           const gl::Texture* radius_levels = nullptr);
 
   // Runs the configured variant once, as run() does, and writes down every pass as GL sees it:
   // programs, textures, bindings, the barriers issued and the dispatches (for --export).
@@ -103,7 +108,7 @@ class BlurPipeline {
  private:
   class Passes;
   void run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span,
-           const ChainStage* stage = nullptr);
+           const gl::Texture* radius_levels, const ChainStage* stage = nullptr);
   gl::ProgramCache& programs_;
   gl::GlLimits limits_;
   gl::TimerPool* timers_;

@@ -568,6 +568,9 @@ Options parse_options(int argc, const char* const* argv) {
       if (app.count(option)) throw UsageError(std::string(option) + with + " (its parameters say what it blurs: --help, Effects)");
     if (o.linear) throw UsageError("--linear" + with + " (the HDR scene is linear light already)");
     if (o.tune) throw UsageError("--tune" + with + ": tune the variant alone, then run the effect with --tuned");
+    if (!o.export_dir.empty() && o.effect->name == "dof")
+      throw UsageError("--export of depth of field is not supported yet (its blur stage is fed levels an earlier pass makes, which "
+                       "a recipe does not record yet): export a variable-radius variant alone with --radius-map");
     if (o.list_variants || o.list_refusals) throw UsageError("--list-variants and --list-refusals" + with);
     // Every parameter, for every frame size the run takes, before any work.
     o.effect->validate(resolve_effect(*o.effect, o.effect_values), o.sizes.empty() ? std::vector<glm::ivec2>{kDefaultHeadlessSize} : o.sizes);

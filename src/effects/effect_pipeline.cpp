@@ -61,15 +61,17 @@ class EffectPipeline::Stages final : public EffectSetup, public EffectPasses {
     owner_.runner_.dispatch(span, program, bindings, grid.groups, pass);
   }
 
-  void blur(int stage, const gl::Texture& source, const gl::Texture& destination, std::string_view span) override {
+  void blur(int stage, const gl::Texture& source, const gl::Texture& destination, std::string_view span,
+            const gl::Texture* radius_levels) override {
     const auto& stages = owner_.blur_stages_;
     if (stage < 0 || static_cast<size_t>(stage) >= stages.size() || !stages[static_cast<size_t>(stage)])
       throw Error("blur(): stage " + std::to_string(stage) + " was not configured (EffectSetup::blur_stage)");
     BlurPipeline& pipeline = *stages[static_cast<size_t>(stage)];
     if (!recording) {
-      pipeline.run(source, destination, span);
+      pipeline.run(source, destination, span, radius_levels);
       return;
     }
+    if (radius_levels) throw Error("blur(): a stage fed levels an earlier pass made is not recorded for --export yet");
     const BlurPipeline::ChainStage chain{.recording = recording, .source = texture_index(source), .destination = texture_index(destination),
                                          .prefix = "blur" + std::to_string(stage + 1) + "_", .chain = &owner_.runner_};
     pipeline.record_stage(source, destination, span, chain);
