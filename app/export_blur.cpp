@@ -37,61 +37,15 @@ ExportFidelity fidelity_on(BlurPipeline& pipeline, const report::Measurement& ro
   return f;
 }
 
-// The last value from `from` towards `limit` (step +1 or -1) for which `same` holds, every one
-// between holding too (each rule of the variants that bakes a size is monotone in it): doubling
-// steps, then halving them.
-int last_same(int from, int limit, int direction, const std::function<bool(int)>& same) {
-  int good = from;
-  long long step = 1;
-  while (good != limit) {  // gallop to the first that differs
-    const long long next = good + direction * step;
-    const int probe = static_cast<int>(direction > 0 ? std::min<long long>(next, limit) : std::max<long long>(next, limit));
-    if (!same(probe)) {
-      int bad = probe;  // good holds, bad does not: halve the gap
-      while (std::abs(bad - good) > 1) {
-        const int mid = good + (bad - good) / 2;
-        (same(mid) ? good : bad) = mid;
-      }
-      return good;
-    }
-    good = probe;
-    step *= 2;
-  }
-  return good;
-}
-
 // Where the recipe holds: the sizes at which blurlab, given the same options, makes the programs
-// it carries and runs them (program_sources; a refusal is no run). Each side searched with the
-// other at the export's, then the texels at the far corners: a rule on W x H (dual Kawase's
-// last pass) shows there.
+// it carries (export.h, sizes_holding). What the user asked for: the knobs they gave (or a tuning
+// file chose for this size), the rest left to the defaults of each size.
 SizeRange holds_for(const cli::Options& o, const report::Measurement& row, const gl::GlLimits& limits) {
-  const VariantInfo& v = *row.variant;
-  // What the user asked for: the knobs they gave (or a tuning file chose for this size), the rest
-  // left to the defaults of each size.
   BlurSettings asked = row.settings;
   if (!row.tuned)
-    for (const Knob& k : v.knobs)
+    for (const Knob& k : row.variant->knobs)
       if (!o.knob_values.count(std::string(k.name))) asked.knobs.erase(std::string(k.name));
-  const std::vector<ProgramSource> made = program_sources(v, row.settings, row.size);
-  const auto same = [&](glm::ivec2 z) {
-    const BlurSettings s = resolve(v, asked, z);
-    return !unsupported_reason(v, s, z, limits) && program_sources(v, s, z) == made;
-  };
-  const int limit = limits.max_texture_size;
-  SizeRange h;
-  h.max_texture_size = limit;
-  const glm::ivec2 z = row.size;
-  h.min_width = last_same(z.x, 1, -1, [&](int w) { return same({w, z.y}); });
-  h.max_width = last_same(z.x, limit, +1, [&](int w) { return same({w, z.y}); });
-  h.min_height = last_same(z.y, 1, -1, [&](int y) { return same({z.x, y}); });
-  h.max_height = last_same(z.y, limit, +1, [&](int y) { return same({z.x, y}); });
-  h.min_texels = static_cast<long long>(h.min_width) * h.min_height;
-  h.max_texels = static_cast<long long>(h.max_width) * h.max_height;
-  if (!same({h.max_width, h.max_height}))  // the widest that holds at the tallest
-    h.max_texels = static_cast<long long>(last_same(h.min_width, h.max_width, +1, [&](int w) { return same({w, h.max_height}); })) * h.max_height;
-  if (!same({h.min_width, h.min_height}))  // the narrowest that holds at the shortest
-    h.min_texels = static_cast<long long>(last_same(h.max_width, h.min_width, -1, [&](int w) { return same({w, h.min_height}); })) * h.min_height;
-  return h;
+  return sizes_holding(*row.variant, asked, row.settings, row.size, limits);
 }
 
 }  // namespace
@@ -134,6 +88,33 @@ std::string export_blur(const cli::Options& o, const report::Report& rep, BlurPi
                         .size_choices = row->variant->size_choices ? row->variant->size_choices(row->settings, row->size) : ""};
   std::string line = "exported " + std::string(row->variant->name) + " to " + single_line(o.export_dir) + "/:";
   for (const std::string& file : write_export(recording, request, programs.sources(), o.export_dir)) line += " " + file;
+  if (const std::string warning = fidelity_warning(request); !warning.empty()) line += "\n" + wrapped("warning: " + warning, report::kTableWidth);
+  return line;
+}
+
+std::string export_effect(const cli::Options& o, const report::Report& rep, const std::optional<Recording>& recording,
+                          gl::ProgramCache& programs) {
+  const auto row = std::find_if(rep.effect_rows.begin(), rep.effect_rows.end(), [](const report::EffectMeasurement& m) { return !m.unsupported; });
+  if (row == rep.effect_rows.end() || !recording || !row->check)
+    throw Error("--export: no checked run of " + std::string(o.effect->name) + " to export");
+  std::string check = row->check->ok() ? "ok" : "FAILED";
+  for (const StageCheck& stage : row->check->stages) check += (&stage == &row->check->stages.front() ? ": " : ", ") + stage.stage + " " + stage.result.text();
+  // Field by field: GCC 12 takes a designated initializer's defaulted std::string for uninitialized.
+  ExportRequest request;
+  request.size = row->size;
+  request.gpu = rep.gl.renderer;
+  request.cpu_rasterizer = rep.gl.software;
+  request.median_ms = rep.gl.software ? std::nullopt : row->total_median();
+  request.check = check;
+  request.command = o.command_line;
+  request.input = "the scene (" + size_text(row->size) + ")";
+  request.effect = o.effect;
+  request.effect_settings = row->settings;
+  request.effect_description = row->description;
+  request.stage_checks = row->check->stages;
+  request.effect_fidelity = row->check->fidelity;
+  std::string line = "exported " + std::string(o.effect->name) + " by " + row->settings.implementation + " to " + single_line(o.export_dir) + "/:";
+  for (const std::string& file : write_export(*recording, request, programs.sources(), o.export_dir)) line += " " + file;
   if (const std::string warning = fidelity_warning(request); !warning.empty()) line += "\n" + wrapped("warning: " + warning, report::kTableWidth);
   return line;
 }

@@ -250,16 +250,58 @@ if(NOT VARIANT STREQUAL "copy")
   endif()
 endif()
 
-# Another size from the same recipe: what its formulas allow.
-run(${MAKE_CHART} --noise 37 29 ${DIR}/other.png)
+# Another size from the same recipe: what its formulas allow, within the sizes it holds for
+# ("holds_for": where blurlab makes the programs it carries). 37x29 when the recipe holds for it;
+# otherwise that size is refused with the size to export again at, and the round trip runs at the
+# size nearest 37x29 that the recipe holds for, when that is another size than its own.
+string(JSON held_w0 GET "${recipe}" holds_for width 0)
+string(JSON held_w1 GET "${recipe}" holds_for width 1)
+string(JSON held_h0 GET "${recipe}" holds_for height 0)
+string(JSON held_h1 GET "${recipe}" holds_for height 1)
+string(JSON held_t0 GET "${recipe}" holds_for texels 0)
+string(JSON held_t1 GET "${recipe}" holds_for texels 1)
+function(holds_size w h result)
+  math(EXPR texels "${w} * ${h}")
+  if(w GREATER_EQUAL held_w0 AND w LESS_EQUAL held_w1 AND h GREATER_EQUAL held_h0 AND h LESS_EQUAL held_h1 AND
+     texels GREATER_EQUAL held_t0 AND texels LESS_EQUAL held_t1)
+    set(${result} TRUE PARENT_SCOPE)
+  else()
+    set(${result} FALSE PARENT_SCOPE)
+  endif()
+endfunction()
+set(other_w 37)
+set(other_h 29)
+holds_size(${other_w} ${other_h} held)
+if(NOT held AND NOT MAP)
+  run(${MAKE_CHART} --noise 37 29 ${DIR}/refused.png)
+  run_refused("refused.png is 37x29[,:] [^\n]*; export the blur again at 37x29"
+              ${RUN_RECIPE} ${DIR}/export/recipe.json ${DIR}/refused.png ${DIR}/refused_blurred.png)
+  if(EXISTS ${DIR}/refused_blurred.png)
+    message(FATAL_ERROR "a refused size left ${DIR}/refused_blurred.png")
+  endif()
+  # The nearest size it holds for: each side clamped into its range, then the texels.
+  foreach(side w h)
+    if(other_${side} LESS held_${side}0)
+      set(other_${side} ${held_${side}0})
+    elseif(other_${side} GREATER held_${side}1)
+      set(other_${side} ${held_${side}1})
+    endif()
+  endforeach()
+  holds_size(${other_w} ${other_h} held)
+  if(NOT held OR (other_w EQUAL WIDTH AND other_h EQUAL HEIGHT))
+    set(other_w "")  # it holds for its own size only (or no nearer one): the refusal above is the case
+  endif()
+endif()
 if(MAP)
+  run(${MAKE_CHART} --noise 37 29 ${DIR}/other.png)
   # Its levels were made per pixel of the recipe's image: refused, with both sizes.
   run_refused("other.png is 37x29, the recipe's image ${WIDTH}x${HEIGHT}: [^\n]*; export the blur again at 37x29 "
               ${RUN_RECIPE} ${DIR}/export/recipe.json ${DIR}/other.png ${DIR}/other_blurred.png)
   if(NOT readme MATCHES "Made for ${WIDTH}x${HEIGHT}; it runs at that size only: ")
     message(FATAL_ERROR "README.md does not say the recipe runs at its own size only:\n${readme}")
   endif()
-else()
+elseif(other_w)
+  run(${MAKE_CHART} --noise ${other_w} ${other_h} ${DIR}/other.png)
   run(${RUN_RECIPE} ${DIR}/export/recipe.json ${DIR}/other.png ${DIR}/other_blurred.png)
   message("${run_output}")
   run(${GOLDEN_TOOL} ${DIR}/other.png ${DIR}/other_golden.png ${golden_args} ${light_args})

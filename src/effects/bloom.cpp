@@ -10,7 +10,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+<<<<<<< HEAD
 #include <filesystem>
+=======
+#include <nlohmann/json.hpp>
+>>>>>>> main
 
 #include "blur/registry.h"
 #include "effects/tonemap.h"
@@ -359,6 +363,17 @@ EffectCheck check(const EffectReadback& run, GroundTruths& truths) {
   return result;
 }
 
+// The parameters as numbers (an export's recipe): what config() makes of them for this frame.
+nlohmann::json recipe_values(const EffectValues& values, glm::ivec2 size) {
+  const Config c = config(values, size);
+  nlohmann::json psf = nlohmann::json::array();
+  for (const PsfTerm& t : c.psf)
+    psf.push_back({{"weight", t.weight}, {"sigma_px", t.sigma}, {"radius", fidelity_kernel(t.sigma).radius}});
+  return {{"intensity", c.intensity}, {"threshold", c.threshold}, {"knee", c.knee}, {"psf", psf},
+          {"psf_note", "a sum of Gaussians: each term's weight (the weights sum to 1) and sigma in pixels of this frame, blurred "
+                       "with radius ceil(3 sigma)"}};
+}
+
 std::string describe(const EffectSettings& s, glm::ivec2 size) {
   if (s.implementation == kMipChain) return describe_mip_chain(s, size) + ", then the composite";
   if (s.implementation == kFft2d) return describe_fft2d(s, size) + ", then the composite";
@@ -461,7 +476,11 @@ extern const EffectInfo bloom{
     .create = bloom::create,
     .check = bloom::check,
     .describe = bloom::describe,
+<<<<<<< HEAD
     .memory_bytes = bloom::memory_bytes,
     .presets = bloom::presets,
+=======
+    .recipe_values = bloom::recipe_values,
+>>>>>>> main
 };
 }  // namespace blurlab::effect
