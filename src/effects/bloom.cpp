@@ -10,11 +10,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-<<<<<<< HEAD
 #include <filesystem>
-=======
 #include <nlohmann/json.hpp>
->>>>>>> main
 
 #include "blur/registry.h"
 #include "effects/tonemap.h"
@@ -476,11 +473,8 @@ extern const EffectInfo bloom{
     .create = bloom::create,
     .check = bloom::check,
     .describe = bloom::describe,
-<<<<<<< HEAD
     .memory_bytes = bloom::memory_bytes,
     .presets = bloom::presets,
-=======
     .recipe_values = bloom::recipe_values,
->>>>>>> main
 };
 }  // namespace blurlab::effect

@@ -206,14 +206,12 @@ struct EffectInfo {
   // A line saying what the implementation is (for the report and the window), e.g. "one blur
   // per PSF term by fft, then the composite".
   std::string (*describe)(const EffectSettings& settings, glm::ivec2 size) = nullptr;
-<<<<<<< HEAD
   // The bytes an implementation holds for a frame of `size` beyond the frame's own textures (its
   // kept textures, its ground truth's buffers), for the run's memory estimate
   // (image/memory_budget.h); nullptr, or 0: within what the estimate counts for every run.
   double (*memory_bytes)(const EffectSettings& settings, glm::ivec2 size) = nullptr;
   // The window's presets, with the shipped files found in the folder `assets`; nullptr: none.
   std::vector<EffectPreset> (*presets)(const std::string& assets) = nullptr;
-=======
   // The parameters as numbers for a frame of `size`, as --export's recipe states them beside their
   // text (bloom: the PSF's terms, weights normalised and sigmas in pixels); nullptr: the text alone.
   nlohmann::json (*recipe_values)(const EffectValues& values, glm::ivec2 size) = nullptr;
@@ -230,7 +228,6 @@ struct EffectInfo {
   // A parameter a click on the window's picture sets to the view depth (scene units) of the point
   // clicked (depth of field: the focus distance); empty: clicks do nothing.
   std::string_view depth_parameter;
->>>>>>> main
 };
 
 // The camera of the effect's frame for these values (EffectInfo::camera, or the scene's).
