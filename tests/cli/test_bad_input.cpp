@@ -549,7 +549,7 @@ std::vector<Case> bad_arguments() {
            {"bloom_psf_negative_weight", {"--psf", "sum:1@2,-1@4"}, "weight -1 is negative"},
            {"bloom_psf_sigma_zero", {"--psf", "gauss:0%"}, "sigma 0 must be above 0"},
            {"bloom_psf_too_wide", {"--psf", "gauss:9%", "--size", "3840x2160"}, "needs radius 584 (3 sigma), above 512"},
-           {"bloom_psf_unknown_form", {"--psf", "star:3"}, "is neither gauss:SIGMA nor sum:W@SIGMA"},
+           {"bloom_psf_unknown_form", {"--psf", "star:3"}, "is neither gauss:SIGMA, sum:W@SIGMA,... nor image:FILE[@P%]"},
            {"bloom_box_only_variant", {"--variant", "compute-sliding"}, "'compute-sliding' does not serve the bloom effect"},
            {"bloom_kernel_option", {"--kernel", "box"}, "--kernel does not apply with --effect bloom"},
            {"bloom_sigma_option", {"--sigma", "3"}, "--sigma does not apply with --effect bloom"},
