@@ -946,7 +946,9 @@ class SlidingRuns {
 // The first tier's (what its mutations need): rows first raw at r = 1 with a constant border (the
 // second pass reads the constant beside the first pass's outputs: a channel order both passes got
 // wrong alike shows only there) and with an rgba16f intermediate (auto: typed, it runs);
-// transposed raw at r = 40 (windows past the image's height) and with an rgba16f input (auto:
+// transposed raw at r = 40 (windows past the image's height), at 131x97 and at 43x131 (taller than
+// wide: the second pass's lines are the image's rows, which a pass sized from the untransposed
+// image undercounts only there), and with an rgba16f input (auto:
 // typed, its bits are no rgba8 texels); both at r = 128 by default (auto: raw; a window of 257, the
 // 16-bit fields' largest sums). Raw with an rgba16f intermediate must be refused, for that reason
 // (Limit::Knobs).
@@ -956,6 +958,8 @@ TEST(BoxWalks, SlidingWalksRawAndTransposed) {
   EXPECT_TRUE(sliding.run(BorderMode::Constant, 1, {{"order", K::kRowsFirst}, {"walk-io", K::kRaw}}));
   EXPECT_TRUE(sliding.run(BorderMode::Clamp, 9, {{"order", K::kRowsFirst}, {"walk-io", K::kAuto}}, gl::Format::rgba16f));
   EXPECT_TRUE(sliding.run(BorderMode::Clamp, 40, {{"order", K::kTransposed}, {"walk-io", K::kRaw}}));
+  Source tall({43, 131}, gl::Format::rgba8, 43u * 5 + 131);
+  EXPECT_TRUE(sliding.run(tall, BorderMode::Clamp, 40, {{"order", K::kTransposed}, {"walk-io", K::kRaw}})) << "43x131";
   Source hdr({61, 43}, gl::Format::rgba16f, 61u + 43);
   EXPECT_TRUE(sliding.run(hdr, BorderMode::Constant, 7, {{"order", K::kTransposed}}));
   for (KnobValue order : {K::kRowsFirst, K::kTransposed}) EXPECT_TRUE(sliding.run(BorderMode::Reflect, 128, {{"order", order}}));
