@@ -283,6 +283,10 @@ struct Source {
     texture.upload(test_image(size, input, seed));
     uploaded = texture.download();
   }
+  Source(const Image& image, gl::Format input) : texture(image.width, image.height, input), destination(image.width, image.height, input) {
+    texture.upload(image);
+    uploaded = texture.download();
+  }
   gl::Texture texture, destination;
   Image uploaded;
   const int serial = ++count;  // tells the sources apart for the references computed from them
@@ -785,15 +789,27 @@ class StreamRuns {
   Source odd_;
 };
 
+// Dark at the top, bright at the bottom: where a border wraps, the rows past the last read the
+// first, as unlike it as a row can be (noise, blurred to level 1, hides a row misread).
+Image vertical_ramp(glm::ivec2 size) {
+  Image image(size.x, size.y);
+  for (int y = 0; y < size.y; ++y)
+    for (int x = 0; x < size.x; ++x)
+      for (int c = 0; c < 4; ++c) image.at(x, y, c) = c == 3 ? 1.0f : static_cast<float>(y) / static_cast<float>(size.y - 1);
+  return image;
+}
+
 // The first tier's (what its mutations need, in about 15 s cold): 3 levels (sigma 10) at clamp
-// and reflect101, 2 (offset 3: five texels a row) at reflect101, K = 16 (the last walk partial),
-// and 33x17.
+// and reflect101, 2 (offset 3: five texels a row) at reflect101, 33x17, and K = 16 (the last walk
+// partial) at wrap on a vertical ramp of even height (67x50: the last target row's window reaches
+// past level 1's last row, where clamp reads that row again and wrap the first).
 TEST(DualKawase, StreamedLastPass) {
   StreamRuns stream;
   EXPECT_TRUE(stream.run(BorderMode::Clamp, 10.0));
   EXPECT_TRUE(stream.run(BorderMode::Reflect101, 10.0));
   EXPECT_TRUE(stream.run(BorderMode::Reflect101, 6.5));
-  EXPECT_TRUE(stream.run(BorderMode::Clamp, 10.0, {{"stream-rows", KnobValue{16, 0}}}));
+  Source ramp(vertical_ramp({67, 50}), gl::Format::rgba8);
+  EXPECT_TRUE(stream.run(ramp, BorderMode::Wrap, 10.0, {{"stream-rows", KnobValue{16, 0}}}));
   Source small({33, 17}, gl::Format::rgba8, 33u + 17);
   EXPECT_TRUE(stream.run(small, BorderMode::Reflect101, 10.0));
 }

@@ -122,6 +122,7 @@ mutations=(
   "check-tolerance-doubled|src/bench/measure.cpp|s/(    m\.tolerance = tolerance_for\(variant, m\.settings, m\.size, peak\);\n)/\$1    m.tolerance.lsb_limit *= 2;\n    m.tolerance.relative *= 2;\n    m.tolerance.absolute *= 2;\n/|^bad_input\.FailedCheck\.TwiceItsToleranceFails\$"
   "sliding-walk-formula-axes-swapped|src/variants/sliding.h|s/along = axis == 0 \? w : h, across = axis == 0 \? h : w;/along = axis == 0 ? h : w, across = axis == 0 ? w : h;/|^export\.compute-sliding\.tall\$"
   "sliding-transposed-second-pass-sized-untransposed|src/variants/compute_sliding.cpp|s/\{\.transposed_source = true, \.raw = io_raw\}/{.raw = io_raw}/|^gl\.BoxWalks\.SlidingWalksRawAndTransposed\$"
+  "dual-kawase-stream-rows-past-the-last-clamped|glsl/dual_kawase.comp|s/  int y = n\.y \+ r;\n/  int y = min(n.y + r, source_size().y - 1);\n/|^gl\.DualKawase\.StreamedLastPass\$"
 )
 
 # Breaks that llvmpipe cannot show: it runs one dispatch at a time, so a missing barrier between
