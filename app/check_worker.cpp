@@ -1,6 +1,8 @@
 #include "check_worker.h"
 
+#include <algorithm>
 #include <chrono>
+#include <span>
 
 #include "blur/kernel.h"
 #include "util/error.h"
@@ -37,12 +39,14 @@ void CheckWorker::start(const VariantInfo& variant, const BlurSettings& resolved
 }
 
 void CheckWorker::start_effect(const EffectInfo& effect, const EffectSettings& settings, glm::ivec2 size, Image color, Image depth,
-                               Image output, std::map<int, Image> stages, uint64_t configuration) {
+                               Image output, std::map<int, Image> stages, uint64_t configuration, std::vector<SceneCamera> truth_views,
+                               std::optional<Image> truth_mean) {
   auto job = std::make_unique<Job>();
   job->label = std::string(effect.name) + ": " + effect.describe(settings, size);
   job->configuration = configuration;
   job->result = std::async(std::launch::async, [&effect, settings, size, color = std::move(color), depth = std::move(depth),
-                                                output = std::move(output), stages = std::move(stages)] {
+                                                output = std::move(output), stages = std::move(stages), truth_views = std::move(truth_views),
+                                                truth_mean = std::move(truth_mean)] {
     EffectReadback run;
     run.settings = &settings;
     run.size = size;
@@ -54,6 +58,17 @@ void CheckWorker::start_effect(const EffectInfo& effect, const EffectSettings& s
       if (it == stages.end()) throw Error("the effect made no texture " + std::to_string(slot));
       return it->second;
     };
+    if (truth_mean)
+      run.scene_mean = [&](std::span<const SceneCamera> cameras) {
+        const auto same = [](const SceneCamera& a, const SceneCamera& b) {
+          return a.eye == b.eye && a.target == b.target && a.lens_offset == b.lens_offset && a.focus_distance == b.focus_distance &&
+                 a.field_of_view_y == b.field_of_view_y && a.near_plane == b.near_plane && a.far_plane == b.far_plane;
+        };
+        if (!std::equal(cameras.begin(), cameras.end(), truth_views.begin(), truth_views.end(), same))
+          throw Error("the check asks for " + std::to_string(cameras.size()) + " views of the scene other than the " +
+                      std::to_string(truth_views.size()) + " the window averaged");
+        return *truth_mean;
+      };
     GroundTruths truths;  // of this frame only: the next check's frame is another
     Computed computed;
     EffectCheck check = effect.check(run, truths);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <glm/vec2.hpp>
 
@@ -41,9 +42,12 @@ class CheckWorker {
              std::optional<Image> second, uint64_t configuration);
   // Starts checking a run of `effect` with `settings` (EffectInfo::check): what it read (the HDR
   // frame and its depth), what it made (`output`), and its textures (`stages`, by slot:
-  // EffectPipeline::download_all), all read back on the GL thread before.
+  // EffectPipeline::download_all), all read back on the GL thread before. An effect whose ground
+  // truth renders the scene (EffectInfo::ground_truth_views) is given `truth_mean`, those views of
+  // the frame averaged on the GL thread (`truth_views`, what its scene_mean is asked for).
   void start_effect(const EffectInfo& effect, const EffectSettings& settings, glm::ivec2 size, Image color, Image depth, Image output,
-                    std::map<int, Image> stages, uint64_t configuration);
+                    std::map<int, Image> stages, uint64_t configuration, std::vector<SceneCamera> truth_views = {},
+                    std::optional<Image> truth_mean = std::nullopt);
   // Whether a check is under way or finished and not yet collected.
   bool busy() const { return job_ != nullptr; }
   // Whether that check is of `configuration`.

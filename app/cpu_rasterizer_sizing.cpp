@@ -1,6 +1,5 @@
 #include "cpu_rasterizer_sizing.h"
 
-#include "headless.h"
 #include "util/strings.h"
 
 namespace blurlab::app {
@@ -8,7 +7,7 @@ namespace blurlab::app {
 namespace {
 
 // A CPU rasterizer (llvmpipe) takes minutes on 2 cores for the sweep a GPU does in seconds at a
-// GPU's defaults (kDefaultSize, 30 frames, at most 3 s each, and half a second of warm-up for
+// GPU's defaults (cli::kDefaultHeadlessSize, 30 frames, at most 3 s each, and half a second of warm-up for
 // clocks a CPU does not have). So on one, what the run leaves to the defaults is sized down, each
 // on its own: the image (unless --size or --image chose it) and each of the warm-up, the frames
 // and the budget (unless its option chose it); an option that keeps a GPU's value keeps that one
@@ -37,8 +36,8 @@ std::optional<std::string> size_for_cpu_rasterizer(cli::Options& o, const gl::Gl
   // The size first: the line a reader sees says the size the run blurs, and how to get the other.
   std::string text = "The renderer is a CPU rasterizer: ";
   if (!size_chosen)
-    text += "this run blurs " + size_text(kCpuRasterizerSize) + ", sized down from a GPU's default " + size_text(kDefaultSize) +
-            " (--size " + size_text(kDefaultSize) + " runs that)";
+    text += "this run blurs " + size_text(kCpuRasterizerSize) + ", sized down from a GPU's default " + size_text(cli::kDefaultHeadlessSize) +
+            " (--size " + size_text(cli::kDefaultHeadlessSize) + " runs that)";
   else
     text += "this run blurs " + (o.image.empty() ? sizes_text(o.sizes) + " as --size asks" : "--image at its own size") + ", not sized down to " +
             size_text(kCpuRasterizerSize) + " (without " + (o.image.empty() ? "--size" : "--image") + " it would be)";

@@ -50,8 +50,8 @@ std::string gl_errors(bool debug) {
 }
 
 // The end of an effect run: refusals and checks judged, the table, the conclusion and the files.
-int finish_effect_run(const cli::Options& o, report::Report& rep, const std::optional<Image>& output, StagedOutputs& outputs, bool debug,
-                      const std::vector<std::pair<std::string, std::string>>& dumps) {
+int finish_effect_run(const cli::Options& o, report::Report& rep, const std::optional<Image>& output, const std::optional<Recording>& recording,
+                      gl::ProgramCache& programs, StagedOutputs& outputs, bool debug, const std::vector<std::pair<std::string, std::string>>& dumps) {
   const auto& rows = rep.effect_rows;
   if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const report::EffectMeasurement& m) { return m.unsupported.has_value(); }) &&
       (o.implementations.size() == 1 || !o.output.empty()))
@@ -89,6 +89,8 @@ int finish_effect_run(const cli::Options& o, report::Report& rep, const std::opt
     print_error(summary + (outputs.size() > 0 ? "; no files written" : ""));
     return 1;
   }
+  // The folders are staged too: they appear with the files above at the commit, or not at all.
+  const std::string exported = o.export_dir.empty() ? "" : export_effect(o, rep, recording, programs);
   const std::string page = o.report_dir.empty() ? "" : report::write_report_page(rep, o.report_dir);
   for (const auto& [name, text] : dumps) write_file_into(o.dump_dir, name, text, "--dump-programs");
   check_standard_output();
@@ -98,7 +100,8 @@ int finish_effect_run(const cli::Options& o, report::Report& rep, const std::opt
   if (!o.dump_dir.empty()) std::cout << "wrote " << dumps.size() << " program dumps to " << single_line(o.dump_dir) << "\n";
   for (const std::string* file : {&o.csv, &o.json})
     if (!file->empty()) std::cout << "wrote " << single_line(*file) << "\n";
-  if (!page.empty()) std::cout << page << "\n";
+  for (const std::string* line : {&exported, &page})
+    if (!line->empty()) std::cout << *line << "\n";
   return 0;
 }
 
@@ -121,7 +124,7 @@ int run_headless(const cli::Options& given) {
   OutputList files = file_outputs(o);
   if (o.tune) files.emplace_back(o.tune_file, "--tune-file");
   check_outputs_spare_inputs(files, folders, o.input_files(), o.input_directories());
-  RunInput run_input = prepare_run_input(o, kDefaultSize, std::cout);
+  RunInput run_input = prepare_run_input(o, cli::kDefaultHeadlessSize, std::cout);
   const std::optional<Image> image = std::move(run_input.image);
   gl::ShaderSources sources = o.shader_dir.empty() ? gl::ShaderSources::embedded() : gl::ShaderSources::directory(o.shader_dir);
   std::optional<report::TuningTable> tuned;
@@ -139,7 +142,7 @@ int run_headless(const cli::Options& given) {
   if (sizing) std::cout << wrapped(*sizing, report::kTableWidth) << "\n\n";
 
   const std::vector<glm::ivec2> sizes = image ? std::vector<glm::ivec2>{{image->width, image->height}}
-                                              : (o.sizes.empty() ? std::vector<glm::ivec2>{kDefaultSize} : o.sizes);
+                                              : (o.sizes.empty() ? std::vector<glm::ivec2>{cli::kDefaultHeadlessSize} : o.sizes);
   for (glm::ivec2 size : sizes)
     if (size.x > info.limits.max_texture_size || size.y > info.limits.max_texture_size)
       throw UsageError((image ? "--image " + o.image + " (" : "--size (") + size_text(size) + ") exceeds GL_MAX_TEXTURE_SIZE " +
@@ -223,8 +226,9 @@ int run_headless(const cli::Options& given) {
     rep.roofline = bench::measure_roofline(programs, pipeline, timers, info, measurer.policy());
   bench::SweepResult result;
   if (o.effect) {
-    run_effect_sweep(o, sizes, programs, timers, info, measurer, scene, rep, result.last_output);
-    return finish_effect_run(o, rep, result.last_output, outputs, debug, dumps);
+    std::optional<Recording> recording;  // --export: the chain as it ran
+    run_effect_sweep(o, sizes, programs, timers, info, measurer, scene, rep, result.last_output, recording);
+    return finish_effect_run(o, rep, result.last_output, recording, programs, outputs, debug, dumps);
   }
   result = bench::run_sweep(jobs, measurer, o.frames, fill, on_job, !o.output.empty());
   progress.clear();  // the table starts at the left edge, not on the bar's line

@@ -12,9 +12,9 @@ namespace blurlab::app {
 
 int list_refusals(const cli::Options& o) {
   std::ostringstream notes;  // what prepare_run_input says of the image: not part of the listing
-  const RunInput input = prepare_run_input(o, kDefaultSize, notes);
+  const RunInput input = prepare_run_input(o, cli::kDefaultHeadlessSize, notes);
   const glm::ivec2 size = input.image ? glm::ivec2(input.image->width, input.image->height)
-                                      : (o.sizes.empty() ? kDefaultSize : o.sizes.front());
+                                      : (o.sizes.empty() ? cli::kDefaultHeadlessSize : o.sizes.front());
   const auto context = gl::HeadlessContext::create(o.gl_debug, o.device);
   const gl::GlLimits& limits = context->info().limits;
   // The variants --variant names (all without it).

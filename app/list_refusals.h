@@ -8,7 +8,7 @@ namespace blurlab::app {
 
 // One line per variant (those --variant names, else every one): its name and the limit it refuses the settings for (the name a refusal's
 // message ends with, "(limit: shared_memory)"), or "-" where it runs them. The settings are those
-// of the command line for the image's size (--image, else the first --size or kDefaultSize)
+// of the command line for the image's size (--image, else the first --size or cli::kDefaultHeadlessSize)
 // and the first input format; the device's limits are those of a headless context.
 int list_refusals(const cli::Options& options);
 

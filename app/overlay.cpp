@@ -429,6 +429,22 @@ bool effect_controls(const EffectInfo& effect, const EffectSettings& running, ui
     }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s (default %s; Enter applies)", std::string(p.help).c_str(), std::string(p.default_value).c_str());
+    if (p.slider_high > p.slider_low) {  // the same value on a slider, applied when let go
+      const auto number = parse_double(trim(old));
+      float v = static_cast<float>(std::clamp(number.value_or(p.slider_low), p.slider_low, p.slider_high));
+      ImGui::SliderFloat(("##slider " + name).c_str(), &v, static_cast<float>(p.slider_low), static_cast<float>(p.slider_high), "%.3g",
+                         ImGuiSliderFlags_Logarithmic);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: drag and let go (the field above takes any value)", name.c_str());
+      if (ImGui::IsItemDeactivatedAfterEdit()) {
+        const std::string picked = format_double(v, 3);
+        if (const auto why = ui::set_effect_value(s, name, picked, size)) {
+          memory.rejected[key] = *why + " (kept " + old + ")";
+        } else {
+          memory.rejected.erase(key);
+          changed = true;
+        }
+      }
+    }
     if (const auto rejected = memory.rejected.find(key); rejected != memory.rejected.end()) text_line(rejected->second, &kRed);
   }
   changed |= border_controls(s.settings.border, true);  // the HDR frame: a constant may be above 1

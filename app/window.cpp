@@ -18,6 +18,7 @@
 #include "check_worker.h"
 #include "effects/effect_pipeline.h"
 #include "effects/registry.h"
+#include "effects/scene_mean.h"
 #include "exit_summary.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
@@ -100,10 +101,24 @@ class App {
       if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureKeyboard) return;
       if (auto k = translate_key(key, mods)) static_cast<App*>(glfwGetWindowUserPointer(w))->keys_.push_back(*k);
     });
+    // A left click on the picture (not on the panel): at a framebuffer pixel, row 0 at the top.
+    glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int button, int action, int) {
+      if (button != GLFW_MOUSE_BUTTON_LEFT || action != GLFW_PRESS) return;
+      if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureMouse) return;
+      double x = 0.0, y = 0.0;
+      int window_w = 0, window_h = 0, frame_w = 0, frame_h = 0;
+      glfwGetCursorPos(w, &x, &y);
+      glfwGetWindowSize(w, &window_w, &window_h);
+      glfwGetFramebufferSize(w, &frame_w, &frame_h);
+      if (window_w <= 0 || window_h <= 0) return;
+      static_cast<App*>(glfwGetWindowUserPointer(w))
+          ->clicks_.emplace_back(static_cast<int>(x * frame_w / window_w), static_cast<int>(y * frame_h / window_h));
+    });
   }
 
   ~App() {
     glfwSetKeyCallback(window_, nullptr);
+    glfwSetMouseButtonCallback(window_, nullptr);
     glfwSetWindowUserPointer(window_, nullptr);
   }
   App(const App&) = delete;
@@ -134,11 +149,13 @@ class App {
       const double dt = std::chrono::duration<double>(now - last).count();
       last = now;
       cpu_frame_ms_ = dt * 1000.0;
-      const bool frozen = state_.paused || state_.view == ui::View::DiffReference || state_.view == ui::View::DiffGaussian;
+      // A ground truth being accumulated is of one moment: time stands still until it is done.
+      const bool frozen = state_.paused || state_.view == ui::View::DiffReference || state_.view == ui::View::DiffGaussian || truth_pending();
       if (!frozen) time_ += dt;
 
-      render_frame();
       const bool last_frame = options_.frames_given && frame + 1 >= static_cast<uint64_t>(options_.frames);
+      finishing_ = last_frame;
+      render_frame();
       // A --frames run ends on the result of a check it asked for (C) of the settings on screen,
       // not on "comparing": on a CPU rasterizer the reference (a radius map's, an approximation's
       // two) shares the cores with the animation and may need more frames than the run has left.
@@ -204,6 +221,7 @@ class App {
     for (const ui::ScriptStep& step : *steps) {
       if (step.key) keys_.push_back(*step.key);
       if (step.resize) window_size_.resize(*step.resize);
+      if (step.click) clicks_.push_back(*step.click);
       if (step.wait_for_check && checks_.busy()) {  // this frame shows the check's result
         checks_.wait();
         poll_check();
@@ -216,12 +234,32 @@ class App {
       if (!state_.key_note.empty()) notice_ = state_.key_note;
     }
     keys_.clear();
+    for (glm::ivec2 at : clicks_) set_depth_parameter_at(at);
+    clicks_.clear();
     if (effects_ & ui::kQuit) return false;
     if (effects_ & ui::kVsync) glfwSwapInterval(state_.vsync ? 1 : 0);
     if (effects_ & ui::kReloadShaders) reload_shaders();
     if (effects_ & ui::kScreenshot) screenshots_.ask();
     effects_ &= ~(ui::kVsync | ui::kReloadShaders | ui::kScreenshot);
     return true;
+  }
+
+  // A click on the picture: the effect's depth parameter (depth of field's focus distance) becomes
+  // the view depth of the point clicked, read from the last frame's depth.
+  void set_depth_parameter_at(glm::ivec2 at) {
+    const EffectInfo* effect = ui::current_effect(state_);
+    if (!effect || effect->depth_parameter.empty() || !hdr_depth_ || at.x >= size_.x || at.y >= size_.y) return;
+    const Image depth = hdr_depth_.download();
+    const double z = effect_camera(*effect, effect_settings_.values, size_).view_depth(depth.at(at.x, at.y, 0));
+    const std::string name(effect->depth_parameter), value = format_double(z, 4);
+    const std::string where = "click at " + std::to_string(at.x) + "," + std::to_string(at.y) + ": depth " + value;
+    if (const auto why = ui::set_effect_value(state_, name, value, size_)) {
+      notice_ = where + ", refused: " + *why;
+      return;
+    }
+    notice_ = where + " is the " + name + " now";
+    std::printf("%s\n", notice_.c_str());
+    effects_ |= ui::kReconfigure;
   }
 
   // The effects that wait for a frame to draw: new targets for a new size, a new configuration,
@@ -374,30 +412,79 @@ class App {
   // sRGB-encoded already); B shows the HDR frame through the same tonemap, D the picture against
   // the ground truth.
   void render_effect_frame() {
+    const EffectInfo& effect = *ui::current_effect(state_);
     timers_.begin_frame();
     {
       gl::ScopedSpan span(&timers_, "scene");
-      scene_.render_hdr(hdr_color_, hdr_depth_, time_);
+      scene_.render_hdr(hdr_color_, hdr_depth_, time_, effect_camera(effect, effect_settings_.values, size_));
     }
     const bool runs = !unsupported_;
     if (runs) effect_pipeline_.run(hdr_color_, hdr_depth_, effect_output_);
     timers_.end_frame();
-    if (check_requested_ && runs && !checks_.busy()) start_effect_check();
+    // A ground truth that renders the scene (depth of field's lens) is made on demand only (C), a
+    // few views a frame, shown as it accumulates; the check starts once it is complete.
+    bool accumulating = false;
+    if (check_requested_ && runs && !checks_.busy()) {
+      if (!effect.ground_truth_views) {
+        start_effect_check();
+      } else if (!check_asked_) {
+        check_requested_ = false;
+      } else {
+        accumulate_truth(effect);
+        accumulating = truth_pending();
+        if (!accumulating) start_effect_check();
+      }
+    }
     presented_ = ui::presented(state_, {.blur_runs = runs, .reference_ready = static_cast<bool>(reference_)}, "");
     diff_tolerance_ = kEffectDifferenceTolerance;
-    if (presented_.picture == ui::Picture::Unblurred)
+    if (accumulating)
+      present_.draw(truth_picture_, nullptr, diff_tolerance_, Encoding::AsStored, size_);
+    else if (presented_.picture == ui::Picture::Unblurred)
       present_.draw(hdr_color_, nullptr, diff_tolerance_, Encoding::Tonemap, size_);
     else
       present_.draw(effect_output_, presented_.picture == ui::Picture::DiffReference ? &reference_ : nullptr, diff_tolerance_,
                     Encoding::AsStored, size_);
   }
 
-  // What the effect's check reads, read back here; the worker runs EffectInfo::check.
+  // What the effect's check reads, read back here, with the ground truth's views if it renders
+  // them; the worker runs EffectInfo::check.
   void start_effect_check() {
     check_requested_ = false;
+    std::vector<SceneCamera> views;
+    std::optional<Image> mean;
+    if (truth_mean_ && truth_configuration_ == configuration_ && !truth_pending()) {
+      views = truth_views_;
+      mean = truth_mean_->download_mean();
+    }
     checks_.start_effect(*effect_pipeline_.effect(), effect_pipeline_.settings(), size_, hdr_color_.download(), hdr_depth_.download(),
-                         effect_output_.download(), effect_pipeline_.download_all(), configuration_);
+                         effect_output_.download(), effect_pipeline_.download_all(), configuration_, std::move(views), std::move(mean));
   }
+
+  // Whether a ground truth of the configuration on screen is being accumulated.
+  bool truth_pending() const {
+    return truth_mean_ && truth_configuration_ == configuration_ && truth_mean_->views() < static_cast<int>(truth_views_.size());
+  }
+
+  // The ground truth's views of this frame (EffectInfo::ground_truth_views), kTruthViewsPerFrame a
+  // frame (every one left in a run's last frame, which waits for the check it asked for), the mean
+  // so far shown meanwhile.
+  void accumulate_truth(const EffectInfo& effect) {
+    if (!truth_mean_) truth_mean_.emplace(scene_, programs_);
+    if (truth_configuration_ != configuration_ || truth_mean_->size() != size_) {
+      truth_views_ = effect.ground_truth_views(effect_settings_.values, size_);
+      truth_mean_->clear(size_);
+      truth_configuration_ = configuration_;
+      truth_picture_ = gl::Texture(size_.x, size_.y, gl::Format::rgba8, "ground truth so far");
+    }
+    const int total = static_cast<int>(truth_views_.size());
+    const int until = finishing_ ? total : std::min(total, truth_mean_->views() + kTruthViewsPerFrame);
+    for (int i = truth_mean_->views(); i < until; ++i) truth_mean_->add(time_, truth_views_[static_cast<size_t>(i)]);
+    truth_mean_->present(truth_picture_);
+    notice_ = "ground truth: " + std::to_string(truth_mean_->views()) + " of " + std::to_string(total) +
+              " views of the scene averaged (shown until done; time stands still)";
+    if (truth_mean_->views() == total) notice_ = "ground truth: " + std::to_string(total) + " views averaged; D shows the picture against it";
+  }
+
 
   // The check reads the textures here; the worker compares them with the CPU reference.
   void start_check(bool with_second) {
@@ -495,6 +582,14 @@ class App {
   WindowScreenshots screenshots_;
   gl::Texture source_, output_, reference_;
   gl::Texture hdr_color_, hdr_depth_, effect_output_;  // an effect's frame, depth and picture
+  // A ground truth that renders the scene (EffectInfo::ground_truth_views), accumulated on demand.
+  static constexpr int kTruthViewsPerFrame = 8;
+  std::optional<SceneMean> truth_mean_;
+  std::vector<SceneCamera> truth_views_;
+  uint64_t truth_configuration_ = 0;
+  gl::Texture truth_picture_;
+  std::vector<glm::ivec2> clicks_;  // left clicks on the picture since the last frame
+  bool finishing_ = false;          // this frame is a --frames run's last
   glm::ivec2 size_{0, 0};
   ui::ViewState state_;
   BlurSettings settings_;     // the current variant's settings, resolved

@@ -195,11 +195,16 @@ void emit(int i, ACC y) {
 
 #if BW_ORDER == 3
 // The start's weights: K, D1 K, D2 K at offsets -REACH - 2 .. REACH (global: a constant table).
+// Whole numbers, held as uint (modulo 2^32) on every path: a GPU's compiler kept a constant uint
+// table indexed in this loop as constants, but copied the same table of floats into each
+// invocation's local memory, two orders of magnitude slower (docs/PERFORMANCE.md, box-iterated in
+// rgba16f). The float path reads each as a signed whole number, exact in fp32 (below 2^24).
 const int SPAN = 2 * REACH + ORDER;
+const uint WEIGHT[3 * SPAN] = uint[](BW_WEIGHTS);
 #if EXACT
-const uint WEIGHT[3 * SPAN] = uint[](BW_WEIGHTS);  // modulo 2^32
+#define STATE_WEIGHT(k) ACC(WEIGHT[k])
 #else
-const float WEIGHT[3 * SPAN] = float[](BW_WEIGHTS);
+#define STATE_WEIGHT(k) ACC(float(int(WEIGHT[k])))
 #endif
 #endif
 
@@ -255,7 +260,7 @@ void walk(int c0) {
   }
   int first = tile_index(c0 - REACH - 3);
   for (int q = 0; q < SPAN; ++q) {
-    ACC w0 = ACC(WEIGHT[q]), w1 = ACC(WEIGHT[SPAN + q]), w2 = ACC(WEIGHT[2 * SPAN + q]);
+    ACC w0 = STATE_WEIGHT(q), w1 = STATE_WEIGHT(SPAN + q), w2 = STATE_WEIGHT(2 * SPAN + q);
     for (int j = 0; j < CHAINS; ++j) {
       ACC t = ACC(widen(tap_at(first + (j * STRIDE + q) * LINES)));
       y[j] += w0 * t;

@@ -10,11 +10,11 @@
 //     outputs from the K + 2r staged texels they need, each loaded once (regblock_common.glsl).
 //     Neighbouring invocations take neighbouring rows, so their transposed stores land on runs of
 //     LINES neighbouring texels, and the row stride spreads their shared loads over banks.
-//     Small K and LINES (4 and 4-7 on the H200) beat large ones: fewer registers, more warps.
+//     Small K and LINES beat large ones: fewer registers, more warps.
 // A workgroup takes TILES such tiles down the same columns, software pipelined: the next tile's
 // texels are fetched into registers before this tile is summed, so its loads are in flight during
-// the sums (the sums alone reach 69-74% of the FMA rate on Hopper, the loads and stores alone take
-// about as long as the whole blur at r = 16) (docs/PERFORMANCE.md).
+// the sums (the sums alone run near the FMA rate, and at small r the loads and stores alone take
+// about as long as the whole blur) (docs/PERFORMANCE.md).
 #include "blur_common.glsl"
 #include "source_sampler.glsl"
 #include "target_image.glsl"

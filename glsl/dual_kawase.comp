@@ -352,8 +352,8 @@ void main() {
 // and no barrier. Invocation (x, y) writes target column x, rows 2 (n.y + j) + by for j < K (K =
 // DK_STREAM_ROWS, n.y = K y) and both phases by: level-1 column n.x = x >> 1, phase bx = x & 1. A
 // warp's stores are then 32 consecutive texels, and each invocation holds half the sums: its first
-// form, an invocation per level-1 column writing both of its target columns, took 0.10 ms on an
-// H200 where this takes 0.063 (sigma 10, 4096x4096; docs/PERFORMANCE.md). Phase 1 is phase 0
+// form, an invocation per level-1 column writing both of its target columns, measured slower
+// (docs/EXPERIMENTS.md). Phase 1 is phase 0
 // mirrored about the level-1 texel (texel n + d weighs for it what n - d weighs for phase 0), so an
 // odd column reads its window mirrored and every invocation applies phase 0's taps. It walks the
 // K + 4 rows of its windows down once, each row's texels (texelFetch, the border rule applied per

@@ -17,7 +17,7 @@
 // go through a loop that stays a loop, a block of RB_STREAM_INPUTS inputs per iteration, instead
 // of being unrolled whole: at r = 90 the unrolled sums are thousands of instructions, which the
 // compiler then leaves as loops that index the weights (and a constant weight array lands in
-// local memory, 40x slower on an H100). Streamed, each iteration reads its inputs and the
+// local memory, many times slower). Streamed, each iteration reads its inputs and the
 // vec4s of weights its taps need from the uniform block by a run-time index, and everything
 // indexed inside it is a compile-time constant.
 

@@ -38,8 +38,8 @@
 
 // The host's kTile. A tile's workgroup has TILE_INVOCATIONS: first ROW_PARTS a tile row, each
 // summing a run of ROW_RUN texels of it, then COLUMN_PARTS a tile column, each a run of COLUMN_RUN.
-// Small tiles because a workgroup's shared memory decides how many are resident on the H200
-// (docs/PERFORMANCE.md): 16 x 16 (5.4 KiB for rgba8) took 12-20% less than 32 x 16.
+// Small tiles because a workgroup's shared memory decides how many are resident on a GPU
+// (docs/PERFORMANCE.md, "Residency"): 16 x 16 (5.4 KiB for rgba8) measured faster than 32 x 16.
 #define TILE_W 16
 #define TILE_H 16
 #define TILE_INVOCATIONS 64

@@ -10,7 +10,8 @@
 # stderr naming what is wrong, and leave no OUT.png. Then OUT.png as blurlab takes an output: never
 # a file the run reads, a link that leads through /proc (a /dev/stdout of the test's own: one
 # became a regular file) or a read-only file (replaced as root); a device (a null device node of
-# the test's own) and a FIFO written through, a link to a file kept and the file replaced.
+# the test's own) and a FIFO written through, a link to a file kept and the file replaced. And an
+# effect's chain (bloom) whose "frame" names its data files otherwise than the runner checks them.
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
 include(${CMAKE_CURRENT_LIST_DIR}/run_command.cmake)
@@ -34,6 +35,9 @@ function(refused name folder regex)
   set(in ${DIR}/input.png)
   if(ARGC GREATER 3)
     set(in ${ARGV3})
+  endif()
+  if(in STREQUAL "NONE")  # an effect's chain: its frame is its data file, no IN.png
+    set(in)
   endif()
   execute_process(COMMAND ${RUN_RECIPE} ${DIR}/${folder}/recipe.json ${in} ${DIR}/${name}.png TIMEOUT 20
                   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -93,11 +97,52 @@ with(sep passes 0 groups_formula "\"((((((((((((((((((((((((((((((((((((((((W)))
 refused(formula_deep sep "is no formula this runner can evaluate")
 string(JSON dropped REMOVE "${var_recipe}" radius_map)
 file(WRITE ${DIR}/var/recipe.json "${dropped}")
-refused(radius_map_dropped var "is filled from a file, but the recipe has no \"radius_map\" to check it by")
+refused(radius_map_dropped var "is filled from a file, but neither the recipe's \"radius_map\" nor its \"frame\" checks it")
 string(JSON dropped REMOVE "${var_recipe}" radius_map weights)
 file(WRITE ${DIR}/var/recipe.json "${dropped}")
-refused(radius_map_weights_dropped var "is filled from a file the \"radius_map\" does not check")
+refused(radius_map_weights_dropped var "texture 'level_weights' is filled from a file, but neither the recipe's \"radius_map\" nor its")
 restore(var)
+# A depth texture (an effect's frame's depth) is data the recipe's "frame" checks, and only sampled.
+string(JSON changed SET "${sep_recipe}" textures 2 internal_format "\"GL_DEPTH_COMPONENT32F\"")
+string(JSON changed SET "${changed}" textures 2 format "\"depth32f\"")
+file(WRITE ${DIR}/sep/recipe.json "${changed}")
+refused(depth_not_the_frames sep "depth texture 'intermediate0' is not the frame's depth")
+restore(sep)
+# An effect's chain (bloom, its frame as data): its "frame" names the files the runner checks the
+# frame by; every other way of naming them is refused before GL starts.
+run(${BLURLAB} --headless --effect bloom --variant compute-separable --psf gauss:1 --size 24x16 --frames 0 --export ${DIR}/fx)
+file(READ ${DIR}/fx/recipe.json fx_recipe)
+file(COPY_FILE ${DIR}/fx/recipe.json ${DIR}/fx.good)
+run(${RUN_RECIPE} ${DIR}/fx/recipe.json ${DIR}/out.png)  # untouched, it runs
+file(REMOVE ${DIR}/out.png)
+with(fx frame source texture "\"destination\"")
+refused(frame_source_renamed fx "\"frame\" source is texture 'destination', not 'source'" NONE)
+with(fx frame depth "{\"texture\": \"source\"}")
+refused(frame_depth_the_colour fx "\"frame\" depth: texture 'source' is GL_RGBA16F, not GL_DEPTH_COMPONENT32F" NONE)
+with(fx frame depth "{\"texture\": \"nowhere\"}")
+refused(frame_depth_unknown fx "\"frame\" depth: no texture 'nowhere'" NONE)
+with(fx frame 3)
+refused(frame_not_an_object fx "\"frame\"" NONE)
+string(JSON dropped REMOVE "${fx_recipe}" frame source)
+file(WRITE ${DIR}/fx/recipe.json "${dropped}")
+refused(frame_source_dropped fx "\"frame\" has no \"source\"" NONE)
+string(JSON dropped REMOVE "${fx_recipe}" frame)
+file(WRITE ${DIR}/fx/recipe.json "${dropped}")
+refused(frame_dropped fx "texture 'source' is filled from a file, but neither the recipe's \"radius_map\" nor its \"frame\" checks it" NONE)
+string(JSON dropped REMOVE "${fx_recipe}" textures 0 contents)
+file(WRITE ${DIR}/fx/recipe.json "${dropped}")
+refused(frame_without_contents fx "\"frame\" source: texture 'source' has no \"contents\" to fill it from" NONE)
+with(fx textures 0 contents pixel_type "\"GL_UNSIGNED_BYTE\"")
+refused(frame_not_half_floats fx "GL_UNSIGNED_BYTE GL_RGBA texels are 4 bytes, not 8" NONE)
+restore(fx)
+# The command line the recipe takes: a blur's recipe blurs IN.png, and without one it says so (a
+# usage mistake: exit 2, one line, nothing written; an effect's chain, whose frame is data, takes
+# none: tests/export_effect_round_trip.cmake).
+execute_process(COMMAND ${RUN_RECIPE} ${DIR}/sep/recipe.json ${DIR}/no_in.png TIMEOUT 20 RESULT_VARIABLE code ERROR_VARIABLE err)
+if(NOT code EQUAL 2 OR EXISTS ${DIR}/no_in.png OR NOT err MATCHES
+   "^blurlab-run-recipe: '[^\n]*recipe.json' blurs an image and none was given: run blurlab-run-recipe RECIPE IN.png OUT.png\n$")
+  message(SEND_ERROR "a blur's recipe without IN.png: exit ${code}, expected 2 and one line; stderr:\n${err}")
+endif()
 # Bindings that do not add up with the textures the recipe declares: each once ran, exit 0, with an
 # image 127-194 LSB off. Two bindings on one image unit (one of them unbound), an image format
 # that is neither the texture's nor its raw twin, GL_READ_WRITE on a texture nothing filled and

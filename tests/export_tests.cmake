@@ -100,6 +100,25 @@ foreach(line IN LISTS lines)
   endif()
   math(EXPR count "${count} + 1")
 endforeach()
+# An effect's whole chain (tests/export_effect_round_trip.cmake): bloom's representative
+# implementations at 96x54, each run by the runner on the frame its export carries and compared with
+# blurlab's own picture. A variant per term of a sum with a threshold (a prefilter pass, two blur
+# stages by two kernels; and the runner's refusals of a chain's command line and damaged frame),
+# the FFT's own passes per stage, an approximation by passes, the engines' mip chain, a recursive
+# filter by blocks, and fragment passes (draws into framebuffers) between the effect's compute passes.
+function(effect_export_case implementation psf threshold knee tamper)
+  string(REPLACE "-" "_" test_name "export.effect.bloom_${implementation}")
+  add_test(${test_name} "${CMAKE}" ${tools} -DIMPLEMENTATION=${implementation} "-DPSF=${psf}" "-DTHRESHOLD=${threshold}"
+           "-DKNEE=${knee}" "-DTAMPER=${tamper}" -DDIR=${WORK}/effect_${implementation} -P "${EFFECT_ROUND_TRIP}")
+  set_tests_properties(${test_name} PROPERTIES TIMEOUT 300)
+  blurlab_tier(${test_name} export)
+endfunction()
+effect_export_case(compute-separable "sum:0.6@1.5,0.4@4" 1 0.5 1)
+effect_export_case(fft "gauss:3" "" "" "")
+effect_export_case(dual-kawase "gauss:4" "" "" "")
+effect_export_case(mip-chain "sum:0.5@2,0.5@6" 2 1 "")
+effect_export_case(recursive-gaussian-blocks "gauss:5" "" "" "")
+effect_export_case(frag-separable "sum:0.7@1,0.3@3" 1 0 "")
 # What an export states of itself, and the runner keeping to it (tests/export_choices.cmake).
 add_test(export.dual-kawase.choices "${CMAKE}" -DBLURLAB=${BLURLAB} -DRUN_RECIPE=${RUN_RECIPE} -DMAKE_CHART=${MAKE_CHART}
          -DDIR=${WORK}/choices -P "${CHOICES}")

@@ -2,7 +2,7 @@ cmake_minimum_required(VERSION 3.25)
 # README.md is a newcomer's page: at most 200 lines; its counts of variants are the registry's
 # (blurlab --list-variants: "exact" or "N LSB" for exact variants other than the copy, "model" for
 # approximations); it says where the program is, how long the first build takes, and how to build
-# without run.sh (the cmake lines); and that Hopper's fragment-versus-compute ratios do not carry.
+# without run.sh (the cmake lines); and that one GPU's fragment-versus-compute ratios do not carry.
 # Its commands run as written from the repository root: the program by its path, the pictures
 # from assets/; and it links the licence.
 file(STRINGS ${README} lines)

@@ -46,6 +46,11 @@ set(BLURLAB_FULL_TIER_ONLY
   "^report\\.(sweep|charts|memory_estimate)$"
   # Linear light through every variant (cli.check_scene and linear.edge keep the rest of it).
   "^linear\\.check$"
+  # Depth of field's variable-radius techniques but variable-naive (the same C++ around another
+  # variant's blur), every technique against the lens, and the ground truth's convergence (views of
+  # the scene by the thousand): the first tier keeps the passes' checks a mutation needs.
+  "^gl\\.Dof/DofVariant\\.MatchesItsReference/variable_(sat|pyramid|layers)( |$)"
+  "^gl\\.Dof\\.(NearFarIsCloserToTheLensAtDepthEdgesThanEveryPerPixelGather|GroundTruthConverges)$"
   # The window cases but the ones whose code no other case runs (below).
   "^window\\."
   # Bloom through every implementation (the first tier keeps one exact separable, the FFT, an
@@ -68,6 +73,10 @@ set(BLURLAB_FIRST_TIER_KEEPS
   # One export of a variant's walks taller than wide (its workgroup formulas' axes; the other
   # walking variants' tall exports are the full tier's).
   "^export\\.compute-sliding\\.tall$"
+  # One effect's chain exported and run on its frame by the recipe runner, with the runner's
+  # refusals of a chain's command line and frame (a sum of two kernels, a prefilter: the richest
+  # chain); the other implementations' chains in the full tier.
+  "^export\\.effect\\.bloom_compute_separable$"
   # The exports of every knob value of one variant of many recipes (dual Kawase: its fused chain's
   # counters once made an export its runner refused).
   "^gl\\.ExportStructures/ExportEveryStructure\\.RunsFromItsRecipeAlone/dual_kawase( |$)"

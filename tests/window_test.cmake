@@ -20,6 +20,9 @@
 #   effect and its implementation, times its stages, checks it against the ground truth; the
 #   arrows switch the implementation, a digit of a variant that does not serve it says so; D
 #   shows the difference to the ground truth; an implementation that cannot run says why.
+#   MODE=dof: depth of field: a click on the picture focuses there (the backdrop's depth is the far
+#   plane's, an object's within the objects' depths); C renders the lens's ground truth over a few
+#   frames (time standing still) and then checks the technique against it.
 #   MODE=errors: --screenshot into a missing directory, or minimized at the screenshot frame.
 #   MODE=resize: odd sizes, 1x1 and 0x0 (minimized) while running; the last screenshot must have
 #   the last size, no GL errors, and the minimized frames must have been skipped, not rendered.
@@ -378,6 +381,24 @@ elseif(MODE STREQUAL "effect")
   # An exact implementation's difference: black where it rounds like the ground truth, no red.
   run_effect(difference_bare "0:key=Space;0:key=X;0:key=D;0:key=Tab;3:wait=check" --size 320x180 --frames 5)
   check_screenshots(difference ${OUT}/difference_bare.png --min-black 0.6)
+elseif(MODE STREQUAL "dof")
+  set(dof --effect dof --variant near-far --size 320x180 --f-number 0.5)
+  # 1. Clicks: the top right corner is backdrop (at the far plane, 30).
+  run_effect(focus_backdrop "0:key=Space;1:click=315,4" ${dof} --frames 3)
+  if(NOT run_output MATCHES "click at 315,4: depth 30 is the focus-distance now")
+    message(FATAL_ERROR "a click on the backdrop did not focus at the far plane:\n${run_output}")
+  endif()
+  expect_line("${run_output}" "focal-length=28 f-number=0.5 focus-distance=30 [^\n]*")
+  # 178,20 is an object at about 7.56 (the pixel mirrored, 178,159, is another at about 7.07: a
+  # click read upside down lands there).
+  run_effect(focus_object "0:key=Space;1:click=178,20" ${dof} --frames 3)
+  if(NOT run_output MATCHES "click at 178,20: depth ([0-9.]+) is the focus-distance now" OR CMAKE_MATCH_1 LESS 7.3 OR CMAKE_MATCH_1 GREATER 7.9)
+    message(FATAL_ERROR "a click on the object at 178,20 did not focus at its depth (7.3..7.9):\n${run_output}")
+  endif()
+  # 2. The ground truth on demand: its views accumulate, then the check runs against it.
+  run_effect(truth "0:key=Space;0:key=C;4:wait=check" ${dof} --lens-views 40 --frames 5)
+  expect_line("${run_output}" "ground truth: 40 views averaged; D shows the picture against it")
+  expect_line("${run_output}" "check ok, max [0-9]+ LSB, [0-9.]+ dB against the ground truth")
 elseif(MODE STREQUAL "errors")
   # --screenshot into a missing directory: one line and exit 1 before any GL work (no GL banner).
   execute_process(COMMAND ${xvfb} ${BLURLAB} --frames 2 --screenshot ${OUT}/no/such/dir/shot.png
@@ -424,5 +445,5 @@ elseif(MODE STREQUAL "nogl")
     message(FATAL_ERROR "expected exit 1 and one line, got ${code}:\n${err}")
   endif()
 else()
-  message(FATAL_ERROR "MODE must be screenshot, layout, linear, stale, border, radius_map, difference, keys, effect, errors, resize, nogl or soak")
+  message(FATAL_ERROR "MODE must be screenshot, layout, linear, stale, border, radius_map, difference, keys, effect, dof, errors, resize, nogl or soak")
 endif()

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # The variable-radius blurs' correctness on a GPU: every variable-radius variant against the per-pixel CPU
 # reference at odd sizes, every border mode, rgba8 and rgba16f, box and Gaussian, the built-in maps
-# and a 16-bit grey PNG map of another size. docs/PERFORMANCE.md ("Variable radius") has its result.
+# and a 16-bit grey PNG map of another size. docs/PERFORMANCE.md ("Correctness on the GPU") says what it found.
 #
 #   docs/results/check_variable.sh map FILE.png   here: writes the 311x197 16-bit map the run reads
 #   docs/results/check_variable.sh run [MAP.png]   on the GPU: the checks, one line per group
 #
-# On the lent GPU: make the map into .device/ after docs/tools/pack_device.sh, then run
-# `source .device/env.sh && docs/results/check_variable.sh run .device/map16.png` with
-# carry [".device"]. Each group is one blurlab run with --check: it exits 1 if any run exceeds its
-# tolerance, and says below its table where and by how much. Expected refusals: variable-sat with
-# the Gaussian (a box kernel only), 10 per image size. About 3 minutes on an H100.
+# On another Linux machine with a GPU: make the map into the pack's folder after
+# docs/tools/pack_device.sh pack ..., copy both over, and there run
+# `source pack/env.sh && docs/results/check_variable.sh run pack/map16.png`. Each group is one
+# blurlab run with --check: it exits 1 if any run exceeds its tolerance, and says below its table
+# where and by how much. Expected refusals: variable-sat with the Gaussian (a box kernel only), 10
+# per image size.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 blurlab=${BLURLAB:-}
-[ -n "$blurlab" ] || { [ -x "$root/.device/bin/blurlab" ] && blurlab=$root/.device/bin/blurlab || blurlab=$root/build-release/app/blurlab; }
+[ -n "$blurlab" ] || { [ -x "$root/build-release/app/blurlab" ] && blurlab=$root/build-release/app/blurlab || blurlab=blurlab; }
 
 make_map() {  # a grey 16-bit PNG whose levels cover 0..65535 in smooth waves
   python3 - "$1" <<'PY'

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Makes a results file of docs/results/ (one per GPU: what docs/PERFORMANCE.md and the charts in
-# docs/charts/ are drawn from) and redraws its charts. docs/GPU.md says how to run it on the lent
-# GPU machine; in short:
+# Makes a results file of docs/results/ (one per GPU measured: what README.md's and
+# docs/PERFORMANCE.md's tables and the charts in docs/charts/ are drawn from) and redraws its
+# charts. docs/GPU.md says how to run it on another Linux machine with a GPU; in short:
 #
-#   docs/results/measure.sh sweep SIZE...     on the GPU: the sweep's runs per image size (below),
-#                                             each its own JSON report in $OUT (default .)
+#   docs/results/measure.sh sweep DIR SIZE... on the GPU: the sweep's runs per image size (below),
+#                                             each its own JSON report in the folder DIR
 #   docs/results/measure.sh results NAME REPORT.json...
-#                                             here: docs/results/NAME.json from those reports, its
-#                                             charts docs/charts/NAME_*.png, and the table of
-#                                             docs/PERFORMANCE.md's "Current results", the
-#                                             ranking of every exact Gaussian per radius, the
-#                                             table against the targets (docs/targets.json) and
-#                                             which rows hold for today's code (results.py older)
+#                                             here: docs/results/NAME.json from those reports (or a
+#                                             results file and new reports, merged), its charts
+#                                             docs/charts/NAME_*.png, and which rows hold for
+#                                             today's code (results.py older); then
+#                                             `python3 docs/tools/results.py docs` makes the docs'
+#                                             tables again from the files
 #   docs/results/measure.sh all NAME          both, on one machine, for 4096x4096 and 1920x1080
 #
 # Each row says what made it ("made_by": the commit and the digest of its variant's code; results.py
@@ -28,24 +28,22 @@
 #           where a frame of theirs takes milliseconds, not seconds
 #   box     the same for the box, r = BOX_RADII (1,4,16,64,128)
 #   map     the variable-radius variants on the ramp map, R = 64, box and Gaussian
-# Environment: BLURLAB (the program; default .device/bin/blurlab where docs/tools/pack_device.sh put
-# it, else build-release/app/blurlab), PARTS (default gauss,box,map), VARIANTS (a comma list: only
-# these variants and the copy pass, for a refresh that `results` merges into a results file after
-# its earlier reports: the newest row of a setting answers), GAUSS_RADII, BOX_RADII, FRAMES
-# (15), BUDGET (0.15 s of frames per row), TUNED (a --tune file, for knobs other than the defaults),
-# BLURLAB_PYTHON (a python3 with matplotlib, as for blurlab --report).
-# Time: on an H200 the gauss part's r = 30..128 at 4096x4096 (22 variants, the fragment ones slow
-# on Hopper) took over 440 s of a device call's 600, and was cut before it wrote its JSON; so give
-# each size and part a call of its own (PARTS=gauss ... sweep 4096x4096), and the runs split the
-# radii (r <= 16, <= 64, above) so that a call cut short keeps what it finished. A call returns at
-# most 8 files: one size's gauss part writes 6 (.json and .txt each). On llvmpipe, PARTS=gauss
-# GAUSS_RADII=2,17 FRAMES=1 BUDGET=0.01 at 24x16 took 41 s.
+# Environment: BLURLAB (the program; default build-release/app/blurlab where it was built, else
+# blurlab on PATH, as docs/tools/pack_device.sh's env.sh sets it), PARTS (default gauss,box,map),
+# VARIANTS (a comma list: only these variants and the copy pass, for a refresh that `results`
+# merges into a results file after its earlier reports: the newest row of a setting answers),
+# GAUSS_RADII, BOX_RADII, FRAMES (15), BUDGET (0.15 s of frames per row), TUNED (a --tune file, for
+# knobs other than the defaults), BLURLAB_PYTHON (a python3 with matplotlib, as for blurlab --report).
+# The gauss part runs in three blurlab runs (r <= 16, <= 64, above), each writing its report as it
+# ends, so that a sweep stopped early keeps the runs it finished; one size's gauss part at
+# 4096x4096 is the longest part (the fragment variants are slow on Hopper: a fullscreen fragment
+# pass there is ~19x slower than the same compute pass, few of its units running fragment shaders).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
 # Bad arguments are one line on stderr and exit 2, as blurlab's; the comment above says more.
 fail() { echo "measure.sh: $1" >&2; exit "${2:-1}"; }
-usage() { fail "usage: measure.sh sweep SIZE... | results NAME REPORT.json... | all NAME (the top of $0 says more)" 2; }
+usage() { fail "usage: measure.sh sweep DIR SIZE... | results NAME REPORT.json... | all NAME (the top of $0 says more)" 2; }
 [ $# -ge 1 ] || usage
 # What becomes part of a file name stays inside the folder it names: NAME a plain name (no "/", no
 # leading "."; "../x" once overwrote and deleted files outside docs/results and docs/charts), SIZE
@@ -54,15 +52,14 @@ check_name() { [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || fail "NAME '$1' is no
 check_size() { [[ $1 =~ ^[1-9][0-9]{0,4}x[1-9][0-9]{0,4}$ ]] || fail "SIZE '$1' is not WxH (whole numbers, e.g. 1920x1080)" 2; }
 
 blurlab=${BLURLAB:-}
-[ -n "$blurlab" ] || { [ -x "$root/.device/bin/blurlab" ] && blurlab=$root/.device/bin/blurlab || blurlab=$root/build-release/app/blurlab; }
+[ -n "$blurlab" ] || { [ -x "$root/build-release/app/blurlab" ] && blurlab=$root/build-release/app/blurlab || blurlab=blurlab; }
 # Python with matplotlib for the charts: as blurlab --report looks for it (Debian's python3-matplotlib).
 python=${BLURLAB_PYTHON:-}
 [ -n "$python" ] || { [ -x /usr/bin/python3 ] && python=/usr/bin/python3 || python=python3; }
 parts=${PARTS:-gauss,box,map}
 gauss_radii=${GAUSS_RADII:-9,16,30,64,90,128}
 box_radii=${BOX_RADII:-1,4,16,64,128}
-out=${OUT:-.}
-[ -d "$out" ] && [ -w "$out" ] || fail "OUT '$out' is not a folder it can write into" 2
+out=.
 # Every tap of the (2r+1)^2 kernel per pixel: timed up to r = 16 only.
 slow_2d=frag-naive,compute-naive,compute-naive-lds,frag-linear-2d
 
@@ -91,7 +88,7 @@ sweep() {
   for r in ${gauss_radii//,/ }; do
     if [ "$r" -le 16 ]; then small+=("$r"); elif [ "$r" -le 64 ]; then mid+=("$r"); else large+=("$r"); fi
   done
-  # Three runs, so that a device call cut short keeps the runs it finished (each writes its JSON at its end).
+  # Three runs, so that a sweep stopped early keeps the runs it finished (each writes its JSON at its end).
   if [[ ,$parts, == *,gauss,* ]]; then
     [ ${#small[@]} -eq 0 ] || run "$size" gauss-small --kernel gauss --radius "$(IFS=,; echo "${small[*]}")" --variant "$(variants_except)"
     [ ${#mid[@]} -eq 0 ] || run "$size" gauss-mid --kernel gauss --radius "$(IFS=,; echo "${mid[*]}")" --variant "$(variants_except "$slow_2d")"
@@ -105,23 +102,23 @@ sweep() {
   fi
 }
 
-# docs/results/NAME.json from the reports, its charts, PERFORMANCE.md's "Current results" table,
-# the ranking and the targets table.
+# docs/results/NAME.json from the reports, its charts, and which rows hold for today's code.
 results() {
   local name=$1; shift
   "$python" "$root/docs/tools/results.py" merge "$root/docs/results/$name.json" "$@"
   rm -f "$root/docs/charts/${name}"_*.png
   "$python" "$root/docs/tools/charts.py" "$root/docs/results/$name.json" --out "$root/docs/charts" --log --radius 16 --prefix "${name}_"
-  "$python" "$root/docs/tools/results.py" table "$root/docs/results/$name.json"
-  "$python" "$root/docs/tools/results.py" ranking "$root/docs/results/$name.json" --kernel gauss
-  "$python" "$root/docs/tools/results.py" targets "$root/docs/results/$name.json"
   "$python" "$root/docs/tools/results.py" older "$root/docs/results/$name.json"
+  echo "now: python3 docs/tools/results.py docs   (the docs' tables drawn from the results files again)"
 }
 
 case $1 in
   sweep)
     shift
-    [ $# -ge 1 ] || usage
+    [ $# -ge 2 ] || usage
+    out=$1
+    shift
+    [ -d "$out" ] && [ -w "$out" ] || fail "DIR '$out' is not a folder it can write into" 2
     for size in "$@"; do check_size "$size"; done
     for size in "$@"; do sweep "$size"; done
     ;;

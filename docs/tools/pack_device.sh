@@ -1,43 +1,48 @@
 #!/usr/bin/env bash
-# Packs built programs for a lent GPU machine that has a GL driver but not this project's
-# libraries: the programs, the shared libraries they need that such a machine's image lacks, and
-# the GL loader packages (libglvnd's EGL/GL). Run it from the project's root after a Release build:
-#   docs/tools/pack_device.sh build-release/app/blurlab [other programs or data folders...]
-# It fills .device/ (ignored by git): programs in .device/bin, their libraries in .device/lib, each
-# folder as .device/<its name>, the loader packages in .device/debs, and .device/env.sh, which a
-# command on the GPU machine sources from the project's root (it unpacks the loaders into /, so it
-# needs root there):
-#   source .device/env.sh && .device/bin/blurlab --headless ...
+# Packs built programs for another Linux machine that has a GPU and its GL driver but not this
+# project's libraries or build tools: the programs, the shared libraries they need that such a
+# machine may lack, and the GL loader packages (libglvnd's EGL/GL). Run it from the project's root
+# after a Release build:
+#   docs/tools/pack_device.sh DIR build-release/app/blurlab [other programs or data folders...]
+# It fills DIR (made afresh; keep it outside git's view, e.g. pack/, which .gitignore names):
+# programs in DIR/bin, their libraries in DIR/lib, each folder as DIR/<its name>, the loader
+# packages in DIR/debs, and DIR/env.sh. Copy DIR and this tree to the GPU machine; there, from the
+# project's root, `source DIR/env.sh` (it unpacks the loaders into /, so it needs root) and run:
+#   source pack/env.sh && blurlab --headless ...
 # The loader packages come from Debian's archive through apt-get download (amd64, whatever the
-# machine packing them); the libraries the GPU machine has itself (glibc, libstdc++) or that the
-# driver and the loaders provide are not carried.
+# machine packing them); the libraries every such machine has (glibc, libstdc++) or that the driver
+# and the loaders provide are not packed.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: $0 PROGRAM [PROGRAM|FOLDER ...]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $0 DIR PROGRAM [PROGRAM|FOLDER ...]" >&2; exit 2; }
+dir=$1
+shift
+case $dir in ""|/|.|..) echo "pack_device.sh: DIR '$dir' would replace more than a pack" >&2; exit 2 ;; esac
 root=$(git rev-parse --show-toplevel)
 cd "$root"
-rm -rf .device && mkdir -p .device/bin .device/lib .device/debs
+rm -rf "$dir" && mkdir -p "$dir/bin" "$dir/lib" "$dir/debs"
 system='^(linux-vdso|ld-linux|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|libstdc\+\+|libgcc_s|libGL|libEGL|libGLX|libOpenGL|libGLdispatch|libGLES)'
 for item in "$@"; do
-  if [ -d "$item" ]; then cp -r "$item" .device/; continue; fi
-  cp "$item" .device/bin/
+  if [ -d "$item" ]; then cp -r "$item" "$dir/"; continue; fi
+  cp "$item" "$dir/bin/"
   ldd "$item" | awk '/=> \//{print $1, $3}' | while read -r name path; do
-    [[ $name =~ $system ]] || cp -L "$path" ".device/lib/$name"
+    [[ $name =~ $system ]] || cp -L "$path" "$dir/lib/$name"
   done
 done
-lists=/tmp/device-apt-lists
+lists=/tmp/pack-apt-lists
 mkdir -p "$lists/partial"
 o="-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=$lists"
 [ -n "$(ls "$lists"/*Packages* 2>/dev/null)" ] || apt-get $o update -qq >/dev/null
-(cd .device/debs && apt-get $o download -qq libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null 2>&1) ||
+(cd "$dir/debs" && apt-get $o download -qq libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null 2>&1) ||
   { echo "pack_device.sh: could not download the GL loader packages" >&2; exit 1; }
-cat > .device/env.sh <<'ENV'
-# Sourced on the GPU machine from the project's root: the GL loaders, the carried libraries, and
-# NVIDIA's EGL vendor file where the driver put it.
-for f in .device/debs/*.deb; do dpkg -x "$f" /; done
+cat > "$dir/env.sh" <<'ENV'
+# Sourced on the GPU machine: the GL loaders, the packed libraries and programs, and NVIDIA's EGL
+# vendor file where the driver put it. The pack's folder is where this file lies.
+pack=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+for f in "$pack"/debs/*.deb; do dpkg -x "$f" /; done
 ldconfig
-export LD_LIBRARY_PATH=$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PATH=$pack/bin:$PATH
 vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 [ -f "$vendor" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$vendor
 ENV
-du -sh .device | awk '{print "packed .device: " $1}'
-echo 'carry: [".device"]   command: source .device/env.sh && .device/bin/<program> ...'
+du -sh "$dir" | awk '{print "packed " $2 ": " $1}'

@@ -8,17 +8,33 @@
       and sources are kept, so new runs can be added to it. Refuses reports of different GPUs or
       drivers.
 
-  python3 docs/tools/results.py table RESULTS.json [--radius R,R,...]
-      Prints the Markdown tables of docs/PERFORMANCE.md's "Current results" (and, for one GPU,
-      the README's "Which blur to ship"): per kernel and radius, the fastest exact variant at each
-      image size with its median GPU time and its time over the copy pass of the same run, and
-      where the file has approximate Gaussians, the fastest of them with its fidelity to the
-      exact one.
+  python3 docs/tools/results.py table RESULTS.json [--radius R,R,...] [--defaults] [--mark-older [--digests FILE]]
+      Prints the Markdown tables of docs/PERFORMANCE.md's "Current results" and the README's
+      "Which blur to ship": per kernel and radius, the fastest exact variant at each image size
+      with its median GPU time and its time over the copy pass of the same run, and where the
+      file has approximate Gaussians, the fastest of them with its fidelity to the exact one.
+      --defaults: only rows at the variants' defaults compete (no --tuned knobs, no knob sweep);
+      --mark-older: "(older)" after a row made by other code of its variant than today's (the
+      digests as for `older`).
 
-  python3 docs/tools/results.py ranking RESULTS.json [--kernel gauss|box] [--radius R,R,...]
+  python3 docs/tools/results.py ranking RESULTS.json [--kernel gauss|box] [--radius R,R,...] [--top N]
       Every exact variant the file measured at each radius (rgba8, clamp), fastest first by its x
       copy at the larger size, with ms, x copy and own-bound fraction at each size, then the
       variants refused there with their reasons: what the table's fastest was chosen among.
+      --top N: the N fastest in the table, the others named on one line.
+
+  python3 docs/tools/results.py effects RESULTS.json
+      The effect rows (blurlab --effect ... --json: "effect_results"), as docs/EFFECTS.md shows
+      them: effect and parameters, implementation, size, ms, x copy, and the fidelity to the
+      effect's ground truth (max LSB, PSNR, and the PSNR at edges where a row has one:
+      check.fidelity.edges_psnr_db); a refused row with its reason.
+
+  python3 docs/tools/results.py docs [--check] [FILE.md ...]
+      Makes again every block of the docs (README.md, docs/PERFORMANCE.md, docs/EFFECTS.md,
+      docs/GPU.md by default) between `<!-- results: COMMAND ARGS -->` and `<!-- /results -->`
+      from what `results.py COMMAND ARGS` prints now (COMMAND: table, ranking, targets, effects or
+      older; run from the tree's root). --check changes nothing and fails naming the files whose
+      blocks differ (the test report.results_docs).
 
   python3 docs/tools/results.py targets RESULTS.json [--targets TARGETS.json]
       Prints the file's rows against the project's performance targets (docs/targets.json,
@@ -33,8 +49,7 @@
       size, the one latest in the file. merge keeps its reports' order, so that is the row of the
       report given last; a row replaced by hand in a results file keeps the place of the one it
       replaced, so such a file holds one row per setting. The latest row wins whatever its knobs:
-      the targets are for files of default runs (measure.sh's); where a run swept knobs (h100.json's
-      compute-box-blocked) the cell says "the last of N knob sets its run timed", which need not be
+      the targets are for files of default runs (measure.sh's); where a run swept knobs the cell says "the last of N knob sets its run timed", which need not be
       the defaults. A row the file does not hold reads "not measured".
 
   python3 docs/tools/results.py older RESULTS.json [--digests FILE]
@@ -46,10 +61,10 @@
       build-release/src/blurlab-code-digests run on this tree, or from FILE (its output: "NAME
       DIGEST" lines). blurlab's conclusion on a CPU rasterizer ranks only such rows, at the
       variant's defaults (report/results_files.h), and names the variants whose rows it left out.
-      Rows of results files made before blurlab recorded "made_by" carry one worked out from the
+      Rows of results files made before blurlab recorded "made_by" hold one worked out from the
       date of their run ("inferred"), or none where that cannot tell.
 
-docs/results/measure.sh runs merge, table and older after its sweeps.
+docs/results/measure.sh runs merge and older after its sweeps; `docs` then redraws the docs' tables.
 """
 import argparse
 import collections
@@ -58,7 +73,7 @@ import os
 import subprocess
 import sys
 
-from tool_io import ArgumentParser, check_output, fail, read_json, read_text, run_tool, write_bytes  # beside this file: blurlab's file and message rules
+from tool_io import ArgumentParser, ToolError, check_output, fail, one_line, read_json, read_text, run_tool, write_bytes  # beside this file: blurlab's file and message rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -88,6 +103,31 @@ def check_row(row):
         raise ValueError(f"row {row['variant']}: its spans are not times in milliseconds")
 
 
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 1e12
+
+
+def check_effect_row(row):
+    """The fields of an effect's row (blurlab's "effect_results") the effects table reads, each of
+    its kind."""
+    if not isinstance(row, dict) or not isinstance(row.get("effect"), str) or not isinstance(row.get("implementation"), str):
+        raise TypeError(f"an effect row without an effect and an implementation: {str(row)[:80]}")
+    if not is_whole(row.get("width"), 1, 65536) or not is_whole(row.get("height"), 1, 65536):
+        raise ValueError(f"effect row {row['effect']}: its size is not two whole numbers in 1..65536")
+    values = row.get("values", {})
+    if not isinstance(values, dict) or any(not isinstance(v, str) for v in values.values()):
+        raise ValueError(f"effect row {row['effect']}: its values are not a table of texts")
+    for key in ("total_ms", "copy_ms", "x_copy"):
+        if row.get(key) is not None and not is_number(row[key]):
+            raise ValueError(f"effect row {row['effect']}: {key} {str(row[key])[:40]} is not a number")
+    fidelity = row.get("check", {}).get("fidelity", {}) if isinstance(row.get("check", {}), dict) else None
+    if not isinstance(fidelity, dict):
+        raise ValueError(f"effect row {row['effect']}: its check has no fidelity table")
+    for key in ("max_lsb", "psnr_db", "edges_psnr_db"):
+        if fidelity.get(key) is not None and not is_number(fidelity[key]):
+            raise ValueError(f"effect row {row['effect']}: fidelity {key} {str(fidelity[key])[:40]} is not a number")
+
+
 def load(path):
     """A blurlab JSON report (or results file), read as blurlab reads a file (a regular file of
     bounded size, one line for anything else) and checked for the fields the tables read.
@@ -98,6 +138,10 @@ def load(path):
             raise TypeError("no \"results\" list and \"gl\" renderer")
         for row in report["results"]:
             check_row(row)
+        if not isinstance(report.get("effect_results", []), list):
+            raise TypeError("\"effect_results\" is not a list")
+        for row in report.get("effect_results", []):
+            check_effect_row(row)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         fail(f"{path} is not a blurlab JSON report ({type(e).__name__}: {e})")
     return report
@@ -112,12 +156,15 @@ def merge(out, paths):
         if (report["gl"]["renderer"], report["gl"].get("version")) != gpu:
             fail(f"{path} is from {report['gl']['renderer']} {report['gl'].get('version')}, "
                      f"{paths[0]} from {gpu[0]} {gpu[1]}: one GPU and driver per results file")
-    merged = {key: value for key, value in first.items() if key not in ("results", "run", "roofline", "date")}
+    merged = {key: value for key, value in first.items() if key not in ("results", "effect_results", "run", "roofline", "date")}
     merged["date"] = max(r.get("date", "") for r in reports)
     # A results file given as a report keeps its own sources: new runs can join an existing file.
     merged["sources"] = [source for r in reports
                          for source in r.get("sources", [{key: r[key] for key in ("date", "run", "roofline") if key in r}])]
     merged["results"] = [row for r in reports for row in r["results"]]
+    effect_rows = [row for r in reports for row in r.get("effect_results", [])]
+    if effect_rows:
+        merged["effect_results"] = effect_rows
     write_bytes(out, (json.dumps(merged, indent=1, sort_keys=True) + "\n").encode("utf-8"), "the results file")
     print(f"{out}: {len(merged['results'])} rows from {len(reports)} reports of {gpu[0]}")
 
@@ -142,16 +189,27 @@ def size_name(size):
     return "1080p" if (w, h) == (1920, 1080) else f"{w}x{h}"
 
 
-def variant_cell(row):
-    """The variant, and for an approximation its fidelity to the exact Gaussian."""
+def variant_cell(row, today=None):
+    """The variant, and for an approximation its fidelity to the exact Gaussian; with `today` (the
+    digests of today's code), "(older)" after a row made by other code of its variant."""
     text = row["variant"]
+    if today is not None and row.get("made_by", {}).get("code") != today.get(row["variant"]):
+        text += " (older)"
     fidelity = row.get("fidelity", {})
     if fidelity and not fidelity.get("exact"):
         text += f" (max {fidelity['max_lsb']:.0f}, RMS {fidelity['rms_lsb']:.2f} LSB)"
     return text
 
 
-def table(path, radii):
+def at_defaults(report, row):
+    """The row ran the variant at its defaults as far as the file tells: not with a --tuned file's
+    knobs, and the only knob set its run timed for that setting (a sweep of knobs is no default)."""
+    return not row["settings"].get("tuned") and knob_sets_of_run(report, row) == 1
+
+
+def table(path, radii, defaults=False, today=None):
+    """With `defaults`, only rows at the variants' defaults compete; with `today`, rows made by
+    other code than today's say "(older)"."""
     report = load(path)
     # (kernel, radius, exact or not) -> size -> the fastest timed row
     best = collections.defaultdict(dict)
@@ -164,6 +222,8 @@ def table(path, radii):
         if s.get("input_format", "rgba8") != "rgba8" or s.get("linear"):
             continue
         if radii and s["radius"] not in radii:
+            continue
+        if defaults and not at_defaults(report, row):
             continue
         size = (row["size"]["width"], row["size"]["height"])
         if size not in sizes:
@@ -179,7 +239,9 @@ def table(path, radii):
     sizes.sort(key=lambda wh: -wh[0] * wh[1])
     gpu = report["gl"]["renderer"]
     head = "| kernel, r | " + " | ".join(f"{size_name(z)}: fastest | ms | x copy" for z in sizes) + " |"
-    print(f"{gpu}, rgba8, clamp ({os.path.relpath(os.path.abspath(path), ROOT)}, {report.get('date', '?')[:10]}):\n")
+    print(f"{gpu}, rgba8, clamp ({os.path.relpath(os.path.abspath(path), ROOT)}"
+          + (", each variant at its defaults" if defaults else "")
+          + ("; (older): made by other code of the variant than today's" if today is not None else "") + "):\n")
     print(head)
     print("|" + " --- |" * (1 + 3 * len(sizes)))
     for (kernel, radius, approximate, radius_map) in sorted(best, key=lambda k: (k[3], k[0], k[1], k[2])):
@@ -189,7 +251,7 @@ def table(path, radii):
             if row is None:
                 cells += ["-", "", ""]
             else:
-                cells += [variant_cell(row), ms_text(timed_ms(row)), f"{row['x_copy']:.2f}"]
+                cells += [variant_cell(row, today), ms_text(timed_ms(row)), f"{row['x_copy']:.2f}"]
         # A radius map: each pixel's radius from 0 to r (variable-radius variants), not one radius.
         label = f"{kernel} r = {radius}" if not radius_map else f"{kernel} r = 0..{radius} by radius map {radius_map}"
         if kernel == "gauss":
@@ -400,8 +462,7 @@ def targets_table(path, targets_path):
     targets, sizes = load_targets(targets_path)
     sys.stdout.reconfigure(encoding="utf-8")  # σ, as PERFORMANCE.md has it, whatever the locale
     print(f"{report['gl']['renderer']}, against {os.path.relpath(os.path.abspath(targets_path), ROOT)}: rgba8, clamp, "
-          f"each row over the copy of its own run ({os.path.relpath(os.path.abspath(path), ROOT)}, "
-          f"{report.get('date', '?')[:10]}):\n")
+          f"each row over the copy of its own run ({os.path.relpath(os.path.abspath(path), ROOT)}):\n")
     print(f"| variant | setting | target | {size_name(sizes[0])} ms (x copy, own bound) | "
           f"{size_name(sizes[1])} ms (x copy, own bound) | met? ({size_name(sizes[0])} / {size_name(sizes[1])}) |")
     print("|" + " --- |" * 6)
@@ -409,11 +470,12 @@ def targets_table(path, targets_path):
     reference_rows(report, targets, sizes, shown)
 
 
-def ranking(path, kernel, radii):
+def ranking(path, kernel, radii, top=None):
     """Every exact variant a file measured at each radius of `kernel` (rgba8, clamp, one radius for
     the image), fastest first by x copy at the larger size, each by its newest row: ms, x copy and
     own-bound fraction at each size; then the variants refused there, with their reasons, so that a
-    reader sees what the fastest was chosen among."""
+    reader sees what the fastest was chosen among. With `top`, the `top` fastest, then the others'
+    names on one line."""
     report = load(path)
     sizes = sorted({(row["size"]["width"], row["size"]["height"]) for row in report["results"]}, key=lambda wh: -wh[0] * wh[1])
     shown = sorted({row["settings"].get("radius") for row in report["results"]
@@ -424,7 +486,7 @@ def ranking(path, kernel, radii):
     if not shown:
         fail(f"{path} has no exact {kernel} rows")
     print(f"{report['gl']['renderer']}, every exact {kernel} variant the file measured, rgba8, clamp "
-          f"({os.path.relpath(os.path.abspath(path), ROOT)}, {report.get('date', '?')[:10]}):")
+          f"({os.path.relpath(os.path.abspath(path), ROOT)}):")
     for radius in shown:
         rows = {}  # variant -> size -> newest row
         for row in report["results"]:
@@ -442,7 +504,8 @@ def ranking(path, kernel, radii):
               + (f", {len(refused)} refused" if refused else "") + "\n")
         print("| variant | " + " | ".join(f"{size_name(z)} ms (x copy, own bound)" for z in sizes) + " |")
         print("|" + " --- |" * (1 + len(sizes)))
-        for variant in sorted(timed, key=key):
+        ordered = sorted(timed, key=key)
+        for variant in ordered[:top]:
             cells = []
             for size in sizes:
                 row = rows[variant].get(size)
@@ -453,9 +516,13 @@ def ranking(path, kernel, radii):
                 ratio = f"{row['x_copy']:.2f}x" if row.get("x_copy") else "?"
                 cells.append(f"{ms_text(timed_ms(row))} ({ratio}" + (f", {own * 100:.0f}%" if own else "") + ")")
             print(f"| {variant} | " + " | ".join(cells) + " |")
+        if top is not None and len(ordered) > top:
+            print(f"\n- slower: {', '.join(ordered[top:])}")
+        if refused:
+            print("" if top is not None and len(ordered) > top else "\n", end="")
         for variant in refused:
             reason = next((r.get("unsupported", {}).get("reason") for r in rows[variant].values() if r.get("unsupported")), None)
-            print(f"\n- refused: {variant}" + (f" ({reason})" if reason else ""))
+            print(f"- refused: {variant}" + (f" ({reason})" if reason else ""))
 
 
 def radius_list(text):
@@ -513,6 +580,99 @@ def older(path, digests_path):
         print(f"| {variant} | {now} | {old} | {', '.join(sorted(commits)) if old else '-'} |")
 
 
+# --- effects: the rows of the effects (bloom, depth of field), as docs/EFFECTS.md shows them --------
+
+def effects_table(path):
+    """Each effect row of a results file (blurlab's "effect_results"), in the file's order: the
+    effect and its parameters, the implementation, the size, its median time, its time over the
+    copy of its own run, and its fidelity to the effect's ground truth (max LSB, PSNR, and the
+    PSNR at the edges where the row has one); a refused row says why."""
+    report = load(path)
+    rows = report.get("effect_results", [])
+    where = os.path.relpath(os.path.abspath(path), ROOT)
+    if not rows:
+        print(f"{report['gl']['renderer']}: {where} holds no effect rows (blurlab --effect ... --json FILE makes them; "
+              "`results.py merge` joins them to a results file).")
+        return
+    edges = any(r.get("check", {}).get("fidelity", {}).get("edges_psnr_db") is not None for r in rows)
+    sys.stdout.reconfigure(encoding="utf-8")
+    print(f"{report['gl']['renderer']}, each effect row over the copy of its own run ({where}):\n")
+    print("| effect | implementation | size | ms | × copy | max LSB | PSNR dB |" + (" edges PSNR dB |" if edges else ""))
+    print("|" + " --- |" * (7 + edges))
+    for r in rows:
+        values = ", ".join(f"{k} {v}" for k, v in sorted(r.get("values", {}).items()))
+        effect = r["effect"] + (f" ({values})" if values else "")
+        size = f"{r['width']}x{r['height']}"
+        if r.get("unsupported") or r.get("total_ms") is None:
+            reason = r.get("unsupported", {}).get("reason", "not timed") if isinstance(r.get("unsupported"), dict) else "not timed"
+            print(f"| {effect} | {r['implementation']} | {size} | refused: {one_line(reason)} |" + " |" * (3 + edges))
+            continue
+        fidelity = r.get("check", {}).get("fidelity", {})
+        cells = [ms_text(r["total_ms"]), f"{r['x_copy']:.2f}" if r.get("x_copy") is not None else "-",
+                 f"{fidelity['max_lsb']:.0f}" if fidelity.get("max_lsb") is not None else "-",
+                 f"{fidelity['psnr_db']:.1f}" if fidelity.get("psnr_db") is not None else "-"]
+        if edges:
+            cells.append(f"{fidelity['edges_psnr_db']:.1f}" if fidelity.get("edges_psnr_db") is not None else "-")
+        print(f"| {effect} | {r['implementation']} | {size} | " + " | ".join(cells) + " |")
+
+
+# --- docs: the marked blocks of the docs, each the output of the command its marker names -----------
+
+DOCS = ("README.md", "docs/PERFORMANCE.md", "docs/EFFECTS.md", "docs/GPU.md")
+BLOCK_COMMANDS = ("table", "ranking", "targets", "effects", "older")
+BLOCK_END = "<!-- /results -->"
+
+
+def block_output(words):
+    """What `results.py WORDS` prints, run from the tree's root as the marker says."""
+    if not words or words[0] not in BLOCK_COMMANDS:
+        raise ToolError(f"a results block runs one of {', '.join(BLOCK_COMMANDS)}, not '{one_line(' '.join(words))}'")
+    done = subprocess.run([sys.executable, os.path.abspath(__file__), *words], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise ToolError(f"results.py {' '.join(words)}: {done.stderr.strip() or f'exit {done.returncode}'}")
+    return done.stdout
+
+
+def rewritten(text, name):
+    """`text` with each block between `<!-- results: COMMAND ARGS -->` and `<!-- /results -->` made
+    again by `results.py COMMAND ARGS` (a blank line after it)."""
+    lines = text.split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        i += 1
+        if not line.startswith("<!-- results:"):
+            continue
+        if not line.endswith("-->"):
+            raise ToolError(f"{name}:{i}: a results marker ends its line with '-->'")
+        words = line[len("<!-- results:"):-len("-->")].split()
+        end = next((j for j in range(i, len(lines)) if lines[j].startswith("<!-- results:") or lines[j] == BLOCK_END), None)
+        if end is None or lines[end] != BLOCK_END:
+            raise ToolError(f"{name}:{i}: its results block has no '{BLOCK_END}' before the next block or the end")
+        out += block_output(words).rstrip("\n").split("\n") + ["", BLOCK_END]
+        i = end + 1
+    return "\n".join(out)
+
+
+def docs(paths, check):
+    """Makes every marked block again; with `check`, changes nothing and fails naming the files
+    whose blocks differ from what their commands print now."""
+    stale = []
+    for path in paths or [os.path.join(ROOT, d) for d in DOCS]:
+        text = read_text(path, "the doc")
+        new = rewritten(text, os.path.relpath(os.path.abspath(path), ROOT))
+        if new == text:
+            continue
+        stale.append(os.path.relpath(os.path.abspath(path), ROOT))
+        if not check:
+            write_bytes(path, new.encode("utf-8"), "the doc")
+    if check and stale:
+        fail(f"the results blocks of {', '.join(stale)} differ from what their commands print: "
+             "python3 docs/tools/results.py docs makes them again")
+    print(("stale: " if check else "made again: ") + (", ".join(stale) if stale else "none"))
+
+
 def main():
     parser = ArgumentParser(prog="results.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -522,6 +682,14 @@ def main():
     t = commands.add_parser("table", help="the fastest variant per kernel, radius and size, as Markdown")
     t.add_argument("results")
     t.add_argument("--radius", help="only these radii, e.g. 1,8,16,32")
+    t.add_argument("--defaults", action="store_true", help="only rows at the variants' defaults (no --tuned knobs, no knob sweep)")
+    t.add_argument("--mark-older", action="store_true", help="'(older)' after a row made by other code of its variant than today's")
+    t.add_argument("--digests", help="blurlab-code-digests' output for today's tree (default: run it)")
+    e = commands.add_parser("effects", help="the effect rows (bloom, depth of field), as Markdown")
+    e.add_argument("results")
+    d = commands.add_parser("docs", help="make the docs' marked results blocks again (or --check them)")
+    d.add_argument("files", nargs="*", help=f"the docs (default: {', '.join(DOCS)})")
+    d.add_argument("--check", action="store_true", help="change nothing; fail when a block differs from its command's output")
     g = commands.add_parser("targets", help="each row of a targets file against its target, as Markdown")
     g.add_argument("results")
     g.add_argument("--targets", default=DEFAULT_TARGETS, help="the targets file (default: docs/targets.json)")
@@ -529,6 +697,7 @@ def main():
     k.add_argument("results")
     k.add_argument("--kernel", default="gauss", choices=("gauss", "box"))
     k.add_argument("--radius", help="only these radii, e.g. 9,16,30")
+    k.add_argument("--top", type=int, help="only the N fastest in the table, the others named on one line")
     o = commands.add_parser("older", help="per variant, the rows made by today's code and the commits of the others")
     o.add_argument("results")
     o.add_argument("--digests", help="blurlab-code-digests' output for today's tree (default: run it)")
@@ -540,9 +709,16 @@ def main():
     elif args.command == "older":
         older(args.results, args.digests)
     elif args.command == "ranking":
-        ranking(args.results, args.kernel, radius_list(args.radius) if args.radius else None)
+        if args.top is not None and args.top < 1:
+            fail(f"--top {args.top} is not a whole number from 1", 2)
+        ranking(args.results, args.kernel, radius_list(args.radius) if args.radius else None, args.top)
+    elif args.command == "effects":
+        effects_table(args.results)
+    elif args.command == "docs":
+        docs(args.files, args.check)
     else:
-        table(args.results, radius_list(args.radius) if args.radius else None)
+        table(args.results, radius_list(args.radius) if args.radius else None, args.defaults,
+              today_digests(args.digests) if args.mark_older else None)
 
 
 if __name__ == "__main__":

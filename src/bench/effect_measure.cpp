@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "effects/tonemap.h"
+#include "util/error.h"
 
 namespace blurlab::bench {
 
@@ -35,6 +36,25 @@ EffectInput::EffectInput(glm::ivec2 size)
       depth(size.x, size.y, gl::Format::depth32f, "HDR frame depth"),
       output(size.x, size.y, gl::Format::rgba8, "effect picture") {}
 
+void EffectInput::render(Scene& scene, gl::ProgramCache& programs, double time_seconds, const SceneCamera& camera) {
+  scene.render_hdr(color, depth, time_seconds, camera);
+  scene_ = &scene;
+  programs_ = &programs;
+  time_ = time_seconds;
+  color_pixels_.reset();
+  depth_pixels_.reset();
+  truths.clear();
+}
+
+Image EffectInput::scene_mean(std::span<const SceneCamera> cameras) {
+  if (!scene_) throw Error("EffectInput::scene_mean: the frame was not rendered from the scene");
+  if (cameras.empty()) throw Error("EffectInput::scene_mean: no camera");
+  if (!mean_) mean_ = std::make_unique<SceneMean>(*scene_, *programs_);
+  mean_->clear({color.width(), color.height()});
+  for (const SceneCamera& camera : cameras) mean_->add(time_, camera);
+  return mean_->download_mean();
+}
+
 const Image& EffectInput::color_pixels() {
   if (!color_pixels_) color_pixels_ = color.download();
   return *color_pixels_;
@@ -45,7 +65,7 @@ const Image& EffectInput::depth_pixels() {
   return *depth_pixels_;
 }
 
-glm::ivec2 effect_crop_origin(const ReferenceImage& truth, const ReferenceImage& plain, int side) {
+glm::ivec2 effect_crop_origin(const ReferenceImage& truth, const ReferenceImage& plain, int side, const std::vector<uint8_t>* region) {
   const int w = truth.width, h = truth.height;
   if (w <= side && h <= side) return {0, 0};
   // Summed-area table of the per-pixel difference, so every candidate costs four lookups.
@@ -53,7 +73,8 @@ glm::ivec2 effect_crop_origin(const ReferenceImage& truth, const ReferenceImage&
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       double d = 0.0;
-      for (int c = 0; c < 3; ++c) d += std::abs(truth.at(x, y, c) - plain.at(x, y, c));
+      if (!region || (*region)[static_cast<size_t>(y) * w + x])
+        for (int c = 0; c < 3; ++c) d += std::abs(truth.at(x, y, c) - plain.at(x, y, c));
       sat[static_cast<size_t>(y + 1) * (w + 1) + x + 1] =
           d + sat[static_cast<size_t>(y) * (w + 1) + x + 1] + sat[static_cast<size_t>(y + 1) * (w + 1) + x] - sat[static_cast<size_t>(y) * (w + 1) + x];
     }
@@ -115,6 +136,7 @@ report::EffectMeasurement EffectMeasurer::measure(EffectInput& input, const Effe
     readback.depth = &input.depth_pixels();
     readback.output = &output;
     readback.stage_texture = [this](int slot) { return pipeline_.download(slot); };
+    if (input.rendered()) readback.scene_mean = [&input](std::span<const SceneCamera> cameras) { return input.scene_mean(cameras); };
     m.check = effect.check(readback, input.truths);
     // The crop: where the ground truth differs most from the frame shown without the effect.
     if (m.check->truth_picture) {
@@ -122,12 +144,13 @@ report::EffectMeasurement EffectMeasurer::measure(EffectInput& input, const Effe
       const Image& frame = input.color_pixels();
       ReferenceImage plain{frame.width, frame.height, std::vector<double>(frame.texels.size())};
       for (size_t i = 0; i < frame.texels.size(); ++i) plain.texels[i] = i % 4 == 3 ? 1.0 : display_value(frame.texels[i]);
-      m.crop_origin = effect_crop_origin(truth, plain, kEffectCropSide);
+      m.crop_origin = effect_crop_origin(truth, plain, kEffectCropSide, m.check->region_mask.get());
       Image truth_image(truth.width, truth.height);
       for (size_t i = 0; i < truth.texels.size(); ++i) truth_image.texels[i] = static_cast<float>(truth.texels[i]);
       m.truth_crop = crop(truth_image, m.crop_origin, kEffectCropSide);
       m.crop = crop(output, m.crop_origin, kEffectCropSide);
       m.check->truth_picture.reset();
+      m.check->region_mask.reset();
     }
   }
   return m;

@@ -31,9 +31,8 @@ class Frames {
 struct TimingPolicy {
   int warmup_frames = 5;  // untimed frames, at least
   // ... and at least this much time of them: clocks that dropped while the CPU checked the
-  // previous configuration must ramp up again (on the H200, the first configuration after a CPU
-  // reference measured 3-5x too slow after 0.13 s and still 5x after 0.25 s of warm-up; 0.5 s
-  // was enough).
+  // previous configuration must ramp up again (the first configuration after a CPU reference
+  // measured several times too slow after a quarter of a second of warm-up; 0.5 s was enough).
   double min_warmup_s = 0.5;
   int frames = 30;        // timed frames wanted
   // Seconds of timed frames per configuration (0: no limit). The frame count comes from the

@@ -191,6 +191,8 @@ struct VariantInfo {
 
 bool is_blur(const VariantInfo& variant);
 bool is_approximation(const VariantInfo& variant);
+// Whether a variant's shaders read the kernel's weights (the weights block's taps): an exact blur's do.
+bool uses_kernel_weights(const VariantInfo& variant);
 // The variant's knob of that name, or nullptr.
 const Knob* find_knob(const VariantInfo& variant, std::string_view name);
 

@@ -49,7 +49,7 @@ class ModelErrorBound {
   // And rgba8 fetches may be filtered in 8-bit fixed point (llvmpipe: each of the two lerps of a 2D
   // fetch rounds to 8 bits, half up): half a step per lerp, one step per fetch (texels 1, 0, 1, 2
   // steps around a corner: the mean is 1, the lerps give 1 and 2, then 2). fp16 fetches may be
-  // rounded to fp16 after filtering (the H200): half a unit in the last place.
+  // rounded to fp16 after filtering by a GPU's texture units: half a unit in the last place.
   void filtered_fetches(gl::Format format, double extent);
   // The pass stores its output in `format` (not the last pass: its store is the output).
   // rgba8: both round to the nearest step, so results differ by at most floor(d) + 1 steps, or
@@ -109,6 +109,10 @@ struct CheckResult {
 };
 
 CheckResult compare_to_reference(const Image& gpu, const ReferenceImage& reference, const Tolerance& tolerance);
+// A float output against its reference where the error allowed differs from texel to texel:
+// |gpu - reference| <= allowed at each texel and channel (a bound the caller computed with the
+// reference, e.g. from the magnitudes a sum added up there).
+CheckResult compare_within(const Image& gpu, const ReferenceImage& reference, const ReferenceImage& allowed);
 double peak_magnitude(const Image& image);
 
 }  // namespace blurlab

@@ -98,7 +98,8 @@ namespace knobs {
 // factories, the settings' workgroup()): one constant each, for the factory and every reader, so
 // no knob is read by a string that could drift from the knob's name.
 inline constexpr std::string_view kWorkgroup = "workgroup", kSegment = "segment", kChunk = "chunk", kChains = "chains",
-                                  kCache = "cache", kUnroll = "unroll", kScan = "scan", kLines = "lines";
+                                  kCache = "cache", kUnroll = "unroll", kScan = "scan", kLines = "lines",
+                                  kRows = "rows";
 // The compute workgroup, W x H invocations (WG_X, WG_Y in shaders).
 Knob workgroup(std::vector<glm::ivec2> candidates);
 // A walk's length: texels one invocation (or rows one workgroup) processes along a line before

@@ -5,28 +5,16 @@
 // the rounding the model cannot know (ModelErrorBound in blur/check.h).
 #include <algorithm>
 #include <cmath>
-#include <thread>
 #include <vector>
 
 #include "blur/border.h"
 #include "blur/reference.h"
 #include "gl/format.h"
+#include "util/parallel.h"
 
 namespace blurlab::model {
 
-// Runs body(begin, end) over [0, count) split across the hardware threads.
-template <typename Body>
-void parallel_rows(int count, Body body) {
-  const int threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 64);
-  const int chunks = std::min(threads, std::max(count, 1));
-  if (chunks <= 1 || count < 64) {
-    body(0, count);
-    return;
-  }
-  std::vector<std::thread> pool;
-  for (int t = 0; t < chunks; ++t) pool.emplace_back(body, count * t / chunks, count * (t + 1) / chunks);
-  for (auto& thread : pool) thread.join();
-}
+using blurlab::parallel_rows;  // util/parallel.h, where the references find it too
 
 // The input as the model's working image.
 ReferenceImage from_image(const Image& image);

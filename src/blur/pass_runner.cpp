@@ -73,24 +73,32 @@ void PassRunner::start_recording() {
     if (recorded_bits_) *recorded_bits_ |= bits;
   });
   recording_ = true;
+  recorder_ = this;
   recorded_bits_ = nullptr;
+}
+
+void PassRunner::start_recording(PassRunner& chain) {
+  if (!chain.recording_) throw Error("start_recording(chain): the chain is not recording");
+  recording_ = true;
+  recorder_ = &chain;
 }
 
 void PassRunner::stop_recording() {
   recording_ = false;
-  recorded_bits_ = nullptr;
+  if (recorder_ == this) recorded_bits_ = nullptr;
+  recorder_ = this;
 }
 
 // The pipeline's barriers, and while recording the same decisions made by a tracker of the
 // recording alone, so the recipe lists the barriers the passes need among themselves.
 void PassRunner::before(gl::Access access, const gl::Texture& t) {
   gl::barriers().before(access, t.id());
-  if (recording_) recorded_barriers_.before(access, t.id());
+  if (recording_) recorder_->recorded_barriers_.before(access, t.id());
 }
 
 void PassRunner::before_store(const gl::Texture& t) {
   gl::barriers().before_store(t.id());
-  if (recording_) recorded_barriers_.before_store(t.id());
+  if (recording_) recorder_->recorded_barriers_.before_store(t.id());
 }
 
 // After a pass: what it stored must be made visible, and what it touched not overwritten early.
@@ -98,10 +106,10 @@ void PassRunner::passed(std::span<const Binding> bindings) {
   for (const Binding& b : bindings) {
     if (b.stores()) {
       gl::barriers().image_stored(b.texture->id());
-      if (recording_) recorded_barriers_.image_stored(b.texture->id());
+      if (recording_) recorder_->recorded_barriers_.image_stored(b.texture->id());
     }
     gl::barriers().shader_accessed(b.texture->id());
-    if (recording_) recorded_barriers_.shader_accessed(b.texture->id());
+    if (recording_) recorder_->recorded_barriers_.shader_accessed(b.texture->id());
   }
 }
 

@@ -40,9 +40,13 @@ class PassRunner {
   // Recording: from start_recording() on, each pass's barriers (as a tracker of the recorded
   // passes alone decides them) are or'ed into *record_barriers_into(...) of the pass about to run.
   void start_recording();
+  // Recording as a part of `chain`'s recording (an effect's blur stage, inside the effect's run):
+  // `chain`'s tracker, which sees every recorded pass of the chain, decides this runner's passes'
+  // barriers too, and record_barriers_into() names the pass of the chain's recording they go to.
+  void start_recording(PassRunner& chain);
   void stop_recording();
   bool recording() const { return recording_; }
-  void record_barriers_into(GLbitfield* bits) { recorded_bits_ = bits; }
+  void record_barriers_into(GLbitfield* bits) { recorder_->recorded_bits_ = bits; }
 
  private:
   void bind(const gl::Program& program, std::span<const Binding> bindings);
@@ -56,6 +60,7 @@ class PassRunner {
   gl::FramebufferHandle framebuffer_;
   GLuint uniform_unit_ = 0, uniform_buffer_ = 0;
   bool recording_ = false;
+  PassRunner* recorder_ = this;  // whose tracker decides the recorded barriers: this runner's or its chain's
   GLbitfield* recorded_bits_ = nullptr;
   gl::BarrierTracker recorded_barriers_{[this](GLbitfield bits) {
     if (recorded_bits_) *recorded_bits_ |= bits;

@@ -96,6 +96,8 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   std::vector<std::shared_ptr<const gl::Program>> held;
   std::map<const gl::Program*, RecordedProgram> held_sources;
   Recording* recording = nullptr;  // record(): passes are written down here too
+  const ChainStage* chain = nullptr;  // record_stage(): the chain this blur is a stage of
+  const gl::Texture* given_levels = nullptr;  // run(..., radius_levels): this run's levels
   std::set<int> poisoned_;          // the intermediates this run has poisoned
   std::set<int> fixed_slots_;       // intermediates of a size independent of the image's
 
@@ -129,7 +131,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
 
   const gl::Texture& radius_levels() override {
     if (!owner_.levels_) throw Error("radius_levels(): " + std::string(owner_.variant_->name) + " is not a variable-radius variant");
-    return owner_.levels_;
+    return given_levels ? *given_levels : owner_.levels_;
   }
   const gl::Texture& level_weights() override {
     if (!owner_.level_weights_) throw Error("level_weights(): " + std::string(owner_.variant_->name) + " is not a variable-radius variant");
@@ -165,29 +167,39 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
 
   size_t texture_index(const gl::Texture& t) {
     std::vector<RecordedTexture>& textures = recording->textures;
-    if (textures.empty()) {
-      textures.push_back({"source", source_->format(), {source_->width(), source_->height()}});
-      textures.push_back({"destination", destination_->format(), {destination_->width(), destination_->height()}});
+    if (chain) {  // the chain's recording has them already
+      if (&t == source_) return chain->source;
+      if (&t == destination_) return chain->destination;
+    } else {
+      if (textures.empty()) {
+        textures.push_back({"source", source_->format(), {source_->width(), source_->height()}});
+        textures.push_back({"destination", destination_->format(), {destination_->width(), destination_->height()}});
+      }
+      if (&t == source_) return 0;
+      if (&t == destination_) return 1;
     }
-    if (&t == source_) return 0;
-    if (&t == destination_) return 1;
+    const std::string prefix = chain ? chain->prefix : "";
+    const auto recorded_as = [&](const std::string& name) -> std::optional<size_t> {
+      for (size_t i = 0; i < textures.size(); ++i)
+        if (textures[i].name == name) return i;
+      return std::nullopt;
+    };
     for (const auto& [slot, texture] : owner_.intermediates_)
       if (&texture == &t) {
-        const std::string name = "intermediate" + std::to_string(slot);
-        for (size_t i = 2; i < textures.size(); ++i)
-          if (textures[i].name == name) return i;
-        textures.push_back({name, t.format(), {t.width(), t.height()}, {}, fixed_slots_.count(slot) > 0});
+        const std::string name = prefix + "intermediate" + std::to_string(slot);
+        if (const auto index = recorded_as(name)) return *index;
+        textures.push_back({.name = name, .format = t.format(), .size = {t.width(), t.height()}, .fixed_size = fixed_slots_.count(slot) > 0});
         return textures.size() - 1;
       }
     // The levels and weights of a variable-radius variant: data made on the CPU, recorded with
     // their contents (read back as stored) so an export can ship them; and the counters, zeros
     // (the passes leave them so), recorded as such.
-    for (auto [texture, name] : {std::pair{&owner_.levels_, kLevelsTexture}, std::pair{&owner_.level_weights_, kLevelWeightsTexture},
-                                 std::pair{&owner_.counters_, kCountersTexture}})
+    for (auto [texture, plain_name] : {std::pair{&owner_.levels_, kLevelsTexture}, std::pair{&owner_.level_weights_, kLevelWeightsTexture},
+                                       std::pair{&owner_.counters_, kCountersTexture}})
       if (&t == texture) {
-        for (size_t i = 2; i < textures.size(); ++i)
-          if (textures[i].name == name) return i;
-        RecordedTexture recorded{std::string(name), t.format(), {t.width(), t.height()}};
+        const std::string name = prefix + std::string(plain_name);
+        if (const auto index = recorded_as(name)) return *index;
+        RecordedTexture recorded{name, t.format(), {t.width(), t.height()}};
         if (texture == &owner_.counters_) recorded.zeros = true;
         else recorded.contents = t.download_texels();
         textures.push_back(std::move(recorded));
@@ -202,9 +214,12 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     const auto source = owner_.program_sources_.find(&program);
     if (source == owner_.program_sources_.end()) throw Error("record(): a pass used a program prepare() did not ask for");
     RecordedPass& pass = recording->passes.emplace_back();
-    pass.name = name;
+    pass.name = chain ? span_name(name) : std::string(name);  // a stage's passes by the stage: "blur 1 h"
     pass.stage = stage;
     pass.program = source->second;
+    // The weights block this program reads, as the pipeline filled it (configure()).
+    pass.program.border = owner_.settings_.border;
+    if (uses_kernel_weights(*owner_.variant_)) pass.program.kernel = owner_.settings_.kernel;
     for (const Binding& b : bindings) pass.bindings.push_back({b.kind, gl::unit_number(b.unit), b.raw, texture_index(*b.texture)});
     owner_.runner_.record_barriers_into(&pass.barriers_before);
     return &pass;
@@ -306,7 +321,7 @@ Recording BlurPipeline::record(const gl::Texture& source, const gl::Texture& des
   Recording recording;
   runner_.start_recording();
   try {
-    run(source, destination, &recording, "total");
+    run(source, destination, &recording, "total", nullptr);
   } catch (...) {
     runner_.stop_recording();
     throw;
@@ -315,11 +330,24 @@ Recording BlurPipeline::record(const gl::Texture& source, const gl::Texture& des
   return recording;
 }
 
-void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, std::string_view span) {
-  run(source, destination, nullptr, span);
+void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, std::string_view span, const gl::Texture* radius_levels) {
+  run(source, destination, nullptr, span, radius_levels);
 }
 
-void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span) {
+void BlurPipeline::record_stage(const gl::Texture& source, const gl::Texture& destination, std::string_view span, const ChainStage& stage) {
+  if (!stage.recording || !stage.chain) throw Error("record_stage(): no chain to record into");
+  runner_.start_recording(*stage.chain);
+  try {
+    run(source, destination, stage.recording, span, nullptr, &stage);
+  } catch (...) {
+    runner_.stop_recording();
+    throw;
+  }
+  runner_.stop_recording();
+}
+
+void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span,
+                       const gl::Texture* radius_levels, const ChainStage* stage) {
   if (!blur_) throw Error("blur pipeline used before a successful configure()");
   if (source.width() != size_.x || source.height() != size_.y || destination.width() != size_.x ||
       destination.height() != size_.y)
@@ -327,8 +355,14 @@ void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination
   if (source.format() != settings_.input_format || destination.format() != settings_.input_format)
     throw Error("blur pipeline configured for " + std::string(gl::name(settings_.input_format)) + " textures, given " +
                 std::string(gl::name(source.format())) + " and " + std::string(gl::name(destination.format())));
+  if (radius_levels && (!variant_->variable_radius || radius_levels->format() != gl::Format::rgba8 || radius_levels->width() != size_.x ||
+                        radius_levels->height() != size_.y))
+    throw Error("blur pipeline: radius levels given to " + std::string(variant_->name) +
+                (variant_->variable_radius ? ", not an rgba8 texture of the image's size" : ", not a variable-radius variant"));
   Passes passes(*this, &source, &destination);
   passes.recording = recording;
+  passes.chain = stage;
+  passes.given_levels = radius_levels;
   if (span != "total") passes.span_prefix = span;
   gl::ScopedSpan total(timers_, span);
   blur_->run(passes);

@@ -70,11 +70,30 @@ class BlurPipeline {
   // Blurs `source` into `destination` (both of the configured size and input format), timed
   // as span `span` around the variant's own spans. A blur that is a stage of an effect names its
   // span after the stage ("blur"), and its passes' spans then carry that name first ("blur h").
-  void run(const gl::Texture& source, const gl::Texture& destination, std::string_view span = "total");
+  // `radius_levels` (variable-radius variants): each pixel's level as a pass before this one made
+  // it on the GPU (an effect's circles of confusion), in the levels texture's layout (rgba8 of the
+  // configured size, level / 255 in red, levels 0..R of the settings' kernel), in place of the
+  // levels made from the settings' radius map for this run.
+  void run(const gl::Texture& source, const gl::Texture& destination, std::string_view span = "total",
+           const gl::Texture* radius_levels = nullptr);
 
   // Runs the configured variant once, as run() does, and writes down every pass as GL sees it:
   // programs, textures, bindings, the barriers issued and the dispatches (for --export).
   Recording record(const gl::Texture& source, const gl::Texture& destination);
+
+  // A blur recorded as a stage of a chain (an effect's blur stage, EffectPipeline::record): its
+  // passes go into the chain's recording after the chain's earlier ones, where its source and
+  // destination already are (textures `source` and `destination` of it), its own textures named
+  // with `prefix` ("blur1_intermediate0") so that no other stage's share their names, and the
+  // barriers between its passes and the chain's decided by the chain's runner, which sees them all.
+  struct ChainStage {
+    Recording* recording = nullptr;
+    size_t source = 0, destination = 0;
+    std::string prefix;
+    PassRunner* chain = nullptr;
+  };
+  // Runs the configured variant once, as run(source, destination, span) does, recording it as `stage`.
+  void record_stage(const gl::Texture& source, const gl::Texture& destination, std::string_view span, const ChainStage& stage);
 
   // Fills the intermediate textures with `rgba`, so a check catches reads of unwritten texels.
   void poison_intermediates(const float rgba[4]);
@@ -88,7 +107,8 @@ class BlurPipeline {
 
  private:
   class Passes;
-  void run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span);
+  void run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span,
+           const gl::Texture* radius_levels, const ChainStage* stage = nullptr);
   gl::ProgramCache& programs_;
   gl::GlLimits limits_;
   gl::TimerPool* timers_;

@@ -9,20 +9,33 @@
 #include <vector>
 
 #include "blur/blur.h"
+#include "blur/border.h"
+#include "blur/kernel.h"
 
 namespace blurlab {
 
 struct RecordedProgram {
   std::vector<gl::ShaderFile> files;  // glsl/ files, one per stage
   gl::Defines defines;                // as the pipeline gave them (RADIUS, knobs, formats, ...)
+  // The weights block a blur variant's program reads (BlurPipeline's KernelBlock), which an export
+  // bakes into it as constants: the border's constant value for every program of a blur, and the
+  // taps of `kernel` where the variant blurs with them (uses_kernel_weights: an exact blur; an
+  // approximation's passes use values of their own). Each program carries its own: the blur stages
+  // of an effect blur by different kernels (a PSF's terms). None for an effect's own programs.
+  std::optional<Border> border;
+  std::optional<Kernel> kernel;
 };
 
 struct RecordedTexture {
-  std::string name;  // "source", "destination", "intermediate0", "radius_levels", ...
+  // "source", "destination", "intermediate0", "radius_levels", ...; in an effect's recording also
+  // "depth", the effect's own ("bloom_term_1") and its blur stages' ("blur1_intermediate0"): unique,
+  // and safe as a file name (a data file is NAME.bin).
+  std::string name;
   gl::Format format;
   glm::ivec2 size;
   // A texture the pipeline fills from the CPU (a variable-radius variant's levels and weights,
-  // BlurPasses::radius_levels(), which the passes only read): its texels as stored
+  // BlurPasses::radius_levels(), which the passes only read), or an effect's frame that its passes
+  // read and no pass makes (the HDR frame, its depth): its texels as stored
   // (Texture::download_texels), which a recipe must carry. Empty for the others.
   std::vector<uint8_t> contents;
   // The counters of BlurPasses::counters(): zeros when made, and the passes leave them zero, so a

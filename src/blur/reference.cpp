@@ -4,12 +4,10 @@
 
 #include <glm/vec4.hpp>
 
-#include "blur/model.h"
 #include "blur/radius_map.h"
+#include "util/parallel.h"
 
 namespace blurlab {
-
-using model::parallel_rows;
 
 namespace {
 

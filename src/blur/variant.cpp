@@ -35,6 +35,8 @@ bool is_device_limit(Limit limit) { return limit >= Limit::TextureSize; }
 bool is_blur(const VariantInfo& variant) { return variant.role != Role::Floor; }
 bool is_approximation(const VariantInfo& variant) { return variant.role == Role::Approximation; }
 
+bool uses_kernel_weights(const VariantInfo& variant) { return is_blur(variant) && !is_approximation(variant); }
+
 const Knob* find_knob(const VariantInfo& variant, std::string_view name) {
   for (const Knob& k : variant.knobs)
     if (k.name == name) return &k;

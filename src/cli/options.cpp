@@ -303,7 +303,7 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--format", format_text, "Intermediate format of multi-pass variants: rgba8, rgba16f, rgba32f")->type_name("LIST");
   app.add_option("--input-format", input_format_text, "Format of the blurred image: rgba8 or rgba16f (HDR: the scene's highlights above 1 kept)")->type_name("LIST");
   app.add_flag("--linear", o.linear, "Blur in linear light: decode the sRGB input, blur in rgba16f, encode the output (the window's L)");
-  app.add_option("--size", size_text, "Image size: headless, the scene's (default 1920x1080); the window's (default 1280x720)")
+  app.add_option("--size", size_text, "Image size: headless, the scene's (default " + blurlab::size_text(kDefaultHeadlessSize) + "); the window's (default 1280x720)")
       ->type_name("WxH|LIST");
   app.add_option("--border", border_text, "What taps outside the image read: clamp (default), reflect, reflect101, wrap, constant")
       ->type_name("MODE|LIST");
@@ -365,8 +365,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings)")->type_name("FILE");
   app.add_option("--report", o.report_dir, "Headless: write DIR/report.md (GPU, settings, table, charts, checks) with its files")->type_name("DIR");
   app.add_option("--export", o.export_dir,
-                 "Headless, one variant and setting: write DIR/ self-contained shaders per pass, recipe.md/.json, README.md "
-                 "(fidelity, how to run it) and LICENSE, to ship it")
+                 "Headless, one variant and setting (or one effect implementation): write DIR/ self-contained shaders per pass, "
+                 "recipe.md/.json, README.md (fidelity, how to run it) and LICENSE, to ship it")
       ->type_name("DIR");
   app.add_option("--dump-programs", o.dump_dir,
                  "Headless: write DIR/NNN_<shader>.txt per compiled program, the driver's binary as text (NVIDIA: its assembly)")
@@ -568,12 +568,18 @@ Options parse_options(int argc, const char* const* argv) {
       if (app.count(option)) throw UsageError(std::string(option) + with + " (its parameters say what it blurs: --help, Effects)");
     if (o.linear) throw UsageError("--linear" + with + " (the HDR scene is linear light already)");
     if (o.tune) throw UsageError("--tune" + with + ": tune the variant alone, then run the effect with --tuned");
-    if (!o.export_dir.empty()) throw UsageError("--export of an effect is not supported yet: export its blur variant alone");
+    if (!o.export_dir.empty() && o.effect->name == "dof")
+      throw UsageError("--export of depth of field is not supported yet (its blur stage is fed levels an earlier pass makes, which "
+                       "a recipe does not record yet): export a variable-radius variant alone with --radius-map");
     if (o.list_variants || o.list_refusals) throw UsageError("--list-variants and --list-refusals" + with);
     // Every parameter, for every frame size the run takes, before any work.
-    o.effect->validate(resolve_effect(*o.effect, o.effect_values), o.sizes.empty() ? std::vector<glm::ivec2>{{1920, 1080}} : o.sizes);
+    o.effect->validate(resolve_effect(*o.effect, o.effect_values), o.sizes.empty() ? std::vector<glm::ivec2>{kDefaultHeadlessSize} : o.sizes);
     if (!o.output.empty() && (o.effect_implementations().size() != 1 || o.sizes.size() > 1 || o.borders.size() > 1))
       throw UsageError("--output with --effect needs exactly one implementation (--variant), one --size and one --border");
+    // The chain to ship: one implementation with one setting of everything, on one frame.
+    if (!o.export_dir.empty() && (o.effect_settings_list().size() != 1 || o.sizes.size() > 1))
+      throw UsageError("--export with --effect needs exactly one implementation (--variant), one --size, one --border and one "
+                       "value of each knob (the chain to ship)");
     return o;
   }
 

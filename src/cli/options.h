@@ -19,6 +19,8 @@ namespace blurlab::cli {
 inline constexpr double kMaxConfigurations = 100000;
 // The widest line of --help.
 inline constexpr size_t kHelpWidth = 100;
+// The image a headless run blurs when neither --size nor --image chose one.
+inline constexpr glm::ivec2 kDefaultHeadlessSize{1920, 1080};
 
 struct Options {
   bool help = false;  // --help: the text is in help_text

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <nlohmann/json.hpp>
 
 #include "blur/registry.h"
 #include "effects/tonemap.h"
@@ -311,6 +312,17 @@ EffectCheck check(const EffectReadback& run, GroundTruths& truths) {
   return result;
 }
 
+// The parameters as numbers (an export's recipe): what config() makes of them for this frame.
+nlohmann::json recipe_values(const EffectValues& values, glm::ivec2 size) {
+  const Config c = config(values, size);
+  nlohmann::json psf = nlohmann::json::array();
+  for (const PsfTerm& t : c.psf)
+    psf.push_back({{"weight", t.weight}, {"sigma_px", t.sigma}, {"radius", fidelity_kernel(t.sigma).radius}});
+  return {{"intensity", c.intensity}, {"threshold", c.threshold}, {"knee", c.knee}, {"psf", psf},
+          {"psf_note", "a sum of Gaussians: each term's weight (the weights sum to 1) and sigma in pixels of this frame, blurred "
+                       "with radius ceil(3 sigma)"}};
+}
+
 std::string describe(const EffectSettings& s, glm::ivec2 size) {
   if (s.implementation == kMipChain) return describe_mip_chain(s, size) + ", then the composite";
   const VariantInfo* v = find_variant(s.implementation);
@@ -386,5 +398,6 @@ extern const EffectInfo bloom{
     .create = bloom::create,
     .check = bloom::check,
     .describe = bloom::describe,
+    .recipe_values = bloom::recipe_values,
 };
 }  // namespace blurlab::effect

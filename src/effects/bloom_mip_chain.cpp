@@ -235,7 +235,9 @@ Plan plan(const Config& c, glm::ivec2 size) {
   return it->second;
 }
 
-DispatchGrid groups(glm::ivec2 size) { return groups_covering(size, {kGroup, kGroup}); }
+// Workgroups covering a level of the chain, with their formula in the frame's W x H: level l is
+// ceil(W / 2^l) x ceil(H / 2^l) (half_of, level by level), so ceil(W / (kGroup 2^l)) groups wide.
+DispatchGrid groups(glm::ivec2 size, int level = 0) { return groups_covering(size, {kGroup, kGroup}, level); }
 
 class MipChainBloom final : public Effect {
  public:
@@ -276,7 +278,7 @@ class MipChainBloom final : public Effect {
       const glm::ivec2 size = plan_.sizes[static_cast<size_t>(l)];
       down[static_cast<size_t>(l)] = &p.texture(kDownSlot + l, gl::Format::rgba16f, size, "bloom down " + std::to_string(l));
       p.dispatch("down " + std::to_string(l), *down_, {Binding::sampled_linear(*down[static_cast<size_t>(l) - 1]), Binding::write(*down[static_cast<size_t>(l)])},
-                 groups(size));
+                 groups(size, l));
     }
     const gl::Texture* above = nullptr;
     for (int l = n; l >= 1; --l) {
@@ -284,10 +286,10 @@ class MipChainBloom final : public Effect {
       const gl::Texture& up = p.texture(kUpSlot + l, gl::Format::rgba16f, size, "bloom up " + std::to_string(l));
       const glm::vec4 weight{static_cast<float>(plan_.weights[static_cast<size_t>(l)]), scale, 0.0f, 0.0f};
       if (!above)
-        p.dispatch("up " + std::to_string(l), *up_first_, {Binding::read(*down[static_cast<size_t>(l)]), Binding::write(up)}, groups(size), weight);
+        p.dispatch("up " + std::to_string(l), *up_first_, {Binding::read(*down[static_cast<size_t>(l)]), Binding::write(up)}, groups(size, l), weight);
       else
         p.dispatch("up " + std::to_string(l), *up_,
-                   {Binding::sampled(*above), Binding::read(*down[static_cast<size_t>(l)]), Binding::write(up)}, groups(size), weight);
+                   {Binding::sampled(*above), Binding::read(*down[static_cast<size_t>(l)]), Binding::write(up)}, groups(size, l), weight);
       above = &up;
     }
     p.dispatch("composite", *composite_, {Binding::sampled(*above), Binding::read(p.color()), Binding::write(p.output())}, groups(p.size()),

@@ -40,24 +40,50 @@ EffectValues resolve_effect(const EffectInfo& effect, const EffectValues& given)
   return values;
 }
 
-EffectFidelity picture_fidelity(const Image& output, const ReferenceImage& truth) {
+SceneCamera effect_camera(const EffectInfo& effect, const EffectValues& values, glm::ivec2 size) {
+  return effect.camera ? effect.camera(values, size) : SceneCamera{};
+}
+
+namespace {
+
+// Max, RMS and PSNR of the shipped frame against the truth in 8-bit steps of the rounded truth,
+// over R, G and B of the pixels `mask` holds (nullptr: all of them); the count of pixels.
+size_t lsb_errors(const Image& output, const ReferenceImage& truth, const std::vector<uint8_t>* mask, double& max_lsb, double& rms_lsb,
+                  double& psnr_db) {
   if (output.width != truth.width || output.height != truth.height) throw Error("picture_fidelity: the images differ in size");
-  EffectFidelity f;
-  double sum = 0.0;
-  size_t count = 0;
+  if (mask && mask->size() != static_cast<size_t>(output.width) * output.height) throw Error("region_fidelity: the mask is not the frame's size");
+  double sum = 0.0, largest = 0.0;
+  size_t pixels = 0;
   for (int y = 0; y < output.height; ++y)
-    for (int x = 0; x < output.width; ++x)
+    for (int x = 0; x < output.width; ++x) {
+      if (mask && !(*mask)[static_cast<size_t>(y) * output.width + x]) continue;
+      ++pixels;
       for (int c = 0; c < 3; ++c) {
         const double shipped = std::round(static_cast<double>(output.at(x, y, c)) * 255.0);
         const double expected = to_unorm8(truth.at(x, y, c));
         const double d = std::abs(shipped - expected);
-        f.max_lsb = std::max(f.max_lsb, d);
+        largest = std::max(largest, d);
         sum += d * d;
-        ++count;
       }
-  f.rms_lsb = count ? std::sqrt(sum / static_cast<double>(count)) : 0.0;
-  f.psnr_db = f.rms_lsb > 0.0 ? 20.0 * std::log10(255.0 / f.rms_lsb) : INFINITY;
+    }
+  max_lsb = largest;
+  rms_lsb = pixels ? std::sqrt(sum / static_cast<double>(3 * pixels)) : 0.0;
+  psnr_db = rms_lsb > 0.0 ? 20.0 * std::log10(255.0 / rms_lsb) : INFINITY;
+  return pixels;
+}
+
+}  // namespace
+
+EffectFidelity picture_fidelity(const Image& output, const ReferenceImage& truth) {
+  EffectFidelity f;
+  lsb_errors(output, truth, nullptr, f.max_lsb, f.rms_lsb, f.psnr_db);
   return f;
+}
+
+void region_fidelity(const Image& output, const ReferenceImage& truth, const std::vector<uint8_t>& mask, std::string region,
+                     EffectFidelity& f) {
+  f.region = std::move(region);
+  f.region_pixels = lsb_errors(output, truth, &mask, f.region_max_lsb, f.region_rms_lsb, f.region_psnr_db);
 }
 
 void layer_fidelity(const ReferenceImage& layer, const ReferenceImage& truth, EffectFidelity& f) {

@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "blur/blur.h"
 #include "blur/check.h"
 #include "blur/reference.h"
@@ -34,6 +36,9 @@ struct EffectParameter {
   std::string_view name;
   std::string_view help;
   std::string_view default_value;
+  // A number the window also offers on a slider over slider_low..slider_high (logarithmic), where
+  // slider_high > slider_low (depth of field's aperture); else the text field alone.
+  double slider_low = 0.0, slider_high = 0.0;
 };
 using EffectValues = std::map<std::string, std::string, std::less<>>;
 
@@ -84,7 +89,10 @@ class EffectPasses {
   }
   // Blur stage `stage` (EffectSetup::blur_stage) from `source` into `destination` (rgba16f, the
   // frame's size), timed as span `span`, its passes as "`span` h", "`span` v", ...
-  virtual void blur(int stage, const gl::Texture& source, const gl::Texture& destination, std::string_view span) = 0;
+  // `radius_levels`: for a variable-radius variant, each pixel's level as an earlier pass of the
+  // effect made it (BlurPipeline::run), in place of the stage's radius map.
+  virtual void blur(int stage, const gl::Texture& source, const gl::Texture& destination, std::string_view span,
+                    const gl::Texture* radius_levels = nullptr) = 0;
 };
 
 class Effect {
@@ -117,6 +125,14 @@ struct EffectFidelity {
   std::string layer;     // what the layer is ("bloom layer"); empty: the effect has none
   double layer_max_relative = 0.0;
   double layer_rms_relative = 0.0;
+  // The same numbers over a region of the frame the effect names, where its approximations show
+  // most (depth of field: the pixels near depth edges, where halos and cut silhouettes live);
+  // `region` says which (empty: the effect names none), `region_pixels` how many it holds.
+  std::string region;
+  size_t region_pixels = 0;
+  double region_max_lsb = 0.0;
+  double region_rms_lsb = 0.0;
+  double region_psnr_db = 0.0;
 };
 
 struct EffectCheck {
@@ -125,6 +141,9 @@ struct EffectCheck {
   // The ground truth's picture the fidelity was measured against (shared with GroundTruths), for
   // whoever shows it (the report's crops); may be dropped once used.
   std::shared_ptr<const ReferenceImage> truth_picture;
+  // The region of the fidelity (EffectFidelity::region), one byte a pixel (row-major, non-zero
+  // inside), shared with GroundTruths: the report's crop goes where the effect shows most inside it.
+  std::shared_ptr<const std::vector<uint8_t>> region_mask;
   bool ok() const;
   // The first stage over its tolerance, or nullptr.
   const StageCheck* first_failure() const;
@@ -139,6 +158,11 @@ struct EffectReadback {
   const Image* depth = nullptr;   // window-space depth in red
   const Image* output = nullptr;  // the picture
   std::function<Image(int slot)> stage_texture;
+  // The HDR scene of this frame (its time, its size) seen from each of `cameras`, each view
+  // rendered as the frame was (rgba16f), their mean radiance (summed in fp32 on the GPU) read back
+  // once: for ground truths that are renders of their own (depth of field's lens). Empty where
+  // the frame is not the scene's.
+  std::function<Image(std::span<const SceneCamera> cameras)> scene_mean;
 };
 
 // Ground truths computed once per frame and shared by every implementation of it (a ground
@@ -171,7 +195,26 @@ struct EffectInfo {
   // A line saying what the implementation is (for the report and the window), e.g. "one blur
   // per PSF term by fft, then the composite".
   std::string (*describe)(const EffectSettings& settings, glm::ivec2 size) = nullptr;
+  // The parameters as numbers for a frame of `size`, as --export's recipe states them beside their
+  // text (bloom: the PSF's terms, weights normalised and sigmas in pixels); nullptr: the text alone.
+  nlohmann::json (*recipe_values)(const EffectValues& values, glm::ivec2 size) = nullptr;
+  // The camera the effect's HDR frame is seen from, for frames of `size` (depth of field: its
+  // lens's field of view); nullptr: the scene's own (SceneCamera{}).
+  SceneCamera (*camera)(const EffectValues& values, glm::ivec2 size) = nullptr;
+  // A remark on values validate() let through that the run goes on with but the user should know
+  // (depth of field: a focus outside the scene's depth range), one line; empty or nullptr: none.
+  std::string (*note)(const EffectValues& values) = nullptr;
+  // The views of the scene the ground truth averages (EffectReadback::scene_mean), for the window
+  // to render them a few a frame on demand and show them accumulate; nullptr: the ground truth
+  // renders nothing.
+  std::vector<SceneCamera> (*ground_truth_views)(const EffectValues& values, glm::ivec2 size) = nullptr;
+  // A parameter a click on the window's picture sets to the view depth (scene units) of the point
+  // clicked (depth of field: the focus distance); empty: clicks do nothing.
+  std::string_view depth_parameter;
 };
+
+// The camera of the effect's frame for these values (EffectInfo::camera, or the scene's).
+SceneCamera effect_camera(const EffectInfo& effect, const EffectValues& values, glm::ivec2 size);
 
 // The effect's parameter of that name, or nullptr.
 const EffectParameter* find_parameter(const EffectInfo& effect, std::string_view name);
@@ -181,6 +224,10 @@ EffectValues resolve_effect(const EffectInfo& effect, const EffectValues& given)
 // The shipped frame (rgba8 values k / 255) against the ground truth's picture (double, [0, 1]):
 // max, RMS and PSNR over R, G and B in 8-bit steps of the rounded truth. The layer fields are left 0.
 EffectFidelity picture_fidelity(const Image& output, const ReferenceImage& truth);
+// The same over the pixels where `mask` (one byte a pixel, row-major) is not zero, into the region
+// fields of `fidelity`, with the region's name.
+void region_fidelity(const Image& output, const ReferenceImage& truth, const std::vector<uint8_t>& mask, std::string region,
+                     EffectFidelity& fidelity);
 // |layer - truth| relative to the truth (EffectFidelity's layer fields), over R, G and B.
 void layer_fidelity(const ReferenceImage& layer, const ReferenceImage& truth, EffectFidelity& fidelity);
 

@@ -9,6 +9,7 @@
 
 #include "blur/pass_runner.h"
 #include "blur/pipeline.h"
+#include "blur/recording.h"
 #include "effects/effect.h"
 
 namespace blurlab {
@@ -30,6 +31,14 @@ class EffectPipeline {
   // all of the configured size, timed as span "total" around the stages' spans.
   void run(const gl::Texture& color, const gl::Texture& depth, const gl::Texture& output);
 
+  // Runs the effect once, as run() does, and writes down every pass in order as GL sees it, the
+  // effect's own and each blur stage's (BlurPipeline::record_stage), into one recording (for
+  // --export): `color` is its texture "source" and `output` its "destination"; the frame's
+  // textures that passes read and no pass makes (the HDR frame, and its depth where a pass binds
+  // it: "depth") carry their texels as data; the effect's own textures are named after what they
+  // hold ("bloom_term_1"), a blur stage's after the stage ("blur1_intermediate0").
+  Recording record(const gl::Texture& color, const gl::Texture& depth, const gl::Texture& output);
+
   // An effect texture as the last run left it (EffectReadback::stage_texture); throws Error for a
   // slot the effect never made.
   Image download(int slot) const;
@@ -46,6 +55,7 @@ class EffectPipeline {
 
  private:
   class Stages;
+  void run(const gl::Texture& color, const gl::Texture& depth, const gl::Texture& output, Recording* recording);
   gl::ProgramCache& programs_;
   gl::GlLimits limits_;
   gl::TimerPool* timers_;
@@ -55,8 +65,11 @@ class EffectPipeline {
   EffectSettings settings_;
   glm::ivec2 size_{0, 0};
   std::map<int, gl::Texture> textures_;
+  std::map<int, std::string> texture_names_;  // what each holds (EffectPasses::texture's name), for record()
   std::vector<std::unique_ptr<BlurPipeline>> blur_stages_;
   std::vector<std::shared_ptr<const gl::Program>> programs_in_use_;
+  // What each of them was built from, for record().
+  std::map<const gl::Program*, RecordedProgram> program_sources_;
 };
 
 }  // namespace blurlab

@@ -4,7 +4,8 @@
 
 // One line per effect: its EffectInfo is defined in src/effects/<id>.cpp.
 #define BLURLAB_EFFECTS(X) \
-  X(bloom)
+  X(bloom)                  \
+  X(dof)
 
 namespace blurlab::effect {
 #define BLURLAB_DECLARE(id) extern const EffectInfo id;

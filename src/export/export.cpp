@@ -12,9 +12,11 @@
 #include "blur/kernel.h"
 #include "blur/pipeline.h"
 #include "blur/radius_map.h"
+#include "blur/registry.h"
 #include "gl/preprocess.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "report/effect_report.h"
 #include "report/report.h"
 #include "util/json_text.h"
 #include "util/markup.h"
@@ -176,9 +178,61 @@ std::string_view image_format(const RecordedBinding& b, const Recording& r) {
   return b.raw ? info.raw_name : info.name;
 }
 
+// What the export is called: the variant, or an effect's chain by its implementation ("bloom by fft").
+std::string exported_name(const ExportRequest& r) {
+  return r.effect ? std::string(r.effect->name) + " by " + r.effect_settings.implementation : std::string(r.variant->name);
+}
+
+// The settings in one line: the blur's, or the effect's parameters, border and blur-stage knobs.
+std::string settings_text(const ExportRequest& r) {
+  if (!r.effect) return describe(*r.variant, r.settings);
+  std::string text;
+  for (const auto& [parameter, value] : r.effect_settings.values) text += (text.empty() ? "" : " ") + parameter + "=" + value;
+  text += ", border " + describe(r.effect_settings.border);
+  for (const auto& [knob, value] : r.effect_settings.knobs) text += ", " + knob + " " + std::to_string(value.x) + "x" + std::to_string(value.y);
+  return text;
+}
+
+// The border every blur of the export reads by (an effect's blur stages take the effect's).
+const Border& border_of(const ExportRequest& r) { return r.effect ? r.effect_settings.border : r.settings.border; }
+
 // What the check compared the output with.
 std::string check_reference(const ExportRequest& r) {
+  if (r.effect) return "blurlab's CPU expectation of each stage, given the stage's input as the GPU made it";
   return is_approximation(*r.variant) ? "blurlab's CPU model of its algorithm" : "blurlab's CPU reference (the exact blur)";
+}
+
+// An effect's fidelity: the shipped picture against the effect's ground truth (EffectInfo::check:
+// computed on the CPU in double precision from the same HDR frame), and the effect's layer.
+bool effect_meets_bar(const EffectFidelity& f) { return !std::isfinite(f.psnr_db) || f.psnr_db >= report::kEffectBarDb; }
+
+std::string effect_fidelity_against(const ExportRequest& r) {
+  return std::string(r.effect->name) + "'s ground truth (the CPU's in double precision from the same HDR frame)";
+}
+
+// "PSNR 51.2 dB, max 1 LSB, RMS 0.4 LSB on the picture, bloom layer max 0.1%, RMS 0.02% off, against ..."
+std::string effect_fidelity_summary(const ExportRequest& r) {
+  const EffectFidelity& f = *r.effect_fidelity;
+  std::string text = (std::isfinite(f.psnr_db) ? "PSNR " + format_double(f.psnr_db, 3) + " dB" : std::string("equal (no PSNR)")) +
+                     ", max " + format_double(f.max_lsb, 3) + " LSB, RMS " + format_double(f.rms_lsb, 3) + " LSB on the picture";
+  if (!f.layer.empty())
+    text += "; its " + f.layer + " off by at most " + format_double(100.0 * f.layer_max_relative, 3) + "% and RMS " +
+            format_double(100.0 * f.layer_rms_relative, 3) + "% of the truth's";
+  return text + ", against " + effect_fidelity_against(r) + ", on " + r.input +
+         (effect_meets_bar(f) ? "" : "; below the " + format_double(report::kEffectBarDb) + " dB bar");
+}
+
+json effect_fidelity_json(const ExportRequest& r) {
+  const EffectFidelity& f = *r.effect_fidelity;
+  json j = {{"against", effect_fidelity_against(r)}, {"max_lsb", f.max_lsb}, {"rms_lsb", f.rms_lsb}, {"measured_on", r.input},
+            {"bar_psnr_db", report::kEffectBarDb}, {"meets_bar", effect_meets_bar(f)},
+            {"unit", "8-bit steps (LSB) of the shipped picture's R, G and B; PSNR 20 log10(255 / RMS)"}};
+  if (std::isfinite(f.psnr_db)) j["psnr_db"] = f.psnr_db;
+  if (!f.layer.empty())
+    j["layer"] = {{"name", f.layer}, {"max_relative", f.layer_max_relative}, {"rms_relative", f.layer_rms_relative},
+                  {"unit", "max |layer - truth| / max |truth|, and RMS of the difference / RMS of the truth, over R, G and B"}};
+  if (!effect_meets_bar(f)) j["warning"] = fidelity_warning(r);
+  return j;
 }
 
 // The sigma an approximation realizes, where it blurs a uniform Gaussian for another asked for.
@@ -327,6 +381,12 @@ const ExportFidelity* worst_fidelity(const ExportRequest& r) {
 }
 
 std::string fidelity_warning(const ExportRequest& r) {
+  if (r.effect) {
+    if (!r.effect_fidelity || effect_meets_bar(*r.effect_fidelity)) return "";
+    return exported_name(r) + " comes to PSNR " + format_double(r.effect_fidelity->psnr_db, 3) + " dB (max " +
+           format_double(r.effect_fidelity->max_lsb, 3) + " LSB) of " + effect_fidelity_against(r) + ", below the " +
+           format_double(report::kEffectBarDb) + " dB at which blurlab's report counts an implementation as close enough";
+  }
   const ExportFidelity* worst = worst_fidelity(r);
   if (!worst || meets_bar(worst->asked)) return "";
   return std::string(r.variant->name) + " comes to " + psnr_words(worst->asked) + " (max " + format_double(worst->asked.max_lsb, 3) +
@@ -335,6 +395,7 @@ std::string fidelity_warning(const ExportRequest& r) {
 }
 
 std::string fidelity_summary(const ExportRequest& r) {
+  if (r.effect) return effect_fidelity_summary(r);
   std::string text = "against " + fidelity_against(r) + ": ";
   const auto list = worst_first(r);
   for (size_t i = 0; i < list.size(); ++i)
@@ -440,31 +501,32 @@ std::string exported_shader(const gl::ShaderSources& sources, const gl::ShaderFi
 std::string shader_header(const ExportRequest& r, const RecordedPass& pass, size_t index, size_t count) {
   std::ostringstream h;
   // What a user or a driver named (a radius map's file, GL_RENDERER) stays inside its comment.
-  h << "// Exported by blurlab --export: " << r.variant->name << ", pass " << index + 1 << " of " << count << " (\""
+  h << "// Exported by blurlab --export: " << exported_name(r) << ", pass " << index + 1 << " of " << count << " (\""
     << pass.name << "\")\n"
     << "// Copyright 2026 the blurlab authors; MIT licence (LICENSE beside this file).\n"
-    << "// settings: " << glsl_comment_text(describe(*r.variant, r.settings)) << "\n"
+    << "// settings: " << glsl_comment_text(settings_text(r)) << "\n"
     << "// image:    " << r.size.x << "x" << r.size.y << " (workgroup counts for other sizes: recipe.md)\n"
     << "// made on:  " << glsl_comment_text(r.gpu) << (r.cpu_rasterizer ? ", a CPU rasterizer (its time says nothing of a GPU's: none given)" : "") << "\n";
-  if (r.median_ms) h << "// measured: " << format_double(*r.median_ms, 4) << " ms for the whole blur (median)\n";
+  if (r.median_ms) h << "// measured: " << format_double(*r.median_ms, 4) << " ms for the whole " << (r.effect ? "chain" : "blur") << " (median)\n";
   if (!r.check.empty()) h << "// check:    " << glsl_comment_text(r.check) << " against " << check_reference(r) << "\n";
-  if (worst_fidelity(r)) h << "// fidelity: " << wrapped(glsl_comment_text(fidelity_summary(r)), 88, "//           ") << "\n";
-  if (r.variant->variable_radius)
+  if (r.effect_fidelity || worst_fidelity(r)) h << "// fidelity: " << wrapped(glsl_comment_text(fidelity_summary(r)), 88, "//           ") << "\n";
+  if (r.variant && r.variant->variable_radius)
     h << "// Per-pixel radius: each pixel's level and every level's weights are textures filled from data\n"
          "// files (recipe.md, \"The radius map\").\n";
-  if (uses_kernel_weights(*r.variant))
-    h << "// The kernel's weights are constants (BAKED_TAPS)" << (pass.pass_values ? ", so are this pass's values (BAKED_PASS)" : "")
-      << "; no uniform\n// needs setting. Bindings, barriers and dispatch: recipe.md.\n";
+  if (pass.program.kernel)  // the weights of this program's own kernel (an effect's stages blur by several)
+    h << "// The kernel's weights are constants (BAKED_TAPS" << (r.effect ? ": " + report::kernel_text(*pass.program.kernel) : "") << ")"
+      << (pass.pass_values ? ", so are this pass's values (BAKED_PASS)" : "") << "; no uniform\n// needs setting. Bindings, barriers and dispatch: recipe.md.\n";
   else
-    h << "// No kernel weights: " << (is_blur(*r.variant) ? "this approximation blurs with its own passes" : "this pass copies")
+    h << "// No kernel weights: "
+      << (!pass.program.border                 ? "a pass of the effect's own"
+          : r.variant && !is_blur(*r.variant) ? "this pass copies"
+                                               : "this approximation blurs with its own passes")
       << (pass.pass_values ? ", this pass's values are constants (BAKED_PASS)" : "")
       << "; no uniform\n// needs setting. Bindings, barriers and dispatch: recipe.md.\n";
   return h.str();
 }
 
 }  // namespace
-
-bool uses_kernel_weights(const VariantInfo& variant) { return is_blur(variant) && !is_approximation(variant); }
 
 gl::Defines baked_weight_defines(const Kernel& kernel, const Border& border, bool with_weights) {
   const gl::Defines border_value{{"BAKED_BORDER_VALUE", vec4_list({border.value[0], border.value[1], border.value[2], border.value[3]})}};
@@ -516,6 +578,75 @@ json radius_map_json(const Recording& recording, const BlurSettings& s) {
   return map;
 }
 
+// The names of an effect's frame textures in its recording (EffectPipeline::record): the HDR
+// frame and its depth, which the recipe fills from data files.
+constexpr std::string_view kFrameTexture = "source", kDepthTexture = "depth";
+
+// What an effect's recipe fills its frame with (the runner checks each file by this): the HDR
+// frame, and its depth where a pass reads it.
+json frame_json(const Recording& recording) {
+  json frame = json::object();
+  for (const RecordedTexture& t : recording.textures) {
+    if (t.contents.empty()) continue;
+    if (t.name == kFrameTexture && t.format == gl::Format::rgba16f)
+      frame["source"] = {{"texture", t.name}, {"file", contents_file(t)},
+                         {"meaning", "the HDR frame the effect takes: linear radiance (the scene's brightest faces are about 100), "
+                                     "GL_RGBA texels of 4 IEEE half floats (GL_HALF_FLOAT, 8 bytes), row y = 0 first (the top row "
+                                     "of the picture the runner writes), x = 0 first in a row, no padding; R, G and B finite and at "
+                                     "least 0, A finite"}};
+    else if (t.name == kDepthTexture && t.format == gl::Format::depth32f)
+      frame["depth"] = {{"texture", t.name}, {"file", contents_file(t)},
+                        {"meaning", "the frame's depth: window-space depth in [0, 1] (0 at the near plane, 1 at the far), one "
+                                    "float a texel (GL_DEPTH_COMPONENT, GL_FLOAT, 4 bytes), in the frame's order of texels"}};
+    else
+      throw Error("--export: texture " + t.name + " of an effect carries data, but is neither its frame nor its depth");
+  }
+  return frame;
+}
+
+// An effect's recipe: its name, implementation, parameters (as text, and as numbers where the
+// effect gives them: bloom's PSF terms), border and knobs, its frame, the checks of its stages.
+json effect_recipe_json(const Recording& recording, const ExportRequest& r, const json& textures, const json& passes) {
+  json parameters = json::object();
+  for (const auto& [parameter, value] : r.effect_settings.values) parameters[parameter] = value;
+  json knobs = json::object();
+  const VariantInfo* stage_variant = find_variant(r.effect_settings.implementation);
+  for (const auto& [knob, value] : r.effect_settings.knobs)
+    if (const Knob* k = stage_variant ? find_knob(*stage_variant, knob) : nullptr) knobs[knob] = k->text(value);
+  const Border& border = border_of(r);
+  json recipe = {{"format", "blurlab-recipe"},
+                 {"version", 3},
+                 {"effect", r.effect->name},
+                 {"implementation", r.effect_settings.implementation},
+                 {"description", r.effect_description},
+                 {"settings", settings_text(r)},
+                 {"parameters", parameters},
+                 {"border", {{"mode", name(border.mode)}, {"value", border.value}}},
+                 {"knobs", knobs},
+                 // What the picture is judged against: the effect's ground truth on the CPU.
+                 {"reference", "ground_truth"},
+                 {"width", r.size.x},
+                 {"height", r.size.y},
+                 {"gpu", r.gpu},
+                 {"command", r.command},
+                 {"light", {{"linear", false},
+                            {"source", "the HDR frame: linear radiance, filled from its data file (\"frame\")"},
+                            {"destination", "the picture the effect ships: tonemapped and sRGB-encoded by its last pass; save or "
+                                            "show it as it is"}}},
+                 {"frame", frame_json(recording)},
+                 {"textures", textures},
+                 {"passes", passes},
+                 {"after_last_pass", after_last_pass(recording)}};
+  if (r.effect->recipe_values) recipe["parameter_values"] = r.effect->recipe_values(r.effect_settings.values, r.size);
+  if (!r.stage_checks.empty()) {
+    json stages = json::array();
+    for (const StageCheck& st : r.stage_checks)
+      stages.push_back({{"stage", st.stage}, {"ok", st.result.ok}, {"max_error", st.result.text()}, {"tolerance", st.tolerance.reason}});
+    recipe["stages_checked"] = stages;
+  }
+  return recipe;
+}
+
 }  // namespace
 
 // Why the recipe runs at its own size only, if it does: a data file made per pixel of the image, a
@@ -534,13 +665,12 @@ std::optional<std::string> own_size_only(const json& recipe) {
 }
 
 json recipe_json(const Recording& recording, const ExportRequest& r, const std::vector<std::string>& shader_files) {
-  const Kernel kernel = reference_kernel(*r.variant, r.settings);  // what the output must match (copy: the identity)
   json textures = json::array();
   for (size_t index = 0; index < recording.textures.size(); ++index) {
     const RecordedTexture& t = recording.textures[index];
     json texture = {{"name", t.name},
                     {"format", gl::name(t.format)},
-                    {"internal_format", gl_format_name(gl::name(t.format))},
+                    {"internal_format", t.format == gl::Format::depth32f ? "GL_DEPTH_COMPONENT32F" : gl_format_name(gl::name(t.format))},
                     {"levels", 1},
                     {"width", t.size.x},
                     {"height", t.size.y},
@@ -553,7 +683,7 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
       const gl::FormatInfo& info = gl::info(t.format);
       texture["contents"] = {{"file", contents_file(t)},
                              {"bytes", t.contents.size()},
-                             {"pixel_format", "GL_RGBA"},
+                             {"pixel_format", t.format == gl::Format::depth32f ? "GL_DEPTH_COMPONENT" : "GL_RGBA"},
                              {"pixel_type", pixel_type_name(info.storage_type)},
                              {"bytes_per_texel", info.bytes_per_texel},
                              {"byte_order", std::endian::native == std::endian::little ? "little-endian" : "big-endian"},
@@ -561,8 +691,6 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
     }
     textures.push_back(texture);
   }
-  json knobs = json::object();
-  for (const Knob& k : r.variant->knobs) knobs[std::string(k.name)] = k.text(r.settings.knob(k.name));
   json passes = json::array();
   size_t file = 0;
   for (const RecordedPass& p : recording.passes) {
@@ -580,9 +708,9 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
         // One level, and a filter without mipmaps.
         const bool linear = b.kind == Binding::Kind::SampledLinear;
         const char* filter = linear ? "GL_LINEAR" : "GL_NEAREST";
-        const std::string wrap = linear ? sampler_wrap_name(r.settings.border.mode) : "GL_CLAMP_TO_EDGE";
+        const std::string wrap = linear ? sampler_wrap_name(border_of(r).mode) : "GL_CLAMP_TO_EDGE";
         json sampler = {{"min_filter", filter}, {"mag_filter", filter}, {"wrap_s", wrap}, {"wrap_t", wrap}};
-        if (linear && r.settings.border.mode == BorderMode::Constant) sampler["border_color"] = r.settings.border.value;
+        if (linear && border_of(r).mode == BorderMode::Constant) sampler["border_color"] = border_of(r).value;
         binding["sampler"] = sampler;
       }
       bindings.push_back(binding);
@@ -590,6 +718,8 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
     json pass = {{"name", p.name}, {"stage", name(p.stage)}, {"shaders", shaders}, {"bindings", bindings},
                  {"barriers_before", p.barriers_before}, {"barriers_before_names", barrier_names(p.barriers_before)}};
     if (p.pass_values) pass["pass_values"] = {p.pass_values->x, p.pass_values->y, p.pass_values->z, p.pass_values->w};
+    if (r.effect && p.program.kernel)  // a blur stage's pass: the kernel whose weights its shader holds
+      pass["kernel"] = {{"type", name(p.program.kernel->type)}, {"radius", p.program.kernel->radius}, {"sigma", p.program.kernel->sigma}};
     if (p.stage == Stage::Compute) {
       pass["groups"] = {p.grid.groups.x, p.grid.groups.y, p.grid.groups.z};
       pass["groups_formula"] = p.grid.formula.empty() ? "fixed for this image size" : p.grid.formula;
@@ -604,55 +734,67 @@ json recipe_json(const Recording& recording, const ExportRequest& r, const std::
     }
     passes.push_back(pass);
   }
-  json recipe = {{"format", "blurlab-recipe"},
-                 {"version", 3},
-                 {"variant", r.variant->name},
-                 {"settings", describe(*r.variant, r.settings)},
-                 {"kernel", {{"type", name(kernel.type)}, {"radius", kernel.radius}, {"sigma", kernel.sigma}}},
-                 {"border", {{"mode", name(r.settings.border.mode)}, {"value", r.settings.border.value}}},
-                 {"knobs", knobs},
-                 {"intermediate_format", gl::name(r.settings.intermediate_format())},
-                 // What the output must match: the exact blur of `kernel`, or for an approximation
-                 // the CPU model of its own algorithm (blurlab's VariantInfo::approximation).
-                 {"reference", is_approximation(*r.variant) ? "model" : "kernel"},
-                 {"input_format", gl::name(r.settings.input_format)},
-                 {"linear_light", r.settings.linear},
-                 {"width", r.size.x},
-                 {"height", r.size.y},
-                 {"gpu", r.gpu},
-                 {"command", r.command},
-                 {"tolerance", {{"lsb", r.tolerance.lsb}, {"lsb_limit", r.tolerance.lsb_limit}, {"relative", r.tolerance.relative},
-                                {"absolute", r.tolerance.absolute}, {"reason", r.tolerance.reason}}},
-                 {"light", light_json(r.settings)},
-                 {"textures", textures},
-                 {"passes", passes},
-                 {"after_last_pass", after_last_pass(recording)}};
+  json recipe;
+  if (r.effect) {
+    recipe = effect_recipe_json(recording, r, textures, passes);
+  } else {
+    const Kernel kernel = reference_kernel(*r.variant, r.settings);  // what the output must match (copy: the identity)
+    json knobs = json::object();
+    for (const Knob& k : r.variant->knobs) knobs[std::string(k.name)] = k.text(r.settings.knob(k.name));
+    recipe = {{"format", "blurlab-recipe"},
+              {"version", 3},
+              {"variant", r.variant->name},
+              {"settings", describe(*r.variant, r.settings)},
+              {"kernel", {{"type", name(kernel.type)}, {"radius", kernel.radius}, {"sigma", kernel.sigma}}},
+              {"border", {{"mode", name(r.settings.border.mode)}, {"value", r.settings.border.value}}},
+              {"knobs", knobs},
+              {"intermediate_format", gl::name(r.settings.intermediate_format())},
+              // What the output must match: the exact blur of `kernel`, or for an approximation
+              // the CPU model of its own algorithm (blurlab's VariantInfo::approximation).
+              {"reference", is_approximation(*r.variant) ? "model" : "kernel"},
+              {"input_format", gl::name(r.settings.input_format)},
+              {"linear_light", r.settings.linear},
+              {"width", r.size.x},
+              {"height", r.size.y},
+              {"gpu", r.gpu},
+              {"command", r.command},
+              {"tolerance", {{"lsb", r.tolerance.lsb}, {"lsb_limit", r.tolerance.lsb_limit}, {"relative", r.tolerance.relative},
+                             {"absolute", r.tolerance.absolute}, {"reason", r.tolerance.reason}}},
+              {"light", light_json(r.settings)},
+              {"textures", textures},
+              {"passes", passes},
+              {"after_last_pass", after_last_pass(recording)}};
+  }
   if (r.median_ms) recipe["median_ms"] = *r.median_ms;
   recipe["cpu_rasterizer"] = r.cpu_rasterizer;  // then no time: a CPU's says nothing of a GPU's
   if (!r.check.empty()) recipe["check"] = r.check;
   if (worst_fidelity(r)) recipe["fidelity"] = fidelity_json(r);
+  if (r.effect_fidelity) recipe["fidelity"] = effect_fidelity_json(r);
   // Where blurlab would make other programs (another baked length, an auto knob deciding
   // otherwise), the runner refuses: a recipe never runs silently other than blurlab would.
-  // A texture or pass without a formula in W x H (an FFT's line count, a map made per pixel) ties
-  // the recipe to this size whatever programs blurlab would make elsewhere.
-  SizeRange h = r.holds_for;
-  const bool own_size = own_size_only(recipe).has_value();
-  if (own_size) {
-    h.min_width = h.max_width = r.size.x;
-    h.min_height = h.max_height = r.size.y;
-    h.min_texels = h.max_texels = static_cast<long long>(r.size.x) * r.size.y;
+  // (An effect's chain runs on the frame it carries, at its size only: no other size to hold for.)
+  if (!r.effect) {
+    // A texture or pass without a formula in W x H (an FFT's line count, a map made per pixel) ties
+    // the recipe to this size whatever programs blurlab would make elsewhere.
+    SizeRange h = r.holds_for;
+    const bool own_size = own_size_only(recipe).has_value();
+    if (own_size) {
+      h.min_width = h.max_width = r.size.x;
+      h.min_height = h.max_height = r.size.y;
+      h.min_texels = h.max_texels = static_cast<long long>(r.size.x) * r.size.y;
+    }
+    json holds = {{"width", {h.min_width, h.max_width}}, {"height", {h.min_height, h.max_height}},
+                  {"texels", {h.min_texels, h.max_texels}},
+                  {"why", own_size ? "the recipe's own size: a texture or pass of it has no formula in W x H"
+                          : h.any_size() ? "every size up to GL_MAX_TEXTURE_SIZE " + std::to_string(h.max_texture_size) + " of the GPU it was made on"
+                                       : "the sizes at which blurlab makes the programs this recipe carries; at others it makes other ones: "
+                                         "export the blur again at that size"}};
+    if (!r.size_choices.empty()) holds["decided_by_size"] = r.size_choices;
+    recipe["holds_for"] = holds;
   }
-  json holds = {{"width", {h.min_width, h.max_width}}, {"height", {h.min_height, h.max_height}},
-                {"texels", {h.min_texels, h.max_texels}},
-                {"why", own_size ? "the recipe's own size: a texture or pass of it has no formula in W x H"
-                        : h.any_size() ? "every size up to GL_MAX_TEXTURE_SIZE " + std::to_string(h.max_texture_size) + " of the GPU it was made on"
-                                     : "the sizes at which blurlab makes the programs this recipe carries; at others it makes other ones: "
-                                       "export the blur again at that size"}};
-  if (!r.size_choices.empty()) holds["decided_by_size"] = r.size_choices;
-  recipe["holds_for"] = holds;
   recipe["SPDX-License-Identifier"] = "MIT";  // kSpdxLine, as JSON has no comments
   recipe["copyright"] = "2026 the blurlab authors (LICENSE)";
-  if (r.variant->variable_radius) recipe["radius_map"] = radius_map_json(recording, r.settings);
+  if (r.variant && r.variant->variable_radius) recipe["radius_map"] = radius_map_json(recording, r.settings);
   return recipe;
 }
 
@@ -661,8 +803,9 @@ namespace {
 std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
   std::ostringstream md;
   auto text = [](const json& value) { return value.get<std::string>(); };
-  md << "<!-- " << kSpdxLine << " -->\n# " << r.variant->name << ": exported blur\n\n"
-     << "Settings: " << markdown_code(describe(*r.variant, r.settings)) << ", made for " << r.size.x << "x" << r.size.y << " on "
+  md << "<!-- " << kSpdxLine << " -->\n# " << exported_name(r) << (r.effect ? ": exported effect chain\n\n" : ": exported blur\n\n")
+     << (r.effect ? markdown_text(r.effect_description) + ".\n\n" : "")
+     << "Settings: " << markdown_code(settings_text(r)) << ", made for " << r.size.x << "x" << r.size.y << " on "
      << markdown_text(r.gpu)
      << (r.median_ms        ? " (" + format_double(*r.median_ms, 4) + " ms measured)"
          : r.cpu_rasterizer ? ", a CPU rasterizer (no time given: a CPU's says nothing of a GPU's; time it on yours)"
@@ -670,22 +813,39 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
      << ".\n" << (r.check.empty() ? "" : "Check against " + check_reference(r) + ": " + markdown_text(r.check) + ".\n") << "\nCommand: "
      << markdown_code(r.command) << "\n\n";
   if (recipe.contains("fidelity")) {
-    md << "## Fidelity\n\n" << markdown_text(fidelity_summary(r)) << ".\n";
+    md << "## Fidelity\n\n" << markdown_text(fidelity_summary(r))
+       << (r.effect ? " (the bar: PSNR " + format_double(report::kEffectBarDb) + " dB)" : "") << ".\n";
     if (const std::string warning = fidelity_warning(r); !warning.empty()) md << "\n**Warning: " << markdown_text(warning) << ".**\n";
     md << "\n";
   }
-  md << "Everything below is also in `recipe.json`, for programs; README.md says how to run the blur without blurlab "
-        "(`blurlab-run-recipe`).\n\n";
+  md << "Everything below is also in `recipe.json`, for programs; README.md says how to run the " << (r.effect ? "chain" : "blur")
+     << " without blurlab (`blurlab-run-recipe`).\n\n";
 
   const json& light = recipe["light"];
-  md << "## The image\n\n- `source` holds " << text(light["source"]) << ".\n- `destination` receives the blur: "
-     << text(light["destination"]) << ".\n"
-     << "- Fill `source` before the first pass (`glTexSubImage2D`; if a shader wrote it with image stores, issue\n"
-        "  `glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT)` first).\n"
-     << "- Border: " << describe(r.settings.border) << " (the shaders map taps outside the image themselves; a linear\n"
-        "  fetch relies on the sampler's wrap mode named at its binding, on both axes).\n"
-     << "- Each shader has its constants baked in (the kernel's weights where it blurs with them, its pass's own values):\n"
-        "  no uniform, no uniform buffer to set.\n\n";
+  if (r.effect) {
+    md << "## The frame\n\nFill these textures before the first pass, each with one `glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width,\n"
+          "height, FORMAT, TYPE, bytes)` of its file, whole (no header; `GL_UNPACK_ALIGNMENT` 1; the byte order recipe.json names):\n\n";
+    for (const auto& [part, frame] : recipe["frame"].items()) {
+      const auto texture = std::find_if(recipe["textures"].begin(), recipe["textures"].end(), [&](const json& t) { return t["name"] == frame["texture"]; });
+      md << "- `" << text(frame["texture"]) << "` from `" << text(frame["file"]) << "` (" << (*texture)["contents"]["bytes"].get<size_t>()
+         << " bytes, `" << text((*texture)["contents"]["pixel_format"]) << "`, `" << text((*texture)["contents"]["pixel_type"])
+         << "`): " << markdown_text(text(frame["meaning"])) << ".\n";
+    }
+    md << "- `destination` receives " << text(light["destination"]) << ".\n"
+       << "- Border: " << describe(border_of(r)) << " (the shaders map taps outside the frame themselves; a linear fetch\n"
+          "  relies on the sampler's wrap mode named at its binding, on both axes).\n"
+       << "- Each shader has its constants baked in (each blur stage's own kernel's weights where it blurs with them, each\n"
+          "  pass's own values): no uniform, no uniform buffer to set.\n\n";
+  } else {
+    md << "## The image\n\n- `source` holds " << text(light["source"]) << ".\n- `destination` receives the blur: "
+       << text(light["destination"]) << ".\n"
+       << "- Fill `source` before the first pass (`glTexSubImage2D`; if a shader wrote it with image stores, issue\n"
+          "  `glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT)` first).\n"
+       << "- Border: " << describe(r.settings.border) << " (the shaders map taps outside the image themselves; a linear\n"
+          "  fetch relies on the sampler's wrap mode named at its binding, on both axes).\n"
+       << "- Each shader has its constants baked in (the kernel's weights where it blurs with them, its pass's own values):\n"
+          "  no uniform, no uniform buffer to set.\n\n";
+  }
 
   md << "## Textures\n\nEach one immutable, with one level and no mipmaps: `glGenTextures`, `glBindTexture(GL_TEXTURE_2D, t)`,\n"
         "`glTexStorage2D(GL_TEXTURE_2D, 1, FORMAT, width, height)`.\n\n"
@@ -770,6 +930,10 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
 // H and no data file was made for this size; else this size alone, and why.
 std::string sizes_text(const ExportRequest& r, const json& recipe) {
   const std::string made = "Made for " + size_text(r.size);
+  if (r.effect)  // a chain planned for its frame's size: the kernels' radii in pixels, a chain's levels
+    return made + "; it runs at that size only, on the frame it carries or another of that size (below): its stages were "
+                  "planned for a frame of that size (each blur's kernel in pixels, the levels of a chain). For another size, "
+                  "export it again (blurlab --size).";
   if (const std::optional<std::string> why = own_size_only(recipe)) return made + "; it runs at that size only: " + *why;
   const SizeRange& h = r.holds_for;
   const std::string choices = r.size_choices.empty() ? "" : " (" + r.size_choices + ")";
@@ -823,6 +987,55 @@ std::string export_readme(const ExportRequest& r, const json& recipe, const std:
   return md.str();
 }
 
+// An effect chain's README: what it is, its fidelity against the effect's ground truth, its files,
+// how to run it without blurlab and how to give it a frame of one's own.
+std::string effect_readme(const ExportRequest& r, const json& recipe, const std::vector<std::string>& shaders,
+                          const std::vector<std::string>& data) {
+  std::ostringstream md;
+  const auto list = [](const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names) text += (text.empty() ? "`" : ", `") + name + "`";
+    return text;
+  };
+  const json& frame = recipe["frame"];
+  md << "<!-- " << kSpdxLine << " -->\n# " << exported_name(r) << ", exported by blurlab\n\n"
+     << "The effect " << r.effect->name << " (" << markdown_text(std::string(r.effect->summary)) << ") as OpenGL 4.3 shaders that "
+     << "need nothing of blurlab, its whole chain: " << markdown_text(r.effect_description) << " (" << markdown_code(settings_text(r))
+     << "). " << sizes_text(r, recipe) << "\n\n";
+  if (r.effect_fidelity) {
+    md << "Fidelity: " << markdown_text(fidelity_summary(r)) << ".\n";
+    if (const std::string warning = fidelity_warning(r); !warning.empty()) md << "\n**Warning: " << markdown_text(warning) << ".**\n";
+    md << "\n";
+  }
+  md << "## Files\n\n"
+     << "- " << list(shaders) << ": one self-contained shader per pass and stage, its constants baked in\n"
+     << "- `recipe.md`: how to run them (the frame, textures, bindings, barriers, dispatches), and `recipe.json`, the same "
+        "for programs (with the parameters as numbers)\n"
+     << "- " << list(data) << ": the frame the chain ran on (recipe.md says how to fill the textures with it)\n"
+     << "- `LICENSE`: the MIT licence, copyright 2026 the blurlab authors. Each text file says so in its first line (`"
+     << kSpdxLine << "`), each data file in the `.license` file beside it.\n\n"
+     << "## Run it without blurlab\n\n"
+     << "`blurlab-run-recipe` runs the chain from `recipe.json`, the shaders and the frame's data alone, with plain OpenGL\n"
+        "(libepoxy and EGL, no window), nlohmann-json and libpng, as an engine would. blurlab's `./run.sh` builds it with the\n"
+        "program, as `build-release/app/blurlab-run-recipe` (`cmake --build build-release --target blurlab-run-recipe` alone).\n"
+        "From blurlab's folder:\n\n"
+        "```sh\nbuild-release/app/blurlab-run-recipe THIS_FOLDER/recipe.json OUT.png\n```\n\n"
+        "No IN.png: the frame comes from the data files. OUT.png gets the picture the effect ships (tonemapped, sRGB, 8-bit).\n"
+        "The runner's source (`tests/tools/run_recipe.cpp` in blurlab) shows every GL call the recipe asks for.\n\n"
+     << "## Your own frame\n\n"
+     << "Replace `" << frame["source"]["file"].get<std::string>() << "` with your HDR frame of " << r.size.x << " x " << r.size.y
+     << " texels (the recipe's width x height),\n" << r.size.x << " x " << r.size.y << " x 8 = " << static_cast<long long>(r.size.x) * r.size.y * 8
+     << " bytes: linear radiance as `GL_RGBA` texels of four IEEE half floats (`GL_HALF_FLOAT`: R, G, B, A,\n"
+        "2 bytes each, in the byte order recipe.json names), row 0 at the top (the first row of OUT.png), each row left to\n"
+        "right, no header and no padding; R, G and B finite and at least 0, A finite (the runner refuses any other). That is\n"
+        "what `glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_HALF_FLOAT, bytes)` of an rgba16f frame gives.\n";
+  if (frame.contains("depth"))
+    md << "The depth goes into `" << frame["depth"]["file"].get<std::string>() << "` likewise: " << r.size.x << " x " << r.size.y
+       << " x 4 bytes, one float a texel (window-space\ndepth in [0, 1], `GL_DEPTH_COMPONENT`, `GL_FLOAT`), in the same order.\n";
+  md << "A file of another size is refused with both sizes; for a frame of another size, export the chain again at that size.\n";
+  return md.str();
+}
+
 }  // namespace
 
 const OutputFolderKind& export_folder() {
@@ -864,19 +1077,23 @@ void check_export_dir(const fs::path& dir) { check_output_directory(dir, export_
 
 std::vector<std::string> write_export(const Recording& recording, const ExportRequest& r, const gl::ShaderSources& sources,
                                       const fs::path& dir) {
-  const gl::Defines baked = baked_weight_defines(r.settings.kernel, r.settings.border, uses_kernel_weights(*r.variant));
   std::vector<std::pair<std::string, std::string>> files;  // name, content
   for (size_t i = 0; i < recording.passes.size(); ++i) {
     const RecordedPass& pass = recording.passes[i];
     gl::Defines defines = pass.program.defines;
-    defines.insert(defines.end(), baked.begin(), baked.end());
+    if (pass.program.border) {  // a blur's program: the weights block it was run with, as constants
+      const gl::Defines baked = baked_weight_defines(pass.program.kernel.value_or(Kernel{}), *pass.program.border, pass.program.kernel.has_value());
+      defines.insert(defines.end(), baked.begin(), baked.end());
+    }
     if (pass.pass_values) {  // this dispatch's u_pass, a constant of this pass's file
       const glm::vec4 v = *pass.pass_values;
       defines.emplace_back("BAKED_PASS", vec4_list({v.x, v.y, v.z, v.w}));
     }
     const std::string header = shader_header(r, pass, i, recording.passes.size());
+    std::string stem = pass.name;  // "blur 1 h", an effect's stage's pass: "3_blur_1_h.comp", no space in a file's name
+    std::replace(stem.begin(), stem.end(), ' ', '_');
     for (const gl::ShaderFile& f : pass.program.files)
-      files.emplace_back(std::to_string(i + 1) + "_" + pass.name + "." + std::string(stage_extension(f.stage)),
+      files.emplace_back(std::to_string(i + 1) + "_" + stem + "." + std::string(stage_extension(f.stage)),
                          exported_shader(sources, f, defines, header));
   }
   std::vector<std::string> names, data;
@@ -891,7 +1108,7 @@ std::vector<std::string> write_export(const Recording& recording, const ExportRe
     }
   files.emplace_back("recipe.json", recipe.dump(2, ' ', false, json::error_handler_t::replace) + "\n");  // a name's invalid UTF-8 as U+FFFD
   files.emplace_back("recipe.md", recipe_markdown(r, recipe));
-  files.emplace_back("README.md", export_readme(r, recipe, names, data));
+  files.emplace_back("README.md", r.effect ? effect_readme(r, recipe, names, data) : export_readme(r, recipe, names, data));
   files.emplace_back("LICENSE", std::string(embedded_license()));
 
   names.clear();

@@ -6,6 +6,9 @@
 // formats, each pass's bindings, barriers and workgroup counts (with their formula in the image
 // size W x H), and the data of textures the pipeline fills from the CPU (a variable-radius variant's
 // levels and weights, NAME.bin). tests/tools/run_recipe.cpp runs a recipe from its files alone.
+// An effect's whole chain (EffectPipeline::record: its own passes and its blur stages', each
+// program with its own kernel's weights baked in) exports the same way, its HDR frame (and depth)
+// shipped as data files, as the effect's parameters and fidelity against its ground truth.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -15,6 +18,7 @@
 
 #include "blur/check.h"
 #include "blur/recording.h"
+#include "effects/effect.h"
 #include "gl/context.h"
 #include "util/files.h"
 
@@ -51,13 +55,13 @@ SizeRange sizes_holding(const VariantInfo& variant, const BlurSettings& asked, c
                         const gl::GlLimits& limits);
 
 struct ExportRequest {
-  const VariantInfo* variant = nullptr;
+  const VariantInfo* variant = nullptr;  // the blur; nullptr for an effect's chain (`effect`)
   BlurSettings settings;  // resolved
   glm::ivec2 size{0, 0};
   std::string gpu;                   // GL_RENDERER
   // The renderer is a CPU rasterizer: its time says nothing of a GPU's, so none is given.
   bool cpu_rasterizer = false;
-  std::optional<double> median_ms;   // the measured time of the whole blur, if it was timed on a GPU
+  std::optional<double> median_ms;   // the measured time of the whole blur (or chain), if it was timed on a GPU
   std::string check;                 // the check's verdict, e.g. "ok R 0 G 1 B 0 A 0 LSB", or ""
   std::string command;               // the command line that made it
   Tolerance tolerance;               // what the check allows for these settings, and why
@@ -69,6 +73,17 @@ struct ExportRequest {
   std::string input;
   SizeRange holds_for;        // the sizes the recipe holds for
   std::string size_choices;   // what the size decided (VariantInfo::size_choices), "" where nothing
+
+  // An effect's whole chain (--effect) instead of a blur (then `variant` is nullptr, and of
+  // `settings` nothing is read): the effect, its settings (implementation, parameters, border, the
+  // blur stage's knobs), what the implementation is (EffectInfo::describe), the check of each stage
+  // against the CPU, and the shipped frame's fidelity against the effect's ground truth. Its frame
+  // (and depth, where a pass reads it) travels as data files (the recording's contents).
+  const EffectInfo* effect = nullptr;
+  EffectSettings effect_settings;
+  std::string effect_description;
+  std::vector<StageCheck> stage_checks;
+  std::optional<EffectFidelity> effect_fidelity;
 };
 
 // The worst of the fidelities (the lowest PSNR against the kernel asked for): what the bar is
@@ -80,8 +95,6 @@ const ExportFidelity* worst_fidelity(const ExportRequest& request);
 // blur; an approximation's shaders use their own passes' values, and get no weights), and the
 // border constant.
 gl::Defines baked_weight_defines(const Kernel& kernel, const Border& border, bool with_weights = true);
-// Whether a variant's shaders read the kernel's weights: an exact blur's do.
-bool uses_kernel_weights(const VariantInfo& variant);
 
 // The recipe as JSON (format "blurlab-recipe", version 3: 2 and the textures a recipe fills from
 // data files, a variable-radius variant's levels and weights; docs in docs/USAGE.md, "Exporting a blur").

@@ -11,7 +11,7 @@
 // the same texture, unless a GL_SHADER_IMAGE_ACCESS_BARRIER_BIT barrier lies between them ("image
 // stores issued after the barrier will not execute until all memory accesses initiated prior to
 // the barrier complete"). NVIDIA's driver does overlap such dispatches: a scratch image written
-// again for the next layer while the last pass still read it gave wrong texels on an H100. So
+// again for the next layer while the last pass still read it gave wrong texels on a GPU. So
 // the textures shader passes touched since the last such barrier are tracked, and a store to one
 // of them waits.
 #include <cstdint>

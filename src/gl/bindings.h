@@ -48,6 +48,10 @@ enum class Unit {
   Stage4,
   Stage5,
   Stage6,
+  Image2,        // an effect pass's further images (depth of field's fields, tiles and tables)
+  Image3,
+  Image4,
+  Image5,
 };
 
 // Which of GL's binding namespaces a unit lives in; Source is both an image and a texture unit.
@@ -98,6 +102,10 @@ inline constexpr std::array kUnits = {
     UnitInfo{Unit::Stage4, "STAGE4", 4, kTextureUnit},
     UnitInfo{Unit::Stage5, "STAGE5", 5, kTextureUnit},
     UnitInfo{Unit::Stage6, "STAGE6", 6, kTextureUnit},
+    UnitInfo{Unit::Image2, "IMAGE2", 2, kImageUnit},
+    UnitInfo{Unit::Image3, "IMAGE3", 3, kImageUnit},
+    UnitInfo{Unit::Image4, "IMAGE4", 4, kImageUnit},
+    UnitInfo{Unit::Image5, "IMAGE5", 5, kImageUnit},
 };
 
 constexpr const UnitInfo& unit_info(Unit u) { return kUnits[static_cast<size_t>(u)]; }

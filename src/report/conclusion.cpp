@@ -90,8 +90,8 @@ auto kernel_group(const Measurement& m) {
 
 // --- what the GPUs' results files answer -------------------------------------------------------
 
-// "NVIDIA H100 80GB HBM3/PCIe/SSE2" -> "NVIDIA H100 80GB HBM3": NVIDIA's GL_RENDERER names the bus
-// and the CPU's instruction set after the GPU.
+// "NVIDIA NAME/PCIe/SSE2" -> "NVIDIA NAME": NVIDIA's GL_RENDERER names the bus and the CPU's
+// instruction set after the GPU.
 std::string gpu_name(const std::string& renderer) { return renderer.substr(0, renderer.find('/')); }
 
 bool same_sigma(double a, double b) { return std::abs(a - b) <= 1e-3 * std::max(1.0, std::abs(b)); }

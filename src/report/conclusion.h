@@ -49,7 +49,7 @@ struct Answer {
 // nearest one it measured, at the size it measured nearest the run's.
 struct GpuAnswer {
   std::string gpu;   // the renderer, without its bus and instruction-set suffixes
-  std::string file;  // "h100.json"
+  std::string file;  // "h200.json"
   glm::ivec2 size{0, 0};
   std::string kernel;  // "gauss r=16 sigma=10"
   bool same_kernel = true;

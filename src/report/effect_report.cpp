@@ -111,6 +111,10 @@ std::vector<EffectConclusion> conclude_effects(const Report& r) {
       const auto faster = [&](const EffectMeasurement* best) { return !best || *total < *best->total_median(); };
       if (m->check->fidelity.max_lsb <= 1.0 && faster(c.within_one_lsb)) c.within_one_lsb = m;
       if (m->check->fidelity.psnr_db >= kEffectBarDb && faster(c.above_bar)) c.above_bar = m;
+      const EffectFidelity& f = m->check->fidelity;
+      if (!f.region.empty() && f.region_pixels > 0 &&
+          (!c.closest_in_region || f.region_psnr_db > c.closest_in_region->check->fidelity.region_psnr_db))
+        c.closest_in_region = m;
     }
     list.push_back(c);
   }
@@ -140,6 +144,11 @@ std::vector<std::string> conclusion_lines(const Report& r) {
     lines.push_back("  fastest within 1 LSB of the ground truth on the shipped frame: " +
                     (c.within_one_lsb ? pick_text(r, *c.within_one_lsb) : "none of those timed and checked"));
     lines.push_back("  fastest at " + fixed(kEffectBarDb, 0) + " dB or more: " + (c.above_bar ? pick_text(r, *c.above_bar) : "none"));
+    if (c.closest_in_region) {
+      const EffectFidelity& f = c.closest_in_region->check->fidelity;
+      lines.push_back("  closest to the ground truth at " + f.region + ": " + pick_text(r, *c.closest_in_region) + "; there max " +
+                      fixed(f.region_max_lsb, 0) + " LSB, " + db_text(f.region_psnr_db) + " dB");
+    }
   }
   return lines;
 }
@@ -158,7 +167,8 @@ void write_effect_conclusion_markdown(const Report& r, std::ostream& out) {
 }
 
 std::vector<std::string> effect_table_header() {
-  return {"implementation", "prefilter ms", "blur ms", "composite ms", "total ms", "x copy", "max LSB", "PSNR dB", "layer RMS %", "check"};
+  return {"implementation", "prefilter ms", "blur ms", "composite ms", "total ms", "x copy", "max LSB", "PSNR dB", "layer RMS %",
+          "region max", "region dB", "check"};
 }
 
 std::vector<std::vector<std::string>> effect_table_rows(const Report& r, const std::string& heading, std::vector<std::string>& footnotes) {
@@ -169,7 +179,7 @@ std::vector<std::vector<std::string>> effect_table_rows(const Report& r, const s
       auto it = std::find(footnotes.begin(), footnotes.end(), why);
       if (it == footnotes.end()) it = footnotes.insert(footnotes.end(), why);
       rows.push_back({m->settings.implementation, "refused [" + std::to_string(it - footnotes.begin() + 1) + "]", "-", "-", "-", "-", "-", "-", "-",
-                      "-"});
+                      "-", "-", "-"});
       continue;
     }
     const EffectStages s = effect_stages(*m);
@@ -179,7 +189,9 @@ std::vector<std::vector<std::string>> effect_table_rows(const Report& r, const s
     const EffectFidelity* f = m->check ? &m->check->fidelity : nullptr;
     rows.push_back({m->settings.implementation, opt(s.prefilter_ms), opt(s.blur_ms), opt(s.composite_ms), opt(total),
                     total && copy ? fixed(*total / *copy, 2) : "-", f ? fixed(f->max_lsb, 0) : "-", f ? db_text(f->psnr_db) : "-",
-                    f && !f->layer.empty() ? fixed(100.0 * f->layer_rms_relative, 3) : "-", check_cell(*m)});
+                    f && !f->layer.empty() ? fixed(100.0 * f->layer_rms_relative, 3) : "-",
+                    f && f->region_pixels ? fixed(f->region_max_lsb, 0) : "-", f && f->region_pixels ? db_text(f->region_psnr_db) : "-",
+                    check_cell(*m)});
   }
   return rows;
 }
@@ -208,7 +220,8 @@ void write_effect_table(const Report& r, std::ostream& out) {
                    return t;
                  }()) + "). max LSB, PSNR: the shipped rgba8 frame against the ground truth (computed on the CPU in double from the same "
                  "HDR frame). layer RMS %: the effect's layer (bloom: the light the PSF spread) against the ground truth's, RMS of the "
-                 "difference over RMS of the truth. check: every stage against the CPU given the stage's own input (see the report "
+                 "difference over RMS of the truth. region max, region dB: max LSB and PSNR over the region of the frame the effect names (depth of "
+                 "field: the pixels near depth edges, where halos and cut silhouettes show; the report names it). check: every stage against the CPU given the stage's own input (see the report "
                  "for each stage's tolerance).",
                  kTableWidth)
       << "\n";
@@ -259,7 +272,12 @@ nlohmann::json effect_rows_json(const Report& r) {
                         {"psnr_db", std::isfinite(f.psnr_db) ? json(f.psnr_db) : json(nullptr)},
                         {"layer", f.layer},
                         {"layer_max_relative", f.layer_max_relative},
-                        {"layer_rms_relative", f.layer_rms_relative}}}};
+                        {"layer_rms_relative", f.layer_rms_relative},
+                        {"region", f.region},
+                        {"region_pixels", f.region_pixels},
+                        {"region_max_lsb", f.region_max_lsb},
+                        {"region_rms_lsb", f.region_rms_lsb},
+                        {"region_psnr_db", std::isfinite(f.region_psnr_db) ? json(f.region_psnr_db) : json(nullptr)}}}};
     }
     rows.push_back(row);
   }
@@ -268,7 +286,8 @@ nlohmann::json effect_rows_json(const Report& r) {
 
 void write_effect_csv(const Report& r, std::ostream& out) {
   out << "effect,implementation,width,height,parameters,border,supported,reason,prefilter_ms,blur_ms,composite_ms,total_median_ms,copy_ms,"
-         "x_copy,check,failed_stage,max_lsb,rms_lsb,psnr_db,layer_max_relative,layer_rms_relative\n";
+         "x_copy,check,failed_stage,max_lsb,rms_lsb,psnr_db,layer_max_relative,layer_rms_relative,region,region_pixels,region_max_lsb,"
+         "region_rms_lsb,region_psnr_db\n";
   auto opt = [](const std::optional<double>& v) { return v ? format_double(*v, 6) : std::string(); };
   for (const EffectMeasurement& m : r.effect_rows) {
     std::string values;
@@ -285,7 +304,11 @@ void write_effect_csv(const Report& r, std::ostream& out) {
                                     m.check ? (m.check->ok() ? "ok" : "fail") : "", failed ? failed->stage : "",
                                     f ? format_double(f->max_lsb, 6) : "", f ? format_double(f->rms_lsb, 6) : "",
                                     f && std::isfinite(f->psnr_db) ? format_double(f->psnr_db, 6) : "",
-                                    f ? format_double(f->layer_max_relative, 6) : "", f ? format_double(f->layer_rms_relative, 6) : ""};
+                                    f ? format_double(f->layer_max_relative, 6) : "", f ? format_double(f->layer_rms_relative, 6) : "",
+                                    f ? f->region : "", f && f->region_pixels ? std::to_string(f->region_pixels) : "",
+                                    f && f->region_pixels ? format_double(f->region_max_lsb, 6) : "",
+                                    f && f->region_pixels ? format_double(f->region_rms_lsb, 6) : "",
+                                    f && f->region_pixels && std::isfinite(f->region_psnr_db) ? format_double(f->region_psnr_db, 6) : ""};
     for (size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_field(fields[i]);
     out << "\n";
   }
@@ -321,8 +344,10 @@ void write_effect_markdown(const Report& r, std::ostream& out) {
     const auto with_crop = std::find_if(rows.begin(), rows.end(), [](const EffectMeasurement* m) { return m->crop && m->truth_crop; });
     if (with_crop == rows.end()) continue;
     const glm::ivec2 o = (*with_crop)->crop_origin;
-    out << "\nWhere the effect shows most (a " << (*with_crop)->crop->width << "x" << (*with_crop)->crop->height << " crop at " << o.x << ","
-        << o.y << "): the ground truth, then each implementation's shipped frame and its difference to the truth (x8).\n\n";
+    const std::string& region = (*with_crop)->check ? (*with_crop)->check->fidelity.region : std::string();
+    out << "\nWhere the effect shows most" << (region.empty() ? "" : " at " + markdown_text(region)) << " (a " << (*with_crop)->crop->width << "x"
+        << (*with_crop)->crop->height << " crop at " << o.x << "," << o.y
+        << "): the ground truth, then each implementation's shipped frame and its difference to the truth (x8).\n\n";
     out << "![ground truth](" << crop_name(g, "ground-truth") << ")\n\n";
     for (const EffectMeasurement* m : rows)
       if (m->crop && m->truth_crop)

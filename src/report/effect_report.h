@@ -26,11 +26,14 @@ struct EffectStages {
 EffectStages effect_stages(const EffectMeasurement& m);
 
 // One frame size and effect setting: the implementations that passed their check, the fastest of
-// those within 1 LSB of the ground truth on the shipped frame, and the fastest at kEffectBarDb.
+// those within 1 LSB of the ground truth on the shipped frame, and the fastest at kEffectBarDb;
+// where the effect names a region of the frame (EffectFidelity::region), the one closest to the
+// ground truth there (highest PSNR over the region).
 struct EffectConclusion {
   std::string heading;
   const EffectMeasurement* within_one_lsb = nullptr;
   const EffectMeasurement* above_bar = nullptr;
+  const EffectMeasurement* closest_in_region = nullptr;
   size_t checked = 0, timed = 0;
 };
 std::vector<EffectConclusion> conclude_effects(const Report& report);

@@ -41,7 +41,7 @@ struct ResultsRow {
 };
 
 struct ResultsFile {
-  std::string name;      // "h100.json"
+  std::string name;      // "h200.json"
   std::string renderer;  // GL_RENDERER
   bool software = false;
   std::vector<ResultsRow> rows;  // the timed blurs of variants the registry has, in the file's order

@@ -57,15 +57,45 @@ float SceneCamera::fov_y(float aspect) {
   return aspect >= 1.6f ? glm::radians(45.0f) : 2.0f * std::atan(std::tan(glm::radians(22.5f)) * 1.6f / aspect);
 }
 
+float SceneCamera::vertical_fov(float aspect) const { return field_of_view_y > 0.0f ? field_of_view_y : fov_y(aspect); }
+
+glm::vec3 SceneCamera::eye_position() const {
+  if (lens_offset == glm::vec2(0.0f)) return eye;
+  const glm::vec3 forward = glm::normalize(target - eye);
+  const glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0, 1, 0)));
+  const glm::vec3 up = glm::cross(right, forward);
+  return eye + lens_offset.x * right + lens_offset.y * up;
+}
+
 glm::mat4 SceneCamera::view_projection(float aspect) const {
   const glm::mat4 flip = glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, -1.0f, 1.0f));
-  return flip * glm::perspective(fov_y(aspect), aspect, near_plane, far_plane) * glm::lookAt(eye, target, glm::vec3(0, 1, 0));
+  const glm::mat4 projection = glm::perspective(vertical_fov(aspect), aspect, near_plane, far_plane);
+  if (lens_offset == glm::vec2(0.0f)) return flip * projection * glm::lookAt(eye, target, glm::vec3(0, 1, 0));
+  if (!(focus_distance > 0.0f)) throw Error("SceneCamera: a lens offset needs a focus distance above 0");
+  // The view from the displaced eye, looking the same way; then in view space (x, y, z) ->
+  // (x - dx z / f, y - dy z / f, z) (z is negative in front of the eye): on the plane z = -f the
+  // displacement is undone, so that plane projects as it does from the lens's centre.
+  const glm::vec3 moved = eye_position() - eye;
+  glm::mat4 shear(1.0f);
+  shear[2][0] = -lens_offset.x / focus_distance;
+  shear[2][1] = -lens_offset.y / focus_distance;
+  return flip * projection * shear * glm::lookAt(eye + moved, target + moved, glm::vec3(0, 1, 0));
 }
 
 double SceneCamera::view_depth(double window_depth) const {
   // glm::perspective maps view depth z to NDC (f + n)/(f - n) - 2 f n / ((f - n) z); window depth is (ndc + 1) / 2.
   const double n = near_plane, f = far_plane, ndc = 2.0 * window_depth - 1.0;
   return 2.0 * f * n / ((f + n) - ndc * (f - n));
+}
+
+glm::vec2 SceneCamera::backdrop_shift(glm::ivec2 size) const {
+  if (lens_offset == glm::vec2(0.0f)) return glm::vec2(0.0f);
+  // A point at view depth z moves by offset (H / (2 tan(fov / 2))) (1 / focus - 1 / z) pixels; up
+  // in the lens is fewer rows (row 0 is the picture's top).
+  const double aspect = static_cast<double>(size.x) / size.y;
+  const double per_inverse_depth = size.y / (2.0 * std::tan(vertical_fov(static_cast<float>(aspect)) / 2.0));
+  const double k = per_inverse_depth * (1.0 / focus_distance - 1.0 / far_plane);
+  return {static_cast<float>(lens_offset.x * k), static_cast<float>(-lens_offset.y * k)};
 }
 
 void Scene::render(const gl::Texture& target, double time_seconds, bool linear_light) {
@@ -111,6 +141,8 @@ void Scene::draw(const gl::Texture& target, GLuint depth_texture, double time_se
   glUniform1f(glGetUniformLocation(background.id(), "u_time"), time);
   glUniform2f(glGetUniformLocation(background.id(), "u_size"), static_cast<float>(w), static_cast<float>(h));
   glUniform1i(glGetUniformLocation(background.id(), "u_linear_light"), linear_light ? 1 : 0);
+  const glm::vec2 shift = camera.backdrop_shift({w, h});
+  glUniform2f(glGetUniformLocation(background.id(), "u_shift"), shift.x, shift.y);
   glBindVertexArray(empty_.get());
   glDrawArrays(GL_TRIANGLES, 0, 3);
 
@@ -120,7 +152,8 @@ void Scene::draw(const gl::Texture& target, GLuint depth_texture, double time_se
   glUseProgram(program.id());
   glUniform1f(glGetUniformLocation(program.id(), "u_time"), time);
   glUniformMatrix4fv(glGetUniformLocation(program.id(), "u_view_projection"), 1, GL_FALSE, glm::value_ptr(view_projection));
-  glUniform3fv(glGetUniformLocation(program.id(), "u_eye"), 1, glm::value_ptr(camera.eye));
+  const glm::vec3 eye = camera.eye_position();  // each view of a lens sees its highlights from where it is
+  glUniform3fv(glGetUniformLocation(program.id(), "u_eye"), 1, glm::value_ptr(eye));
   glUniform1i(glGetUniformLocation(program.id(), "u_linear_light"), linear_light ? 1 : 0);
   glEnable(GL_DEPTH_TEST);
   glClear(GL_DEPTH_BUFFER_BIT);

@@ -16,22 +16,39 @@
 
 namespace blurlab {
 
-// Where the scene is seen from: a pinhole camera looking at the grid's centre. Depth of field
-// displaces the eye over a lens and shears the projection so the focus plane stays put (eye_offset,
-// focus_distance).
+// Where the scene is seen from: a pinhole camera looking at the grid's centre, or, for depth of
+// field, one point of a thin lens's aperture. A lens view displaces the eye by lens_offset (scene
+// units, along the camera's right and up axes) and shears the projection so that the plane at
+// focus_distance (along the view axis) projects exactly as it does from the lens's centre: points
+// on that plane stay put, a point at view depth z moves by lens_offset (H / (2 tan(fov_y / 2)))
+// (1 / focus_distance - 1 / z) pixels (on a frame of H rows). Averaged over the aperture's disk,
+// these views are the thin lens's picture (effects/dof.h). With no offset the camera is the
+// pinhole, its matrix computed as it always was.
 struct SceneCamera {
   glm::vec3 eye{0.0f, 0.0f, 7.5f};
   glm::vec3 target{0.0f, 0.0f, 0.0f};
   float near_plane = 0.5f;
   float far_plane = 30.0f;
-  // The vertical field of view for a width / height: 45 degrees, widened on narrower targets so
-  // the 8x5 grid fits.
+  // The vertical field of view in radians; 0: the scene's own (fov_y(aspect)).
+  float field_of_view_y = 0.0f;
+  glm::vec2 lens_offset{0.0f, 0.0f};
+  float focus_distance = 0.0f;  // > 0 wherever lens_offset is not zero
+  // The scene's vertical field of view for a width / height: 45 degrees, widened on narrower
+  // targets so the 8x5 grid fits.
   static float fov_y(float aspect);
+  // The one this camera uses: field_of_view_y, or the scene's.
+  float vertical_fov(float aspect) const;
+  // The eye of this view: displaced over the lens by lens_offset.
+  glm::vec3 eye_position() const;
   // Clip space of the camera for a target of that aspect, row 0 of the target at the top of the
   // picture (the y flip mirrors winding, which the scene does not cull).
   glm::mat4 view_projection(float aspect) const;
   // The distance along the view axis of a window-space depth in [0, 1] (what the depth texture holds).
   double view_depth(double window_depth) const;
+  // The backdrop is drawn in window space, lying at the far plane (where the depth buffer's clear
+  // value puts it): a lens view sees it moved as a whole, by this many pixels (columns, rows) on a
+  // target of `size`, as the shear moves a point at view depth far_plane; 0 for the pinhole.
+  glm::vec2 backdrop_shift(glm::ivec2 size) const;
 };
 
 class Scene {
@@ -46,6 +63,10 @@ class Scene {
   void render_hdr(const gl::Texture& color, const gl::Texture& depth, double time_seconds, const SceneCamera& camera = {});
 
   static constexpr int kInstances = 40;
+  // Where the icosahedra lie (glsl/scene.vert): centres at z from -1.5 to 0, each at most 0.65
+  // from its centre (x and y do not matter to a camera looking down -z).
+  static constexpr float kObjectsNearestZ = 0.65f;
+  static constexpr float kObjectsFarthestZ = -1.5f - 0.65f;
   // The brightest radiance an emissive face reaches (linear, 1 is the white an rgba8 picture holds).
   static constexpr double kMaxEmission = 100.0;
 

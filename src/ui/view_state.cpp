@@ -378,7 +378,7 @@ std::vector<ScriptStep> parse_script(std::string_view text) {
     const auto colon = step.find(':');
     const auto eq = step.find('=');
     if (colon == std::string_view::npos || eq == std::string_view::npos || eq < colon)
-      throw UsageError("--script step '" + std::string(step) + "' is not FRAME:key=NAME, FRAME:resize=WxH or FRAME:wait=check");
+      throw UsageError("--script step '" + std::string(step) + "' is not FRAME:key=NAME, FRAME:resize=WxH, FRAME:click=X,Y or FRAME:wait=check");
     const auto frame = parse_int(trim(step.substr(0, colon)));
     if (!frame || *frame < 0) throw UsageError("--script step '" + std::string(step) + "' has no frame number");
     const std::string_view action = trim(step.substr(colon + 1, eq - colon - 1));
@@ -396,11 +396,19 @@ std::vector<ScriptStep> parse_script(std::string_view text) {
         if (!size || size->first > 16384 || size->second > 16384) throw UsageError("--script: bad size '" + std::string(value) + "'");
         s.resize = glm::ivec2(size->first, size->second);
       }
+    } else if (action == "click") {
+      const auto comma = value.find(',');
+      bool out_of_range = false;
+      const auto x = comma == std::string_view::npos ? std::nullopt : parse_int(trim(value.substr(0, comma)), &out_of_range);
+      const auto y = comma == std::string_view::npos ? std::nullopt : parse_int(trim(value.substr(comma + 1)), &out_of_range);
+      if (!x || !y || *x < 0 || *y < 0 || *x >= 16384 || *y >= 16384)
+        throw UsageError("--script: bad click '" + std::string(value) + "' (X,Y: a pixel of the picture, 0..16383 each)");
+      s.click = glm::ivec2(static_cast<int>(*x), static_cast<int>(*y));
     } else if (action == "wait") {
       if (value != "check") throw UsageError("--script: wait for '" + std::string(value) + "'? (only wait=check)");
       s.wait_for_check = true;
     } else {
-      throw UsageError("--script: unknown action '" + std::string(action) + "' (key, resize or wait)");
+      throw UsageError("--script: unknown action '" + std::string(action) + "' (key, resize, click or wait)");
     }
     steps.push_back(s);
   }

@@ -130,12 +130,14 @@ void set_radius(ViewState& state, int radius);
 bool step_sigma(ViewState& state, int steps);
 
 // Scripted input for tests and soak runs: "FRAME:ACTION;..." where ACTION is key=NAME,
-// resize=WxH (0x0 minimizes) or wait=check (the frame waits for a check under way to finish, so
+// resize=WxH (0x0 minimizes), click=X,Y (a left click at that pixel of the picture, row 0 at the
+// top) or wait=check (the frame waits for a check under way to finish, so
 // a test does not depend on how fast the CPU reference is). Throws UsageError on malformed scripts.
 struct ScriptStep {
   uint64_t frame = 0;
   std::optional<Key> key;
   std::optional<glm::ivec2> resize;
+  std::optional<glm::ivec2> click;
   bool wait_for_check = false;
 };
 std::vector<ScriptStep> parse_script(std::string_view text);

@@ -1,6 +1,7 @@
 #include "util/strings.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -119,6 +120,22 @@ std::string shortened(std::string_view text, size_t max_bytes) {
   // At a space near the end, so a word is not cut; a long word (a quoted value) is cut where it must be.
   if (const size_t space = text.rfind(' ', cut); space != std::string_view::npos && space > max_bytes - max_bytes / 8) cut = space;
   return std::string(trim(text.substr(0, cut))) + "...";
+}
+
+std::string file_name_part(std::string_view text) {
+  std::string out;
+  bool gap = false;
+  for (const char c : text) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x80 && std::isalnum(u)) {
+      if (gap && !out.empty()) out += '_';
+      out += static_cast<char>(std::tolower(u));
+      gap = false;
+    } else {
+      gap = true;
+    }
+  }
+  return out.empty() ? "_" : out;
 }
 
 namespace {

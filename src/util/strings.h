@@ -33,6 +33,9 @@ std::string wrapped(std::string_view text, size_t width, std::string_view indent
 // of them (or, in a long word, at a character's start: never inside a UTF-8 sequence) with "..."
 // after it, so a message quoting something long stays short and readable.
 std::string shortened(std::string_view text, size_t max_bytes);
+// `text` as a part of a file name: ASCII letters and digits kept (lower case), every run of
+// anything else one '_' ("bloom term 1" -> "bloom_term_1"), none at either end; "_" if nothing is left.
+std::string file_name_part(std::string_view text);
 // The names a mistyped `word` may have meant, at most `most`: those within a third of its length
 // in edits (at least 2; Levenshtein) and at most one edit farther than the nearest, nearest first;
 // if none, those that contain it (3 letters or more), shortest first.

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <map>
 
+#include "util/error.h"
 #include "variants/sliding.h"
 
 namespace blurlab::box_walk {
@@ -27,11 +29,9 @@ std::string float_literal(double v) {
   return s;
 }
 
-// An integer as the shader's sums take it: modulo 2^32 (EXACT), or a float (exact below 2^24).
-std::string weight_literal(long long v, bool integer) {
-  if (integer) return std::to_string(static_cast<uint32_t>(static_cast<uint64_t>(v))) + "u";
-  return float_literal(static_cast<double>(v));
-}
+// A state weight as the shader's table holds it: modulo 2^32 (glsl/box_walk.glsl, WEIGHT; the float
+// path reads it back as a signed whole number, exact in fp32 below 2^24).
+std::string weight_literal(long long v) { return std::to_string(static_cast<uint32_t>(static_cast<uint64_t>(v))) + "u"; }
 
 template <typename T>
 std::string join(const std::vector<T>& values, auto text) {
@@ -215,8 +215,13 @@ gl::Defines defines(const BlurSettings& s, const Tile& t, const Cascade& cascade
                 {"BW_STEP_UNIT", float_literal(255.0 / (scale * w))},
                 {"BW_STAGE_OUT", t.axis == 0 ? "1" : "0"}};
   if (source != 1) d.push_back({"SOURCE_RAW", "1"});  // the tile holds the texels' bits
-  if (cascade.order() == 3)
-    d.push_back({"BW_WEIGHTS", join(cascade.state_weights(), [&](long long v) { return weight_literal(v, integer); })});
+  if (cascade.order() == 3) {
+    const std::vector<long long> weights = cascade.state_weights();
+    // Three boxes of the reach's third each (VariantInfo::max_radius 384): below 258^2, far from 2^24.
+    for (long long v : weights)
+      if (!integer && std::llabs(v) >= (1LL << 24)) throw Error("box walk: a state weight " + std::to_string(v) + " is not exact in fp32");
+    d.push_back({"BW_WEIGHTS", join(weights, [&](long long v) { return weight_literal(v); })});
+  }
   return d;
 }
 

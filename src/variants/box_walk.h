@@ -56,7 +56,7 @@ struct Tile {
 // (not below shortest_chunk()) until the pass has kFillGroups workgroups, then evens the segments
 // out over the line with chunks no longer than that.
 constexpr long long kTileBudget = 24 * 1024;
-constexpr int kFillGroups = 132 * 8;  // an H100's SMs, 8 workgroups each
+constexpr int kFillGroups = 132 * 8;  // a large GPU's 132 SMs, 8 workgroups each
 constexpr int kShortestChunk = 15;
 // The shortest chunk chosen by default: the start's texels over the chunk stay below about half of
 // the walk's work.

@@ -30,10 +30,9 @@ int columns(const BlurSettings& s) {
 }
 int span(const BlurSettings& s) { return s.workgroup().x * columns(s); }
 int tile_width(const BlurSettings& s) { return span(s) - 2 * s.kernel.radius; }
-// Walks while workgroups x warm-up rows stay at least 36864 (sliding::walk_rows). An H200 swept 16
-// .. 512 rows at r = 8, 32, 64 and 128 at 4096x4096 and 1920x1080 (docs/PERFORMANCE.md): every
-// point's best lies in 35 k to 39 k. The rule before (up to 4r + 2 rows while 1024 workgroups) was
-// 7-37% slower at r = 32-128 (1080p at r = 32 the same), most at 1080p.
+// Walks while workgroups x warm-up rows stay at least 36864 (sliding::walk_rows): a sweep of 16 ..
+// 512 rows at r = 8, 32, 64 and 128 at 4096x4096 and 1920x1080 put every point's best at 35 k to
+// 39 k, faster than the rule before (up to 4r + 2 rows while 1024 workgroups; docs/EXPERIMENTS.md).
 int rows(const BlurSettings& s, glm::ivec2 size) { return sliding::walk_rows(s, size, tile_width(s), 36864); }
 bool exact(const BlurSettings& s) { return s.input_format == gl::Format::rgba8; }
 // rgba8 windows of at most 65535 per channel ((2r+1)^2 x 255 < 2^16: r <= 7) keep the row's prefix
@@ -120,8 +119,8 @@ extern const VariantInfo compute_box_blocked{
     .summary = "box only, one dispatch, cost independent of r: column running sums, row prefix sums over K columns per invocation in registers",
     .kernels = KernelSupport::BoxOnly,
     // 64 invocations by default: 32 need 16 columns at r = 128 (a span of 4r), whose registers
-    // made it 10x slower there on an H100 (4.15 against 0.43 ms with 64 x 8, docs/PERFORMANCE.md);
-    // at r <= 16 32 invocations were 4-9% faster.
+    // made it many times slower there (docs/EXPERIMENTS.md); at r <= 16 32 invocations were a
+    // little faster.
     .knobs = {knobs::workgroup({{64, 1}, {32, 1}, {128, 1}, {256, 1}}), kColumns, kRows, kBatch, kScan},
     .accumulated_terms = terms,
     .loop_iterations = loop_iterations,

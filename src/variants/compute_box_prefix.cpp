@@ -15,10 +15,9 @@ const Knob kBatch = sliding::batch_knob({4, 2, 8, 1});
 const Knob kScan = sliding::scan_knob();
 // Walks sized by the image and the radius: they double while workgroups x warm-up rows stay at
 // least 20480 (sliding::walk_rows). They were 512 rows: 136 workgroups at 4096x4096 and 24 at
-// 1920x1080 for r = 1, as slow at 1080p as at 4096x4096. An H200 swept 16 .. 512 rows at r = 1, 16
-// and 64 at both sizes (docs/PERFORMANCE.md): short walks won at r = 1, long ones at r = 64. The
-// walks that won by more than the runs' spread (5%), and r = 32 at 1080p (32 rows 13% faster than
-// 16 in two runs), put the number between 17.4 k and 22.1 k.
+// 1920x1080 for r = 1, as slow at 1080p as at 4096x4096. A sweep of 16 .. 512 rows at r = 1, 16
+// and 64 at both sizes (docs/EXPERIMENTS.md): short walks won at r = 1, long ones at r = 64; the
+// walks that won by more than the runs' spread put the number between 17.4 k and 22.1 k.
 const Knob kRows = sliding::walk_rows_knob({0, 512, 64, 16});
 
 int span(const BlurSettings& s) { return s.workgroup().x; }

@@ -31,7 +31,7 @@ const Knob kBlockY{.name = "block-y",
                    .min = 1,
                    .max = 64,
                    .candidates = {{8}, {4}, {16}}};
-// Streamed taps from r = 48: at r = 64 and 90 on an H100 7-8% faster than unrolled (docs/PERFORMANCE.md).
+// Streamed taps from r = 48: faster than unrolled at r = 64 and 90 (docs/EXPERIMENTS.md).
 const Knob kTaps = with_defaults_by_radius(regblock::taps_knob({0, 1}), {{48, {1}}});
 
 struct Tile {

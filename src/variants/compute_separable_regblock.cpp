@@ -16,12 +16,12 @@
 namespace blurlab {
 namespace {
 
-// The defaults change with the radius: each from its radius up, measured on an H100 at r = 9,
-// 16, 30, 64, 90 and 128 (4096x4096 first, 1920x1080 second; docs/PERFORMANCE.md, "The exact
-// Gaussian"), a change halfway between two measured radii. Small r: every loop unrolled, 8 lines
+// The defaults change with the radius: each from its radius up, measured at r = 9, 16, 30, 64, 90
+// and 128 (4096x4096 first, 1920x1080 second; docs/EXPERIMENTS.md, "The exact Gaussian"), a
+// change halfway between two measured radii. Small r: every loop unrolled, 8 lines
 // of K = 8 at r = 9 (the stores in 32-byte runs), today's 4 lines of K = 6 at r = 16. From r = 24
-// the taps streamed through a loop (unrolled sums of hundreds of taps fall off a cliff: 36 ms at
-// r = 90 against 1.04) and workgroups of 128, whose tiles share their 2r apron among more
+// the taps streamed through a loop (a compiler may leave unrolled sums of hundreds of taps rolled,
+// indexing weights at run time: a cliff of 35x) and workgroups of 128, whose tiles share their 2r apron among more
 // invocations: shared memory per warp is what keeps warps resident.
 // The rows of a transposing pass's tile (the knob's name and help are shared with fft's).
 const Knob kLines = with_defaults_by_radius(knobs::lines({4, 2, 8, 16}), {{0, {8}}, {13, {4}}, {48, {2}}, {77, {4}}, {109, {2}}});

@@ -3,7 +3,7 @@
 // and subtracts the leaving one, so the cost does not grow with r. Lines are cut into segments
 // that warm their window up independently, so a 1080p image keeps a big GPU busy. rgba8 texels
 // move as their bits by default (walk-io); knob order walks columns in both passes instead, each
-// storing transposed (slower on an H200: docs/PERFORMANCE.md).
+// storing transposed (it shows what the row pass's scattered stores cost: docs/EXPERIMENTS.md).
 #include "variants/sliding.h"
 
 namespace blurlab {
@@ -35,12 +35,9 @@ const Knob kWalkIo{.name = "walk-io",
 
 bool transposed(const BlurSettings& s) { return s.integer(kOrder) == kTransposed; }
 // Loads in flight and walk length, by radius: the fastest of unroll 4 / 8 / 16 x segment 64 / 128 /
-// 256 on an H200 (docs/PERFORMANCE.md, rgba8, walk-io raw, both sizes): unroll 8 over 64 texels
-// below r = 96 (at r = 1 and 32 the best, or within 1% of it, at 1920x1080 and 4096x4096; at r = 64
-// 11% faster than unroll 16 over 128 at 1920x1080, 2% at 4096x4096); from r = 96, where each
-// segment's warm-up of 2r + 1 texels weighs, unroll 16 over 128 (at r = 128 within 9% of each
-// size's best, which differ: 64 texels at 1920x1080, 256 at 4096x4096). 96 is halfway between
-// the radii measured.
+// 256 in a sweep of both image sizes (docs/EXPERIMENTS.md): short segments, 8 loads in flight,
+// while the radius is small; from r = 96, where each segment's warm-up of 2r + 1 texels weighs,
+// longer segments with more loads in flight. 96 is halfway between the radii measured.
 const Knob kUnroll = with_defaults_by_radius(sliding::unroll_knob({8, 4, 1, 2, 16, 32}), {{96, {16}}});
 const Knob kSegment = with_defaults_by_radius(knobs::segment({64, 128, 256, 1024, 16384}), {{96, {128}}});
 

@@ -25,17 +25,16 @@ constexpr int kLanes = 32;  // invocations walking one row segment (an NVIDIA wa
 Knob walk_knob(std::string_view name, std::string_view define, std::string_view help, std::vector<int> candidates) {
   return {.name = name, .help = help, .define = define, .min = 1, .max = 16384, .candidates = integer_values(std::move(candidates))};
 }
-// 512 texels (16 steps of 32) give 1080 x 4 = 4320 walkers at 1080p (33 an SM of an H200's 132)
-// while the warm-up (ceil((2r + 1) / 32) loads a lane, at most 9) stays at most 28% of a walk's
-// 32 loads a lane. Measured on an H200 (docs/PERFORMANCE.md, box blurs): the row pass flat in r,
-// 0.110-0.115 ms at 4096^2 for r = 1-128.
+// 512 texels (16 steps of 32) give 1080 x 4 = 4320 walkers at 1080p (about 33 an SM of a GPU with
+// 132) while the warm-up (ceil((2r + 1) / 32) loads a lane, at most 9) stays at most 28% of a
+// walk's 32 loads a lane: the row pass is flat in r, as designed (docs/PERFORMANCE.md, box blurs).
 const Knob kRowWalk = walk_knob("row-walk", "ROW_WALK",
                                 "Sliding subgroup: texels a group of 32 invocations walks along a row after its warm-up "
                                 "(more walkers for small images, or fewer warm-ups)",
                                 {512, 256, 1024, 128});
 // 64 rows keep 1920 x 17 = 32640 column walkers at 1080p; the warm-up (2r + 1 reads) is 5% of the
-// walk's reads at r = 1, 2x at r = 64. Measured on an H200: 256 rows took r = 128 at 4096^2 from
-// 7.24x to 5.47x a copy but 1080p from 5.88x to 8.18x (fewer walkers), so 64 stays.
+// walk's reads at r = 1, 2x at r = 64. 256 rows made r = 128 faster at 4096^2 but slower at 1080p
+// (fewer walkers), so 64 stays (docs/EXPERIMENTS.md).
 const Knob kColumnWalk = walk_knob("column-walk", "COLUMN_WALK",
                                    "Sliding subgroup: rows one invocation walks down a column after its 2r + 1 warm-up reads "
                                    "(more invocations, or fewer warm-up reads)",
@@ -43,7 +42,7 @@ const Knob kColumnWalk = walk_knob("column-walk", "COLUMN_WALK",
 // The candidates are what --tune tries; walks of odd lengths (a partial last step, several walks a
 // line both ways) run in tests/gl/test_variants.cpp (BoxWalks.SubgroupWalksSeveralSegmentsPerLine).
 // 4 steps' loads (8 per lane) in flight per group; the shared scan stores UNROLL words a lane.
-// Measured on an H200: 8 made the row pass 3.7x slower (0.110 -> 0.413 ms at 4096^2).
+// 8 made the row pass several times slower (registers; docs/EXPERIMENTS.md).
 const Knob kUnroll = sliding::unroll_knob({4, 1, 2, 8});
 // shared by default: llvmpipe has no subgroup arithmetic (like compute-box-blocked); on a GPU
 // with 32-lane subgroups, --scan subgroup is the form this variant is built for.

@@ -127,7 +127,7 @@ extern const VariantInfo compute_strip_regblock{
     .name = "compute-strip-regblock",
     .stage = Stage::Compute,
     .summary = "compute shader, one dispatch: a walk down column strips, rows blurred once into a ring, register blocked both ways",
-    // Defaults: the fastest of 54 settings on the H200 at r = 16 (docs/PERFORMANCE.md).
+    // Defaults: the fastest of 54 settings measured at r = 16 (docs/EXPERIMENTS.md).
     .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32}), kFetch, kWeights},
     .accumulated_terms = accumulated_terms,
     .loop_iterations = loop_iterations,

@@ -1,7 +1,7 @@
 // copy: one compute dispatch that reads every texel once and writes it once. Not a blur: the
 // floor of memory traffic every blur's time is compared with, so it should be the fastest
-// texture-to-texture copy this program can write (on the H200, 2-8 texels per invocation strided
-// by the workgroup width reached 2.7 TB/s, one texel per invocation 2.06 TB/s).
+// texture-to-texture copy this program can write: several texels per invocation, strided by the
+// workgroup width, keep more loads in flight than one texel per invocation does.
 #include "blur/blur.h"
 
 namespace blurlab {
@@ -52,8 +52,7 @@ extern const VariantInfo copy{
     .summary = "no blur: reads each texel once and writes it once (the floor)",
     .role = Role::Floor,
     .tolerance_lsb = 0,  // a copy is exact
-    // Defaults: the fastest of the candidates on the H200 (docs/PERFORMANCE.md): 16x16, 2 texels,
-    // raw: 0.0497 ms at 4096x4096 (2.70 TB/s), 0.0121 ms at 1920x1080.
+    // Defaults: the fastest of the candidates measured (docs/EXPERIMENTS.md): 16x16, 2 texels, raw.
     .knobs = {knobs::workgroup({{16, 16}, {64, 4}, {32, 8}, {128, 2}, {256, 1}}), kTexels, kAccess},
     .accumulated_terms = [](const BlurSettings&, glm::ivec2) { return 0.0; },
     .create = [] { return std::unique_ptr<Blur>(new Copy); },

@@ -31,8 +31,8 @@
 // 1.25 fetches per texel read, so fetches and bytes bound them alike; at integer offsets every fetch
 // sits on a corner that neighbouring texels written share, and a workgroup fetches each corner its
 // tile reads once (1.3 to 2.4 fetches a texel, the same values bit for bit). The textbook up passes issue
-// eight fetches per texel written, the last at full resolution: bound by the fetch rate (on an
-// H100, a textbook dual filter takes 6x a copy). Here the up passes run as one chain per dispatch
+// eight fetches per texel written, the last at full resolution: bound by the fetch rate, far above
+// its bytes. Here the up passes run as one chain per dispatch
 // (glsl/dual_kawase.comp): each workgroup fetches the region of level N its 64x64 output tile needs
 // into shared memory once, computes the regions of the levels in between there, and applies the
 // eight fetches' weights to the texels they blend (exact, where texture units blend with 8-bit
@@ -43,10 +43,9 @@
 // are a dispatch each by default; knob down-chain fused runs them as one dispatch: each tile of a
 // level is computed by the workgroup that finishes the last of the tiles below it that its footprint
 // reads (per-tile counters, as AMD's single-pass downsampler counts its last workgroup), so a blur
-// is two dispatches at any sigma. Measured on an H200 it is slower (the down levels 2.12x a copy
-// against 1.51x at sigma 10, 4096x4096; 6.67x against 2.34x at sigma 30, 1920x1080: the few
-// workgroups that finish the small levels read their children back one after another), so passes
-// stay the default (docs/PERFORMANCE.md). The chain's last pass, the one at full resolution, held
+// is two dispatches at any sigma. It measured slower (the few workgroups that finish the small
+// levels read their children back one after another), so passes stay the default
+// (docs/EXPERIMENTS.md). The chain's last pass, the one at full resolution, held
 // it most: on large images (knob last-pass) it is a dispatch of its own, from level 1 stored,
 // each invocation writing one column of the output (its warp's stores consecutive texels) down K
 // rows of level 1, with nothing staged.
@@ -166,8 +165,8 @@ std::string offset_literal(double offset) {
 // Where the chain runs from the smallest level (every border but wrap), it also computes that level
 // (DK_FOLD 1): the workgroup fetches the region of level N its tile needs from level N - 1, with
 // the downsampling pass's five bilinear fetches per texel, into shared memory (fp32, never stored).
-// The last downsampling pass, the smallest and bound by a dispatch's latency (6.5 us measured on an
-// H100 whatever its size), is no dispatch of its own; at one level the blur is one dispatch. Level
+// The last downsampling pass, the smallest and bound by a dispatch's latency whatever its size, is
+// no dispatch of its own; at one level the blur is one dispatch. Level
 // N is then neither stored nor rounded.
 // Knob fold: on (the default) or off (every level a down pass of its own, stored, as before).
 const Knob kFold{.name = "fold",
@@ -182,12 +181,9 @@ const Knob kFold{.name = "fold",
 // glsl/dual_kawase.comp DK_UP 3), reading level 1, which the chain from the smallest level then
 // stores in the intermediate format (rounded once more, as the model rounds it): an invocation per
 // target column walks K rows of level 1 down through the texture cache, no shared memory and no
-// barrier, a warp's stores 32 consecutive texels. On an H200 (docs/PERFORMANCE.md) the chain to
-// the output took 0.136 ms at sigma 10, 4096x4096, the chain to level 1 and the stream 0.042 +
-// 0.063; at 1920x1080 0.026 against 0.013 + 0.015, the extra dispatch costing more than the
-// stream saves. Fitted as a + b x texels per size, the two cross at about 3.1 M texels at sigma 10
-// and at sigma 30 alike (measured beside it: a tie at 2048x1152, the stream 2% faster at
-// 2560x1440); at one level (no chain to level 1, the first down pass instead) the chain won at
+// barrier, a warp's stores 32 consecutive texels. The split wins on large images and loses on small
+// ones, where the extra dispatch costs more than the stream saves: fitted as a + b x texels, the
+// two cross at about 3.1 M texels at sigma 10 and 30 alike (docs/EXPERIMENTS.md); at one level (no chain to level 1, the first down pass instead) the chain won at
 // both sizes. So auto, the default, streams from two levels where the image has at least
 // kStreamFromTexels, else runs the chain. With wrap, whose passes are a dispatch each, the stream
 // replaces the last of them.
@@ -202,8 +198,7 @@ const Knob kLastPass{.name = "last-pass",
                      .candidates = {{kLastAuto}, {kLastInChain}, {kLastStream}}};
 // The level-1 rows each invocation of the streamed last pass writes for (K): it fetches the K + 4
 // rows of their windows, so (K + 4) / 2K rows of texels per texel written, with five rows' sums
-// live whatever K. On an H200 8 was the fastest at 4096x4096 (0.063 ms against 0.070 and 0.071 at
-// sigma 10), the three within their spread at 1920x1080.
+// live whatever K. 8 measured the fastest on a large image, the three alike on a small one.
 const Knob kStreamRows{.name = "stream-rows",
                        .help = "dual-kawase: level-1 rows each invocation of last-pass stream writes for, 8, 4 or 16 (fewer fetches per "
                                "texel written, fewer invocations)",
@@ -262,9 +257,9 @@ bool up_stages(const std::vector<UpPass>& passes, int level) {
 }
 
 // The chain's invocations per 64x64 tile: 256, each writing 16 texels (two halves of 8, one after the
-// other), or 512 writing 8 (twice the warps in flight, half the registers held). On an H100 the
-// 256-invocation chain took 6-9 us per tile and SM, whatever the size and sigma, as if one
-// workgroup at a time ran on each SM: time both.
+// other), or 512 writing 8 (twice the warps in flight, half the registers held). The 256-invocation
+// chain's time per tile and SM stayed the same whatever the size and sigma, as if one workgroup at
+// a time ran on each SM: time both.
 const Knob kUpThreads{.name = "up-threads",
                       .help = "dual-kawase: invocations per 64x64 tile of the upsampling chain, 256 (16 texels each) or 512 (8 each)",
                       .define = "DK_UP_THREADS",

@@ -33,13 +33,11 @@ const Knob kPoints{.name = "points",
                    .min = 4,
                    .max = 4096,
                    .candidates = {{512}, {1024}, {2048}},
-                   // Measured on an H200 (every row checked; docs/PERFORMANCE.md "The FFT blur"):
-                   // a segment of 1024 points (radix 8, 1 line) costs 1.86x one of 512 (radix 4,
-                   // 2 lines) at 4096x4096, 1.84x at 1920x1080. A 4096-texel line takes 9 segments
+                   // The segment counts decide: a segment of 1024 points (radix 8, 1 line) costs
+                   // about 1.85x one of 512 (radix 4, 2 lines). A 4096-texel line takes 9 segments
                    // of 512 points up to r = 28 and 10 from r = 29 (11 from 52), but 5 of 1024 up
-                   // to r = 102: 1024 from r = 29 (4096x4096, r = 64: 0.735 ms, in a build that ran
-                   // 4-16% slower than this one, against 0.817 with 512). At 1920x1080 the same count favours 512 points up to r = 76 (predicted
-                   // 0.109 against 0.127 ms at r = 64): the default follows the larger image.
+                   // to r = 102: 1024 from r = 29. At 1920x1080 the same count favours 512 points
+                   // up to r = 76: the default follows the larger image (docs/PERFORMANCE.md).
                    // From r = 200 2048 points (32 KiB, one line): a 1024-point segment keeps fewer than
                    // 624 outputs, a 2048-point one 1648 (predicted, by the same count, 2048 from about
                    // r = 170; r = 256 and above need it).
@@ -62,11 +60,10 @@ const Knob kRadix = with_defaults_by_radius(Knob{.name = "radix",
                   .define = "FFT_RADIX",
                   .type = KnobType::Choice,
                   .choices = {{"4", 4}, {"8", 8}},
-                  // By default 4 with 512 points (up to r = 28), 8 with 1024 (H200, 4096x4096,
-                  // every row checked): 512 points take 2 lines x 128 radix-4 butterflies a step,
-                  // one per invocation, against 64 radix-8 ones a line, half the invocations idle
-                  // (r = 1: 0.597 against 0.695 ms); with 1024, 8 is faster (r = 128: 0.740
-                  // against 0.788 ms). Radix 8 needs the swizzle below (alone, 27% slower).
+                  // By default 4 with 512 points (up to r = 28), 8 with 1024: 512 points take 2
+                  // lines x 128 radix-4 butterflies a step, one per invocation, against 64 radix-8
+                  // ones a line, half the invocations idle; with 1024, 8 measured faster. Radix 8
+                  // needs the swizzle below (without it, slower than radix 4).
                   .candidates = {{8}, {4}}}, {{0, {4}}, {29, {8}}});
 // Line segments per workgroup, in both passes: the same segment of `lines` neighbouring rows (the
 // row pass) or columns (the column pass), side by side in shared memory (16 N bytes each). The
@@ -74,10 +71,9 @@ const Knob kRadix = with_defaults_by_radius(Knob{.name = "radix",
 // row and workgroup with 1); both passes read the spectrum once for all their lines, and fill the
 // invocations that a line's N / radix butterflies leave idle (512 points take 128 radix-4
 // butterflies a step, 64 radix-8 ones, against 256 invocations).
-// By default 2 with 512 points (the radii up to 28) and 1 with 1024: measured on an H200 at
-// 4096x4096, 2 lines of 512 points were the fastest setting at r = 1 (radix 8: 0.695 ms against
-// 1.28 for 1 line and 1.02 for 4 with 256 invocations), 2 of 1024 points (32 KiB) 1.7x slower than
-// 1 at r = 128 (fewer workgroups resident).
+// By default 2 with 512 points (the radii up to 28) and 1 with 1024: 2 lines of 512 points
+// measured the fastest setting at small r (1 line leaves invocations idle, 4 declare too much
+// shared memory), 2 of 1024 points (32 KiB) slower than 1 (fewer workgroups resident).
 const Knob kLines = with_defaults_by_radius(knobs::lines({2, 1, 4}), {{0, {2}}, {29, {1}}});
 // The order of a line's points in shared memory: natural, or each aligned 16 permuted by an XOR
 // of bits 3-6 (glsl/fft.comp: at()), which takes the first steps' stores, R points apart, out of
@@ -88,7 +84,7 @@ const Knob kSwizzle{.name = "swizzle",
                     .define = "FFT_SWIZZLE",
                     .type = KnobType::Choice,
                     .choices = {{"off", 0}, {"xor", 1}},
-                    // xor by default: faster in every pairing measured (H200), as the count predicted.
+                    // xor by default: faster in every pairing measured, as the count of bank conflicts predicted.
                     .candidates = {{1}, {0}}};
 // The line passes' workgroup: WG_X invocations along the workgroup's line segments, each taking
 // ceil(lines N / radix / WG_X) butterflies of each channel pair per step (those past the count

@@ -5,7 +5,7 @@
 // 2x2 block: a pass is the mean of 16 texels, 4 along each axis at -o-1, -o, o and o+1.
 //
 // Textbook passes issue those four fetches per texel and are bound by the texture units' fetch rate
-// (on an H100 a plain GL pass takes 2x a copy). Shared passes (knob pass=shared) fetch every texel
+// (a plain GL pass takes about twice a copy). Shared passes (knob pass=shared) fetch every texel
 // once into shared memory and apply the weights there (glsl/kawase.comp), to be bound by their
 // bytes; on rgba8 they sum integers, exactly, where texture units blend with 8-bit weights and may
 // round each fetch. The CPU model is the exact mean of the 16
@@ -72,10 +72,9 @@ ApproxChoice choose(const BlurSettings& s) {
 // How a pass runs (glsl/kawase.comp). "textbook" (the default): Kawase's four bilinear fetches per
 // texel, the texture units blending, shared between neighbouring outputs (knob share; the workgroup
 // and share knobs apply to it alone);
-// "shared": each texel fetched once into shared memory and the 16 weighted there. The shared
-// pass's first form took 2x the textbook one on an H100 (docs/PERFORMANCE.md); this one, rebuilt
-// without private arrays and with a region per offset, took 2.7x a copy per pass at offsets 0-1 on
-// an H200 (the unshared textbook pass 3.0x), and more as the offset grows its region (10x at 12).
+// "shared": each texel fetched once into shared memory and the 16 weighted there. It stays a knob,
+// not the default: its region grows with the offset, and it measured slower than the textbook
+// pass with shared fetches (docs/EXPERIMENTS.md).
 const Knob kPass{.name = "pass",
                  .help = "Kawase: four bilinear fetches per texel, or each texel fetched once into shared memory and weighted there",
                  .define = "SHARED",
@@ -88,9 +87,8 @@ bool shared_pass(const BlurSettings& s) { return s.integer(kPass) == 1; }
 // land on the same corners, so n^2 outputs take (n + 1)^2 fetches, not 4 n^2 (glsl/kawase.comp).
 // The knob is n. At offsets 0 and 1 outputs are 1 or 3 texels apart and an invocation's stores land
 // n texels from its neighbour's: there at most 2 across, and at offset 1 a column of 8 down (rows do
-// not spread the stores). On an H200 (docs/PERFORMANCE.md) a pass took 3.0x a copy at 4096^2
-// unshared, 1.9-2.0x at n = 2 and 1.5-1.8x at n = 3 from offset 2 on (2.8x at offset 0, 3 x 3);
-// at offset 1, 2 x 8 took 1.77x where 2 x 2 took 2.01x, and at offset 0 2 x 8 was slower.
+// not spread the stores). Sharing took a pass from its fetch bound toward its bytes, the more so
+// as n grows; at offset 1, 2 x 8 was faster than 2 x 2, at offset 0 slower (docs/EXPERIMENTS.md).
 const Knob kShare{.name = "share",
                   .help = "Kawase textbook pass: n x n outputs per invocation, 2o + 1 texels apart, sharing their bilinear "
                           "fetches ((n + 1)^2 fetches, not 4 n^2; at offsets 0 and 1 at most 2 across, 2 or 8 down)",

@@ -60,9 +60,9 @@ inline std::optional<Refusal> subgroup_scan_refusal(const BlurSettings& s, int i
 // longest the sweeps measured) and the image's height. So small radii get short walks and many
 // workgroups (a small image stays busy: a fixed 512-row walk left 1920x1080 with a few dozen, as
 // slow as 4096x4096), large radii long walks that spread their warm-up over more rows. Each
-// variant's file gives its number, from an H200 sweep.
+// variant's file gives its number, from a sweep of walk lengths.
 inline Knob walk_rows_knob(std::vector<int> candidates) {
-  return {.name = "rows",
+  return {.name = knobs::kRows,
           .help = "One-dispatch box: rows a workgroup walks down after its 2r + 1 warm-up rows (0: by the image and the "
                   "radius, short walks at small r for more workgroups, long ones at large r to spread the warm-up)",
           // No define: the host resolves the rows into the dispatch and the shader's SEGMENT.
@@ -72,7 +72,7 @@ inline Knob walk_rows_knob(std::vector<int> candidates) {
 }
 // The rows of a walk: the knob's, or the image's (above) for tiles `tile_width` columns wide.
 inline int walk_rows(const BlurSettings& s, glm::ivec2 size, int tile_width, long long warmup_rows) {
-  if (const int rows = s.knob("rows").x; rows > 0) return rows;
+  if (const int rows = s.knob(knobs::kRows).x; rows > 0) return rows;
   const long long tiles = (size.x + std::max(tile_width, 1) - 1) / std::max(tile_width, 1), warmup = 2LL * s.kernel.radius + 1;
   int walk = 16;
   while (walk < 512 && walk < size.y && tiles * ((size.y + walk * 2 - 1) / (walk * 2)) * warmup >= warmup_rows) walk *= 2;

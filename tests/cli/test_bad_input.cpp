@@ -233,6 +233,9 @@ std::vector<Case> bad_arguments() {
       {"border_value_overflow", {"--border", "constant", "--border-value", "0,1e400,0,1"}, 2, "has 1e400, outside 0..65504"},
       {"border_export_two_modes", {"--headless", "--variant", "compute-separable", "--border", "wrap,clamp", "--export", out}, 2,
        "--export needs exactly one variant and one setting"},
+      // An effect's chain to ship is one implementation with one setting of everything.
+      {"export_effect_two_implementations", {"--headless", "--effect", "bloom", "--variant", "fft,mip-chain", "--export", out}, 2,
+       "--export with --effect needs exactly one implementation (--variant), one --size, one --border and one value of each knob"},
       {"border_value_above_rgba8",
        {"--headless", "--variant", "compute-separable", "--size", "37x23", "--border", "constant", "--border-value", "2,0,0,1",
         "--output", out, "--frames", "0"},
@@ -509,6 +512,32 @@ std::vector<Case> bad_arguments() {
     }
     cases.push_back({name, args, 2, message});
   }
+  // Depth of field's lens (effects/dof.h), refused while the options are read: before any work.
+  const auto dof = [&](std::string name, std::initializer_list<std::string> more, std::string message) {
+    std::vector<std::string> args = {"--headless", "--effect", "dof", "--frames", "0", "--csv", "out.csv"};
+    args.insert(args.end(), more.begin(), more.end());
+    cases.push_back({std::move(name), args, 2, std::move(message)});
+  };
+  dof("dof_f_number_zero", {"--f-number", "0"}, "--f-number 0 must be above 0");
+  dof("dof_f_number_negative", {"--f-number", "-2"}, "--f-number -2 must be above 0");
+  dof("dof_f_number_nan", {"--f-number", "nan"}, "--f-number 'nan' is not a number");
+  dof("dof_f_number_huge", {"--f-number", "1e6"}, "--f-number 1e+06 is out of range 0..1000");
+  dof("dof_focal_length_zero", {"--focal-length", "0"}, "--focal-length 0 is out of range 1..1000 (millimetres)");
+  dof("dof_focal_length_huge", {"--focal-length", "5000"}, "--focal-length 5000 is out of range 1..1000 (millimetres)");
+  dof("dof_sensor_zero", {"--sensor-height", "0"}, "--sensor-height 0 is out of range 1..100 (millimetres)");
+  dof("dof_sensor_huge", {"--sensor-height", "500"}, "--sensor-height 500 is out of range 1..100 (millimetres)");
+  dof("dof_focus_zero", {"--focus-distance", "0"}, "--focus-distance 0 must be above 0");
+  dof("dof_focus_word", {"--focus-distance", "middle"}, "--focus-distance 'middle' is not a number");
+  dof("dof_focus_within_focal_length", {"--focus-distance", "0.5"},
+      "--focus-distance 0.5 (25 mm) is not beyond the focal length 28 mm: a thin lens forms no image of it");
+  dof("dof_field_of_view_too_wide", {"--sensor-height", "100", "--focal-length", "10"}, "gives a vertical field of view of 156.8 degrees, above 120");
+  dof("dof_circle_too_large", {"--f-number", "0.1"}, "px at 1920x1080 within the scene's depths 6.85..30, above the 128 px the techniques reach");
+  dof("dof_circle_too_large_at_4k", {"--f-number", "0.4", "--size", "640x360,3840x2160"}, "px at 3840x2160");
+  dof("dof_lens_views_zero", {"--lens-views", "0"}, "--lens-views '0' is out of range 1..4096 (or auto)");
+  dof("dof_lens_views_absurd", {"--lens-views", "99999999999999999999"}, "--lens-views '99999999999999999999' is out of range 1..4096");
+  dof("dof_lens_views_word", {"--lens-views", "many"}, "--lens-views 'many' is neither auto nor a whole number");
+  dof("dof_lens_views_fraction", {"--lens-views", "2.5"}, "--lens-views '2.5' is neither auto nor a whole number");
+  dof("dof_export_not_yet", {"--variant", "near-far", "--export", "out"}, "--export of depth of field is not supported yet");
   for (Case& c : cases)
     for (char& ch : c.name)
       if (ch == '-') ch = '_';
@@ -516,6 +545,23 @@ std::vector<Case> bad_arguments() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cli, BadArguments, ::testing::ValuesIn(bad_arguments()), [](const auto& p) { return p.param.name; });
+
+// A focus outside the scene's depth range is no error: the run says so (a note on stdout, before
+// the table) and goes on.
+TEST(EffectNotes, AFocusOutsideTheSceneIsSaidAndTheRunGoesOn) {
+  Sandbox sandbox;
+  for (const auto& [focus, said] : {std::pair{"50", "note: --focus-distance 50 is beyond everything in the scene (its depths: 6.85..30)"},
+                                    std::pair{"2", "note: --focus-distance 2 is nearer than anything in the scene (its depths: 6.85..30)"}}) {
+    const ProgramResult r = run_program(BLURLAB_PROGRAM,
+                                        {"--headless", "--effect", "dof", "--variant", "near-far", "--size", "64x36", "--frames", "0",
+                                         "--focus-distance", focus},
+                                        sandbox.dir());
+    ASSERT_FALSE(r.crashed) << r.err;
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(said), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find("blurlab: "), std::string::npos) << r.err;
+  }
+}
 
 // --- malformed PNG files, made here ---------------------------------------------------------
 

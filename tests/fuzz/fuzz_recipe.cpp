@@ -3,7 +3,7 @@
 // either refused in one line (a Failure, or a library's exception made one line by message_of), or
 // passes check_recipe; from there on only Failure may be thrown: every value run() and the formula
 // reader use was checked (groups at least 1, shaders by plain names, data files checked by the
-// radius_map), and formulas evaluate without overflow or unbounded recursion at any size.
+// radius_map or the frame), and formulas evaluate without overflow or unbounded recursion at any size.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (p.contains("groups"))
         for (const json& g : p.at("groups")) FUZZ_CHECK(g.get<long long>() >= 1 && g.get<long long>() <= kMaxGroups);
     check_formulas(recipe);
-    // Data files as the recipe sizes them, zero-filled where small, through the radius_map's checks.
+    // Data files as the recipe sizes them, zero-filled where small, through the radius_map's and the frame's checks.
     std::map<std::string, std::vector<uint8_t>> contents;
     for (const json& t : recipe.at("textures"))
       if (t.contains("contents")) {
@@ -48,6 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (bytes <= (1u << 20)) contents[t.at("name")] = std::vector<uint8_t>(bytes);
       }
     if (recipe.contains("radius_map")) check_radius_map(recipe, contents);
+    if (recipe.contains("frame")) check_frame(recipe, contents);
   } catch (const Failure& e) {
     check_message(printable(e.what()));
   }

@@ -63,7 +63,7 @@ TEST_F(Pipeline, TimerPoolMeasuresDrawsAndDispatches) {
 
 // A pass that stores into a texture an earlier pass read waits for it (write after read):
 // variable-layers blurs each layer's rows into one scratch image, which the previous layer's
-// columns pass read. On an H100 the two overlapped without the barrier and layers got new rows.
+// columns pass read. On a GPU the two overlapped without the barrier and layers got new rows.
 TEST_F(Pipeline, StoresWaitForEarlierReadsOfTheirTexture) {
   gl::ProgramCache programs(gl::ShaderSources::embedded());
   BlurPipeline pipeline(programs, gl_info().limits);

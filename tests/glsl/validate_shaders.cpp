@@ -49,7 +49,7 @@ struct Request {
   }
 };
 
-// What a big GPU offers (an H200's limits), so every setting a GPU can run is validated.
+// What a big GPU offers (48 KiB of shared memory, 1024 invocations), so every setting a GPU can run is validated.
 gl::GlLimits generous_limits() {
   gl::GlLimits limits;
   limits.max_compute_shared_memory = 49152;

@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
-# Packs the GL grid, the image tests and the export round trips for one run on a lent GPU machine,
-# with the same test programs and the same CTest lists as here, in three builds:
+# Packs the GL grid, the image tests and the export round trips for one run on another Linux
+# machine with a GPU (and no build tools), with the same test programs and the same CTest lists as
+# here, in several builds:
 #   normal                                    this checkout's build-release/
 #   <each GPU break of tests/mutation/run.sh> a scratch clone of HEAD with that break, built apart
 # (a barrier missing between dispatches changes nothing on llvmpipe, which runs one at a time: only
 # a GPU can show those tests red). Run it from the project's root; it builds what it packs:
 #
-#   tests/gpu/pack.sh            every build (about 1 minute on 2 cores with ccache warm, more cold)
-#   tests/gpu/pack.sh normal     the normal build only
+#   tests/gpu/pack.sh DIR            every build (about 1 minute on 2 cores with ccache warm, more cold)
+#   tests/gpu/pack.sh DIR normal     the normal build only
 #
-# It fills .device/ (docs/tools/pack_device.sh: programs, libraries, GL loaders) with gpu/<build>/,
+# It fills DIR (docs/tools/pack_device.sh: programs, libraries, GL loaders) with gpu/<build>/,
 # each a build tree cut down to the test programs and the CTest files that list their tests, its
 # absolute paths made placeholders that tests/gpu/run.sh fills in on the GPU machine, and gpu/<build>/
-# test_regex, the CTest regex of the tests that build runs. Then, on the GPU machine (carry [".device"]):
+# test_regex, the CTest regex of the tests that build runs. Copy DIR and this tree to the GPU
+# machine; there, from the project's root:
 #
-#   tests/gpu/run.sh             runs each build's tests and writes $OUT/gpu_summary.txt
+#   source DIR/env.sh && tests/gpu/run.sh DIR OUT    runs each build's tests, writes OUT/gpu_summary.txt
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 cd "$root"
-only=${1:-}
+[ $# -ge 1 ] || { echo "usage: tests/gpu/pack.sh DIR [normal]" >&2; exit 2; }
+pack=$1
+only=${2:-}
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$root")}
@@ -88,5 +92,5 @@ fi
 
 # blurlab for its libraries (the test programs link a subset of them), and glslangValidator for
 # the export tests' validation of every exported shader.
-docs/tools/pack_device.sh build-release/app/blurlab "$glslang" "$stage/gpu"
-echo 'carry: [".device"]   command: source .device/env.sh && tests/gpu/run.sh'
+docs/tools/pack_device.sh "$pack" build-release/app/blurlab "$glslang" "$stage/gpu"
+echo "on the GPU machine: source $pack/env.sh && tests/gpu/run.sh $pack OUT"

@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# On the GPU machine, from the project's root, after `source .device/env.sh` (tests/gpu/pack.sh
-# packed .device/ here): runs each packed build's tests with ctest, as here, and writes a summary.
+# On the GPU machine, from the project's root, after `source PACK/env.sh` (tests/gpu/pack.sh PACK
+# packed it): runs each packed build's tests with ctest, as here, and writes a summary into OUT.
 #
-#   tests/gpu/run.sh [BUILD...]      default: every build in .device/gpu/, normal first
+#   tests/gpu/run.sh PACK OUT [BUILD...]      default: every build in PACK/gpu/, normal first
 #
 # Each build gets a share of the time (seconds, environment): NORMAL_S (270) for the normal build,
 # BREAK_S (120) for each break; a build cut at its share reports what finished. JOBS: tests at a
 # time (default: the cores). ONLY: a CTest regex run instead of every build's own (to try the
-# script on a few tests). Writes $OUT/gpu_summary.txt (each build: passed, failed, not run, and
+# script on a few tests). Writes OUT/gpu_summary.txt (each build: passed, failed, not run, and
 # the failed tests' names; for a break, "red" when any test failed, as it must, else "SURVIVED")
-# and $OUT/gpu_logs.tar.gz (each build's ctest output). Exit code 0 when the normal build passed
+# and OUT/gpu_logs.tar.gz (each build's ctest output). Exit code 0 when the normal build passed
 # and every break went red.
 set -uo pipefail
 root=$(pwd)
-out=${OUT:-$root/gpu_out}
-mkdir -p "$out"
-[ -d .device/gpu ] || { echo "run.sh: no .device/gpu here: run tests/gpu/pack.sh, and carry .device" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: tests/gpu/run.sh PACK OUT [BUILD...]" >&2; exit 2; }
+pack=$(cd "$1" 2>/dev/null && pwd) || { echo "run.sh: no folder '$1'" >&2; exit 2; }
+out=$2
+shift 2
+mkdir -p "$out" || exit 2
+[ -d "$pack/gpu" ] || { echo "run.sh: no $pack/gpu: pack it with tests/gpu/pack.sh $1 and copy it here" >&2; exit 2; }
 cmake_program=$(command -v cmake) || { echo "run.sh: cmake is not on this machine" >&2; exit 2; }
 command -v ctest >/dev/null || { echo "run.sh: ctest is not on this machine" >&2; exit 2; }
 jobs=${JOBS:-$(nproc)}
@@ -24,11 +27,11 @@ export BLURLAB_TEST_DEVICE=gpu
 builds=("$@")
 if [ ${#builds[@]} -eq 0 ]; then
   builds=(normal)
-  for d in .device/gpu/*/; do d=$(basename "$d"); [ "$d" = normal ] || builds+=("$d"); done
+  for d in "$pack"/gpu/*/; do d=$(basename "$d"); [ "$d" = normal ] || builds+=("$d"); done
 fi
 work=/tmp/blurlab-gpu-run
 rm -rf "$work" && mkdir -p "$work/logs"
-glslang=$root/.device/bin/glslangValidator
+glslang=$pack/bin/glslangValidator
 summary=$out/gpu_summary.txt
 {
   echo "GPU test run, $(date -u +%FT%TZ)"
@@ -36,14 +39,14 @@ summary=$out/gpu_summary.txt
 } > "$summary"
 status=0
 for b in "${builds[@]}"; do
-  src=$root/.device/gpu/$b
+  src=$pack/gpu/$b
   [ -f "$src/test_regex" ] || { echo "$b: not packed" >> "$summary"; status=1; continue; }
   # The build tree where its CTest files point: the programs and CTest files, their paths filled in.
   dir=$work/$b
   cp -r "$src" "$dir"
   # A break's programs that are the normal build's were left out when packed.
-  for p in "$root"/.device/gpu/normal/app/* "$root"/.device/gpu/normal/tests/blurlab*; do
-    rel=${p#"$root"/.device/gpu/normal/}
+  for p in "$pack"/gpu/normal/app/* "$pack"/gpu/normal/tests/blurlab*; do
+    rel=${p#"$pack"/gpu/normal/}
     [ -e "$dir/$rel" ] || cp "$p" "$dir/$rel"
   done
   sed -i -e "s#@BUILD@#$dir#g" -e "s#@SOURCE@#$root#g" -e "s#@CMAKE@#$cmake_program#g" -e "s#@GLSLANG@#$glslang#g" \

@@ -202,8 +202,8 @@ with tempfile.TemporaryDirectory() as tmp:
     judged = run("targets", path, "--targets", targets_path)
     expect(judged.returncode == 0, f"targets failed: {judged.stderr}")
     lines = judged.stdout.splitlines()
-    expect(lines and lines[0].startswith("GPU A, against ") and "targets.json" in lines[0] and "results.json, 2026-02-01" in lines[0],
-           f"the header does not name the GPU, the targets, the file and its date: {lines[:1]}")
+    expect(lines and lines[0].startswith("GPU A, against ") and "targets.json" in lines[0] and "results.json)" in lines[0]
+           and "2026" not in lines[0], f"the header does not name the GPU, the targets and the file (and no date: the docs hold none): {lines[:1]}")
 
     # (variant, setting, the cells of 4096x4096, 1080p and met?, what a mismatch means)
     for variant, setting, expected, why in (
@@ -329,7 +329,8 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("kept")
     env = dict(os.environ, BLURLAB_PYTHON=sys.executable, BLURLAB="/bin/false")
     for args, message in ((["results", "../../../escape", good], "NAME '../../../escape' is not a plain file name"),
-                          (["sweep", "../../x"], "SIZE '../../x' is not WxH"),
+                          (["sweep", tmp, "../../x"], "SIZE '../../x' is not WxH"),
+                          (["sweep", os.path.join(tmp, "no_such_folder"), "64x64"], "is not a folder it can write into"),
                           (["all", ".hidden"], "NAME '.hidden' is not a plain file name"),
                           (["nonsense"], "usage: measure.sh")):
         done = subprocess.run(["bash", measure, *args], capture_output=True, text=True, env=env, timeout=60)
@@ -360,6 +361,102 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("not a digest line at all\n")
     refused = run("older", path, "--digests", digests)
     expect(refused.returncode != 0 and "is not a line of blurlab-code-digests" in refused.stderr, f"a bad digests file: {refused.stderr}")
+
+# --- effects: the effect rows (blurlab's "effect_results"), as docs/EFFECTS.md shows them ------------
+def effect_row(effect, implementation, ms, x_copy, max_lsb, psnr, edges=None, values=None, refused=None):
+    r = {"effect": effect, "implementation": implementation, "width": 1920, "height": 1080, "values": values or {},
+         "total_ms": None if refused else ms, "x_copy": None if refused else x_copy,
+         "check": {"fidelity": {"max_lsb": max_lsb, "psnr_db": psnr}}}
+    if edges is not None:
+        r["check"]["fidelity"]["edges_psnr_db"] = edges
+    if refused:
+        r["unsupported"] = {"reason": refused}
+    return r
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    with_effects = dict(first, effect_results=[effect_row("bloom", "fft", 0.5, 10.0, 3.2, 51.26, values={"psf": "gauss:2%"}),
+                                               effect_row("dof", "gather", 0.25, 5.0, 12.0, 44.04, edges=38.96),
+                                               effect_row("bloom", "huge", 0, 0, 0, 0, refused="needs 64 KiB of shared memory")])
+    path = os.path.join(tmp, "effects.json")
+    with open(path, "w") as f:
+        json.dump(with_effects, f)
+    lines = run("effects", path).stdout.splitlines()
+    expect("| effect | implementation | size | ms | × copy | max LSB | PSNR dB | edges PSNR dB |" in lines
+           and "| bloom (psf gauss:2%) | fft | 1920x1080 | 0.500 | 10.00 | 3 | 51.3 | - |" in lines
+           and "| dof | gather | 1920x1080 | 0.250 | 5.00 | 12 | 44.0 | 39.0 |" in lines
+           and "| bloom | huge | 1920x1080 | refused: needs 64 KiB of shared memory | | | | |" in lines, f"effects: {lines}")
+    no_edges = dict(first, effect_results=with_effects["effect_results"][:1])
+    with open(path, "w") as f:
+        json.dump(no_edges, f)
+    lines = run("effects", path).stdout.splitlines()
+    expect("| effect | implementation | size | ms | × copy | max LSB | PSNR dB |" in lines, f"effects without edges PSNR: {lines}")
+    plain = os.path.join(tmp, "plain.json")
+    with open(plain, "w") as f:
+        json.dump(first, f)
+    expect("holds no effect rows" in run("effects", plain).stdout, "a file without effect rows")
+    # merge keeps the effect rows of every report
+    merged = os.path.join(tmp, "merged_effects.json")
+    expect(run("merge", merged, path, path).returncode == 0 and len(json.load(open(merged))["effect_results"]) == 2,
+           "merge dropped the effect rows")
+    # an effect row's number of another kind is refused in one line
+    with open(path, "w") as f:
+        json.dump(dict(first, effect_results=[dict(effect_row("bloom", "fft", 0.5, 10.0, 3, 50), x_copy="fast")]), f)
+    done = run("effects", path)
+    expect(done.returncode == 1 and done.stderr.count("\n") == 1 and "x_copy fast is not a number" in done.stderr,
+           f"an effect row's text x_copy: {done.returncode} {done.stderr!r}")
+
+
+# --- table --defaults and --mark-older; ranking --top ---------------------------------------------
+with tempfile.TemporaryDirectory() as tmp:
+    rows = [copy_row(BIG, 0.05),
+            dict(row("tuned-fast", BIG, "box", 8, 0.05, 1.0), settings=dict(row("x", BIG, "box", 8, 0, 0)["settings"], tuned=True)),
+            dict(row("swept", BIG, "box", 8, 0.06, 1.2), settings=dict(row("x", BIG, "box", 8, 0, 0)["settings"], knobs={"k": "1"})),
+            dict(row("swept", BIG, "box", 8, 0.07, 1.4), settings=dict(row("x", BIG, "box", 8, 0, 0)["settings"], knobs={"k": "2"})),
+            dict(row("plain", BIG, "box", 8, 0.10, 2.0), made_by={"code": "old"}),
+            dict(row("today", BIG, "box", 16, 0.10, 2.0), made_by={"code": "1111"})]
+    path = os.path.join(tmp, "defaults.json")
+    with open(path, "w") as f:
+        json.dump(dict(first, results=rows), f)
+    digests = os.path.join(tmp, "digests.txt")
+    with open(digests, "w") as f:
+        f.write("plain 1111\ntoday 1111\ntuned-fast 1111\nswept 1111\n")
+    lines = run("table", path).stdout.splitlines()
+    expect("| box r = 8 | tuned-fast | 0.0500 | 1.00 |" in lines, f"table without --defaults: {lines}")
+    lines = run("table", path, "--defaults", "--mark-older", "--digests", digests).stdout.splitlines()
+    expect("| box r = 8 | plain (older) | 0.100 | 2.00 |" in lines and "| box r = 16 | today | 0.100 | 2.00 |" in lines,
+           f"table --defaults --mark-older: {lines}")
+    lines = run("ranking", path, "--kernel", "box", "--radius", "8", "--top", "1").stdout.splitlines()
+    expect("| tuned-fast | 0.0500 (1.00x) |" in lines and "- slower: swept, plain" in lines and len([l for l in lines if l.startswith("| ")]) == 3,
+           f"ranking --top 1: {lines}")
+    one_line_refusal(run_bounded("ranking", path, "--top", "0"), 2, "--top 0 is not a whole number from 1", "--top 0")
+
+
+# --- docs: each marked block is what its command prints -------------------------------------------
+with tempfile.TemporaryDirectory() as tmp:
+    report = os.path.join(tmp, "gpu.json")
+    with open(report, "w") as f:
+        json.dump(first, f)
+    doc = os.path.join(tmp, "doc.md")
+    stale = f"# A doc\n\nBefore.\n\n<!-- results: table {report} --radius 8 -->\nan old table\n<!-- /results -->\n\nAfter.\n"
+    with open(doc, "w") as f:
+        f.write(stale)
+    done = run("docs", "--check", doc)
+    expect(done.returncode == 1 and "differ from what their commands print" in done.stderr and open(doc).read() == stale,
+           f"docs --check of a stale block: {done.returncode} {done.stderr!r}")
+    done = run("docs", doc)
+    table_now = run("table", report, "--radius", "8").stdout
+    expect(done.returncode == 0 and open(doc).read() == stale.replace("an old table\n", table_now.rstrip("\n") + "\n\n"),
+           f"docs did not write the block as its command prints it: {open(doc).read()!r}")
+    expect(run("docs", "--check", doc).returncode == 0, "docs --check fails on the block docs just wrote")
+    for text, message in ((f"<!-- results: table {report} -->\nno end\n", "has no '<!-- /results -->'"),
+                          (f"<!-- results: merge {report} {report} -->\n<!-- /results -->\n", "a results block runs one of"),
+                          (f"<!-- results: table {report} --radius x -->\n<!-- /results -->\n", "--radius 'x' is not a list")):
+        with open(doc, "w") as f:
+            f.write(text)
+        done = run("docs", doc)
+        expect(done.returncode == 1 and done.stderr.count("\n") == 1 and message in done.stderr and open(doc).read() == text,
+               f"docs with {text!r}: {done.returncode} {done.stderr!r}")
 
 for failure in failures:
     print("FAIL:", failure)

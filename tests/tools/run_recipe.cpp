@@ -1,4 +1,4 @@
-// blurlab-run-recipe DIR/recipe.json IN.png OUT.png   (OUT's name must end in .png)
+// blurlab-run-recipe DIR/recipe.json [IN.png] OUT.png   (OUT's name must end in .png)
 // Runs a blur exported by `blurlab --export` as someone shipping it would: from recipe.json and the
 // shader files beside it alone, with plain OpenGL (libepoxy, an EGL context without a surface),
 // nlohmann-json and libpng, and none of blurlab's blurs or GL code. Every texture, sampler,
@@ -15,7 +15,12 @@
 // variant's levels and weights) are filled from their data files, each checked first: its size,
 // and for a "radius_map" the levels within 0..max_level and each level's weights a kernel; a
 // texture whose "initial_contents" are "zeros" is cleared once. A bad or missing file is one line
-// on stderr and exit 1.
+// on stderr and exit 1. An effect's chain (`blurlab --effect NAME --export`) runs the same way, on
+// the frame its recipe carries: its "frame" names the data files of the HDR frame (texture
+// "source", rgba16f: radiance, finite and at least 0) and of its depth (depth32f, in [0, 1]), each
+// checked before GL sees it; it takes no IN.png (given one, or a blur's recipe without one, it says
+// which command line the recipe takes, exit 2), and writes the picture the chain ships (rgba8,
+// already tonemapped and encoded) to OUT.png.
 // It ships with every export and is one of blurlab's programs, so it keeps blurlab's rules, from
 // blurlab's own code for them (src/util: files, messages, the GLSL bounds; nothing of GL or blurs):
 // every file it reads is a regular file of bounded size, opened without waiting (a FIFO or
@@ -81,6 +86,9 @@ constexpr size_t kMaxContentsBytes = 1u << 30;
 constexpr long long kMaxSide = 16384, kMaxGroups = 65535;  // GL 4.3's least GL_MAX_TEXTURE_SIZE and work group count
 constexpr int kMaxDepth = 32;                              // JSON nesting and formula parentheses
 constexpr size_t kMaxFormula = 1000, kMaxItems = 64;
+// The internal format of a depth texture (an effect's frame's depth): filled from its data file
+// (one float a texel), only ever sampled.
+constexpr std::string_view kDepthFormat = "GL_DEPTH_COMPONENT32F";
 
 // Text from a recipe, a file name or a driver on one line (blurlab::single_line: control
 // characters as \n, \e, \xNN, \u0080..), so no name can end the line or drive the terminal; at
@@ -117,7 +125,7 @@ GLenum gl_enum(const std::string& name) {
       {"GL_REPEAT", GL_REPEAT},         {"GL_MIRRORED_REPEAT", GL_MIRRORED_REPEAT},
       {"GL_CLAMP_TO_BORDER", GL_CLAMP_TO_BORDER}, {"GL_TRIANGLES", GL_TRIANGLES},
       {"GL_RGBA", GL_RGBA},             {"GL_UNSIGNED_BYTE", GL_UNSIGNED_BYTE}, {"GL_HALF_FLOAT", GL_HALF_FLOAT},
-      {"GL_FLOAT", GL_FLOAT}};
+      {"GL_FLOAT", GL_FLOAT},           {"GL_DEPTH_COMPONENT32F", GL_DEPTH_COMPONENT32F}, {"GL_DEPTH_COMPONENT", GL_DEPTH_COMPONENT}};
   const auto it = names.find(name);
   if (it == names.end()) throw Failure("the recipe names an unknown GL enum '" + name + "'");
   return it->second;
@@ -190,10 +198,11 @@ void write_png(const std::string& path, const Picture& picture) {
 // folder holds the export alone), and a target blurlab would write: not a link that leads through
 // /proc (/dev/stdout of a shell that redirected it to a file), not read-only (root writes anything,
 // and renaming replaces any file), not a directory, block device or socket.
-void check_output(const std::string& out, const std::string& in, const fs::path& recipe_path) {
+void check_output(const std::string& out, const std::optional<std::string>& in, const fs::path& recipe_path) {
   const fs::path dir = recipe_path.parent_path().empty() ? fs::path(".") : recipe_path.parent_path();
-  blurlab::check_outputs_spare_inputs({{out, "OUT.png"}}, {}, {{in, "IN.png"}, {recipe_path, "the recipe"}},
-                                      {{dir, "the recipe's folder"}});
+  blurlab::NamedPaths inputs{{recipe_path, "the recipe"}};
+  if (in) inputs.emplace_back(*in, "IN.png");
+  blurlab::check_outputs_spare_inputs({{out, "OUT.png"}}, {}, inputs, {{dir, "the recipe's folder"}});
   blurlab::check_output_target(out, "OUT.png");
 }
 
@@ -491,22 +500,79 @@ std::vector<uint8_t> read_contents(const fs::path& dir, const json& texture) {
   const json& c = texture.at("contents");
   const std::string name = texture.at("name"), file = c.at("file");
   const fs::path path = file_in(dir, file, "texture " + name + ": contents file");
-  if (c.at("pixel_format") != "GL_RGBA") throw Failure("texture " + name + ": contents are not GL_RGBA");
+  // A depth texture's texels are one float each; every other's four components.
+  const bool depth = texture.at("internal_format") == kDepthFormat;
+  const std::string pixel_format = depth ? "GL_DEPTH_COMPONENT" : "GL_RGBA";
+  if (c.at("pixel_format") != pixel_format) throw Failure("texture " + name + ": contents are not " + pixel_format);
   const std::map<std::string, size_t> component_bytes{{"GL_UNSIGNED_BYTE", 1}, {"GL_HALF_FLOAT", 2}, {"GL_FLOAT", 4}};
   const std::string type = c.at("pixel_type");
   if (!component_bytes.count(type)) throw Failure("texture " + name + ": unknown pixel type '" + type + "'");
-  const size_t texel = 4 * component_bytes.at(type);
-  if (c.at("bytes_per_texel") != texel) throw Failure("texture " + name + ": " + type + " RGBA texels are " + std::to_string(texel) + " bytes, not " + c.at("bytes_per_texel").dump());
+  if (depth && type != "GL_FLOAT") throw Failure("texture " + name + ": depth contents are GL_FLOAT, not " + type);
+  const size_t texel = (depth ? 1 : 4) * component_bytes.at(type);
+  if (c.at("bytes_per_texel") != texel)
+    throw Failure("texture " + name + ": " + type + " " + pixel_format + " texels are " + std::to_string(texel) + " bytes, not " + c.at("bytes_per_texel").dump());
   const char* native = std::endian::native == std::endian::little ? "little-endian" : "big-endian";
   if (texel > 4 && c.at("byte_order") != native) throw Failure("texture " + name + ": contents are " + c.at("byte_order").dump() + ", this machine " + native);
   const size_t expected = static_cast<size_t>(texture.at("width").get<int>()) * texture.at("height").get<int>() * texel;
   if (c.at("bytes") != expected)
     throw Failure("texture " + name + ": the recipe gives " + c.at("bytes").dump() + " bytes of contents, its size needs " + std::to_string(expected));
   if (expected > kMaxContentsBytes) throw Failure("texture " + name + ": " + std::to_string(expected) + " bytes of contents, more than 1 GiB");
-  const std::string bytes = read_file(path, expected, "the contents of texture " + name);
+  // A byte more than it needs, so that a file one byte long is named with its size exactly.
+  const std::string bytes = read_file(path, expected + 1, "the contents of texture " + name);
   if (bytes.size() != expected)
-    throw Failure(file + " holds " + std::to_string(bytes.size()) + " bytes, texture " + name + " needs " + std::to_string(expected));
+    throw Failure(file + " holds " + std::to_string(bytes.size()) + " bytes, texture " + name + " needs " + std::to_string(expected) + " (" +
+                  std::to_string(texture.at("width").get<int>()) + "x" + std::to_string(texture.at("height").get<int>()) + " texels of " +
+                  std::to_string(texel) + " bytes)");
   return {bytes.begin(), bytes.end()};
+}
+
+// An IEEE half float's value (binary16: 1 sign bit, 5 exponent bits, 10 fraction bits).
+double half_value(uint16_t h) {
+  const int exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
+  const double magnitude = exponent == 0    ? std::ldexp(fraction, -24)
+                           : exponent == 31 ? (fraction ? NAN : INFINITY)
+                                            : std::ldexp(1024 + fraction, exponent - 25);
+  return (h & 0x8000) ? -magnitude : magnitude;
+}
+
+// An effect's frame (its "frame"): the HDR frame's texels hold radiance (R, G and B finite and at
+// least 0, alpha finite) and the depth's window-space depths in [0, 1]. A damaged or foreign file
+// would otherwise tonemap NaN or infinities into the picture, or read depths no camera makes.
+void check_frame(const json& recipe, const std::map<std::string, std::vector<uint8_t>>& contents) {
+  const json& frame = recipe.at("frame");
+  const auto texture_of = [&](const char* part) -> const json& {
+    for (const json& t : recipe.at("textures"))
+      if (t.at("name") == frame.at(part).at("texture")) {
+        if (!contents.count(t.at("name"))) throw Failure("\"frame\" " + std::string(part) + ": texture " + t.at("name").get<std::string>() + " has no contents");
+        return t;
+      }
+    throw Failure("\"frame\" " + std::string(part) + ": no such texture");
+  };
+  const auto where = [](const json& t, size_t texel, const char* channel) {
+    const int width = t.at("width");
+    return t.at("contents").at("file").get<std::string>() + ": texel (" + std::to_string(texel % width) + ", " + std::to_string(texel / width) +
+           ")" + channel;
+  };
+  const json& source = texture_of("source");
+  if (source.at("contents").at("pixel_type") != "GL_HALF_FLOAT") throw Failure("\"frame\" source: the frame is not GL_HALF_FLOAT");
+  const std::vector<uint8_t>& texels = contents.at(source.at("name"));
+  for (size_t i = 0; i + 1 < texels.size(); i += 2) {
+    uint16_t bits = 0;
+    std::memcpy(&bits, &texels[i], sizeof bits);
+    const double v = half_value(bits);
+    const size_t component = i / 2 % 4;
+    if (!std::isfinite(v) || (component < 3 && v < 0.0))
+      throw Failure(where(source, i / 8, component == 0 ? " red" : component == 1 ? " green" : component == 2 ? " blue" : " alpha") +
+                    " is " + std::to_string(v) + ", not " + (component < 3 ? "a radiance (finite, at least 0)" : "finite"));
+  }
+  if (!frame.contains("depth")) return;
+  const json& depth = texture_of("depth");
+  const std::vector<uint8_t>& depths = contents.at(depth.at("name"));
+  for (size_t i = 0; i + 3 < depths.size(); i += 4) {
+    float d = 0.0f;
+    std::memcpy(&d, &depths[i], sizeof d);
+    if (!(d >= 0.0f && d <= 1.0f)) throw Failure(where(depth, i / 4, "") + " holds depth " + std::to_string(d) + ", not one in [0, 1]");
+  }
 }
 
 // A variable-radius recipe's levels and weights (its "radius_map") hold what the shaders assume:
@@ -619,7 +685,12 @@ void wholes(const json& object, const char* key, const std::string& where, size_
 
 // The formats a texture of a recipe has, and the raw (unsigned-integer) image format of each, of
 // the same size a texel: an image binding reads and writes a texture in one of the two.
-const std::set<std::string> kTextureFormats = {"GL_RGBA8", "GL_RGBA16F", "GL_RGBA32F"};
+// A depth texture (an effect's frame's depth, filled from its data file) is only ever sampled: it
+// has no image format, so no raw twin.
+// Each by the name the recipe's "format" gives it (blurlab's).
+const std::map<std::string, std::string> kTextureFormatNames = {
+    {"GL_RGBA8", "rgba8"}, {"GL_RGBA16F", "rgba16f"}, {"GL_RGBA32F", "rgba32f"}, {"GL_DEPTH_COMPONENT32F", "depth32f"}};
+const std::set<std::string> kTextureFormats = {"GL_RGBA8", "GL_RGBA16F", "GL_RGBA32F", "GL_DEPTH_COMPONENT32F"};
 const std::map<std::string, std::string> kRawTwin = {{"GL_RGBA8", "GL_R32UI"}, {"GL_RGBA16F", "GL_RG32UI"}, {"GL_RGBA32F", "GL_RGBA32UI"}};
 
 // "rgba8" of "GL_RGBA8": the recipe's lower-case name of a GL format.
@@ -642,13 +713,19 @@ const std::string& one_of(const json& object, const char* key, const std::string
 
 // Every value of the recipe the runner uses, with its type and range, and what the passes need:
 // groups of at least 1 (with [0, 0, 0] nothing ran and the destination came out black, exit 0),
-// shaders by plain names, every texture filled from a file checked by the radius_map, and no
-// texture read before something fills it (the source by the image, others by their data file or
-// an earlier pass), the destination written. After this, run() reads nothing it has not checked.
+// shaders by plain names, every texture filled from a file checked by the radius_map or the frame, a
+// depth texture only sampled, and no texture read before something fills it (the source by the
+// image or its data file, others by their data file or an earlier pass), the destination written.
+// After this, run() reads nothing it has not checked.
 void check_recipe(const json& r) {
   if (!r.is_object() || r.value("format", json()) != "blurlab-recipe" || r.value("version", json()) != 3)
     throw Failure("not a blurlab recipe of version 3");
-  text_member(r, "variant", "the recipe");
+  if (r.contains("effect")) {  // an effect's chain, by its implementation
+    text_member(r, "effect", "the recipe");
+    text_member(r, "implementation", "the recipe");
+  } else {
+    text_member(r, "variant", "the recipe");
+  }
   whole_member(r, "width", "the recipe", 1, kMaxSide);
   whole_member(r, "height", "the recipe", 1, kMaxSide);
   member(member(r, "light", "the recipe", &json::is_object, "an object"), "linear", "\"light\"", &json::is_boolean, "true or false");
@@ -667,12 +744,13 @@ void check_recipe(const json& r) {
     whole_member(t, "height", what, 1, kMaxSide);
     whole_member(t, "levels", what, 1, 15);
     const std::string& format = one_of(t, "internal_format", what, kTextureFormats);
-    if (t.contains("format") && t.at("format") != lower_name(format))
+    if (t.contains("format") && t.at("format") != kTextureFormatNames.at(format))
       throw Failure(what + ": \"format\" " + printable(t.at("format").dump()) + " is not its internal_format " + format);
     formats[name] = format;
     text_member(t, "size_formula", what);
     if (t.contains("initial_contents")) {
       if (t.contains("contents")) throw Failure(what + " has both \"contents\" and \"initial_contents\"");
+      if (format == kDepthFormat) throw Failure(what + " is a depth texture: its contents come from a file, not \"initial_contents\"");
       if (one_of(t, "initial_contents", what, {"zeros", "scratch"}) == "zeros") filled.insert(name);
       else scratch.insert(name);
     }
@@ -688,17 +766,36 @@ void check_recipe(const json& r) {
   }
   for (const char* needed : {"source", "destination"})
     if (!names.count(needed)) throw Failure("the recipe has no texture '" + std::string(needed) + "'");
+  if (formats.at("destination") == kDepthFormat) throw Failure("texture 'destination' is a depth texture, not a picture");
   if (r.contains("radius_map")) whole_member(member(r, "radius_map", "the recipe", &json::is_object, "an object"), "max_level", "\"radius_map\"", 0, 255);
-  if (!with_contents.empty()) {
-    // Data files hold what only the radius_map says how to check: without it, any bytes (NaN weights) would pass.
-    if (!r.contains("radius_map")) throw Failure("texture '" + with_contents.front() + "' is filled from a file, but the recipe has no \"radius_map\" to check it by");
+  // Data files hold what only the radius_map or the frame says how to check: without them, any bytes
+  // (NaN weights, a frame of infinities) would pass.
+  std::set<std::string> checked;
+  if (r.contains("radius_map")) {
     const json& map = r.at("radius_map");
-    std::set<std::string> checked;
     for (const char* part : {"levels", "weights"})
       if (map.contains(part)) checked.insert(text_member(member(map, part, "\"radius_map\"", &json::is_object, "an object"), "texture", part));
-    for (const std::string& name : with_contents)
-      if (!checked.count(name)) throw Failure("texture '" + name + "' is filled from a file the \"radius_map\" does not check");
   }
+  if (r.contains("frame")) {
+    const json& frame = member(r, "frame", "the recipe", &json::is_object, "an object");
+    for (const auto& [part, format] : {std::pair{"source", "GL_RGBA16F"}, std::pair{"depth", kDepthFormat.data()}}) {
+      if (!frame.contains(part)) continue;
+      const std::string where = "\"frame\" " + std::string(part);
+      const std::string& texture = text_member(member(frame, part, "\"frame\"", &json::is_object, "an object"), "texture", where);
+      if (part == std::string("source") && texture != "source") throw Failure(where + " is texture '" + texture + "', not 'source'");
+      if (!formats.count(texture)) throw Failure(where + ": no texture '" + texture + "'");
+      if (formats.at(texture) != format) throw Failure(where + ": texture '" + texture + "' is " + formats.at(texture) + ", not " + format);
+      if (std::find(with_contents.begin(), with_contents.end(), texture) == with_contents.end())
+        throw Failure(where + ": texture '" + texture + "' has no \"contents\" to fill it from");
+      checked.insert(texture);
+    }
+    if (!frame.contains("source")) throw Failure("\"frame\" has no \"source\"");
+  }
+  for (const std::string& name : with_contents)
+    if (!checked.count(name))
+      throw Failure("texture '" + name + "' is filled from a file, but neither the recipe's \"radius_map\" nor its \"frame\" checks it");
+  for (const auto& [name, format] : formats)
+    if (format == kDepthFormat && !checked.count(name)) throw Failure("depth texture '" + name + "' is not the frame's depth");
   const json& passes = list_member(r, "passes", "the recipe", 1, kMaxItems);
   for (size_t i = 0; i < passes.size(); ++i) {
     const json& p = passes[i];
@@ -732,6 +829,7 @@ void check_recipe(const json& r) {
         // other reads the texels as values they are not.
         const std::string& gl_format = text_member(b, "gl_image_format", where);
         const std::string& own = formats.at(texture);
+        if (own == kDepthFormat) throw Failure(where + ": a depth texture is sampled, never bound as an image");
         if (gl_format != own && gl_format != kRawTwin.at(own))
           throw Failure(where + ": image format " + gl_format + " is neither the texture's " + own + " nor its raw twin " + kRawTwin.at(own));
         if (b.at("image_format") != lower_name(gl_format))
@@ -771,6 +869,7 @@ void check_recipe(const json& r) {
       const json& fb = member(p, "framebuffer", what + " (no \"groups\")", &json::is_object, "an object");
       const std::string& target = text_member(fb, "color_attachment0", what + ", framebuffer");
       if (!names.count(target)) throw Failure(what + " draws into texture '" + target + "', which the recipe does not list");
+      if (formats.at(target) == kDepthFormat) throw Failure(what + " draws into depth texture '" + target + "' as a colour attachment");
       whole_member(fb, "level", what + ", framebuffer", 0, 14);
       wholes(p, "viewport", what, 4, 0, kMaxSide);
       if (p.at("viewport")[2] == 0 || p.at("viewport")[3] == 0) throw Failure(what + ": the viewport is empty");
@@ -803,6 +902,14 @@ std::string message_of(const std::exception& e) {
   return printable(what);
 }
 
+// The texture "source" of a recipe that fills it from a data file (an effect's HDR frame), or nullptr
+// for one that takes IN.png.
+const json* frame_source(const json& recipe) {
+  for (const json& t : recipe.at("textures"))
+    if (t.at("name") == "source" && t.contains("contents")) return &t;
+  return nullptr;
+}
+
 // The sizes the recipe holds for ("holds_for": width, height and texels, each [low, high]): those
 // at which blurlab makes the programs it carries. Another size is refused, as a recipe of another
 // size without formulas is: blurlab would run other programs there.
@@ -828,7 +935,8 @@ void check_holds_for(const json& recipe, long long w, long long h, const std::st
                 size_text(w, h));
 }
 
-int run(const fs::path& recipe_path, const std::string& in, const std::string& out) {
+// `in`: IN.png, for a recipe that blurs an image; none for one whose frame comes from its data file.
+int run(const fs::path& recipe_path, const std::optional<std::string>& in, const std::string& out) {
   check_output(out, in, recipe_path);
   // OUT.png gets PNG bytes: another extension (x.jpg) would name a format the file is not.
   if (const std::string tail = out.substr(out.size() - std::min<size_t>(4, out.size())); tail != ".png" && tail != ".PNG")
@@ -841,20 +949,33 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
   } catch (const Failure& e) {
     throw Failure(named(recipe_path) + ": " + e.what());
   }
+  // Which frame the recipe takes decides the command line: a usage mistake, before any file is read.
+  const json* from_data = frame_source(exported);
+  if (from_data && in)
+    throw blurlab::UsageError(named(*in) + " given, but " + named(recipe_path) + " takes its frame from its data file " +
+                              from_data->at("contents").at("file").get<std::string>() + ": run blurlab-run-recipe RECIPE OUT.png");
+  if (!from_data && !in)
+    throw blurlab::UsageError(named(recipe_path) + " blurs an image and none was given: run blurlab-run-recipe RECIPE IN.png OUT.png");
   const fs::path dir = recipe_path.parent_path();
   // Every data file is read and checked before GL starts: a bad one costs no context.
   std::map<std::string, std::vector<uint8_t>> contents;
   for (const json& t : exported.at("textures"))
     if (t.contains("contents")) contents[t.at("name")] = read_contents(dir, t);
   if (exported.contains("radius_map")) check_radius_map(exported, contents);
+  if (exported.contains("frame")) check_frame(exported, contents);
   const std::map<std::string, std::string> shader_texts = read_shaders(dir, exported.at("passes"));
-  const Picture picture = read_png(in);
-  check_holds_for(exported, picture.width, picture.height, in);
-  const json recipe = at_size(exported, picture.width, picture.height, in);
+  // A frame from data runs at the recipe's size; an image at its own, where the recipe holds for it
+  // and the formulas allow: what the recipe's own formulas and data files say of the size first (a
+  // map made per pixel, a texture without a formula: the specific reason), then the sizes blurlab
+  // makes its programs for.
+  const std::optional<Picture> picture = in ? std::optional(read_png(*in)) : std::nullopt;
+  const json recipe = picture ? at_size(exported, picture->width, picture->height, *in) : exported;
+  if (picture) check_holds_for(exported, picture->width, picture->height, *in);
+  const long long width = recipe.at("width"), height = recipe.at("height");
   try {
     check_recipe(recipe);  // the sizes its formulas give for IN.png's, within range too
   } catch (const Failure& e) {
-    throw Failure(named(recipe_path) + " at " + size_text(picture.width, picture.height) + ": " + e.what());
+    throw Failure(named(recipe_path) + " at " + size_text(width, height) + ": " + e.what());
   }
   make_context();
 
@@ -878,21 +999,23 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
   const bool linear = recipe.at("light").at("linear");
   const Texture& source = textures.at("source");
   const Texture& destination = textures.at("destination");
-  if (picture.width != source.width || picture.height != source.height)
-    throw Failure(in + " is " + size_text(picture.width, picture.height) + ", the source texture " + size_text(source.width, source.height));
-  glBindTexture(GL_TEXTURE_2D, source.id);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  if (source.unorm8 && !linear) {
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, source.width, source.height, GL_RGBA, GL_UNSIGNED_BYTE, picture.rgba.data());
-  } else {
-    std::vector<float> values(picture.rgba.size());
-    for (size_t i = 0; i < values.size(); ++i) {
-      const double v = picture.rgba[i] / 255.0;
-      values[i] = static_cast<float>(linear && i % 4 != 3 ? decode_srgb(v) : v);  // alpha is not encoded
+  if (picture) {  // else its data file filled it above
+    if (picture->width != source.width || picture->height != source.height)
+      throw Failure(*in + " is " + size_text(picture->width, picture->height) + ", the source texture " + size_text(source.width, source.height));
+    glBindTexture(GL_TEXTURE_2D, source.id);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    if (source.unorm8 && !linear) {
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, source.width, source.height, GL_RGBA, GL_UNSIGNED_BYTE, picture->rgba.data());
+    } else {
+      std::vector<float> values(picture->rgba.size());
+      for (size_t i = 0; i < values.size(); ++i) {
+        const double v = picture->rgba[i] / 255.0;
+        values[i] = static_cast<float>(linear && i % 4 != 3 ? decode_srgb(v) : v);  // alpha is not encoded
+      }
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, source.width, source.height, GL_RGBA, GL_FLOAT, values.data());
     }
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, source.width, source.height, GL_RGBA, GL_FLOAT, values.data());
+    glBindTexture(GL_TEXTURE_2D, 0);
   }
-  glBindTexture(GL_TEXTURE_2D, 0);
 
   GLuint vertex_array = 0;
   glGenVertexArrays(1, &vertex_array);
@@ -965,9 +1088,11 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
     blurred.rgba[i] = static_cast<uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255.0));
   }
   write_png(out, blurred);
-  std::printf("%s: ran %zu passes at %s from %s alone (%d formulas agree with its counts at %s); wrote %s\n",
-              printable(recipe.at("variant").get<std::string>()).c_str(), recipe.at("passes").size(),
-              size_text(picture.width, picture.height).c_str(), printable(recipe_path.string()).c_str(), formulas,
+  const std::string what = recipe.contains("effect") ? recipe.at("effect").get<std::string>() + " by " + recipe.at("implementation").get<std::string>()
+                                                     : recipe.at("variant").get<std::string>();
+  std::printf("%s: ran %zu passes at %s from %s alone%s (%d formulas agree with its counts at %s); wrote %s\n", printable(what).c_str(),
+              recipe.at("passes").size(), size_text(width, height).c_str(), printable(recipe_path.string()).c_str(),
+              from_data ? (" and its frame " + printable(from_data->at("contents").at("file").get<std::string>())).c_str() : "", formulas,
               size_text(exported.at("width"), exported.at("height")).c_str(), printable(out).c_str());
   return 0;
 }
@@ -976,8 +1101,8 @@ int run(const fs::path& recipe_path, const std::string& in, const std::string& o
 
 #ifndef RUN_RECIPE_NO_MAIN  // tests/fuzz/fuzz_recipe.cpp takes the reader without it
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: blurlab-run-recipe DIR/recipe.json IN.png OUT.png\n");
+  if (argc != 3 && argc != 4) {  // IN.png for a recipe that blurs an image; none for one whose frame is its data file
+    std::fprintf(stderr, "usage: blurlab-run-recipe DIR/recipe.json [IN.png] OUT.png\n");
     return 2;
   }
   // As blurlab (app/main.cpp): a write that cannot be done is an error with its reason (EPIPE,
@@ -985,7 +1110,7 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGXFSZ, SIG_IGN);
   try {
-    const int code = run(argv[1], argv[2], argv[3]);
+    const int code = argc == 4 ? run(argv[1], std::string(argv[2]), argv[3]) : run(argv[1], std::nullopt, argv[2]);
     blurlab::check_standard_output();  // the line it printed reached its reader, or the exit code says so
     return code;
   } catch (const blurlab::Error& e) {  // Failure, and blurlab's own (files, GLSL bounds): 2 for a usage mistake

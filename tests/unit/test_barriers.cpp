@@ -48,7 +48,7 @@ TEST(Barriers, OneBarrierCoversEveryTextureWrittenBeforeIt) {
 }
 
 // Write after read: a pass stores into a texture an earlier pass read (a scratch image reused by
-// the next layer). Without the barrier the H100 overlapped the two and the reader saw new texels.
+// the next layer). Without the barrier a GPU overlapped the two and the reader saw new texels.
 TEST(Barriers, AStoreWaitsForEarlierReadsOfItsTexture) {
   std::vector<GLbitfield> issued;
   BarrierTracker t([&](GLbitfield b) { issued.push_back(b); });

@@ -414,8 +414,8 @@ TEST(Conclusion, ResultsRowsOlderThanTheCodeAreNotRanked) {
 
 // The run of the issue that found stale advice: on a CPU rasterizer, fft, compute-separable-
 // regblock and dual-kawase at sigma 30. No answer drawn from the results files the program carries
-// ranks a row that does not hold for today's code and defaults (h100.json's compute-separable-
-// regblock at 348x copy and recursive-gaussian-blocks were made before the regblock rework).
+// ranks a row that does not hold for today's code and defaults (a row made by older code of its
+// variant, or with other knobs than its defaults, is left out).
 TEST(Conclusion, CarriedResultsRankOnlyRowsOfTodaysCode) {
   Report r;
   r.gl.renderer = "llvmpipe (LLVM 15.0.6, 256 bits)";

@@ -183,9 +183,9 @@ TEST(Settings, ResolveKeepsExactlyTheVariantsKnobs) {
 }
 
 // The cliff a default must not return to: weighted taps unrolled whole past r = 64, the largest
-// radius at which compute-separable-regblock's unrolled sums ran at speed on an H100 (51% of the
-// FMA rate at r = 64); at r = 90 the compiler left them as loops indexing the weights, 2% of it
-// (docs/PERFORMANCE.md, "The exact Gaussian"). Every variant with the taps knob streams them there.
+// radius at which compute-separable-regblock's unrolled sums were measured at speed; at r = 90 the
+// compiler left them as loops indexing the weights, a cliff (docs/EXPERIMENTS.md, "The exact
+// Gaussian"). Every variant with the taps knob streams them there.
 TEST(Defaults, NoVariantUnrollsItsTapsPastTheLargestRadiusMeasuredFast) {
   constexpr int kLargestFastUnrolled = 64;
   int variants_with_taps = 0;
