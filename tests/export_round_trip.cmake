@@ -19,7 +19,8 @@
 # Any refusal fails: every variant must export its default knobs at this size (approximations,
 # given r = 5, blur for sigma = 5/3 and are compared with their CPU model). WIDTH x HEIGHT: the
 # image's size, 61x43 unless given (a large one keeps many workgroups of a pass in flight while the
-# next pass starts, where a GPU shows a barrier missing between the runner's passes).
+# next pass starts, where a GPU shows a barrier missing between the runner's passes; a tall one needs
+# several workgroups along its long side, where a workgroup formula with its axes swapped shows).
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
 include(${CMAKE_CURRENT_LIST_DIR}/run_command.cmake)

@@ -81,6 +81,16 @@ foreach(line IN LISTS lines)
     set_tests_properties(export.${variant}.large PROPERTIES TIMEOUT 300)
     blurlab_tier(export.${variant}.large export)
   endif()
+  # Taller than wide, with several workgroups along the long side: the walks' workgroup formulas
+  # (lines across times segments along, in W and H) give the same counts at 61x43 whichever axis
+  # they walk, as one workgroup covers each pass's lines there; here a formula with its axes swapped
+  # gives counts other than the recipe's, and lines unblurred at any other size.
+  if(variant MATCHES "^(compute-sliding|compute-sliding-tiles|box-iterated)$")
+    add_test(export.${variant}.tall "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} -DWIDTH=37 -DHEIGHT=400
+             -DDIR=${WORK}/${variant}.tall -P "${ROUND_TRIP}")
+    set_tests_properties(export.${variant}.tall PROPERTIES TIMEOUT 300)
+    blurlab_tier(export.${variant}.tall export)
+  endif()
   # Linear light: the recipe says the source holds it and the result must be encoded, and the runner does so.
   if(variant MATCHES "^(compute-separable|frag-separable)$")
     add_test(export.${variant}.linear "${CMAKE}" ${tools} -DVARIANT=${variant} -DKERNEL=${kernel} -DLINEAR=1

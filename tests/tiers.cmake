@@ -70,6 +70,9 @@ set(BLURLAB_FIRST_TIER_KEEPS
   # same C++ for every variant) and of the variable-radius ones (radius maps: C++ of their own),
   # but the 2048x2048 round trips (.large), which are there for a GPU's overlapping passes.
   "^(image|export)\\.(compute-separable|variable-[a-z]+)(\\.([a-z0-9]+_[a-z0-9_]+|linear|streamed))?$"
+  # One export of a variant's walks taller than wide (its workgroup formulas' axes; the other
+  # walking variants' tall exports are the full tier's).
+  "^export\\.compute-sliding\\.tall$"
   # One effect's chain exported and run on its frame by the recipe runner, with the runner's
   # refusals of a chain's command line and frame (a sum of two kernels, a prefilter: the richest
   # chain); the other implementations' chains in the full tier.

@@ -815,6 +815,33 @@ TEST(FailedCheck, SaysWhereAndByHowMuch) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+// A tolerance that is not zero holds at its edge: compute-separable (1 LSB) with its second pass
+// 2 steps high fails --check, 2x over. The copy above allows no error, so a tolerance doubled (or
+// loosened by any factor) on its way to --check changes nothing there; here it passes the run.
+TEST(FailedCheck, TwiceItsToleranceFails) {
+  Sandbox sandbox;
+  // A flat grey: its blur is the grey itself, exactly, so the error is the 2 steps and no rounding.
+  const std::string grey_row = [] {
+    std::string row;
+    for (int x = 0; x < 9; ++x) row += std::string("\x64\x64\x64\xff", 4);
+    return row;
+  }();
+  std::ofstream(sandbox.dir() / "grey.png", std::ios::binary) << png_file(9, 7, 8, 6, std::vector<std::string>(7, grey_row));
+  fs::copy(BLURLAB_GLSL_DIR, sandbox.dir() / "high_glsl");
+  std::ofstream(sandbox.dir() / "high_glsl" / "compute_separable.comp")
+      << "#version 430 core\n#include \"blur_common.glsl\"\n#include \"source_image.glsl\"\n#include \"target_image.glsl\"\n"
+         "#include \"separable_1d.glsl\"\nlayout(local_size_x = WG_X, local_size_y = WG_Y) in;\n"
+         "void main() {\n  ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n  if (any(greaterThanEqual(p, source_size()))) return;\n"
+         "  store_target(p, separable_1d(p) + vec4(AXIS == 1 ? 2.0 / 255.0 : 0.0));\n}\n";
+  const ProgramResult r = run_program(BLURLAB_PROGRAM,
+                                      {"--headless", "--variant", "compute-separable", "--kernel", "gauss", "--radius", "3", "--check",
+                                       "--frames", "0", "--image", "grey.png", "--shader-dir", "high_glsl"},
+                                      sandbox.dir());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("; worst at 0,0 R: GPU 102, reference 100, allowed 1 LSB (2x); tolerance: 1 LSB"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("1 of 1 runs exceed their tolerance"), std::string::npos) << r.err;
+}
+
 TEST(GoodImages, TheValidTemplateLoads) {
   // The malformed files above are made from this one: it must itself be fine, or the tests
   // above would pass for the wrong reason.

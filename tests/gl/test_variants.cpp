@@ -283,6 +283,10 @@ struct Source {
     texture.upload(test_image(size, input, seed));
     uploaded = texture.download();
   }
+  Source(const Image& image, gl::Format input) : texture(image.width, image.height, input), destination(image.width, image.height, input) {
+    texture.upload(image);
+    uploaded = texture.download();
+  }
   gl::Texture texture, destination;
   Image uploaded;
   const int serial = ++count;  // tells the sources apart for the references computed from them
@@ -785,15 +789,27 @@ class StreamRuns {
   Source odd_;
 };
 
+// Dark at the top, bright at the bottom: where a border wraps, the rows past the last read the
+// first, as unlike it as a row can be (noise, blurred to level 1, hides a row misread).
+Image vertical_ramp(glm::ivec2 size) {
+  Image image(size.x, size.y);
+  for (int y = 0; y < size.y; ++y)
+    for (int x = 0; x < size.x; ++x)
+      for (int c = 0; c < 4; ++c) image.at(x, y, c) = c == 3 ? 1.0f : static_cast<float>(y) / static_cast<float>(size.y - 1);
+  return image;
+}
+
 // The first tier's (what its mutations need, in about 15 s cold): 3 levels (sigma 10) at clamp
-// and reflect101, 2 (offset 3: five texels a row) at reflect101, K = 16 (the last walk partial),
-// and 33x17.
+// and reflect101, 2 (offset 3: five texels a row) at reflect101, 33x17, and K = 16 (the last walk
+// partial) at wrap on a vertical ramp of even height (67x50: the last target row's window reaches
+// past level 1's last row, where clamp reads that row again and wrap the first).
 TEST(DualKawase, StreamedLastPass) {
   StreamRuns stream;
   EXPECT_TRUE(stream.run(BorderMode::Clamp, 10.0));
   EXPECT_TRUE(stream.run(BorderMode::Reflect101, 10.0));
   EXPECT_TRUE(stream.run(BorderMode::Reflect101, 6.5));
-  EXPECT_TRUE(stream.run(BorderMode::Clamp, 10.0, {{"stream-rows", KnobValue{16, 0}}}));
+  Source ramp(vertical_ramp({67, 50}), gl::Format::rgba8);
+  EXPECT_TRUE(stream.run(ramp, BorderMode::Wrap, 10.0, {{"stream-rows", KnobValue{16, 0}}}));
   Source small({33, 17}, gl::Format::rgba8, 33u + 17);
   EXPECT_TRUE(stream.run(small, BorderMode::Reflect101, 10.0));
 }
@@ -946,7 +962,9 @@ class SlidingRuns {
 // The first tier's (what its mutations need): rows first raw at r = 1 with a constant border (the
 // second pass reads the constant beside the first pass's outputs: a channel order both passes got
 // wrong alike shows only there) and with an rgba16f intermediate (auto: typed, it runs);
-// transposed raw at r = 40 (windows past the image's height) and with an rgba16f input (auto:
+// transposed raw at r = 40 (windows past the image's height), at 131x97 and at 43x131 (taller than
+// wide: the second pass's lines are the image's rows, which a pass sized from the untransposed
+// image undercounts only there), and with an rgba16f input (auto:
 // typed, its bits are no rgba8 texels); both at r = 128 by default (auto: raw; a window of 257, the
 // 16-bit fields' largest sums). Raw with an rgba16f intermediate must be refused, for that reason
 // (Limit::Knobs).
@@ -956,6 +974,8 @@ TEST(BoxWalks, SlidingWalksRawAndTransposed) {
   EXPECT_TRUE(sliding.run(BorderMode::Constant, 1, {{"order", K::kRowsFirst}, {"walk-io", K::kRaw}}));
   EXPECT_TRUE(sliding.run(BorderMode::Clamp, 9, {{"order", K::kRowsFirst}, {"walk-io", K::kAuto}}, gl::Format::rgba16f));
   EXPECT_TRUE(sliding.run(BorderMode::Clamp, 40, {{"order", K::kTransposed}, {"walk-io", K::kRaw}}));
+  Source tall({43, 131}, gl::Format::rgba8, 43u * 5 + 131);
+  EXPECT_TRUE(sliding.run(tall, BorderMode::Clamp, 40, {{"order", K::kTransposed}, {"walk-io", K::kRaw}})) << "43x131";
   Source hdr({61, 43}, gl::Format::rgba16f, 61u + 43);
   EXPECT_TRUE(sliding.run(hdr, BorderMode::Constant, 7, {{"order", K::kTransposed}}));
   for (KnobValue order : {K::kRowsFirst, K::kTransposed}) EXPECT_TRUE(sliding.run(BorderMode::Reflect, 128, {{"order", order}}));

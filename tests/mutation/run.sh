@@ -145,6 +145,11 @@ mutations=(
   "export-ships-every-branch|src/export/export.cpp|s/  if \(chosen\.unresolved\.empty\(\)\) return chosen\.text;/  if (false) return chosen.text;/|^export\.compute-separable\$"
   "kernel-gaussian-accepted|src/blur/kernel.cpp|s/if \(text == \"gauss\"\) return KernelType::Gauss;/if (text == \"gauss\" or text == \"gaussian\") return KernelType::Gauss;/|^unit\.Options\.KernelNamesAreTheHelpsOnly\$"
   "recursive-blocks-default-ignores-the-size|src/variants/recursive_gaussian_blocks.cpp|s/  k\.default_by_side = \{\{128 \* kMaxBlock \+ 1, \{256, 2\}\}, \{256 \* kMaxBlock \+ 1, \{512, 1\}\}\};\n//|^unit\.Settings\.RecursiveGaussianBlocksDefaultsRunAtTheLargeSizes\$"
+  "time-of-the-first-frame|src/report/report.cpp|s/return stats_of\(it->second\)\.median;/return it->second.front();/|^unit\.Report\.TimesAreTheMedianOfTheFramesNotTheFirst\$"
+  "check-tolerance-doubled|src/bench/measure.cpp|s/(    m\.tolerance = tolerance_for\(variant, m\.settings, m\.size, peak\);\n)/\$1    m.tolerance.lsb_limit *= 2;\n    m.tolerance.relative *= 2;\n    m.tolerance.absolute *= 2;\n/|^bad_input\.FailedCheck\.TwiceItsToleranceFails\$"
+  "sliding-walk-formula-axes-swapped|src/variants/sliding.h|s/along = axis == 0 \? w : h, across = axis == 0 \? h : w;/along = axis == 0 ? h : w, across = axis == 0 ? w : h;/|^export\.compute-sliding\.tall\$"
+  "sliding-transposed-second-pass-sized-untransposed|src/variants/compute_sliding.cpp|s/\{\.transposed_source = true, \.raw = io_raw\}/{.raw = io_raw}/|^gl\.BoxWalks\.SlidingWalksRawAndTransposed\$"
+  "dual-kawase-stream-rows-past-the-last-clamped|glsl/dual_kawase.comp|s/  int y = n\.y \+ r;\n/  int y = min(n.y + r, source_size().y - 1);\n/|^gl\.DualKawase\.StreamedLastPass\$"
 )
 
 # Breaks that llvmpipe cannot show: it runs one dispatch at a time, so a missing barrier between

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -44,6 +45,51 @@ TEST(Report, Stats) {
   EXPECT_DOUBLE_EQ(s.spread, 4.6 - 1.4);  // p90 - p10, interpolated
   EXPECT_DOUBLE_EQ(stats_of({1.0, 2.0}).median, 1.5);
   EXPECT_EQ(stats_of({}).count, 0u);
+}
+
+// The middle value of an odd count of frames, found without sorting them (std::nth_element): the
+// test's own computation of the median the report must state.
+double middle_of(std::vector<double> frames) {
+  const auto middle = frames.begin() + static_cast<std::ptrdiff_t>(frames.size() / 2);
+  std::nth_element(frames.begin(), middle, frames.end());
+  return *middle;
+}
+
+// Frames in the order a GPU gives them: distinct, unsorted, the first neither the median nor an
+// extreme (sample()'s rows list their median first, where the first frame would pass for it). Every
+// number made from a row's time (the total, x copy, speed-up, GB/s, the JSON and CSV columns) is
+// the median's.
+TEST(Report, TimesAreTheMedianOfTheFramesNotTheFirst) {
+  const std::vector<double> copy_frames{0.45, 0.8, 0.5, 0.4, 0.55}, naive_frames{42.0, 39.0, 44.0, 40.0, 41.0},
+      separable_frames{2.2, 1.7, 2.6, 1.9, 2.0};
+  Report r;
+  r.frames = 5;
+  r.rows.push_back(timed("copy", 16, copy_frames));
+  r.rows.push_back(timed("frag-naive", 16, naive_frames));
+  r.rows.push_back(timed("frag-separable", 16, separable_frames));
+  const double copy = middle_of(copy_frames), naive = middle_of(naive_frames), separable = middle_of(separable_frames);
+  ASSERT_NE(separable, separable_frames.front());
+  ASSERT_NE(copy, copy_frames.front());
+  ASSERT_NE(naive, naive_frames.front());
+  EXPECT_DOUBLE_EQ(*r.rows[2].total_median(), separable);
+  const Derived d = r.derive(r.rows[2]);
+  EXPECT_DOUBLE_EQ(*d.copy_ms, copy);
+  EXPECT_DOUBLE_EQ(*d.x_copy, separable / copy);
+  EXPECT_DOUBLE_EQ(*d.speedup, naive / separable);
+  EXPECT_NEAR(*d.gbps, 4e6 / (separable * 1e-3) / 1e9, 1e-9);  // 1000x500 rgba8 read once, written once
+  std::ostringstream json_text, csv_text;
+  write_json(r, json_text);
+  write_csv(r, csv_text);
+  const auto row = nlohmann::json::parse(json_text.str())["results"][2];
+  EXPECT_DOUBLE_EQ(row["spans"]["total"]["median_ms"].get<double>(), separable);
+  EXPECT_DOUBLE_EQ(row["spans"]["total"]["min_ms"].get<double>(), 1.7);
+  EXPECT_DOUBLE_EQ(row["spans"]["total"]["max_ms"].get<double>(), 2.6);
+  EXPECT_DOUBLE_EQ(row["x_copy"].get<double>(), separable / copy);
+  const std::vector<std::string> lines = split(csv_text.str(), '\n');
+  const std::vector<std::string> header = split(lines[0], ',');
+  const auto column = static_cast<size_t>(std::find(header.begin(), header.end(), "total_median_ms") - header.begin());
+  ASSERT_LT(column, header.size()) << lines[0];
+  EXPECT_DOUBLE_EQ(std::stod(split(lines[3], ',').at(column)), separable) << lines[3];
 }
 
 TEST(Report, DerivedNumbers) {
