@@ -195,10 +195,8 @@ void emit(int i, ACC y) {
 
 #if BW_ORDER == 3
 // The start's weights: K, D1 K, D2 K at offsets -REACH - 2 .. REACH (global: a constant table).
-// Whole numbers, held as uint (modulo 2^32) on every path: a GPU's compiler kept a constant uint
-// table indexed in this loop as constants, but copied the same table of floats into each
-// invocation's local memory, two orders of magnitude slower (docs/PERFORMANCE.md, box-iterated in
-// rgba16f). The float path reads each as a signed whole number, exact in fp32 (below 2^24).
+// Whole numbers, held as uint (modulo 2^32) on every path; the float path reads each back as a
+// signed whole number, exact in fp32 (below 2^24).
 const int SPAN = 2 * REACH + ORDER;
 const uint WEIGHT[3 * SPAN] = uint[](BW_WEIGHTS);
 #if EXACT

@@ -498,7 +498,9 @@ def ranking(path, kernel, radii, top=None):
 
         def key(variant):
             row = rows[variant].get(sizes[0])
-            return (timed_ms(row) is None, speed(row) if row and timed_ms(row) is not None else 0)
+            # A variant timed at the smaller size only (no row at the larger) after the timed ones.
+            untimed = row is None or timed_ms(row) is None
+            return (untimed, 0 if untimed else speed(row))
 
         print(f"\n{kernel} r = {radius}: {len(timed)} exact variant{'s' if len(timed) != 1 else ''} timed"
               + (f", {len(refused)} refused" if refused else "") + "\n")
