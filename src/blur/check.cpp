@@ -225,17 +225,7 @@ CheckResult compare_to_reference(const Image& gpu, const ReferenceImage& ref, co
           error = std::isfinite(seen) ? std::abs(seen - r) : INFINITY;
           allowed = tolerance.relative * std::abs(r) + tolerance.absolute;
         }
-        result.max_error[static_cast<size_t>(c)] = std::max(result.max_error[static_cast<size_t>(c)], error);
-        const double fraction = allowed > 0 ? error / allowed : (error > 0 ? INFINITY : 0.0);
-        if (fraction > result.worst_fraction) {
-          result.worst_fraction = fraction;
-          result.worst_x = x;
-          result.worst_y = y;
-          result.worst_channel = c;
-          result.worst_gpu = seen;
-          result.worst_reference = expected;
-          result.worst_allowed = allowed;
-        }
+        result.count(x, y, c, seen, expected, error, allowed);
       }
   result.ok = result.worst_fraction <= 1.0;
   return result;
@@ -251,20 +241,24 @@ CheckResult compare_within(const Image& gpu, const ReferenceImage& ref, const Re
       for (int c = 0; c < 4; ++c) {
         const double r = ref.at(x, y, c), seen = gpu.at(x, y, c), allowed = allowed_error.at(x, y, c);
         const double error = std::isfinite(seen) ? std::abs(seen - r) : INFINITY;
-        result.max_error[static_cast<size_t>(c)] = std::max(result.max_error[static_cast<size_t>(c)], error);
-        const double fraction = allowed > 0 ? error / allowed : (error > 0 ? INFINITY : 0.0);
-        if (fraction > result.worst_fraction) {
-          result.worst_fraction = fraction;
-          result.worst_x = x;
-          result.worst_y = y;
-          result.worst_channel = c;
-          result.worst_gpu = seen;
-          result.worst_reference = r;
-          result.worst_allowed = allowed;
-        }
+        result.count(x, y, c, seen, r, error, allowed);
       }
   result.ok = result.worst_fraction <= 1.0;
   return result;
+}
+
+void CheckResult::count(int x, int y, int channel, double seen, double expected, double error, double allowed) {
+  max_error[static_cast<size_t>(channel)] = std::max(max_error[static_cast<size_t>(channel)], error);
+  const double fraction = allowed > 0 ? error / allowed : (error > 0 ? INFINITY : 0.0);
+  if (fraction > worst_fraction) {
+    worst_fraction = fraction;
+    worst_x = x;
+    worst_y = y;
+    worst_channel = channel;
+    worst_gpu = seen;
+    worst_reference = expected;
+    worst_allowed = allowed;
+  }
 }
 
 std::string CheckResult::text() const {

@@ -103,6 +103,9 @@ struct CheckResult {
   // for rgba8: what the check compares; else the float values), so a failure says what it saw.
   double worst_gpu = 0.0, worst_reference = 0.0, worst_allowed = 0.0;
   bool ok = true;
+  // Counts one compared value: its channel's largest error, and the worst texel if its error over
+  // the error allowed there is the largest so far (none allowed: any error is infinitely over).
+  void count(int x, int y, int channel, double seen, double expected, double error, double allowed);
   std::string text() const;        // "R 0 G 1 B 1 A 0 LSB"
   std::string worst_text() const;  // "worst at 3,2 G: GPU 131, reference 128, allowed 2 LSB (1.5x)"
   bool lsb = true;

@@ -164,16 +164,7 @@ StageCheck check_levels(const Image& gpu, const Image& depth, const Config& c) {
       const double boundary = std::abs(r - std::floor(r) - 0.5);
       const double allowed = r < top && boundary < 1e-3 ? 1.0 : 0.0;
       const double error = std::abs(seen - expected);
-      result.max_error[0] = std::max(result.max_error[0], error);
-      const double fraction = allowed > 0 ? error / allowed : (error > 0 ? INFINITY : 0.0);
-      if (fraction > result.worst_fraction) {
-        result.worst_fraction = fraction;
-        result.worst_x = x;
-        result.worst_y = y;
-        result.worst_gpu = seen;
-        result.worst_reference = expected;
-        result.worst_allowed = allowed;
-      }
+      result.count(x, y, 0, seen, expected, error, allowed);
     }
   result.ok = result.worst_fraction <= 1.0;
   return {"prefilter", result,
