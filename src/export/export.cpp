@@ -825,7 +825,7 @@ std::string recipe_markdown(const ExportRequest& r, const json& recipe) {
   if (r.effect) {
     md << "## The frame\n\nFill these textures before the first pass, each with one `glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width,\n"
           "height, FORMAT, TYPE, bytes)` of its file, whole (no header; `GL_UNPACK_ALIGNMENT` 1; the byte order recipe.json names):\n\n";
-    for (const auto& [part, frame] : recipe["frame"].items()) {
+    for (const json& frame : recipe["frame"]) {
       const auto texture = std::find_if(recipe["textures"].begin(), recipe["textures"].end(), [&](const json& t) { return t["name"] == frame["texture"]; });
       md << "- `" << text(frame["texture"]) << "` from `" << text(frame["file"]) << "` (" << (*texture)["contents"]["bytes"].get<size_t>()
          << " bytes, `" << text((*texture)["contents"]["pixel_format"]) << "`, `" << text((*texture)["contents"]["pixel_type"])
