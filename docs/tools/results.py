@@ -30,7 +30,7 @@
       check.fidelity.edges_psnr_db); a refused row with its reason.
 
   python3 docs/tools/results.py docs [--check] [FILE.md ...]
-      Makes again every block of the docs (README.md, docs/PERFORMANCE.md, docs/EFFECTS.md,
+      Makes again every block of the docs (README.md, docs/PERFORMANCE.md, docs/TARGETS.md, docs/EFFECTS.md,
       docs/GPU.md by default) between `<!-- results: COMMAND ARGS -->` and `<!-- /results -->`
       from what `results.py COMMAND ARGS` prints now (COMMAND: table, ranking, targets, effects or
       older; run from the tree's root). --check changes nothing and fails naming the files whose
@@ -38,7 +38,7 @@
 
   python3 docs/tools/results.py targets RESULTS.json [--targets TARGETS.json]
       Prints the file's rows against the project's performance targets (docs/targets.json,
-      which says what a target is, or another targets file), as docs/PERFORMANCE.md shows them:
+      which says what a target is, or another targets file), as docs/TARGETS.md shows them:
       each row at the two image sizes the targets name (rgba8, clamp) with its time, its time over
       the copy pass of its own run and its fraction of its own bound, the target, and whether the
       number meets it (at most the limit, as measured, unrounded). A target per pass (spans p1,
@@ -522,9 +522,16 @@ def ranking(path, kernel, radii, top=None):
             print(f"\n- slower: {', '.join(ordered[top:])}")
         if refused:
             print("" if top is not None and len(ordered) > top else "\n", end="")
+        # Refusals with a reason get a line each; those the file records without one share a line.
+        unexplained = []
         for variant in refused:
             reason = next((r.get("unsupported", {}).get("reason") for r in rows[variant].values() if r.get("unsupported")), None)
-            print(f"- refused: {variant}" + (f" ({reason})" if reason else ""))
+            if reason:
+                print(f"- refused: {variant} ({reason})")
+            else:
+                unexplained.append(variant)
+        if unexplained:
+            print(f"- refused: {', '.join(unexplained)}")
 
 
 def radius_list(text):
@@ -620,7 +627,7 @@ def effects_table(path):
 
 # --- docs: the marked blocks of the docs, each the output of the command its marker names -----------
 
-DOCS = ("README.md", "docs/PERFORMANCE.md", "docs/EFFECTS.md", "docs/GPU.md")
+DOCS = ("README.md", "docs/PERFORMANCE.md", "docs/TARGETS.md", "docs/EFFECTS.md", "docs/GPU.md")
 BLOCK_COMMANDS = ("table", "ranking", "targets", "effects", "older")
 BLOCK_END = "<!-- /results -->"
 
