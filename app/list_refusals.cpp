@@ -5,7 +5,6 @@
 
 #include "blur/registry.h"
 #include "gl/context.h"
-#include "headless.h"
 #include "image_input.h"
 
 namespace blurlab::app {

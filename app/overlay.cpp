@@ -344,6 +344,66 @@ void view_lines(const OverlayModel& m, std::vector<std::string>& lines) {
   }
 }
 
+// The kernel: box or Gauss (G), its radius and a Gaussian's sigma. Returns true when the user
+// changed one.
+bool kernel_controls(ui::ViewState& s) {
+  bool changed = false;
+  int type = s.settings.kernel.type == KernelType::Box ? 0 : 1;
+  bool picked = ImGui::RadioButton("box", &type, 0);
+  ImGui::SameLine();
+  picked |= ImGui::RadioButton("gauss (G)", &type, 1);
+  if (picked) {
+    s.settings.kernel.type = type == 0 ? KernelType::Box : KernelType::Gauss;
+    ui::set_radius(s, s.settings.kernel.radius);
+    changed = true;
+  }
+  int radius = s.settings.kernel.radius;
+  if (ImGui::SliderInt("radius", &radius, 0, kMaxRadius)) {
+    ui::set_radius(s, radius);
+    changed = true;
+  }
+  if (s.settings.kernel.type == KernelType::Gauss) {
+    float sigma = static_cast<float>(s.settings.kernel.sigma);
+    if (ImGui::SliderFloat("sigma", &sigma, 0.1f, kMaxRadius / 3.0f, "%.2f")) {
+      s.settings.kernel.sigma = sigma;
+      s.sigma_follows_radius = false;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+// A variable-radius variant's radius map (M), over the maps the key cycles through. Returns true
+// when the user picked another.
+bool radius_map_combo(ui::ViewState& s) {
+  bool changed = false;
+  if (ImGui::BeginCombo("radius map (M)", describe(s.settings.radius_map.get()).c_str())) {
+    for (const auto& map : ui::radius_map_cycle(s))
+      if (ImGui::Selectable(describe(map.get()).c_str(), map == s.settings.radius_map)) {
+        s.settings.radius_map = map;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+// The intermediate format (F), shown with the variant's default where none was picked. Returns
+// true when the user picked another.
+bool intermediate_combo(const OverlayModel& m, ui::ViewState& s) {
+  bool changed = false;
+  const gl::Format f = m.settings.intermediate_format();  // with the variant's default
+  if (ImGui::BeginCombo("intermediate", std::string(gl::name(f)).c_str())) {
+    for (const auto& info : gl::kFormats)
+      if (ImGui::Selectable(std::string(info.name).c_str(), info.format == f)) {
+        s.settings.intermediate = info.format;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
 // The blur's controls: kernel, radius, sigma, border, radius map, intermediate format, one per
 // knob, linear light. Returns true when the user changed one.
 bool blur_controls(const OverlayModel& m, ui::ViewState& s, uint32_t& effects) {
@@ -351,52 +411,11 @@ bool blur_controls(const OverlayModel& m, ui::ViewState& s, uint32_t& effects) {
   const auto all = variants();
   const VariantInfo& current = *all[m.state.variant];  // the settings m.settings resolved: before any pick this frame
   if (is_blur(current)) {
-    int type = s.settings.kernel.type == KernelType::Box ? 0 : 1;
-    bool picked = ImGui::RadioButton("box", &type, 0);
-    ImGui::SameLine();
-    picked |= ImGui::RadioButton("gauss (G)", &type, 1);
-    if (picked) {
-      s.settings.kernel.type = type == 0 ? KernelType::Box : KernelType::Gauss;
-      ui::set_radius(s, s.settings.kernel.radius);
-      changed = true;
-    }
-    int radius = s.settings.kernel.radius;
-    if (ImGui::SliderInt("radius", &radius, 0, kMaxRadius)) {
-      ui::set_radius(s, radius);
-      changed = true;
-    }
-    if (s.settings.kernel.type == KernelType::Gauss) {
-      float sigma = static_cast<float>(s.settings.kernel.sigma);
-      if (ImGui::SliderFloat("sigma", &sigma, 0.1f, kMaxRadius / 3.0f, "%.2f")) {
-        s.settings.kernel.sigma = sigma;
-        s.sigma_follows_radius = false;
-        changed = true;
-      }
-    }
+    changed |= kernel_controls(s);
     changed |= border_controls(s.settings.border, gl::info(s.settings.input_format).is_float);
-    if (current.variable_radius) {
-      const std::string shown = describe(s.settings.radius_map.get());
-      if (ImGui::BeginCombo("radius map (M)", shown.c_str())) {
-        for (const auto& map : ui::radius_map_cycle(s))
-          if (ImGui::Selectable(describe(map.get()).c_str(), map == s.settings.radius_map)) {
-            s.settings.radius_map = map;
-            changed = true;
-          }
-        ImGui::EndCombo();
-      }
-    }
+    if (current.variable_radius) changed |= radius_map_combo(s);
   }
-  if (current.uses_intermediate) {
-    const gl::Format f = m.settings.intermediate_format();  // with the variant's default
-    if (ImGui::BeginCombo("intermediate", std::string(gl::name(f)).c_str())) {
-      for (const auto& info : gl::kFormats)
-        if (ImGui::Selectable(std::string(info.name).c_str(), info.format == f)) {
-          s.settings.intermediate = info.format;
-          changed = true;
-        }
-      ImGui::EndCombo();
-    }
-  }
+  if (current.uses_intermediate) changed |= intermediate_combo(m, s);
   for (const Knob& k : current.knobs) {
     const auto running = m.settings.knobs.find(k.name);
     changed |= knob_combo(k, running != m.settings.knobs.end() ? running->second : k.default_value(m.settings.kernel.radius), s.settings.knobs);
@@ -462,23 +481,12 @@ bool effect_controls(const EffectInfo& effect, const EffectSettings& running, ui
   return changed;
 }
 
-}  // namespace
-
-OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory) {
-  OverlayActions actions;
-  ui::ViewState s = m.state;
-  bool changed = false;
-  const auto all = variants();
-  const VariantInfo& current = *all[s.variant];
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const int size = size_class(display);
-  const bool class_changed = size != memory.size_class;
-  memory.size_class = size;
-  // Text grows with large windows (1.5x at 1920x1080), never below the font's own size.
+// The panel's window: text scaled up with large windows (1.5x at 1920x1080, never below the
+// font's own size), narrow, and at most the window's height (it scrolls below the
+// always-visible lines). end_panel closes what this opens.
+void begin_panel(ImVec2 display) {
   const float scale = std::clamp(std::min(display.x / 1280.0f, display.y / 720.0f), 1.0f, 1.5f);
   ImGui::GetIO().FontGlobalScale = scale;
-
-  // Narrow and at most the window's height (it scrolls below the always-visible lines).
   const float width = std::min(std::clamp(display.x * 0.42f, 250.0f, 390.0f * scale), display.x - 20.0f);
   ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_Always);
   ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, std::max(60.0f, display.y - 20.0f)));
@@ -490,11 +498,22 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
   ImGui::Begin("blurlab", nullptr,
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoMove);
+}
 
-  // --- always visible: what is blurred, how long it takes, whether it is right, what is shown.
+// Closes the panel begin_panel opened; its rectangle goes into `layout`.
+void end_panel(OverlayLayout& layout) {
+  layout.panel_min = ImGui::GetWindowPos();
+  layout.panel_max = ImVec2(layout.panel_min.x + ImGui::GetWindowSize().x, layout.panel_min.y + ImGui::GetWindowSize().y);
+  ImGui::End();
+  ImGui::PopStyleVar(4);
+}
+
+// The effect (X) and beside it the variant, or with an effect its implementation, with the
+// settings they run in a line below. Returns true when the user picked another.
+bool what_is_blurred(const OverlayModel& m, ui::ViewState& s, OverlayActions& actions) {
+  bool changed = false;
   std::vector<std::string>& lines = actions.layout.lines;
-  text_line(m.info.renderer, nullptr, Tone::Dim);
-  // The effect (X) and beside it the variant, or with an effect its implementation.
+  const auto all = variants();
   const EffectInfo* effect = ui::current_effect(m.state);  // what the model's settings are of
   float effect_width = ImGui::CalcTextSize("none").x;
   for (const EffectInfo* e : effects()) effect_width = std::max(effect_width, ImGui::CalcTextSize(std::string(e->name).c_str()).x);
@@ -523,62 +542,78 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
       s.variant = *picked;
       changed = true;
     }
-    text_line(describe(current, m.settings), nullptr, Tone::Dim, &lines);
+    text_line(describe(*all[m.state.variant], m.settings), nullptr, Tone::Dim, &lines);
   }
-  if (m.unsupported) text_line("cannot run: " + *m.unsupported, &kRed, Tone::Normal, &lines);
-  if (m.radius_map_texture) {  // the map itself, so its shape need not be guessed
-    text_line("radius map " + describe(m.settings.radius_map.get()) + ": black r = 0, white r = " +
-                  std::to_string(m.settings.kernel.radius),
-              nullptr, Tone::Dim, &lines);
-    const float shown = std::min(ImGui::GetContentRegionAvail().x, 160.0f * ImGui::GetFontSize() / 13.0f);
-    ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(m.radius_map_texture)),
-                 ImVec2(shown, shown * static_cast<float>(m.radius_map_size.y) / static_cast<float>(std::max(1, m.radius_map_size.x))));
-  }
+  return changed;
+}
 
+// A variable-radius variant's map itself, so its shape need not be guessed.
+void radius_map_picture(const OverlayModel& m, std::vector<std::string>& lines) {
+  if (!m.radius_map_texture) return;
+  text_line("radius map " + describe(m.settings.radius_map.get()) + ": black r = 0, white r = " + std::to_string(m.settings.kernel.radius),
+            nullptr, Tone::Dim, &lines);
+  const float shown = std::min(ImGui::GetContentRegionAvail().x, 160.0f * ImGui::GetFontSize() / 13.0f);
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(m.radius_map_texture)),
+               ImVec2(shown, shown * static_cast<float>(m.radius_map_size.y) / static_cast<float>(std::max(1, m.radius_map_size.x))));
+}
+
+// The GPU times (or why there are none), as one group whose rectangle goes into `layout`.
+void timing_group(const OverlayModel& m, OverlayLayout& layout) {
   ImGui::BeginGroup();
   if (m.unsupported) {
-    text_line("GPU time: none (not running)", nullptr, Tone::Dim, &lines);
+    text_line("GPU time: none (not running)", nullptr, Tone::Dim, &layout.lines);
   } else if (m.stats.summaries().empty()) {
-    text_line("GPU time: waiting for timer queries...", nullptr, Tone::Dim, &lines);
+    text_line("GPU time: waiting for timer queries...", nullptr, Tone::Dim, &layout.lines);
   } else {
-    actions.layout.timing_rows = timing_table(m.stats, effect ? "effect" : "blur");
+    layout.timing_rows = timing_table(m.stats, ui::current_effect(m.state) ? "effect" : "blur");
   }
   ImGui::EndGroup();
-  actions.layout.timing_min = ImGui::GetItemRectMin();
-  actions.layout.timing_max = ImGui::GetItemRectMax();
-  actions.layout.timing_visible = ImGui::IsItemVisible();
+  layout.timing_min = ImGui::GetItemRectMin();
+  layout.timing_max = ImGui::GetItemRectMax();
+  layout.timing_visible = ImGui::IsItemVisible();
+}
 
+// The tooltip over a check's lines: each stage of an effect against the CPU with its tolerance's
+// reason, or a blur's every channel, settings and tolerance's reason.
+std::string check_tooltip(const CheckLine& check) {
+  if (!check.effect) return check.label + "\n" + check.result.text() + "\ntolerance " + check.tolerance.reason;
+  std::string stages = check.label;
+  for (const StageCheck& stage : check.effect->stages)
+    stages += "\n" + stage.stage + ": " + (stage.result.ok ? "ok " : "FAIL ") + stage.result.text() + " (" + stage.tolerance.reason + ")";
+  return stages;
+}
+
+// The check's lines (an effect's layer alone, an approximation's fidelity under it), as one
+// group whose rectangle goes into `layout`.
+void check_group(const OverlayModel& m, OverlayLayout& layout) {
   ImGui::BeginGroup();
   const bool done = m.check_state == CheckState::Done;
-  text_line(check_text(m), done ? (m.check->result.ok ? &kGreen : &kRed) : nullptr, Tone::Dim, &lines);
+  text_line(check_text(m), done ? (m.check->result.ok ? &kGreen : &kRed) : nullptr, Tone::Dim, &layout.lines);
   if (done && m.check->effect && !m.check->effect->fidelity.layer.empty()) {  // the effect's layer alone, in linear radiance
     const EffectFidelity& f = m.check->effect->fidelity;
     char numbers[128];
     std::snprintf(numbers, sizeof numbers, ": max %.2g, rms %.2g of the ground truth's (relative)", f.layer_max_relative,
                   f.layer_rms_relative);
-    text_line(f.layer + numbers, nullptr, Tone::Dim, &lines);
+    text_line(f.layer + numbers, nullptr, Tone::Dim, &layout.lines);
   }
   if (done && m.check->fidelity) {  // an approximation: how far from the exact kernel it stands in for
     const Fidelity& f = *m.check->fidelity;
     char numbers[96];
     std::snprintf(numbers, sizeof numbers, ": max %.1f, rms %.2f LSB, %.1f dB", f.max_lsb, f.rms_lsb, f.psnr_db);
-    text_line("fidelity to " + fidelity_target(current, m.settings, f) + numbers, nullptr, Tone::Dim, &lines);
+    text_line("fidelity to " + fidelity_target(*variants()[m.state.variant], m.settings, f) + numbers, nullptr, Tone::Dim, &layout.lines);
   }
   ImGui::EndGroup();
-  if (done && ImGui::IsItemHovered()) {
-    if (m.check->effect) {  // each stage against the CPU, with its tolerance's reason
-      std::string stages = m.check->label;
-      for (const StageCheck& stage : m.check->effect->stages)
-        stages += "\n" + stage.stage + ": " + (stage.result.ok ? "ok " : "FAIL ") + stage.result.text() + " (" + stage.tolerance.reason + ")";
-      ImGui::SetTooltip("%s", stages.c_str());
-    } else {
-      ImGui::SetTooltip("%s\n%s\ntolerance %s", m.check->label.c_str(), m.check->result.text().c_str(), m.check->tolerance.reason.c_str());
-    }
-  }
-  actions.layout.check_min = ImGui::GetItemRectMin();
-  actions.layout.check_max = ImGui::GetItemRectMax();
-  actions.layout.check_visible = ImGui::IsItemVisible();
+  if (done && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", check_tooltip(*m.check).c_str());
+  layout.check_min = ImGui::GetItemRectMin();
+  layout.check_max = ImGui::GetItemRectMax();
+  layout.check_visible = ImGui::IsItemVisible();
+}
 
+// The frame rate, what the picture is (with the second variant's combo in its difference view),
+// and the shader error and the notice of the last key. Returns true when the user picked
+// another second variant.
+bool picture_lines(const OverlayModel& m, ui::ViewState& s, std::vector<std::string>& lines) {
+  bool changed = false;
   char fps[96];
   std::snprintf(fps, sizeof fps, "%.0f FPS, CPU %.1f ms, vsync %s", m.cpu_frame_ms > 0 ? 1000.0 / m.cpu_frame_ms : 0.0, m.cpu_frame_ms,
                 s.vsync ? "on" : "off");
@@ -596,43 +631,79 @@ OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory)
   }
   if (!m.shader_error.empty()) text_line("shader error (last good program in use): " + m.shader_error, &kRed, Tone::Normal, &lines);
   if (!m.notice.empty()) text_line(m.notice, &kAmber, Tone::Normal, &lines);
+  return changed;
+}
 
-  // --- sections.
-  if (section("settings", 1, size, class_changed)) {
+// The plot section: the blur's (the effect's) GPU time over the last frames; its rectangle and
+// points go into `layout`.
+void plot_section(const OverlayModel& m, OverlayLayout& layout) {
+  const std::vector<float> history = m.stats.history("total");
+  if (history.size() < 2) {  // a line needs two frames
+    ImGui::TextDisabled("no GPU times yet (the plot needs two frames)");
+    return;
+  }
+  const float top = *std::max_element(history.begin(), history.end());
+  const std::string caption = std::string(ui::current_effect(m.state) ? "effect" : "blur") + " (ms), last " +
+                              std::to_string(history.size()) + " frames, top " + format_double(top, 3);
+  ImGui::PlotLines("##total", history.data(), static_cast<int>(history.size()), 0, caption.c_str(), 0.0f, top * 1.2f,
+                   ImVec2(ImGui::GetContentRegionAvail().x, 50.0f * ImGui::GetIO().FontGlobalScale));
+  layout.plot_points = static_cast<int>(history.size());
+  layout.plot_min = ImGui::GetItemRectMin();
+  layout.plot_max = ImGui::GetItemRectMax();
+}
+
+// The device section: the GL version, the frame's size and formats, the scene's GPU time.
+void device_section(const OverlayModel& m, const ui::ViewState& s) {
+  const bool effect = ui::current_effect(m.state) != nullptr;
+  text_line(m.info.version, nullptr, Tone::Dim);
+  ImGui::TextDisabled("%dx%d, %s, t=%.2f s", m.size.x, m.size.y,
+                      effect ? "HDR rgba16f and depth32f, picture rgba8" : s.linear_light ? "linear light rgba16f" : "rgba8", m.time);
+  for (const ui::SpanSummary& span : m.stats.summaries())
+    if (span.name == "scene") ImGui::TextDisabled("scene: %.3f ms GPU (not part of the %s)", span.mean_ms, effect ? "effect" : "blur");
+}
+
+// The sections that collapse: the controls, the plot, the device. Returns true when the user
+// changed a setting.
+bool collapsing_sections(const OverlayModel& m, ui::ViewState& s, OverlayMemory& memory, bool class_changed, OverlayActions& actions) {
+  bool changed = false;
+  const EffectInfo* effect = ui::current_effect(m.state);
+  if (section("settings", 1, memory.size_class, class_changed)) {
     if (effect && m.effect_settings)
       changed |= effect_controls(*effect, *m.effect_settings, s, m.size, memory);
     else
       changed |= blur_controls(m, s, actions.effects);
     if (ImGui::Button("check now (C)")) actions.effects |= ui::kCheck;
   }
-  if (section("plot", 2, size, class_changed)) {
-    const std::vector<float> history = m.stats.history("total");
-    if (history.size() >= 2) {  // a line needs two frames
-      const float top = *std::max_element(history.begin(), history.end());
-      const std::string caption = std::string(effect ? "effect" : "blur") + " (ms), last " + std::to_string(history.size()) +
-                                  " frames, top " + format_double(top, 3);
-      ImGui::PlotLines("##total", history.data(), static_cast<int>(history.size()), 0, caption.c_str(), 0.0f, top * 1.2f,
-                       ImVec2(ImGui::GetContentRegionAvail().x, 50.0f * ImGui::GetIO().FontGlobalScale));
-      actions.layout.plot_points = static_cast<int>(history.size());
-      actions.layout.plot_min = ImGui::GetItemRectMin();
-      actions.layout.plot_max = ImGui::GetItemRectMax();
-    } else {
-      ImGui::TextDisabled("no GPU times yet (the plot needs two frames)");
-    }
-  }
-  if (section("device", 2, size, class_changed)) {
-    text_line(m.info.version, nullptr, Tone::Dim);
-    ImGui::TextDisabled("%dx%d, %s, t=%.2f s", m.size.x, m.size.y,
-                        effect ? "HDR rgba16f and depth32f, picture rgba8" : s.linear_light ? "linear light rgba16f" : "rgba8", m.time);
-    for (const ui::SpanSummary& span : m.stats.summaries())
-      if (span.name == "scene") ImGui::TextDisabled("scene: %.3f ms GPU (not part of the %s)", span.mean_ms, effect ? "effect" : "blur");
-  }
+  if (section("plot", 2, memory.size_class, class_changed)) plot_section(m, actions.layout);
+  if (section("device", 2, memory.size_class, class_changed)) device_section(m, s);
+  return changed;
+}
+
+}  // namespace
+
+OverlayActions draw_overlay_panels(const OverlayModel& m, OverlayMemory& memory) {
+  OverlayActions actions;
+  ui::ViewState s = m.state;  // the controls edit a copy: the new state once one changed it
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const int size = size_class(display);
+  const bool class_changed = size != memory.size_class;
+  memory.size_class = size;
+  begin_panel(display);
+
+  // --- always visible: what is blurred, how long it takes, whether it is right, what is shown.
+  std::vector<std::string>& lines = actions.layout.lines;
+  text_line(m.info.renderer, nullptr, Tone::Dim);
+  bool changed = what_is_blurred(m, s, actions);
+  if (m.unsupported) text_line("cannot run: " + *m.unsupported, &kRed, Tone::Normal, &lines);
+  radius_map_picture(m, lines);
+  timing_group(m, actions.layout);
+  check_group(m, actions.layout);
+  changed |= picture_lines(m, s, lines);
+
+  // --- sections.
+  changed |= collapsing_sections(m, s, memory, class_changed, actions);
   ImGui::TextDisabled("F1 or ?: keys   Tab: hide");
-  actions.layout.panel_min = ImGui::GetWindowPos();
-  actions.layout.panel_max = ImVec2(actions.layout.panel_min.x + ImGui::GetWindowSize().x,
-                                    actions.layout.panel_min.y + ImGui::GetWindowSize().y);
-  ImGui::End();
-  ImGui::PopStyleVar(4);
+  end_panel(actions.layout);
 
   if (s.help) help_panel(actions.layout);
   if (changed) {
@@ -672,3 +743,4 @@ std::string describe(const OverlayLayout& l, glm::ivec2 window) {
 }
 
 }  // namespace blurlab::app
+

@@ -15,15 +15,14 @@
 
 #include "blur/check.h"
 #include "blur/pipeline.h"
+#include "accumulated_truth.h"
 #include "blur/registry.h"
 #include "check_worker.h"
 #include "effects/effect_pipeline.h"
 #include "effects/registry.h"
-#include "effects/scene_mean.h"
 #include "exit_summary.h"
 #include "gl/debug.h"
 #include "gl/timer_pool.h"
-#include "key_input.h"
 #include "map_thumbnail.h"
 #include "overlay.h"
 #include "presenter.h"
@@ -36,6 +35,7 @@
 #include "util/error.h"
 #include "util/files.h"
 #include "util/strings.h"
+#include "window_input.h"
 #include "window_size.h"
 
 namespace blurlab::app {
@@ -52,11 +52,61 @@ namespace {
 const Tolerance kEffectDifferenceTolerance{
     .lsb = true, .lsb_limit = 1, .reason = "within 1 LSB of the ground truth: the picture as exact as 8 bits hold it"};
 
+// The folder of the files blurlab ships (the K key's kernel images): assets/ where the program
+// runs (the README's commands run in the source tree), else the source tree it was built from.
+std::string shipped_assets_folder() {
+  std::error_code error;
+  if (std::filesystem::is_directory("assets", error)) return "assets";
+  return BLURLAB_SOURCE_ASSETS;
+}
+
+// --effect NAME: the window starts with it, its parameters and its implementation (--variant).
+void start_with_effect(ui::ViewState& state, const cli::Options& o) {
+  const auto all = effects();
+  const size_t index = static_cast<size_t>(std::find(all.begin(), all.end(), o.effect) - all.begin());
+  state.effect_values = o.effect_values;
+  ui::select_effect(state, index + 1);
+  if (o.implementations.empty()) return;
+  const std::vector<std::string> names = o.effect->implementations();
+  state.implementation = static_cast<size_t>(std::find(names.begin(), names.end(), o.implementations.front()) - names.begin());
+  const auto blurs = variants();
+  for (size_t i = 0; i < blurs.size(); ++i)
+    if (blurs[i]->name == o.implementations.front()) state.variant = i;
+}
+
+// The window starts from the command line's single choices; without --variant, the first compute
+// blur (the separable pair). The second variant of the difference view is the first blur of the
+// other stage (the separable pair again): linear in r, never a naive 2D sum by default.
+ui::ViewState initial_view_state(const cli::Options& o) {
+  ui::ViewState state;
+  const auto all = variants();
+  auto first = [&](Stage stage) {
+    for (size_t i = 0; i < all.size(); ++i)
+      if (all[i]->role == Role::Blur && all[i]->stage == stage) return i;
+    return size_t{0};
+  };
+  state.variant = first(Stage::Compute);
+  if (!o.variants.empty()) state.variant = static_cast<size_t>(std::find(all.begin(), all.end(), o.variants.front()) - all.begin());
+  state.diff_variant = first(all[state.variant]->stage == Stage::Compute ? Stage::Fragment : Stage::Compute);
+  state.settings.kernel = o.kernel_list().front();
+  state.settings.border = {o.borders.front(), o.border_value};
+  state.settings.radius_map = o.radius_map;
+  if (o.radius_map && o.radius_map->shape == MapShape::File) state.radius_map_file = o.radius_map;
+  state.sigma_follows_radius = o.sigmas.empty();
+  if (!o.formats.empty()) state.settings.intermediate = o.formats.front();
+  for (const auto& [knob, values] : o.knob_values) state.settings.knobs[knob] = values.front();
+  if (o.linear) ui::handle_key(state, ui::Key::L, all.size());
+  state.assets = shipped_assets_folder();
+  if (o.effect) start_with_effect(state, o);
+  return state;
+}
+
 // The window's frame loop: input, the scene and the blur (or an effect on the HDR scene) each
 // frame, the picture, the overlay.
-// Each other job has a file of its own: scripted input and the soak (scripted_input.h), the
-// window's size and minimizing (window_size.h), screenshots (screenshot.h), the exit summary
-// (exit_summary.h), the check worker, the second variant, the presenter and the overlay.
+// Each other job has a file of its own: the window's keys and clicks (window_input.h), scripted
+// input and the soak (scripted_input.h), the window's size and minimizing (window_size.h),
+// screenshots (screenshot.h), the exit summary (exit_summary.h), the check worker, the second
+// variant, the presenter and the overlay.
 class App {
  public:
   App(const cli::Options& o, GLFWwindow* window, gl::GlInfo info)
@@ -73,147 +123,97 @@ class App {
         window_size_(window),
         scripted_(o.script, o.soak),
         screenshots_(o.screenshot),
-        time_(o.time) {
-    // Start from the command line's single choices; without --variant, the first compute blur
-    // (the separable pair). The second variant of the difference view is the first blur of the
-    // other stage (the separable pair again): linear in r, never a naive 2D sum by default.
-    const auto all = variants();
-    auto first = [&](Stage stage) {
-      for (size_t i = 0; i < all.size(); ++i)
-        if (all[i]->role == Role::Blur && all[i]->stage == stage) return i;
-      return size_t{0};
-    };
-    state_.variant = first(Stage::Compute);
-    if (!o.variants.empty()) state_.variant = static_cast<size_t>(std::find(all.begin(), all.end(), o.variants.front()) - all.begin());
-    state_.diff_variant = first(all[state_.variant]->stage == Stage::Compute ? Stage::Fragment : Stage::Compute);
-    state_.settings.kernel = o.kernel_list().front();
-    state_.settings.border = {o.borders.front(), o.border_value};
-    state_.settings.radius_map = o.radius_map;
-    if (o.radius_map && o.radius_map->shape == MapShape::File) state_.radius_map_file = o.radius_map;
-    state_.sigma_follows_radius = o.sigmas.empty();
-    if (!o.formats.empty()) state_.settings.intermediate = o.formats.front();
-    for (const auto& [knob, values] : o.knob_values) state_.settings.knobs[knob] = values.front();
-    if (o.linear) ui::handle_key(state_, ui::Key::L, all.size());
-    state_.assets = shipped_assets_folder();
-    if (o.effect) start_with_effect(o);
-    // Keys arrive through GLFW's callback, which finds this App through the window's user pointer.
-    glfwSetWindowUserPointer(window_, this);
-    glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int mods) {
-      if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
-      if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureKeyboard) return;
-      if (auto k = translate_key(key, mods)) static_cast<App*>(glfwGetWindowUserPointer(w))->keys_.push_back(*k);
-    });
-    // A left click on the picture (not on the panel): at a framebuffer pixel, row 0 at the top.
-    glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int button, int action, int) {
-      if (button != GLFW_MOUSE_BUTTON_LEFT || action != GLFW_PRESS) return;
-      if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureMouse) return;
-      double x = 0.0, y = 0.0;
-      int window_w = 0, window_h = 0, frame_w = 0, frame_h = 0;
-      glfwGetCursorPos(w, &x, &y);
-      glfwGetWindowSize(w, &window_w, &window_h);
-      glfwGetFramebufferSize(w, &frame_w, &frame_h);
-      if (window_w <= 0 || window_h <= 0) return;
-      static_cast<App*>(glfwGetWindowUserPointer(w))
-          ->clicks_.emplace_back(static_cast<int>(x * frame_w / window_w), static_cast<int>(y * frame_h / window_h));
-    });
-  }
-
-  ~App() {
-    glfwSetKeyCallback(window_, nullptr);
-    glfwSetMouseButtonCallback(window_, nullptr);
-    glfwSetWindowUserPointer(window_, nullptr);
-  }
+        input_(window),
+        truth_(scene_, programs_),
+        state_(initial_view_state(o)),
+        time_(o.time) {}
   App(const App&) = delete;
   App& operator=(const App&) = delete;
 
   int run() {
     uint64_t frame = 0;
-    auto last = std::chrono::steady_clock::now();
     bool minimized_at_end = false;
+    last_frame_start_ = std::chrono::steady_clock::now();
     while (!glfwWindowShouldClose(window_)) {
       if (!take_input(frame)) break;
-
-      // Minimized (0x0 framebuffer): render nothing, and wait for events instead of spinning.
       const glm::ivec2 size = window_size_.drawable();
       if (size.x <= 0 || size.y <= 0) {
-        glfwWaitEventsTimeout(scripted_.more_to_come() ? 0.01 : 0.25);
+        wait_while_minimized();
         ++frame;
-        ++minimized_frames_;
         if (options_.frames_given && frame >= static_cast<uint64_t>(options_.frames)) {
           minimized_at_end = true;
           break;
         }
         continue;
       }
-      apply_frame_effects(size);
-
-      const auto now = std::chrono::steady_clock::now();
-      const double dt = std::chrono::duration<double>(now - last).count();
-      last = now;
-      cpu_frame_ms_ = dt * 1000.0;
-      // A ground truth being accumulated is of one moment: time stands still until it is done.
-      const bool frozen = state_.paused || state_.view == ui::View::DiffReference || state_.view == ui::View::DiffGaussian || truth_pending();
-      if (!frozen) time_ += dt;
-
       const bool last_frame = options_.frames_given && frame + 1 >= static_cast<uint64_t>(options_.frames);
-      finishing_ = last_frame;
-      render_frame();
-      // A --frames run ends on the result of a check it asked for (C) of the settings on screen,
-      // not on "comparing": on a CPU rasterizer the reference (a radius map's, an approximation's
-      // two) shares the cores with the animation and may need more frames than the run has left.
-      // The check a change of settings starts by itself is not waited for.
-      if (last_frame && check_asked_ && checks_.busy()) {
-        checks_.wait();
-        poll_check();
-      }
-      if (state_.overlay) draw_overlay();
-      if (last_frame && state_.overlay) std::printf("%s\n", describe(layout_, size_).c_str());
-      screenshots_.take(size_, shown_name(), last_frame);
-      glfwSwapBuffers(window_);
-      for (const gl::FrameTimes& f : timers_.poll())
-        if (f.frame >= first_timed_frame_) stats_.add(f);  // of this configuration only
-      second_.poll(variants()[state_.diff_variant]->name, first_total_ms());
-      poll_check();
+      show_frame(size, last_frame);
       ++frame;
       if (last_frame) break;
     }
-    checks_.wait();  // let the worker finish before the GL objects go
+    return finish_run(frame, minimized_at_end);
+  }
+
+ private:
+  // Minimized (0x0 framebuffer): render nothing, and wait for events instead of spinning.
+  void wait_while_minimized() {
+    glfwWaitEventsTimeout(scripted_.more_to_come() ? 0.01 : 0.25);
+    ++minimized_frames_;
+  }
+
+  // A frame of a window with a picture: the effects of the input, the clock, the picture, the
+  // overlay, the screenshot; then what the GPU and the check worker finished meanwhile.
+  void show_frame(glm::ivec2 size, bool last_frame) {
+    apply_frame_effects(size);
+    advance_clock();
+    finishing_ = last_frame;
+    render_frame();
+    // A --frames run ends on the result of a check it asked for (C) of the settings on screen,
+    // not on "comparing": on a CPU rasterizer the reference (a radius map's, an approximation's
+    // two) shares the cores with the animation and may need more frames than the run has left.
+    // The check a change of settings starts by itself is not waited for.
+    if (last_frame && check_asked_ && checks_.busy()) {
+      checks_.wait();
+      poll_check();
+    }
+    if (state_.overlay) draw_overlay();
+    if (last_frame && state_.overlay) std::printf("%s\n", describe(layout_, size_).c_str());
+    screenshots_.take(size_, shown_name(), last_frame);
+    glfwSwapBuffers(window_);
+    for (const gl::FrameTimes& f : timers_.poll())
+      if (f.frame >= first_timed_frame_) stats_.add(f);  // of this configuration only
+    second_.poll(variants()[state_.diff_variant]->name, first_total_ms());
+    poll_check();
+  }
+
+  // The frame's CPU time, and the scene's clock. A ground truth being accumulated is of one
+  // moment: time stands still until it is done (and while paused, and in the views compared
+  // with a reference).
+  void advance_clock() {
+    const auto now = std::chrono::steady_clock::now();
+    const double dt = std::chrono::duration<double>(now - last_frame_start_).count();
+    last_frame_start_ = now;
+    cpu_frame_ms_ = dt * 1000.0;
+    const bool frozen = state_.paused || state_.view == ui::View::DiffReference || state_.view == ui::View::DiffGaussian || truth_pending();
+    if (!frozen) time_ += dt;
+  }
+
+  // The end of the run (the check worker done before the GL objects go): the exit summary, and
+  // the exit code: a screenshot the run was for and did not make fails it; a soak has its verdict.
+  int finish_run(uint64_t frames, bool minimized_at_end) {
+    checks_.wait();
     const size_t timer_queries = timers_.queries_created() + second_.queries_created();
     print_exit_summary(presented_.label, stats_,
-                       {.frames = frame, .minimized_frames = minimized_frames_, .timer_queries = timer_queries,
+                       {.frames = frames, .minimized_frames = minimized_frames_, .timer_queries = timer_queries,
                         .frames_dropped = timers_.frames_dropped()});
     if (const auto missing = screenshots_.missing(minimized_at_end, options_.frames)) {
-      // The run was for the picture: without it, it failed.
       std::fflush(stdout);
       print_error("no screenshot made: " + *missing);
       return 1;
     }
     if (!scripted_.soaking()) return 0;
     return scripted_.soak_verdict(
-        {.frames = frame, .timer_queries = timer_queries, .programs_compiled = programs_.compiled(), .programs_cached = programs_.size()});
-  }
-
- private:
-  // The folder of the files blurlab ships (the K key's kernel images): assets/ where the program
-  // runs (the README's commands run in the source tree), else the source tree it was built from.
-  static std::string shipped_assets_folder() {
-    std::error_code error;
-    if (std::filesystem::is_directory("assets", error)) return "assets";
-    return BLURLAB_SOURCE_ASSETS;
-  }
-
-  // --effect NAME: the window starts with it, its parameters and its implementation (--variant).
-  void start_with_effect(const cli::Options& o) {
-    const auto all = effects();
-    const size_t index = static_cast<size_t>(std::find(all.begin(), all.end(), o.effect) - all.begin());
-    state_.effect_values = o.effect_values;
-    ui::select_effect(state_, index + 1);
-    if (o.implementations.empty()) return;
-    const std::vector<std::string> names = o.effect->implementations();
-    state_.implementation = static_cast<size_t>(std::find(names.begin(), names.end(), o.implementations.front()) - names.begin());
-    const auto blurs = variants();
-    for (size_t i = 0; i < blurs.size(); ++i)
-      if (blurs[i]->name == o.implementations.front()) state_.variant = i;
+        {.frames = frames, .timer_queries = timer_queries, .programs_compiled = programs_.compiled(), .programs_cached = programs_.size()});
   }
 
   // What is on screen, for the S key's file name: the variant, or the effect and its implementation.
@@ -229,23 +229,22 @@ class App {
     const std::optional<std::vector<ui::ScriptStep>> steps = scripted_.steps(frame, state_.settings.kernel.radius, state_.variant);
     if (!steps) return false;
     for (const ui::ScriptStep& step : *steps) {
-      if (step.key) keys_.push_back(*step.key);
+      if (step.key) input_.push_key(*step.key);
       if (step.resize) window_size_.resize(*step.resize);
-      if (step.click) clicks_.push_back(*step.click);
+      if (step.click) input_.push_click(*step.click);
       if (step.wait_for_check && checks_.busy()) {  // this frame shows the check's result
         checks_.wait();
         poll_check();
       }
     }
     glfwPollEvents();
-    if (!keys_.empty()) notice_.clear();  // a notice answers the last key only
-    for (ui::Key key : keys_) {
+    const std::vector<ui::Key> keys = input_.take_keys();
+    if (!keys.empty()) notice_.clear();  // a notice answers the last key only
+    for (ui::Key key : keys) {
       effects_ |= ui::handle_key(state_, key, variants().size());
       if (!state_.key_note.empty()) notice_ = state_.key_note;
     }
-    keys_.clear();
-    for (glm::ivec2 at : clicks_) set_depth_parameter_at(at);
-    clicks_.clear();
+    for (glm::ivec2 at : input_.take_clicks()) set_depth_parameter_at(at);
     if (effects_ & ui::kQuit) return false;
     if (effects_ & ui::kVsync) glfwSwapInterval(state_.vsync ? 1 : 0);
     if (effects_ & ui::kReloadShaders) reload_shaders();
@@ -403,8 +402,13 @@ class App {
                                    ? &reference_
                                : presented_.picture == ui::Picture::DiffVariant ? &second_.output()
                                                                                 : nullptr;
-    // The check's own tolerance (scaled by the input's peak) once it ran, else the variant's for
-    // a peak of 1.
+    diff_tolerance_ = blur_difference_tolerance();
+    present_.draw(*image, other, diff_tolerance_, state_.linear_light ? Encoding::Srgb : Encoding::AsStored, size_);
+  }
+
+  // Red in a blur's difference view: the check's own tolerance (scaled by the input's peak) once
+  // it ran, else the variant's for a peak of 1.
+  Tolerance blur_difference_tolerance() const {
     Tolerance tolerance = last_check_ ? last_check_->tolerance : tolerance_for(*variants()[state_.variant], settings_, size_, 1.0);
     if (presented_.picture == ui::Picture::DiffVariant) {
       // Each output may be off by its own tolerance: together by both.
@@ -413,9 +417,7 @@ class App {
       tolerance.relative += other_tolerance.relative;
       tolerance.absolute += other_tolerance.absolute;
     }
-    diff_tolerance_ = tolerance;
-
-    present_.draw(*image, other, tolerance, state_.linear_light ? Encoding::Srgb : Encoding::AsStored, size_);
+    return tolerance;
   }
 
   // The HDR scene (and its depth), the effect on it, and its picture as it is (tonemapped and
@@ -440,7 +442,7 @@ class App {
       } else if (!check_asked_) {
         check_requested_ = false;
       } else {
-        accumulate_truth(effect);
+        notice_ = truth_.add_views(effect, effect_settings_, size_, configuration_, time_, finishing_);
         accumulating = truth_pending();
         if (!accumulating) start_effect_check();
       }
@@ -448,7 +450,7 @@ class App {
     presented_ = ui::presented(state_, {.blur_runs = runs, .reference_ready = static_cast<bool>(reference_)}, "");
     diff_tolerance_ = kEffectDifferenceTolerance;
     if (accumulating)
-      present_.draw(truth_picture_, nullptr, diff_tolerance_, Encoding::AsStored, size_);
+      present_.draw(truth_.picture(), nullptr, diff_tolerance_, Encoding::AsStored, size_);
     else if (presented_.picture == ui::Picture::Unblurred)
       present_.draw(hdr_color_, nullptr, diff_tolerance_, Encoding::Tonemap, size_);
     else
@@ -462,39 +464,16 @@ class App {
     check_requested_ = false;
     std::vector<SceneCamera> views;
     std::optional<Image> mean;
-    if (truth_mean_ && truth_configuration_ == configuration_ && !truth_pending()) {
-      views = truth_views_;
-      mean = truth_mean_->download_mean();
+    if (std::optional<AccumulatedTruth::Complete> truth = truth_.complete(configuration_)) {
+      views = std::move(truth->views);
+      mean = std::move(truth->mean);
     }
     checks_.start_effect(*effect_pipeline_.effect(), effect_pipeline_.settings(), size_, hdr_color_.download(), hdr_depth_.download(),
                          effect_output_.download(), effect_pipeline_.download_all(), configuration_, std::move(views), std::move(mean));
   }
 
   // Whether a ground truth of the configuration on screen is being accumulated.
-  bool truth_pending() const {
-    return truth_mean_ && truth_configuration_ == configuration_ && truth_mean_->views() < static_cast<int>(truth_views_.size());
-  }
-
-  // The ground truth's views of this frame (EffectInfo::ground_truth_views), kTruthViewsPerFrame a
-  // frame (every one left in a run's last frame, which waits for the check it asked for), the mean
-  // so far shown meanwhile.
-  void accumulate_truth(const EffectInfo& effect) {
-    if (!truth_mean_) truth_mean_.emplace(scene_, programs_);
-    if (truth_configuration_ != configuration_ || truth_mean_->size() != size_) {
-      truth_views_ = effect.ground_truth_views(effect_settings_.values, size_);
-      truth_mean_->clear(size_);
-      truth_configuration_ = configuration_;
-      truth_picture_ = gl::Texture(size_.x, size_.y, gl::Format::rgba8, "ground truth so far");
-    }
-    const int total = static_cast<int>(truth_views_.size());
-    const int until = finishing_ ? total : std::min(total, truth_mean_->views() + kTruthViewsPerFrame);
-    for (int i = truth_mean_->views(); i < until; ++i) truth_mean_->add(time_, truth_views_[static_cast<size_t>(i)]);
-    truth_mean_->present(truth_picture_);
-    notice_ = "ground truth: " + std::to_string(truth_mean_->views()) + " of " + std::to_string(total) +
-              " views of the scene averaged (shown until done; time stands still)";
-    if (truth_mean_->views() == total) notice_ = "ground truth: " + std::to_string(total) + " views averaged; D shows the picture against it";
-  }
-
+  bool truth_pending() const { return truth_.pending(configuration_); }
 
   // The check reads the textures here; the worker compares them with the CPU reference.
   void start_check(bool with_second) {
@@ -523,14 +502,17 @@ class App {
     return std::nullopt;
   }
 
-  void draw_overlay() {
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    const CheckState check_state = unsupported_                        ? CheckState::NotRun
-                                   : checks_.checking(configuration_) ? CheckState::Checking
-                                   : last_check_                       ? CheckState::Done
-                                                                       : CheckState::Pending;
+  // The correctness line's state: of the configuration on screen only.
+  CheckState check_state() const {
+    if (unsupported_) return CheckState::NotRun;
+    if (checks_.checking(configuration_)) return CheckState::Checking;
+    return last_check_ ? CheckState::Done : CheckState::Pending;
+  }
+
+  // What the difference view shows: the amplification, what red means, the largest difference
+  // once known (to the reference, to the exact Gaussian, to the second variant), and the second
+  // variant's time against the first's.
+  DiffLine diff_line() const {
     DiffLine diff;
     diff.amplify = kDiffAmplify;
     const bool effect = ui::current_effect(state_) != nullptr;
@@ -550,6 +532,15 @@ class App {
     diff.second_ms = second_.total_ms();
     diff.first_ms = first_total_ms();
     diff.second_problem = second_.problem();
+    return diff;
+  }
+
+  void draw_overlay() {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    const DiffLine diff = diff_line();
+    const bool effect = ui::current_effect(state_) != nullptr;
     const OverlayModel model{info_,
                              size_,
                              state_,
@@ -560,7 +551,7 @@ class App {
                              cpu_frame_ms_,
                              shader_error_,
                              notice_,
-                             check_state,
+                             check_state(),
                              last_check_ ? &*last_check_ : nullptr,
                              diff,
                              time_,
@@ -590,15 +581,10 @@ class App {
   WindowSize window_size_;
   ScriptedInput scripted_;
   WindowScreenshots screenshots_;
+  WindowInput input_;
   gl::Texture source_, output_, reference_;
   gl::Texture hdr_color_, hdr_depth_, effect_output_;  // an effect's frame, depth and picture
-  // A ground truth that renders the scene (EffectInfo::ground_truth_views), accumulated on demand.
-  static constexpr int kTruthViewsPerFrame = 8;
-  std::optional<SceneMean> truth_mean_;
-  std::vector<SceneCamera> truth_views_;
-  uint64_t truth_configuration_ = 0;
-  gl::Texture truth_picture_;
-  std::vector<glm::ivec2> clicks_;  // left clicks on the picture since the last frame
+  AccumulatedTruth truth_;  // an effect's ground truth that renders the scene (C)
   bool finishing_ = false;          // this frame is a --frames run's last
   glm::ivec2 size_{0, 0};
   ui::ViewState state_;
@@ -608,7 +594,6 @@ class App {
   uint64_t configuration_ = 0;  // counts configure() calls: a check belongs to one
   ui::Presented presented_;
   ui::SpanStats stats_;
-  std::vector<ui::Key> keys_;
   std::optional<std::string> unsupported_;
   std::string shader_error_;
   std::string notice_;  // why the last key did nothing
@@ -626,6 +611,7 @@ class App {
   uint64_t first_timed_frame_ = 0;  // the timer pool's first frame of the configuration on screen
   double time_ = 0.0;
   double cpu_frame_ms_ = 0.0;
+  std::chrono::steady_clock::time_point last_frame_start_;  // for the next frame's clock
 };
 
 }  // namespace
@@ -684,7 +670,7 @@ int run_window(const cli::Options& o) {
   int status = 0;
   {
     const ImGuiContextGuard imgui;
-    App app(o, window.get(), info);  // installs its key callback before ImGui chains to it
+    App app(o, window.get(), info);  // installs its key callback (WindowInput) before ImGui chains to it
     const ImGuiBackends backends(window.get());
     status = app.run();
   }

@@ -75,6 +75,110 @@ gl::Defines fragment_defines(const VariantInfo& variant, const BlurSettings& s, 
   return defines;
 }
 
+// Writes down each pass of a run as GL sees it (record(), record_stage()): its program and the
+// weights block it reads, its bindings as indices into the recording's textures (each texture
+// recorded when a pass first binds it), the barriers issued before it.
+class BlurPipeline::PassRecorder {
+ public:
+  // `chain`: the blur is a stage of a chain, whose recording has its source and destination.
+  PassRecorder(BlurPipeline& owner, const gl::Texture& source, const gl::Texture& destination, Recording& recording, const ChainStage* chain)
+      : owner_(owner), source_(source), destination_(destination), recording_(recording), chain_(chain) {}
+
+  bool in_chain() const { return chain_ != nullptr; }
+
+  // BlurPasses::fixed_intermediate(): the slot's texture is of a size independent of the image's.
+  void note_fixed_slot(int slot) { fixed_slots_.insert(slot); }
+
+  RecordedPass& start(std::string name, Stage stage, const gl::Program& program, std::initializer_list<Binding> bindings) {
+    const auto source = owner_.program_sources_.find(&program);
+    if (source == owner_.program_sources_.end()) throw Error("record(): a pass used a program prepare() did not ask for");
+    RecordedPass& pass = recording_.passes.emplace_back();
+    pass.name = std::move(name);
+    pass.stage = stage;
+    pass.program = source->second;
+    // The weights block this program reads, as the pipeline filled it (configure()).
+    pass.program.border = owner_.settings_.border;
+    if (uses_kernel_weights(*owner_.variant_)) pass.program.kernel = owner_.settings_.kernel;
+    for (const Binding& b : bindings) pass.bindings.push_back({b.kind, gl::unit_number(b.unit), b.raw, texture_index(*b.texture)});
+    owner_.runner_.record_barriers_into(&pass.barriers_before);
+    return pass;
+  }
+
+  // Where `t` is in the recording's textures, recorded there first if no pass bound it before.
+  size_t texture_index(const gl::Texture& t) {
+    if (const auto index = endpoint_index(t)) return *index;
+    if (const auto index = intermediate_index(t)) return *index;
+    if (const auto index = cpu_made_index(t)) return *index;
+    throw Error("record(): a pass bound a texture the pipeline does not own");
+  }
+
+ private:
+  // The source and the destination: a chain's recording has them already; a blur's own recording
+  // starts with them.
+  std::optional<size_t> endpoint_index(const gl::Texture& t) {
+    if (chain_) {
+      if (&t == &source_) return chain_->source;
+      if (&t == &destination_) return chain_->destination;
+      return std::nullopt;
+    }
+    std::vector<RecordedTexture>& textures = recording_.textures;
+    if (textures.empty()) {
+      textures.push_back({"source", source_.format(), {source_.width(), source_.height()}});
+      textures.push_back({"destination", destination_.format(), {destination_.width(), destination_.height()}});
+    }
+    if (&t == &source_) return 0;
+    if (&t == &destination_) return 1;
+    return std::nullopt;
+  }
+
+  // A texture's name in the recording: a chain stage's own carry the stage's prefix ("blur1_").
+  std::string recorded_name(std::string_view plain) const { return (chain_ ? chain_->prefix : "") + std::string(plain); }
+
+  std::optional<size_t> recorded_as(const std::string& name) const {
+    for (size_t i = 0; i < recording_.textures.size(); ++i)
+      if (recording_.textures[i].name == name) return i;
+    return std::nullopt;
+  }
+
+  // An intermediate, by its slot: of the image's size, or fixed.
+  std::optional<size_t> intermediate_index(const gl::Texture& t) {
+    for (const auto& [slot, texture] : owner_.intermediates_)
+      if (&texture == &t) {
+        const std::string name = recorded_name("intermediate" + std::to_string(slot));
+        if (const auto index = recorded_as(name)) return *index;
+        recording_.textures.push_back(
+            {.name = name, .format = t.format(), .size = {t.width(), t.height()}, .fixed_size = fixed_slots_.count(slot) > 0});
+        return recording_.textures.size() - 1;
+      }
+    return std::nullopt;
+  }
+
+  // The levels and weights of a variable-radius variant: data made on the CPU, recorded with
+  // their contents (read back as stored) so an export can ship them; and the counters, zeros
+  // (the passes leave them so), recorded as such.
+  std::optional<size_t> cpu_made_index(const gl::Texture& t) {
+    for (auto [texture, plain_name] : {std::pair{&owner_.levels_, kLevelsTexture}, std::pair{&owner_.level_weights_, kLevelWeightsTexture},
+                                       std::pair{&owner_.counters_, kCountersTexture}})
+      if (&t == texture) {
+        const std::string name = recorded_name(plain_name);
+        if (const auto index = recorded_as(name)) return *index;
+        RecordedTexture recorded{name, t.format(), {t.width(), t.height()}};
+        if (texture == &owner_.counters_) recorded.zeros = true;
+        else recorded.contents = t.download_texels();
+        recording_.textures.push_back(std::move(recorded));
+        return recording_.textures.size() - 1;
+      }
+    return std::nullopt;
+  }
+
+  BlurPipeline& owner_;
+  const gl::Texture& source_;
+  const gl::Texture& destination_;
+  Recording& recording_;
+  const ChainStage* chain_;
+  std::set<int> fixed_slots_;  // intermediates of a size independent of the image's
+};
+
 // The BlurSetup and BlurPasses the variants see.
 class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
  public:
@@ -95,11 +199,9 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
 
   std::vector<std::shared_ptr<const gl::Program>> held;
   std::map<const gl::Program*, RecordedProgram> held_sources;
-  Recording* recording = nullptr;  // record(): passes are written down here too
-  const ChainStage* chain = nullptr;  // record_stage(): the chain this blur is a stage of
+  std::optional<PassRecorder> recorder;  // record(), record_stage(): passes are written down too
   const gl::Texture* given_levels = nullptr;  // run(..., radius_levels): this run's levels
   std::set<int> poisoned_;          // the intermediates this run has poisoned
-  std::set<int> fixed_slots_;       // intermediates of a size independent of the image's
 
   const gl::Texture& source() const override { return *source_; }
   const gl::Texture& destination() const override { return *destination_; }
@@ -115,7 +217,7 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
   }
 
   const gl::Texture& fixed_intermediate(int slot, gl::Format format, glm::ivec2 size) override {
-    fixed_slots_.insert(slot);
+    if (recorder) recorder->note_fixed_slot(slot);
     return intermediate(slot, format, size);
   }
 
@@ -140,18 +242,20 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
 
   void dispatch(std::string_view name, const gl::Program& program, std::initializer_list<Binding> bindings,
                 const DispatchGrid& grid, std::optional<glm::vec4> pass_values) override {
-    RecordedPass* pass = start_recording(name, Stage::Compute, program, bindings);
-    if (pass) {
-      pass->grid = grid;
-      pass->pass_values = pass_values;
+    if (recorder) {
+      RecordedPass& pass = recorder->start(recorded_name(name), Stage::Compute, program, bindings);
+      pass.grid = grid;
+      pass.pass_values = pass_values;
     }
     owner_.runner_.dispatch(span_name(name), program, {bindings.begin(), bindings.size()}, grid.groups, pass_values);
   }
 
   void draw(std::string_view name, const gl::Program& program, std::initializer_list<Binding> inputs,
             const gl::Texture& target) override {
-    RecordedPass* pass = start_recording(name, Stage::Fragment, program, inputs);
-    if (pass) pass->target = texture_index(target);
+    if (recorder) {
+      RecordedPass& pass = recorder->start(recorded_name(name), Stage::Fragment, program, inputs);
+      pass.target = recorder->texture_index(target);
+    }
     owner_.runner_.draw(span_name(name), program, {inputs.begin(), inputs.size()}, target);
   }
 
@@ -165,67 +269,9 @@ class BlurPipeline::Passes final : public BlurSetup, public BlurPasses {
     return *held.back();
   }
 
-  size_t texture_index(const gl::Texture& t) {
-    std::vector<RecordedTexture>& textures = recording->textures;
-    if (chain) {  // the chain's recording has them already
-      if (&t == source_) return chain->source;
-      if (&t == destination_) return chain->destination;
-    } else {
-      if (textures.empty()) {
-        textures.push_back({"source", source_->format(), {source_->width(), source_->height()}});
-        textures.push_back({"destination", destination_->format(), {destination_->width(), destination_->height()}});
-      }
-      if (&t == source_) return 0;
-      if (&t == destination_) return 1;
-    }
-    const std::string prefix = chain ? chain->prefix : "";
-    const auto recorded_as = [&](const std::string& name) -> std::optional<size_t> {
-      for (size_t i = 0; i < textures.size(); ++i)
-        if (textures[i].name == name) return i;
-      return std::nullopt;
-    };
-    for (const auto& [slot, texture] : owner_.intermediates_)
-      if (&texture == &t) {
-        const std::string name = prefix + "intermediate" + std::to_string(slot);
-        if (const auto index = recorded_as(name)) return *index;
-        textures.push_back({.name = name, .format = t.format(), .size = {t.width(), t.height()}, .fixed_size = fixed_slots_.count(slot) > 0});
-        return textures.size() - 1;
-      }
-    // The levels and weights of a variable-radius variant: data made on the CPU, recorded with
-    // their contents (read back as stored) so an export can ship them; and the counters, zeros
-    // (the passes leave them so), recorded as such.
-    for (auto [texture, plain_name] : {std::pair{&owner_.levels_, kLevelsTexture}, std::pair{&owner_.level_weights_, kLevelWeightsTexture},
-                                       std::pair{&owner_.counters_, kCountersTexture}})
-      if (&t == texture) {
-        const std::string name = prefix + std::string(plain_name);
-        if (const auto index = recorded_as(name)) return *index;
-        RecordedTexture recorded{name, t.format(), {t.width(), t.height()}};
-        if (texture == &owner_.counters_) recorded.zeros = true;
-        else recorded.contents = t.download_texels();
-        textures.push_back(std::move(recorded));
-        return textures.size() - 1;
-      }
-    throw Error("record(): a pass bound a texture the pipeline does not own");
-  }
-
-  RecordedPass* start_recording(std::string_view name, Stage stage, const gl::Program& program,
-                                std::initializer_list<Binding> bindings) {
-    if (!recording) return nullptr;
-    const auto source = owner_.program_sources_.find(&program);
-    if (source == owner_.program_sources_.end()) throw Error("record(): a pass used a program prepare() did not ask for");
-    RecordedPass& pass = recording->passes.emplace_back();
-    pass.name = chain ? span_name(name) : std::string(name);  // a stage's passes by the stage: "blur 1 h"
-    pass.stage = stage;
-    pass.program = source->second;
-    // The weights block this program reads, as the pipeline filled it (configure()).
-    pass.program.border = owner_.settings_.border;
-    if (uses_kernel_weights(*owner_.variant_)) pass.program.kernel = owner_.settings_.kernel;
-    for (const Binding& b : bindings) pass.bindings.push_back({b.kind, gl::unit_number(b.unit), b.raw, texture_index(*b.texture)});
-    owner_.runner_.record_barriers_into(&pass.barriers_before);
-    return &pass;
-  }
-
   std::string span_name(std::string_view name) const { return span_prefix.empty() ? std::string(name) : span_prefix + " " + std::string(name); }
+  // A chain stage's passes are recorded by their spans' names ("blur 1 h"), a blur's own by theirs.
+  std::string recorded_name(std::string_view name) const { return recorder->in_chain() ? span_name(name) : std::string(name); }
 
   BlurPipeline& owner_;
   const gl::Texture* source_;
@@ -255,22 +301,7 @@ std::optional<Refusal> BlurPipeline::configure(const VariantInfo& variant, const
   settings_ = resolved;
   size_ = size;
 
-  if (uploaded_ != std::pair(resolved.kernel, resolved.border)) {
-    // Weights in double, rounded once to float for the GPU.
-    const std::vector<double> weights = kernel_weights(resolved.kernel);
-    KernelBlock block{};
-    for (size_t i = 0; i < weights.size(); ++i) block.taps[i] = static_cast<float>(weights[i]);
-    const std::vector<LinearTap> linear = linear_taps(weights);
-    for (size_t i = 0; i < linear.size(); ++i) {
-      block.linear[2 * i] = static_cast<float>(linear[i].offset);
-      block.linear[2 * i + 1] = static_cast<float>(linear[i].weight);
-    }
-    std::copy(resolved.border.value.begin(), resolved.border.value.end(), block.border_value);
-    glBindBuffer(GL_UNIFORM_BUFFER, kernel_block_.get());
-    glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof(block), &block);
-    glBindBuffer(GL_UNIFORM_BUFFER, 0);
-    uploaded_ = std::pair(resolved.kernel, resolved.border);
-  }
+  upload_kernel_block(resolved);
   runner_.set_linear_wrap(resolved.border);
   if (variant.variable_radius) {
     make_level_textures();
@@ -281,6 +312,26 @@ std::optional<Refusal> BlurPipeline::configure(const VariantInfo& variant, const
   }
   refresh_programs();
   return std::nullopt;
+}
+
+// The weights block every pass reads: the kernel's weights, their linear-sampling taps and the
+// constant border's value, uploaded when they change.
+void BlurPipeline::upload_kernel_block(const BlurSettings& resolved) {
+  if (uploaded_ == std::pair(resolved.kernel, resolved.border)) return;
+  // Weights in double, rounded once to float for the GPU.
+  const std::vector<double> weights = kernel_weights(resolved.kernel);
+  KernelBlock block{};
+  for (size_t i = 0; i < weights.size(); ++i) block.taps[i] = static_cast<float>(weights[i]);
+  const std::vector<LinearTap> linear = linear_taps(weights);
+  for (size_t i = 0; i < linear.size(); ++i) {
+    block.linear[2 * i] = static_cast<float>(linear[i].offset);
+    block.linear[2 * i + 1] = static_cast<float>(linear[i].weight);
+  }
+  std::copy(resolved.border.value.begin(), resolved.border.value.end(), block.border_value);
+  glBindBuffer(GL_UNIFORM_BUFFER, kernel_block_.get());
+  glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof(block), &block);
+  glBindBuffer(GL_UNIFORM_BUFFER, 0);
+  uploaded_ = std::pair(resolved.kernel, resolved.border);
 }
 
 void BlurPipeline::make_level_textures() {
@@ -360,8 +411,7 @@ void BlurPipeline::run(const gl::Texture& source, const gl::Texture& destination
     throw Error("blur pipeline: radius levels given to " + std::string(variant_->name) +
                 (variant_->variable_radius ? ", not an rgba8 texture of the image's size" : ", not a variable-radius variant"));
   Passes passes(*this, &source, &destination);
-  passes.recording = recording;
-  passes.chain = stage;
+  if (recording) passes.recorder.emplace(*this, source, destination, *recording, stage);
   passes.given_levels = radius_levels;
   if (span != "total") passes.span_prefix = span;
   gl::ScopedSpan total(timers_, span);

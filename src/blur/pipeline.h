@@ -107,6 +107,7 @@ class BlurPipeline {
 
  private:
   class Passes;
+  class PassRecorder;  // record(), record_stage()
   void run(const gl::Texture& source, const gl::Texture& destination, Recording* recording, std::string_view span,
            const gl::Texture* radius_levels, const ChainStage* stage = nullptr);
   gl::ProgramCache& programs_;
@@ -118,6 +119,7 @@ class BlurPipeline {
   glm::ivec2 size_{0, 0};
   gl::BufferHandle kernel_block_;
   std::optional<std::pair<Kernel, Border>> uploaded_;  // what the weights block holds
+  void upload_kernel_block(const BlurSettings& resolved);
   PassRunner runner_;  // binds, barriers and times every pass (with the weights block)
   std::map<int, gl::Texture> intermediates_;
   // Variable-radius variants: the levels and weights textures (BlurPasses::radius_levels), made
