@@ -463,7 +463,7 @@ TEST(Report, MarkdownPageHasEverythingAndOnlyTheChartsItHas) {
                            "| vendor | Test vendor |", "## Settings", "## Correctness", "**1 of 7 runs exceed their tolerance:**",
                            "worst at 7,5 R: GPU 131, reference 128, allowed 1 LSB (3x)",
                            "compute-inline-persistent", "## Results", "### 1000x500 rgba8 gauss r=16",
-                           "| variant | stage | settings | total ms |", "![time_vs_radius_1000x500_rgba8_gauss.png](time_vs_radius_1000x500_rgba8_gauss.png)",
+                           "| variant | family | stage | settings | total ms |", "![time_vs_radius_1000x500_rgba8_gauss.png](time_vs_radius_1000x500_rgba8_gauss.png)",
                            "- [report.json](report.json)", "needs \"more\" shared memory, 48 KiB"})
     EXPECT_NE(page.find(part), std::string::npos) << part << "\n" << page;
   EXPECT_EQ(without.str().find("!["), std::string::npos) << "no picture it does not have";
