@@ -8,26 +8,12 @@
 #include "cli/options.h"
 #include "headless.h"
 #include "list_refusals.h"
+#include "list_variants.h"
 #include "window.h"
 #include "util/error.h"
 #include "util/files.h"
 
 namespace {
-
-void list_variants() {
-  // name, stage, tolerance, kernels, summary: tests/image_tests.cmake reads the first four. An
-  // approximation's tolerance, "model", is against the CPU model of its algorithm and depends on
-  // the settings (blurlab-golden --tolerance prints it).
-  using blurlab::KernelSupport;
-  for (const blurlab::VariantInfo* v : blurlab::variants()) {
-    const std::string tolerance = blurlab::is_approximation(*v) ? "model"
-                                  : v->tolerance_lsb == 0        ? "exact"
-                                                                 : std::to_string(v->tolerance_lsb) + " LSB";
-    const char* kernels = v->kernels == KernelSupport::BoxOnly ? "box" : v->kernels == KernelSupport::GaussOnly ? "gauss" : "box,gauss";
-    std::printf("%-28s %-9s %-6s %-9s %.*s\n", std::string(v->name).c_str(), std::string(blurlab::name(v->stage)).c_str(),
-                tolerance.c_str(), kernels, static_cast<int>(v->summary.size()), v->summary.data());
-  }
-}
 
 void print_kernel(const blurlab::Kernel& kernel) {
   const auto weights = blurlab::kernel_weights(kernel);
@@ -42,7 +28,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (options.list_variants) {
-    list_variants();
+    blurlab::app::list_variants(options.json);
     return 0;
   }
   if (options.list_refusals) return blurlab::app::list_refusals(options);

@@ -9,6 +9,7 @@
 #   MODE=terminal: in a pseudo-terminal (script(1)) the progress bar is erased before the table.
 #   MODE=sizing: on a CPU rasterizer --frames keeps the size-down and the run says the size it
 #   blurs and how to get the other; --size runs its own size and says so.
+include(${CMAKE_CURRENT_LIST_DIR}/listing.cmake)
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 
@@ -21,9 +22,11 @@ if(MODE STREQUAL "default")
     message(FATAL_ERROR "the default run exited ${code}\n${out}\n${err}")
   endif()
   expect_width("${out}" 120 "the default run")
-  execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing)
-  string(REGEX MATCHALL "(^|\n)[a-z0-9-]+ " names "${listing}")
-  list(LENGTH names count)
+  blurlab_read_variants(${BLURLAB} listed)
+  list(LENGTH listed_names count)
+  if(listed_error OR count EQUAL 0)
+    message(FATAL_ERROR "no variants listed: ${listed_error}")
+  endif()
   # A line per variant, each with the total, the time so far and (from the second) an estimate of
   # the time left; the lines of the first 2 s (Progress::kQuietSeconds) come out once the run
   # passes them, so none is missing: [1/N] to [N/N], and nothing else.

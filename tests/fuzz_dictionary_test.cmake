@@ -1,5 +1,5 @@
 # The fuzz_cli dictionary (tests/fuzz/cli.dict) names every option and knob `blurlab --help` lists
-# and every variant `blurlab --list-variants` lists, and no option the program does not have: the
+# and every variant `blurlab --list-variants --json -` lists, and no option the program does not have: the
 # program's registry is the list, the dictionary a copy this test keeps equal. On failure it says
 # what to add or remove.
 cmake_minimum_required(VERSION 3.20)  # IN_LIST
@@ -11,12 +11,12 @@ string(REGEX MATCHALL "\n  --[a-z0-9-]+" options "${help}")
 list(TRANSFORM options REPLACE "^\n  " "")
 list(APPEND options --help)  # not listed by itself
 list(REMOVE_DUPLICATES options)
-execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing RESULT_VARIABLE code)
-if(NOT code EQUAL 0)
-  message(FATAL_ERROR "blurlab --list-variants exited ${code}")
+include(${CMAKE_CURRENT_LIST_DIR}/listing.cmake)
+blurlab_read_variants(${BLURLAB} listed)
+if(listed_error)
+  message(FATAL_ERROR "${listed_error}")
 endif()
-string(REGEX MATCHALL "(^|\n)[a-z0-9-]+" variants "${listing}")
-list(TRANSFORM variants REPLACE "^\n" "")
+set(variants ${listed_names})
 file(STRINGS ${DICT} entries REGEX "^\"")
 list(TRANSFORM entries REPLACE "^\"(.*)\"$" "\\1")
 set(dict_options ${entries})

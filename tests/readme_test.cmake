@@ -1,7 +1,7 @@
 cmake_minimum_required(VERSION 3.25)
 # README.md is a newcomer's page: at most 200 lines; its counts of variants are the registry's
-# (blurlab --list-variants: "exact" or "N LSB" for exact variants other than the copy, "model" for
-# approximations); it says where the program is, how long the first build takes, and how to build
+# (blurlab --list-variants --json -: the exact blurs, the roles other than the copy's floor and the
+# approximations; the approximate Gaussians, approximations of the Gaussian kernel alone); it says where the program is, how long the first build takes, and how to build
 # without run.sh (the cmake lines); and that one GPU's fragment-versus-compute ratios do not carry.
 # Its commands run as written from the repository root: the program by its path, the pictures
 # from assets/; and it links the licence.
@@ -11,13 +11,20 @@ if(count GREATER 200)
   message(FATAL_ERROR "README.md has ${count} lines, more than 200")
 endif()
 file(READ ${README} readme)
-execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing RESULT_VARIABLE code)
-string(REGEX MATCHALL "(^|\n)[a-z0-9-]+ +[a-z]+ +(exact|[0-9]+ LSB) " exact "${listing}")
-# Approximations of the Gaussian: "model" and "gauss" (variable-pyramid approximates any per-pixel kernel).
-string(REGEX MATCHALL "(^|\n)[a-z0-9-]+ +[a-z]+ +model +gauss " approximate "${listing}")
-list(LENGTH exact exact_count)
-list(LENGTH approximate approximate_count)
-math(EXPR blurs "${exact_count} - 1")  # the copy pass is listed as exact, and is no blur
+include(${CMAKE_CURRENT_LIST_DIR}/listing.cmake)
+blurlab_read_variants(${BLURLAB} listed)
+if(listed_error OR NOT listed_names)
+  message(FATAL_ERROR "no variants listed: ${listed_error}")
+endif()
+set(blurs 0)
+set(approximate_count 0)
+foreach(variant IN LISTS listed_names)
+  if(listed_${variant}_role STREQUAL "approximation" AND listed_${variant}_kernels STREQUAL "gauss")
+    math(EXPR approximate_count "${approximate_count} + 1")
+  elseif(NOT listed_${variant}_role STREQUAL "approximation" AND NOT listed_${variant}_role STREQUAL "floor")
+    math(EXPR blurs "${blurs} + 1")
+  endif()
+endforeach()
 foreach(part "${blurs} exact ways to blur" "${approximate_count} approximate Gaussians" "build-release/app/blurlab"
              "its first build about [0-9]+[ \n]+minutes[ \n]+on[ \n]+2[ \n]+busy[ \n]+cores" "cmake -S \\. -B build-release -DCMAKE_BUILD_TYPE=Release"
              "--target blurlab" "do not carry to desktop GPUs")

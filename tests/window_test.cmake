@@ -73,19 +73,19 @@ function(forbid_line output regex)
   endif()
 endfunction()
 
-# The key that selects a variant: its place in `blurlab --list-variants` (the registry's order,
-# which the overlay's list and the keys follow): 1-9, then Shift+1-9.
+include(${CMAKE_CURRENT_LIST_DIR}/listing.cmake)
+blurlab_read_variants(${BLURLAB} listed)
+if(listed_error)
+  message(FATAL_ERROR "${listed_error}")
+endif()
+
+# The key that selects a variant: its place in `blurlab --list-variants --json -` (the registry's
+# order, which the overlay's list and the keys follow): 1-9, then Shift+1-9.
 function(variant_key variant out_var)
-  execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing)
-  string(REGEX MATCHALL "(^|\n)[a-z0-9-]+" names "${listing}")
-  set(index 0)
-  foreach(name IN LISTS names)
-    string(STRIP "${name}" name)
-    if(name STREQUAL variant)
-      break()
-    endif()
-    math(EXPR index "${index} + 1")
-  endforeach()
+  list(FIND listed_names ${variant} index)
+  if(index EQUAL -1)
+    message(FATAL_ERROR "${variant} is not listed")
+  endif()
   if(index LESS 9)
     math(EXPR key "${index} + 1")
   else()
@@ -193,11 +193,16 @@ elseif(MODE STREQUAL "stale")
   #    Gaussian on): the panel shows that variant's own settings (the knobs its headless run
   #    reports for the same settings) and why it cannot run, no check, and says the picture is the
   #    unblurred scene; and it is (the bare shot equals the unblurred one).
-  execute_process(COMMAND ${BLURLAB} --list-variants OUTPUT_VARIABLE listing)
-  if(NOT listing MATCHES "(^|\n)([a-z0-9-]+) +[a-z]+ +([0-9]+ LSB|exact) +box ")
-    message(FATAL_ERROR "no box-only variant in:\n${listing}")
+  set(box_only)
+  foreach(variant IN LISTS listed_names)
+    if(listed_${variant}_kernels STREQUAL "box" AND NOT listed_${variant}_tolerance STREQUAL "model")
+      set(box_only ${variant})
+      break()
+    endif()
+  endforeach()
+  if(NOT box_only)
+    message(FATAL_ERROR "no exact box-only variant in ${listed_names}")
   endif()
-  set(box_only ${CMAKE_MATCH_2})
   variant_key(${box_only} key)
   # Its knobs as the headless report resolves them (the box kernel: a Gaussian run refuses at once).
   execute_process(COMMAND ${BLURLAB} --headless --variant ${box_only} --kernel box --radius 6 --size 640x360 --frames 0

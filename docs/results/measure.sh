@@ -66,7 +66,8 @@ slow_2d=frag-naive,compute-naive,compute-naive-lds,frag-linear-2d
 # The variants to run: every uniform-radius one ("all" without the variable-radius variants, which
 # the map part runs), less those named in $1 (a comma list).
 variants_except() {
-  "$blurlab" --list-variants | awk '{print $1}' | grep -v '^variable-' | grep -vxF -f <(tr ',' '\n' <<< "${1:-}") |
+  "$blurlab" --list-variants --json - |
+    python3 -c 'import json, sys; print("\n".join(v["name"] for v in json.load(sys.stdin)["variants"] if v["family"] != "variable-radius"))' | grep -vxF -f <(tr ',' '\n' <<< "${1:-}") |
     { if [ -n "${VARIANTS:-}" ]; then grep -xF -f <(tr ',' '\n' <<< "copy,$VARIANTS"); else cat; fi; } | paste -sd, -
 }
 

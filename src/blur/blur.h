@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "blur/border.h"
+#include "blur/family.h"
 #include "blur/kernel.h"
 #include "blur/knob.h"
 #include "blur/radius_map.h"
@@ -84,6 +85,10 @@ enum class Role {
   Blur,           // an exact blur: the kernel's weights, within rounding
   Approximation,  // another algorithm standing in for the Gaussian (VariantInfo::approximation)
 };
+// "floor", "baseline", "blur", "approximation": the reports' and listings' name of a role.
+std::string_view name(Role role);
+// "box,gauss", "box", "gauss": the kernels a variant blurs, as the listings and reports print them.
+std::string_view name(KernelSupport kernels);
 
 // What an approximate variant chose for a request: the sigma its kernel has (from the kernel's
 // variance, which need not be the sigma asked for) and its parameters, for the report's row.
@@ -133,6 +138,9 @@ struct SharedMemory {
 struct VariantInfo {
   std::string_view name;     // stable kebab-case, used on the command line
   Stage stage;
+  // The kind of algorithm it is (blur/family.h). Only the copy pass (Role::Floor) is of
+  // Family::Copy, the value a variant that names none would get (unit.Registry checks).
+  Family family = Family::Copy;
   std::string_view summary;  // one line for --list-variants
   Role role = Role::Blur;
   KernelSupport kernels = KernelSupport::BoxAndGauss;

@@ -13,6 +13,25 @@ namespace blurlab {
 
 std::string_view name(Stage stage) { return stage == Stage::Fragment ? "fragment" : "compute"; }
 
+std::string_view name(Role role) {
+  switch (role) {
+    case Role::Floor: return "floor";
+    case Role::Baseline: return "baseline";
+    case Role::Blur: return "blur";
+    case Role::Approximation: return "approximation";
+  }
+  return "?";
+}
+
+std::string_view name(KernelSupport kernels) {
+  switch (kernels) {
+    case KernelSupport::BoxOnly: return "box";
+    case KernelSupport::GaussOnly: return "gauss";
+    case KernelSupport::BoxAndGauss: return "box,gauss";
+  }
+  return "?";
+}
+
 std::string_view name(Limit limit) {
   switch (limit) {
     case Limit::Kernel: return "kernel";

@@ -246,6 +246,7 @@ void check_list_mode(const CLI::App& app, const Options& o) {
   if (modes.size() > 1) throw UsageError(modes[0] + " and " + modes[1] + " each print a list and exit: give one of them");
   const std::string& mode = modes.front();
   std::set<std::string> takes = {"--headless"};
+  if (mode != "--print-kernel") takes.insert("--json");  // the list as JSON
   if (mode == "--print-kernel") takes.insert({"--kernel", "--radius", "--sigma"});
   if (mode == "--list-refusals")
     takes.insert({"--variant", "--kernel", "--radius", "--sigma", "--format", "--input-format", "--linear", "--size", "--border",
@@ -289,9 +290,11 @@ Options parse_options(int argc, const char* const* argv) {
   std::map<std::string, std::string, std::less<>> effect_texts;
 
   app.add_flag("--headless", o.headless, "Run without a window: time, check or blur a file");
-  app.add_flag("--list-variants", o.list_variants, "Print one variant per line: name, stage, tolerance, summary");
+  app.add_flag("--list-variants", o.list_variants,
+               "Print the variants by family, one per line: name, stage, tolerance, kernels, summary (--json: as JSON)");
   app.add_flag("--list-refusals", o.list_refusals,
-               "Print one variant per line: name and the limit it refuses these settings for on this device (- : runs them)");
+               "Print one variant per line: name and the limit it refuses these settings for on this device (- : runs them; "
+               "--json: as JSON, with the reasons)");
   app.add_flag("--print-kernel", o.print_kernel, "Print the 2r+1 weights from -r to +r and exit");
   app.add_flag("--check", o.check, "Compare each output with the CPU reference; exit 1 if any exceeds its tolerance");
   app.add_option("--variant", variant_text, "all, or NAME[,NAME...] (see --list-variants)")->type_name("LIST");
@@ -362,7 +365,8 @@ Options parse_options(int argc, const char* const* argv) {
   app.add_option("--output", o.output, "Write the blurred image by extension: .png (16-bit from rgba16f, else 8) or .jpg (no alpha)")
       ->type_name("OUT");
   app.add_option("--csv", o.csv, "Headless: also write the report as CSV")->type_name("FILE");
-  app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings)")->type_name("FILE");
+  app.add_option("--json", o.json, "Headless: also write the report as JSON (with GPU, driver and settings); with --list-variants or "
+                 "--list-refusals: the list as JSON (- : stdout)")->type_name("FILE");
   app.add_option("--report", o.report_dir, "Headless: write DIR/report.md (GPU, settings, table, charts, checks) with its files")->type_name("DIR");
   app.add_option("--export", o.export_dir,
                  "Headless, one variant and setting (or one effect implementation): write DIR/ self-contained shaders per pass, "
@@ -522,6 +526,9 @@ Options parse_options(int argc, const char* const* argv) {
                                       std::pair{"--tuned", &o.tuned}, std::pair{"--report", &o.report_dir},
                                       std::pair{"--export", &o.export_dir}, std::pair{"--dump-programs", &o.dump_dir}})
     if (app.count(option) && value->empty()) throw UsageError(std::string(option) + " needs a file name");
+  // "-" is standard output for the JSON listings alone: a run's report is a file (and stdout has its table).
+  if (o.json == "-" && !o.list_variants && !o.list_refusals)
+    throw UsageError("--json - (standard output) is for --list-variants and --list-refusals: give a run's report a file name");
   if (!o.output.empty()) output_format(o.output, "--output");  // an extension blurlab can write, before any GL work
   if (!o.screenshot.empty()) output_format(o.screenshot, "--screenshot");
 

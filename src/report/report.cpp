@@ -45,16 +45,6 @@ std::string ratio_text(double v) {
   return fixed(v, std::max(0, 2 - static_cast<int>(std::floor(std::log10(std::strtod(rounded, nullptr))))));
 }
 
-std::string_view role_name(Role role) {
-  switch (role) {
-    case Role::Floor: return "floor";
-    case Role::Baseline: return "baseline";
-    case Role::Blur: return "blur";
-    case Role::Approximation: return "approximation";
-  }
-  return "?";
-}
-
 bool same_scenario(const Measurement& a, const Measurement& b) {
   return a.size == b.size && a.settings.input_format == b.settings.input_format;
 }
@@ -253,8 +243,9 @@ void to_json(nlohmann::json& j, const RowRecord& row) {
   j = json::object();
   j["variant"] = v.name;
   j["stage"] = name(v.stage);
-  j["role"] = role_name(v.role);
-  j["kernels"] = v.kernels == KernelSupport::BoxOnly ? "box" : v.kernels == KernelSupport::GaussOnly ? "gauss" : "box,gauss";
+  j["role"] = name(v.role);
+  j["family"] = name(v.family);
+  j["kernels"] = name(v.kernels);
   j["size"] = {{"width", row.size.x}, {"height", row.size.y}};
   json settings = {{"input_format", gl::name(s.input_format)}, {"linear", s.linear}};
   if (is_blur(v)) {
@@ -410,7 +401,9 @@ TableView table_view(const Report& r, Columns columns) {
                     " GB/s (" + r.roofline->texture_copy_setting + "), buffer copy " + fixed(r.roofline->buffer_copy_gbps, 0) +
                     " GB/s, fp32 FMA " + fixed(2.0 * r.roofline->fma_per_s / 1e12, 2) + " TFLOP/s, bilinear fetches " +
                     format_double(r.roofline->bilinear_fetch_per_s / 1e9, 3) + " G/s";
-  view.header = all ? std::vector<std::string>{"variant", "stage", "settings"} : std::vector<std::string>{"variant", "settings"};
+  // The wide table says each variant's family (blur/family.h) beside its stage; the narrow one
+  // leaves it out to fit 120 columns.
+  view.header = all ? std::vector<std::string>{"variant", "family", "stage", "settings"} : std::vector<std::string>{"variant", "settings"};
   if (timed && all)
     view.header.insert(view.header.end(), {"total ms", "spread", "min", "x copy", "vs naive", "GB/s"});
   else if (timed)
@@ -436,7 +429,7 @@ TableView table_view(const Report& r, Columns columns) {
       view.groups.push_back({group_heading(row), {}});
     previous = &row;
     std::vector<std::string> cells{std::string(row.variant->name)};
-    if (all) cells.emplace_back(name(row.variant->stage));
+    if (all) cells.insert(cells.end(), {std::string(name(row.variant->family)), std::string(name(row.variant->stage))});
     cells.push_back(settings_text(row, !all));
     if (row.unsupported) {
       // The narrow table numbers each reason once, below the table.
@@ -552,7 +545,7 @@ void write_csv(const Report& r, std::ostream& out) {
     const RowRecord row = row_record(r, m);
     const VariantInfo& v = *row.variant;
     const BlurSettings& s = row.settings;
-    std::vector<std::string> f{std::string(v.name), std::string(name(v.stage)), std::string(role_name(v.role)),
+    std::vector<std::string> f{std::string(v.name), std::string(name(v.stage)), std::string(name(v.role)),
                                is_blur(v) ? std::string(name(s.kernel.type)) : "none", is_blur(v) ? std::to_string(s.kernel.radius) : "",
                                is_blur(v) && s.kernel.type == KernelType::Gauss ? format_double(s.kernel.sigma, 6) : "",
                                is_blur(v) ? std::string(name(s.border.mode)) : "",

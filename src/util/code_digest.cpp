@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <sstream>
 
 #include "util/error.h"
 
@@ -164,10 +165,27 @@ std::vector<std::string> variant_code_files(const std::string& id, const ReadTre
   return {files.begin(), files.end()};
 }
 
+namespace {
+
+// The code a variant's C++ file runs: code_text() less the line naming its family, which says where
+// the docs and listings group the variant and changes nothing it computes or times (a results
+// file's rows stay today's when a variant moves to another family).
+std::string digested_text(const std::string& path, const std::string& source) {
+  std::string code = code_text(source);
+  if (path.rfind("glsl/", 0) == 0) return code;
+  std::string kept;
+  std::istringstream lines(code);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(".family =", 0) != 0) kept += line + "\n";
+  return kept;
+}
+
+}  // namespace
+
 std::string variant_code_digest(const std::string& id, const ReadTreeFile& read) {
   uLong crc = crc32(0L, Z_NULL, 0), adler = adler32(0L, Z_NULL, 0);
   for (const std::string& path : variant_code_files(id, read)) {
-    const std::string text = path + "\n" + code_text(*read(path));
+    const std::string text = path + "\n" + digested_text(path, *read(path));
     const auto* bytes = reinterpret_cast<const Bytef*>(text.data());
     crc = crc32_z(crc, bytes, text.size());
     adler = adler32_z(adler, bytes, text.size());

@@ -4,7 +4,8 @@
 // it; the digest says whether it is. A variant's code is its C++ file (src/variants/<id>.cpp), the
 // helpers of src/variants/ it includes (a header and the .cpp of the same name), the shaders those
 // name (glsl/<name>.comp, .frag, .vert) and every file the shaders #include; comments and the
-// amount of white space are not code, so a comment edited leaves the digest as it was.
+// amount of white space are not code, so a comment edited leaves the digest as it was; nor is the
+// line of its VariantInfo naming its family (`.family = ...`), which only groups it in listings.
 // The build computes each variant's digest from the source tree (src/code_digests_main.cpp), and
 // docs/tools/results.py asks the same program about another tree.
 #include <functional>

@@ -161,6 +161,7 @@ namespace variant {
 extern const VariantInfo box_iterated{
     .name = "box-iterated",
     .stage = Stage::Compute,
+    .family = Family::IteratedBox,
     .summary = "approximate Gaussian: three running-sum boxes per axis fused in one pass, radii chosen for sigma (Wells, Kovesi)",
     .role = Role::Approximation,
     .kernels = KernelSupport::GaussOnly,

@@ -116,6 +116,7 @@ namespace variant {
 extern const VariantInfo compute_box_blocked{
     .name = "compute-box-blocked",
     .stage = Stage::Compute,
+    .family = Family::RunningSums,
     .summary = "box only, one dispatch, cost independent of r: column running sums, row prefix sums over K columns per invocation in registers",
     .kernels = KernelSupport::BoxOnly,
     // 64 invocations by default: 32 need 16 columns at r = 128 (a span of 4r), whose registers

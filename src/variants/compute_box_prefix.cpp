@@ -89,6 +89,7 @@ namespace variant {
 extern const VariantInfo compute_box_prefix{
     .name = "compute-box-prefix",
     .stage = Stage::Compute,
+    .family = Family::RunningSums,
     .summary = "box only, one dispatch, cost independent of r: column running sums down a tile, row prefix sums in shared memory",
     .kernels = KernelSupport::BoxOnly,
     // 128 columns and batch 1 let a 32 KiB device run every other candidate (batch 8 at 128). No 1024

@@ -21,6 +21,7 @@ namespace variant {
 extern const VariantInfo compute_inline_lds{
     .name = "compute-inline-lds",
     .stage = Stage::Compute,
+    .family = Family::SharedMemory,
     .summary = "compute shader, one dispatch: horizontal sums of the tile's rows + apron into shared memory, then vertical",
     .knobs = {knobs::workgroup({{8, 128}, {16, 64}, {32, 32}, {16, 16}}), lds::cache_knob({32, 16})},
     .shared_memory = shared_memory,

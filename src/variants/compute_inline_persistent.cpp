@@ -34,6 +34,7 @@ namespace variant {
 extern const VariantInfo compute_inline_persistent{
     .name = "compute-inline-persistent",
     .stage = Stage::Compute,
+    .family = Family::SharedMemory,
     .summary = "compute shader, one dispatch: each workgroup walks down a column strip with a ring of blurred rows "
                "in shared memory",
     .knobs = {knobs::workgroup({{16, 8}, {8, 8}, {32, 8}, {8, 4}, {64, 4}}), kSegment, lds::cache_knob({32, 16})},

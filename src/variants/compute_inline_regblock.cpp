@@ -97,6 +97,7 @@ namespace variant {
 extern const VariantInfo compute_inline_regblock{
     .name = "compute-inline-regblock",
     .stage = Stage::Compute,
+    .family = Family::RegisterBlocked,
     .summary = "compute shader, one dispatch, register blocked: K outputs per invocation from K+2r inputs read once, "
                "horizontal into shared memory, then vertical",
     .knobs = {knobs::workgroup({{16, 16}, {16, 8}, {32, 8}, {64, 4}}), kBlockX, kBlockY, lds::cache_knob({16, 32}), kTaps},

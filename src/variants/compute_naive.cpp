@@ -25,6 +25,7 @@ namespace variant {
 extern const VariantInfo compute_naive{
     .name = "compute-naive",
     .stage = Stage::Compute,
+    .family = Family::Direct,
     .summary = "compute shader, one invocation per pixel, all (2r+1)^2 taps",
     .role = Role::Baseline,
     .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {32, 8}, {32, 32}})},

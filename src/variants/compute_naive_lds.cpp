@@ -25,6 +25,7 @@ namespace variant {
 extern const VariantInfo compute_naive_lds{
     .name = "compute-naive-lds",
     .stage = Stage::Compute,
+    .family = Family::SharedMemory,
     .summary = "compute shader, workgroup tile + apron cached in shared memory, all (2r+1)^2 taps from there",
     .knobs = {knobs::workgroup({{8, 8}, {16, 16}, {32, 8}}), lds::cache_knob({32, 16})},
     .accumulated_terms = direct_2d_terms,

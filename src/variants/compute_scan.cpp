@@ -60,6 +60,7 @@ namespace variant {
 extern const VariantInfo compute_scan{
     .name = "compute-scan",
     .stage = Stage::Compute,
+    .family = Family::RunningSums,
     .summary = "box only: row running sums into rgba32f, then a cooperative column scan (the MPS pair)",
     .kernels = KernelSupport::BoxOnly,
     .knobs = {knobs::workgroup({{16, 16}, {32, 8}, {8, 32}, {32, 4}}), sliding::unroll_knob({4, 1, 8}),

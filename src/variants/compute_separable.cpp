@@ -7,6 +7,7 @@ namespace variant {
 extern const VariantInfo compute_separable{
     .name = "compute-separable",
     .stage = Stage::Compute,
+    .family = Family::Separable,
     .summary = "compute shader, horizontal then vertical dispatch, 2r+1 taps each",
     .uses_intermediate = true,
     .knobs = {knobs::workgroup({{16, 16}, {8, 8}, {64, 4}, {256, 1}})},

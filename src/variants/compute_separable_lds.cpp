@@ -23,6 +23,7 @@ namespace variant {
 extern const VariantInfo compute_separable_lds{
     .name = "compute-separable-lds",
     .stage = Stage::Compute,
+    .family = Family::SharedMemory,
     .summary = "compute shader, horizontal then vertical dispatch, line segments + apron cached in shared memory",
     .uses_intermediate = true,
     .knobs = {knobs::workgroup({{128, 1}, {32, 1}, {64, 1}, {256, 1}, {64, 4}}), lds::cache_knob({32, 16})},

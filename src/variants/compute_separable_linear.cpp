@@ -9,6 +9,7 @@ namespace variant {
 extern const VariantInfo compute_separable_linear{
     .name = "compute-separable-linear",
     .stage = Stage::Compute,
+    .family = Family::Bilinear,
     .summary = "compute shader, horizontal then vertical dispatch, two taps per bilinear fetch",
     .uses_intermediate = true,
     .tolerance_lsb = 2,

@@ -139,6 +139,7 @@ namespace variant {
 extern const VariantInfo compute_separable_regblock{
     .name = "compute-separable-regblock",
     .stage = Stage::Compute,
+    .family = Family::RegisterBlocked,
     .summary = "compute shader, two dispatches that blur rows register blocked and store them transposed "
                "(rows, then the columns as rows)",
     .uses_intermediate = true,

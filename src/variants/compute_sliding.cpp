@@ -95,6 +95,7 @@ namespace variant {
 extern const VariantInfo compute_sliding{
     .name = "compute-sliding",
     .stage = Stage::Compute,
+    .family = Family::RunningSums,
     .summary = "box only: running sums along rows, then columns, one invocation per line segment",
     .kernels = KernelSupport::BoxOnly,
     .uses_intermediate = true,

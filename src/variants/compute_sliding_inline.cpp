@@ -74,6 +74,7 @@ namespace variant {
 extern const VariantInfo compute_sliding_inline{
     .name = "compute-sliding-inline",
     .stage = Stage::Compute,
+    .family = Family::RunningSums,
     .summary = "box only: one dispatch, row running sums into shared memory, column running sums from them",
     .kernels = KernelSupport::BoxOnly,
     .knobs = {knobs::workgroup({{32, 1}, {16, 1}}), sliding::unroll_knob({4, 1, 8}), knobs::segment({256, 64, 1024, 16384})},

@@ -122,6 +122,7 @@ namespace variant {
 extern const VariantInfo compute_sliding_subgroup{
     .name = "compute-sliding-subgroup",
     .stage = Stage::Compute,
+    .family = Family::RunningSums,
     .summary = "box only: running sums along rows walked by 32 invocations with a prefix sum per step, then columns",
     .kernels = KernelSupport::BoxOnly,
     .uses_intermediate = true,

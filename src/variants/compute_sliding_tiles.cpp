@@ -36,6 +36,7 @@ namespace variant {
 extern const VariantInfo compute_sliding_tiles{
     .name = "compute-sliding-tiles",
     .stage = Stage::Compute,
+    .family = Family::RunningSums,
     .summary = "box only: running sums along rows, then columns, each invocation a chunk of a tile staged in shared memory",
     .kernels = KernelSupport::BoxOnly,
     .uses_intermediate = true,

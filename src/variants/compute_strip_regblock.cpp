@@ -126,6 +126,7 @@ namespace variant {
 extern const VariantInfo compute_strip_regblock{
     .name = "compute-strip-regblock",
     .stage = Stage::Compute,
+    .family = Family::RegisterBlocked,
     .summary = "compute shader, one dispatch: a walk down column strips, rows blurred once into a ring, register blocked both ways",
     // Defaults: the fastest of 54 settings measured at r = 16 (docs/EXPERIMENTS.md).
     .knobs = {knobs::workgroup({{256, 1}, {128, 1}, {512, 1}}), kStrip, kBlock, kSegment, lds::cache_knob({16, 32}), kFetch, kWeights},

@@ -49,6 +49,7 @@ namespace variant {
 extern const VariantInfo copy{
     .name = "copy",
     .stage = Stage::Compute,
+    .family = Family::Copy,
     .summary = "no blur: reads each texel once and writes it once (the floor)",
     .role = Role::Floor,
     .tolerance_lsb = 0,  // a copy is exact

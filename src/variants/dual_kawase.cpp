@@ -674,6 +674,7 @@ namespace variant {
 extern const VariantInfo dual_kawase{
     .name = "dual-kawase",
     .stage = Stage::Compute,
+    .family = Family::Kawase,
     .summary = "approximate Gaussian: Bjorge's dual filter, a dispatch per downsampling level, then the N upsampling passes in one "
                "dispatch that also computes the smallest level (tiles of every level in shared memory); on large images the last "
                "of them a dispatch of its own, streamed",

@@ -224,6 +224,7 @@ namespace variant {
 extern const VariantInfo fft{
     .name = "fft",
     .stage = Stage::Compute,
+    .family = Family::FrequencyDomain,
     .summary = "rows then columns by overlap-save FFT convolution (radix-4 or 8 Stockham in shared memory, two channels per complex line)",
     .uses_intermediate = true,
     .max_radius = kMaxRadius,  // its cost does not grow with r

@@ -22,6 +22,7 @@ namespace variant {
 extern const VariantInfo frag_linear_2d{
     .name = "frag-linear-2d",
     .stage = Stage::Fragment,
+    .family = Family::Bilinear,
     .summary = "fragment shader, one pass, 2x2 texels per bilinear fetch: (r+1)^2 fetches",
     .tolerance_lsb = 2,
     .hardware_filtering = true,

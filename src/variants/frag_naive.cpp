@@ -21,6 +21,7 @@ namespace variant {
 extern const VariantInfo frag_naive{
     .name = "frag-naive",
     .stage = Stage::Fragment,
+    .family = Family::Direct,
     .summary = "fragment shader, all (2r+1)^2 taps per pixel in one pass",
     .role = Role::Baseline,
     .accumulated_terms = direct_2d_terms,

@@ -7,6 +7,7 @@ namespace variant {
 extern const VariantInfo frag_separable{
     .name = "frag-separable",
     .stage = Stage::Fragment,
+    .family = Family::Separable,
     .summary = "fragment shader, horizontal then vertical pass, 2r+1 taps each",
     .uses_intermediate = true,
     .create = [] { return make_two_pass({Stage::Fragment, "frag_separable.frag", Binding::Kind::Sampled}); },

@@ -8,6 +8,7 @@ namespace variant {
 extern const VariantInfo frag_separable_linear{
     .name = "frag-separable-linear",
     .stage = Stage::Fragment,
+    .family = Family::Bilinear,
     .summary = "fragment shader, horizontal then vertical pass, two taps per bilinear fetch",
     .uses_intermediate = true,
     .tolerance_lsb = 2,

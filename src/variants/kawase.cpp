@@ -313,6 +313,7 @@ namespace variant {
 extern const VariantInfo kawase{
     .name = "kawase",
     .stage = Stage::Compute,
+    .family = Family::Kawase,
     .summary = "approximate Gaussian: Kawase passes (four bilinear fetches' 16 texels, fetched once and weighted in shared "
                "memory) at growing diagonal offsets, chosen for sigma",
     .role = Role::Approximation,

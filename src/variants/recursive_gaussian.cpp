@@ -140,6 +140,7 @@ namespace variant {
 extern const VariantInfo recursive_gaussian{
     .name = "recursive-gaussian",
     .stage = Stage::Compute,
+    .family = Family::Recursive,
     .summary = "approximate Gaussian: 3rd-order recursive filter (Young-van Vliet), causal then anticausal along rows, "
                "then columns; cost independent of sigma",
     .role = Role::Approximation,

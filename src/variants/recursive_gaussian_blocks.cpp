@@ -323,6 +323,7 @@ namespace variant {
 extern const VariantInfo recursive_gaussian_blocks{
     .name = "recursive-gaussian-blocks",
     .stage = Stage::Compute,
+    .family = Family::Recursive,
     .summary = "approximate Gaussian: recursive-gaussian's filter, each line split into blocks filtered in parallel, "
                "their states carried by a scan (Nehab et al. 2011); cost independent of sigma",
     .role = Role::Approximation,

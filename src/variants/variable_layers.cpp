@@ -128,6 +128,7 @@ namespace variant {
 extern const VariantInfo variable_layers{
     .name = "variable-layers",
     .stage = Stage::Compute,
+    .family = Family::VariableRadius,
     .summary = "approximate per-pixel radius (--radius-map): 4 uniform blurs at radii jR/4, two blended per pixel (GPU Gems 3 ch. 28)",
     .role = Role::Approximation,
     .knobs = {knobs::workgroup({{16, 16}, {8, 8}})},

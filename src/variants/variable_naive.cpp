@@ -30,6 +30,7 @@ namespace variant {
 extern const VariantInfo variable_naive{
     .name = "variable-naive",
     .stage = Stage::Compute,
+    .family = Family::VariableRadius,
     .summary = "per-pixel radius (--radius-map): each pixel gathers all (2r+1)^2 taps of its own kernel",
     .knobs = {knobs::workgroup({{16, 16}, {8, 8}})},
     // At most the largest level's: 2R+1 rows of 2R+1 taps.

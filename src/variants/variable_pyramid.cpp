@@ -177,6 +177,7 @@ namespace variant {
 extern const VariantInfo variable_pyramid{
     .name = "variable-pyramid",
     .stage = Stage::Compute,
+    .family = Family::VariableRadius,
     .summary = "approximate per-pixel radius (--radius-map): a mip pyramid of 2x2 means, two levels blended by each pixel's kernel width",
     .role = Role::Approximation,
     .knobs = {knobs::workgroup({{16, 16}, {8, 8}})},

@@ -166,6 +166,7 @@ namespace variant {
 extern const VariantInfo variable_sat{
     .name = "variable-sat",
     .stage = Stage::Compute,
+    .family = Family::VariableRadius,
     .summary = "per-pixel radius (--radius-map): a summed-area table in exact integers, then each pixel's box in four reads",
     .kernels = KernelSupport::BoxOnly,
     .knobs = {knobs::workgroup({{16, 16}, {8, 8}})},

@@ -518,7 +518,10 @@ std::vector<Case> bad_arguments() {
   // The list modes print their list and exit: an option none of them reads was ignored without a
   // word (exit 0), and of two modes only one ran.
   for (const auto& [name, args, message] : std::vector<std::tuple<std::string, std::vector<std::string>, std::string>>{
-           {"list_variants_json", {"--list-variants", "--json", "x.json"}, "--list-variants lists the variants and exits: --json does not apply"},
+           {"list_variants_csv", {"--list-variants", "--csv", "x.csv"}, "--list-variants lists the variants and exits: --csv does not apply"},
+           {"print_kernel_json", {"--print-kernel", "--radius", "2", "--json", "x.json"}, "--print-kernel prints the kernel's weights and exits: --json does not apply"},
+           // "-" is stdout for the JSON listings alone, not a file named "-" for a run's report.
+           {"json_stdout_for_a_run", {"--headless", "--frames", "0", "--json", "-"}, "--json - (standard output) is for --list-variants and --list-refusals"},
            {"list_variants_report", {"--list-variants", "--report", "page"}, "--list-variants lists the variants and exits: --report does not apply"},
            {"list_refusals_csv", {"--list-refusals", "--csv", "x.csv"}, "--list-refusals lists each variant's refusal and exits: --csv does not apply"},
            {"list_refusals_tuned", {"--list-refusals", "--tuned", "garbage.json"}, "--tuned does not apply with it"},

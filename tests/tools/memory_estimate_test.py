@@ -7,6 +7,7 @@ see (the GL driver's own copies), so a variant may take up to 4/3 of its estimat
 took 1.85 times it (its four float layers and its check's CPU layers were counted as one texture).
 
 Usage: memory_estimate_test.py BLURLAB"""
+import json
 import os
 import re
 import resource
@@ -42,14 +43,11 @@ def estimated_bytes_per_texel(variant, kernel):
     return int(found.group(1)), found.group(2)
 
 
-listing = subprocess.run([BLURLAB, "--list-variants"], capture_output=True, text=True, check=True).stdout
+listing = json.loads(subprocess.run([BLURLAB, "--list-variants", "--json", "-"], capture_output=True, text=True, check=True).stdout)
 failures = []
-for line in listing.splitlines():
-    fields = line.split()
-    if len(fields) < 4:
-        continue
-    variant, kernels = fields[0], fields[3].split(",")
-    kernel = "gauss" if "gauss" in kernels else "box"
+for listed in listing["variants"]:
+    variant = listed["name"]
+    kernel = "gauss" if "gauss" in listed["kernels"] else "box"
     estimate, parts = estimated_bytes_per_texel(variant, kernel)
     grown = (peak_kib(run_args(variant, kernel, f"{LARGE}x{LARGE}")) - peak_kib(run_args(variant, kernel, f"{SMALL}x{SMALL}"))) * 1024
     measured = grown / (LARGE * LARGE - SMALL * SMALL)

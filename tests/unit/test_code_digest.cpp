@@ -66,6 +66,15 @@ TEST(CodeDigest, AVariantsCodeIsItsFileItsHelpersAndItsShaders) {
   other["glsl/copy.comp"] += "int other;\n";
   EXPECT_EQ(variant_code_digest("my_blur", reader(other)), digest);
   EXPECT_NE(variant_code_digest("copy", reader(other)), variant_code_digest("copy", reader(tree)));
+  // The line naming its family groups it in the listings and runs nothing: not code either.
+  auto regrouped = tree;
+  regrouped["src/variants/my_blur.cpp"] += "const VariantInfo info{\n    .family = Family::Separable,\n};\n";
+  auto info = tree;
+  info["src/variants/my_blur.cpp"] += "const VariantInfo info{\n};\n";
+  EXPECT_EQ(variant_code_digest("my_blur", reader(regrouped)), variant_code_digest("my_blur", reader(info)));
+  auto tolerant = info;
+  tolerant["src/variants/my_blur.cpp"] += "const VariantInfo other{\n    .tolerance_lsb = 2,\n};\n";
+  EXPECT_NE(variant_code_digest("my_blur", reader(tolerant)), variant_code_digest("my_blur", reader(info)));
   auto missing = tree;
   missing.erase("glsl/common.glsl");
   EXPECT_THROW(variant_code_digest("my_blur", reader(missing)), Error);

@@ -2,6 +2,7 @@
 // name means one thing across variants; every candidate is a valid value; defaults first).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -166,6 +167,26 @@ TEST(Registry, RolesAreDeclaredNotNamed) {
   }
   EXPECT_EQ(floors, 1);
   EXPECT_EQ(baselines.size(), 2u);
+}
+
+// Each variant names its family: only the copy pass is of the copy family (the value a variant
+// that names none gets); every family has a variant; the table lists each family once, in the
+// enum's order, by a unique kebab-case name with a one-line description.
+TEST(Registry, EveryVariantNamesItsFamily) {
+  for (const VariantInfo* v : variants())
+    EXPECT_EQ(v->family == Family::Copy, v->role == Role::Floor) << v->name << " is of family " << name(v->family);
+  std::set<std::string_view> names;
+  for (size_t i = 0; i < families().size(); ++i) {
+    const FamilyInfo& f = families()[i];
+    EXPECT_EQ(static_cast<size_t>(f.family), i) << f.name;
+    EXPECT_TRUE(std::regex_match(std::string(f.name), std::regex("[a-z]+(-[a-z]+)*"))) << f.name;
+    EXPECT_TRUE(names.insert(f.name).second) << f.name;
+    EXPECT_FALSE(f.description.empty());
+    EXPECT_EQ(f.description.find('\n'), std::string_view::npos) << f.name;
+    EXPECT_TRUE(std::any_of(variants().begin(), variants().end(), [&f](const VariantInfo* v) { return v->family == f.family; }))
+        << "family " << f.name << " has no variant";
+  }
+  EXPECT_EQ(families().size(), static_cast<size_t>(Family::VariableRadius) + 1);
 }
 
 TEST(Settings, ResolveKeepsExactlyTheVariantsKnobs) {

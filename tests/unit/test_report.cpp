@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -364,9 +366,15 @@ TEST(Report, TableFitsTheTerminalUnlessWide) {
     return std::string();
   };
   const std::string fit_header = header(fit.str()), all_header = header(all.str());
-  for (const char* column : {"stage", "passes (median ms)", "cpu ms", "max error", "vs naive"}) {
+  for (const char* column : {"family", "stage", "passes (median ms)", "cpu ms", "max error", "vs naive"}) {
     EXPECT_EQ(fit_header.find(column), std::string::npos) << column;
     EXPECT_NE(all_header.find(column), std::string::npos) << column;
+  }
+  // The wide table names each row's family (blur/family.h) beside its stage.
+  for (const char* row : {"compute-inline-regblock register-blocked compute", "recursive-gaussian-blocks recursive compute"}) {
+    const std::string words = std::regex_replace(all.str(), std::regex(" +"), " ");
+    EXPECT_NE(words.find(row), std::string::npos) << row << "\n" << all.str();
+    EXPECT_EQ(fit.str().find(" register-blocked "), std::string::npos);
   }
 }
 
@@ -455,7 +463,7 @@ TEST(Report, MarkdownPageHasEverythingAndOnlyTheChartsItHas) {
                            "| vendor | Test vendor |", "## Settings", "## Correctness", "**1 of 7 runs exceed their tolerance:**",
                            "worst at 7,5 R: GPU 131, reference 128, allowed 1 LSB (3x)",
                            "compute-inline-persistent", "## Results", "### 1000x500 rgba8 gauss r=16",
-                           "| variant | stage | settings | total ms |", "![time_vs_radius_1000x500_rgba8_gauss.png](time_vs_radius_1000x500_rgba8_gauss.png)",
+                           "| variant | family | stage | settings | total ms |", "![time_vs_radius_1000x500_rgba8_gauss.png](time_vs_radius_1000x500_rgba8_gauss.png)",
                            "- [report.json](report.json)", "needs \"more\" shared memory, 48 KiB"})
     EXPECT_NE(page.find(part), std::string::npos) << part << "\n" << page;
   EXPECT_EQ(without.str().find("!["), std::string::npos) << "no picture it does not have";

@@ -1,0 +1,98 @@
+# The program's listings as JSON (docs/USAGE.md, "Listings as JSON"), read with string(JSON): the
+# drivers take the variants, their fields and their refusals from the registry through these, never
+# from the human listings' columns. No policies needed: ctest includes some drivers without any.
+
+# A listing document's format and version, or why not: the error text in out_error, else "".
+function(_blurlab_listing_check document format out_error)
+  string(JSON got_format ERROR_VARIABLE error GET "${document}" format)
+  if(NOT error)
+    string(JSON got_version ERROR_VARIABLE error GET "${document}" version)
+  endif()
+  if(error)
+    set(${out_error} "not a listing document (${error})" PARENT_SCOPE)
+  elseif(NOT got_format STREQUAL format OR NOT got_version EQUAL 1)
+    set(${out_error} "format ${got_format} version ${got_version}, not ${format} version 1" PARENT_SCOPE)
+  else()
+    set(${out_error} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# `program --list-variants --json -`, read into variables named PREFIX_...:
+#   PREFIX_error     why the listing could not be read ("" when it was)
+#   PREFIX_names     the variants in the registry's order (the window's keys follow it)
+#   PREFIX_families  the families in the listings' order
+#   PREFIX_<name>_family, _stage, _role, _summary
+#   PREFIX_<name>_tolerance  LSB of rgba8 (0 for "exact"), or "model" for an approximation
+#   PREFIX_<name>_kernels    a list: box, gauss or both
+macro(blurlab_read_variants program prefix)
+  execute_process(COMMAND "${program}" --list-variants --json - OUTPUT_VARIABLE _listing ERROR_VARIABLE _listing_err
+                  RESULT_VARIABLE _listing_code)
+  set(${prefix}_names)
+  if(NOT _listing_code EQUAL 0)
+    set(${prefix}_error "${program} --list-variants --json - exited ${_listing_code}: ${_listing_err}")
+  else()
+    _blurlab_listing_check("${_listing}" blurlab-variants ${prefix}_error)
+  endif()
+  set(${prefix}_families)
+  if(NOT ${prefix}_error)
+    string(JSON _count LENGTH "${_listing}" families)
+    math(EXPR _last "${_count} - 1")
+    foreach(_i RANGE ${_last})
+      string(JSON _family GET "${_listing}" families ${_i} name)
+      list(APPEND ${prefix}_families ${_family})
+    endforeach()
+    string(JSON _count LENGTH "${_listing}" variants)
+    if(_count GREATER 0)
+      math(EXPR _last "${_count} - 1")
+      foreach(_i RANGE ${_last})
+        string(JSON _name GET "${_listing}" variants ${_i} name)
+        list(APPEND ${prefix}_names ${_name})
+        foreach(_field family stage role summary tolerance)
+          string(JSON ${prefix}_${_name}_${_field} GET "${_listing}" variants ${_i} ${_field})
+        endforeach()
+        if(${prefix}_${_name}_tolerance STREQUAL "exact")
+          set(${prefix}_${_name}_tolerance 0)
+        endif()
+        set(${prefix}_${_name}_kernels)
+        string(JSON _kernel_count LENGTH "${_listing}" variants ${_i} kernels)
+        math(EXPR _last_kernel "${_kernel_count} - 1")
+        foreach(_k RANGE ${_last_kernel})
+          string(JSON _kernel GET "${_listing}" variants ${_i} kernels ${_k})
+          list(APPEND ${prefix}_${_name}_kernels ${_kernel})
+        endforeach()
+      endforeach()
+    endif()
+  endif()
+endmacro()
+
+# `program --list-refusals --json - ARGS...`, read into variables named PREFIX_...:
+#   PREFIX_error      why the listing could not be read ("" when it was)
+#   PREFIX_<variant>  the limit the variant refuses the settings for (kernel, shared_memory, ...),
+#                     or "-" where it runs them; unset for a variant the listing does not name
+#   PREFIX_<variant>_reason  the refusal's reason
+macro(blurlab_read_refusals program prefix)
+  execute_process(COMMAND "${program}" --list-refusals --json - ${ARGN} OUTPUT_VARIABLE _listing ERROR_VARIABLE _listing_err
+                  RESULT_VARIABLE _listing_code)
+  if(NOT _listing_code EQUAL 0)
+    set(${prefix}_error "${program} --list-refusals failed (${_listing_code}): ${_listing_err}")
+  else()
+    _blurlab_listing_check("${_listing}" blurlab-refusals ${prefix}_error)
+  endif()
+  if(NOT ${prefix}_error)
+    string(JSON _count LENGTH "${_listing}" refusals)
+    if(_count GREATER 0)
+      math(EXPR _last "${_count} - 1")
+      foreach(_i RANGE ${_last})
+        string(JSON _variant GET "${_listing}" refusals ${_i} variant)
+        string(JSON _limit_type TYPE "${_listing}" refusals ${_i} limit)
+        if(_limit_type STREQUAL "NULL")
+          set(${prefix}_${_variant} "-")
+          set(${prefix}_${_variant}_reason "")
+        else()
+          string(JSON ${prefix}_${_variant} GET "${_listing}" refusals ${_i} limit)
+          string(JSON ${prefix}_${_variant}_reason GET "${_listing}" refusals ${_i} reason)
+        endif()
+      endforeach()
+    endif()
+  endif()
+endmacro()
