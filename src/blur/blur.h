@@ -264,7 +264,8 @@ class BlurSetup {
   virtual const BlurSettings& settings() const = 0;
   virtual glm::ivec2 size() const = 0;
   // A compute program from glsl/<file>. Defines every shader gets: RADIUS, BORDER (the border
-  // mode, e.g. BORDER_WRAP), the defines of the variant's knobs (Knob::define) and slots (VariantInfo::slots), and SRC_FORMAT / DST_FORMAT, the image format qualifiers of
+  // mode, e.g. BORDER_WRAP), the defines of the variant's knobs (Knob::define) and slots
+  // (VariantInfo::slots), and SRC_FORMAT / DST_FORMAT, the image format qualifiers of
   // image units Source and Target (they must match the bound textures), SRC_RAW_FORMAT /
   // DST_RAW_FORMAT, those of the same units bound raw (Binding::read_raw, write_raw), and
   // SRC_BYTES / DST_BYTES, their texels' sizes.

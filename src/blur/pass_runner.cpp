@@ -128,7 +128,8 @@ void PassRunner::bind(const gl::Program& program, std::span<const Binding> bindi
   glUseProgram(program.id());
   if (uniform_buffer_) glBindBufferBase(GL_UNIFORM_BUFFER, uniform_unit_, uniform_buffer_);
   if (const auto twice = units_bound_twice(bindings))
-    throw Error(std::string(program.name()) + ": a pass binds " + *twice + " (gl/bindings.h: an owner's slots must differ from the generic units its passes bind)");
+    throw Error(std::string(program.name()) + ": a pass binds " + *twice +
+                " (gl/bindings.h: an owner's slots must differ from the generic units its passes bind)");
   for (const Binding& b : bindings) {
     if (!b.unit_fits())
       throw Error(std::string(program.name()) + ": a pass binds a texture to " + std::string(b.unit.name) +

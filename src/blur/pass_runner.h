@@ -18,7 +18,7 @@
 namespace blurlab {
 
 // Two bindings of one pass on the same number of one GL namespace (images, or sampled textures),
-// named: "SOURCE and ATLAS, both image unit 0"; nullopt where none. PassRunner refuses such a pass.
+// named: "LEVELS and SPECTRUM, both image unit 2"; nullopt where none. PassRunner refuses such a pass.
 std::optional<std::string> units_bound_twice(std::span<const Binding> bindings);
 
 class PassRunner {

@@ -1,21 +1,23 @@
 #pragma once
 // The binding units blurlab shaders declare, each named once. A shader says
-// `layout(rgba8, binding = BINDING_SOURCE)`, never a bare number, and the host binds gl::Unit::Source:
-// both read the number from one table, so they cannot drift apart.
+// `layout(rgba8, binding = BINDING_SOURCE)`, never a bare number, and the host binds
+// gl::Unit::Source: both read the number from one table, so they cannot drift apart.
 //
-// Two kinds of table. kUnits, here, holds the generic units every owner of programs may bind: a
-// pass's source and target, the variable radius's levels, the weights block, the present pass's
-// images, an effect pass's further stages and images. A variant (or an effect implementation, or
-// the roofline) that needs units of its own declares them in its own file as its slots, a
-// std::array of NamedUnit (VariantInfo::slots), and hands them to the programs it compiles as
-// defines (slot_defines()). The shader preamble (gl::expand_source, src/gl/shader.cpp) defines
-// BINDING_<NAME> for every generic unit, then the owner's defines: so the programs the cache
-// compiles, the shaders --export writes and those the GLSL tests validate all carry the numbers.
+// Two kinds of table. kUnits, here, holds the generic units any owner of programs may bind: a
+// pass's source and target, the variable radius's levels and weights, the weights block, the
+// present pass's images, an effect pass's further stages and images. A variant (or an effect
+// implementation, or the roofline) that needs units of its own declares them in its own file as
+// its slots, a constexpr std::array of NamedUnit, and its programs get them as defines
+// (slot_defines(): the blur pipeline adds a variant's VariantInfo::slots, fft-2d and the roofline
+// add theirs). The shader preamble (gl::expand_source, src/gl/shader.cpp) defines BINDING_<NAME>
+// for every generic unit, then the caller's defines, the owner's slots among them: so the programs
+// the cache compiles, the shaders --export writes and those the GLSL tests validate all carry the
+// numbers.
 //
 // Units of different kinds share numbers (GL counts image units, texture units, uniform and
 // storage buffer bindings apart), and one owner's slots may reuse another owner's numbers, or a
 // generic unit's that its passes do not bind. What holds: one owner's slots differ from each
-// other in kind or number and from every generic unit in name (unit.bindings.*), and no pass binds
+// other in kind or number and from every generic unit in name (unit.Bindings.*), and no pass binds
 // two textures to one number of one kind (PassRunner::bind refuses it).
 #include <array>
 #include <span>
