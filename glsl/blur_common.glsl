@@ -1,6 +1,7 @@
 // blur_common.glsl: what every blur shader shares. The host (src/blur/pipeline.cpp) defines,
 // right after #version:
-//   BINDING_<NAME>          every binding unit's number (src/gl/bindings.h; every shader gets them)
+//   BINDING_<NAME>          every generic binding unit's number (src/gl/bindings.h; every shader gets them)
+//                           and each of the variant's own slots' (VariantInfo::slots)
 //   RADIUS                  kernel radius r: taps at -r..r (0 = identity); a variable-radius
 //                           variant gets VARIABLE_RADIUS instead and reads its radii as data
 //                           (variable_common.glsl)

@@ -7,7 +7,8 @@
 //     border rule, as the uniform separable variants do;
 //   PASS 2, blend: layer j has radius rho_j = round(j R / LAYERS) (R = u_pass.x; layer 0 is the
 //     source); pixel p of level r blends the layers j and j + 1 with rho_j <= r < rho_j+1 linearly
-//     in r (layers 1..4 on BINDING_LAYER1..4).
+//     in r (layers 1..4 fetched from texture units BINDING_LAYER1..4: with the source, target, levels
+//     and weights, six images would not fit in the 8 image units GL guarantees).
 #include "blur_common.glsl"
 #include "source_image.glsl"
 #include "target_image.glsl"
@@ -35,16 +36,16 @@ vec4 scratch_texel(ivec2 p) {
 #endif
 }
 #else
-layout(rgba32f, binding = BINDING_LAYER1) uniform restrict readonly image2D u_layer1;
-layout(rgba32f, binding = BINDING_LAYER2) uniform restrict readonly image2D u_layer2;
-layout(rgba32f, binding = BINDING_LAYER3) uniform restrict readonly image2D u_layer3;
-layout(rgba32f, binding = BINDING_LAYER4) uniform restrict readonly image2D u_layer4;
+layout(binding = BINDING_LAYER1) uniform sampler2D u_layer1;
+layout(binding = BINDING_LAYER2) uniform sampler2D u_layer2;
+layout(binding = BINDING_LAYER3) uniform sampler2D u_layer3;
+layout(binding = BINDING_LAYER4) uniform sampler2D u_layer4;
 vec4 layer(int j, ivec2 p) {
   if (j == 0) return source_texel(p);
-  if (j == 1) return imageLoad(u_layer1, p);
-  if (j == 2) return imageLoad(u_layer2, p);
-  if (j == 3) return imageLoad(u_layer3, p);
-  return imageLoad(u_layer4, p);
+  if (j == 1) return texelFetch(u_layer1, p, 0);
+  if (j == 2) return texelFetch(u_layer2, p, 0);
+  if (j == 3) return texelFetch(u_layer3, p, 0);
+  return texelFetch(u_layer4, p, 0);
 }
 // Layer j's radius, round(j R / LAYERS), halves up (as the host computes it).
 int layer_radius(int j, int R) { return (2 * j * R + LAYERS) / (2 * LAYERS); }

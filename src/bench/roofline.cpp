@@ -13,6 +13,21 @@ namespace blurlab::bench {
 
 namespace {
 
+// Its binding units (gl/bindings.h has no generic one for buffers): the buffers the copy reads and
+// writes, where the FMA and bilinear kernels keep their results (so nothing is optimised away),
+// and the texture the bilinear kernel fetches.
+constexpr gl::NamedUnit kBufferSource{"BUFFER_SOURCE", 0, gl::kStorageBuffer};
+constexpr gl::NamedUnit kBufferTarget{"BUFFER_TARGET", 1, gl::kStorageBuffer};
+constexpr gl::NamedUnit kSink{"SINK", 2, gl::kStorageBuffer};
+constexpr gl::NamedUnit kRooflineTexture{"ROOFLINE_TEXTURE", 0, gl::kTextureUnit};
+constexpr std::array kRooflineSlots{kBufferSource, kBufferTarget, kSink, kRooflineTexture};
+
+// A roofline kernel's defines: its own, then its units'.
+gl::Defines roofline_defines(gl::Defines defines) {
+  for (auto& define : gl::slot_defines(kRooflineSlots)) defines.push_back(std::move(define));
+  return defines;
+}
+
 // Frames that each run one dispatch of `program` with `groups`, timed as span "total".
 class DispatchFrames final : public Frames {
  public:
@@ -48,18 +63,20 @@ double median_ms(const Timing& t) {
   return report::stats_of(it->second).median;
 }
 
-gl::BufferHandle storage_buffer(GLsizeiptr bytes, gl::Unit binding) {
+gl::BufferHandle storage_buffer(GLsizeiptr bytes, const gl::NamedUnit& binding) {
   gl::BufferHandle buffer = gl::create_buffer();
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer.get());
   glBufferData(GL_SHADER_STORAGE_BUFFER, bytes, nullptr, GL_STATIC_DRAW);
   const GLuint zero = 0x5a5a5a5au;  // not zeros: a copy of zeros could be cheaper
   glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, gl::unit_number(binding), buffer.get());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding.number, buffer.get());
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
   return buffer;
 }
 
 }  // namespace
+
+std::span<const gl::NamedUnit> roofline_slots() { return kRooflineSlots; }
 
 report::Roofline measure_roofline(gl::ProgramCache& programs, BlurPipeline& pipeline, gl::TimerPool& timers, const gl::GlInfo& info,
                           const TimingPolicy& timing) {
@@ -99,8 +116,8 @@ report::Roofline measure_roofline(gl::ProgramCache& programs, BlurPipeline& pipe
   // The buffer copy: as many bytes, one uvec4 per invocation.
   {
     const GLsizeiptr half = static_cast<GLsizeiptr>(bytes / 2);
-    const gl::BufferHandle source = storage_buffer(half, gl::Unit::BufferSource), target = storage_buffer(half, gl::Unit::BufferTarget);
-    const auto program = programs.share({{GL_COMPUTE_SHADER, "roofline_ssbo_copy.comp"}}, {});
+    const gl::BufferHandle source = storage_buffer(half, kBufferSource), target = storage_buffer(half, kBufferTarget);
+    const auto program = programs.share({{GL_COMPUTE_SHADER, "roofline_ssbo_copy.comp"}}, roofline_defines({}));
     const long long invocations = half / 16, groups = (invocations + 255) / 256;
     const long long x = std::min(groups, 65535LL);
     DispatchFrames frames(timers, program->id(), {static_cast<int>(x), static_cast<int>((groups + x - 1) / x), 1});
@@ -110,8 +127,8 @@ report::Roofline measure_roofline(gl::ProgramCache& programs, BlurPipeline& pipe
   // The FMA rate: enough invocations to fill any GPU, a long loop of independent chains.
   {
     const int groups = info.software ? 64 : 8192, iterations = info.software ? 64 : 512;
-    const gl::BufferHandle sink = storage_buffer(static_cast<GLsizeiptr>(groups) * 256 * 16, gl::Unit::Sink);
-    const auto program = programs.share({{GL_COMPUTE_SHADER, "roofline_fma.comp"}}, {{"ITERATIONS", std::to_string(iterations)}});
+    const gl::BufferHandle sink = storage_buffer(static_cast<GLsizeiptr>(groups) * 256 * 16, kSink);
+    const auto program = programs.share({{GL_COMPUTE_SHADER, "roofline_fma.comp"}}, roofline_defines({{"ITERATIONS", std::to_string(iterations)}}));
     glUseProgram(program->id());
     glUniform4f(glGetUniformLocation(program->id(), "u_m"), 0.999f, 1.001f, 0.998f, 1.002f);
     glUniform4f(glGetUniformLocation(program->id(), "u_c"), 0.001f, -0.001f, 0.002f, -0.002f);
@@ -129,13 +146,13 @@ report::Roofline measure_roofline(gl::ProgramCache& programs, BlurPipeline& pipe
     const gl::SamplerHandle linear = gl::create_sampler();
     for (GLenum filter : {GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER}) glSamplerParameteri(linear.get(), filter, GL_LINEAR);
     for (GLenum wrap : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T}) glSamplerParameteri(linear.get(), wrap, GL_REPEAT);
-    const GLuint unit = gl::unit_number(gl::Unit::RooflineTexture);
+    const GLuint unit = kRooflineTexture.number;
     glActiveTexture(GL_TEXTURE0 + unit);
     glBindTexture(GL_TEXTURE_2D, texture.id());
     glBindSampler(unit, linear.get());
     const double invocations = static_cast<double>(groups) * groups * 256;
-    const gl::BufferHandle sink = storage_buffer(static_cast<GLsizeiptr>(invocations) * 16, gl::Unit::Sink);
-    const auto program = programs.share({{GL_COMPUTE_SHADER, "roofline_bilinear.comp"}}, {{"FETCHES", std::to_string(fetches)}});
+    const gl::BufferHandle sink = storage_buffer(static_cast<GLsizeiptr>(invocations) * 16, kSink);
+    const auto program = programs.share({{GL_COMPUTE_SHADER, "roofline_bilinear.comp"}}, roofline_defines({{"FETCHES", std::to_string(fetches)}}));
     DispatchFrames frames(timers, program->id(), {groups, groups, 1});
     roof.bilinear_fetch_per_s = invocations * fetches / (median_ms(time_frames(frames, steady_clock(), timing)) * 1e-3);
     glBindSampler(unit, 0);

@@ -6,10 +6,12 @@
 // says which bound limits it and how close it comes, of the problem's bound and of its variant's
 // own (report::RowRecord::bound, own_bound).
 #include <optional>
+#include <span>
 #include <string>
 
 #include "bench/timing.h"
 #include "blur/pipeline.h"
+#include "gl/bindings.h"
 #include "gl/context.h"
 #include "gl/timer_pool.h"
 #include "report/report.h"
@@ -20,5 +22,8 @@ namespace blurlab::bench {
 // smaller problems (the same code, fewer texels and iterations).
 report::Roofline measure_roofline(gl::ProgramCache& programs, BlurPipeline& pipeline, gl::TimerPool& timers, const gl::GlInfo& info,
                           const TimingPolicy& timing);
+
+// The binding units its kernels declare (glsl/roofline_*.comp), as their programs get them.
+std::span<const gl::NamedUnit> roofline_slots();
 
 }  // namespace blurlab::bench

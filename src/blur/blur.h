@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -195,6 +196,9 @@ struct VariantInfo {
   // words ("last-pass auto: chain, below 3.1 M texels"), "" where nothing; nullptr: nothing ever.
   // --export's recipe states it beside the sizes it holds for.
   std::string (*size_choices)(const BlurSettings& resolved, glm::ivec2 size) = nullptr;
+  // The binding units of its own that its shaders declare beside gl/bindings.h's generic ones
+  // (a constexpr std::array of gl::NamedUnit in its file); its programs get BINDING_<NAME> for each.
+  std::span<const gl::NamedUnit> slots;
 };
 
 bool is_blur(const VariantInfo& variant);
@@ -234,31 +238,31 @@ std::string describe(const VariantInfo& variant, const BlurSettings& resolved);
 // pipeline's samplers: Sampled nearest (texelFetch, which ignores wrap modes: the shader applies
 // the border), SampledLinear linear with the wrap mode of the settings' border (see
 // glsl/linear_common.glsl).
-// The unit is one of gl/bindings.h's, the one the shader declares by the same name (a bare number
-// does not convert to gl::Unit); the defaults are the source's and the target's.
+// The unit is a generic one of gl/bindings.h or one of the variant's slots (VariantInfo::slots), the
+// one the shader declares by the same name (a bare number converts to neither); the defaults are
+// the source's and the target's.
 struct Binding {
   // ImageReadWrite: a variant's own scratch image, written and read back by the same invocation.
   enum class Kind { ImageRead, ImageWrite, ImageReadWrite, Sampled, SampledLinear };
   Kind kind;
   const gl::Texture* texture;
-  gl::Unit unit;
+  gl::NamedUnit unit;
   bool raw = false;
 
-  static Binding read(const gl::Texture& t, gl::Unit unit = gl::Unit::Source) { return {Kind::ImageRead, &t, unit}; }
-  static Binding write(const gl::Texture& t, gl::Unit unit = gl::Unit::Target) { return {Kind::ImageWrite, &t, unit}; }
-  static Binding read_write(const gl::Texture& t, gl::Unit unit) { return {Kind::ImageReadWrite, &t, unit}; }
+  static Binding read(const gl::Texture& t, gl::NamedUnit unit = gl::Unit::Source) { return {Kind::ImageRead, &t, unit}; }
+  static Binding write(const gl::Texture& t, gl::NamedUnit unit = gl::Unit::Target) { return {Kind::ImageWrite, &t, unit}; }
+  static Binding read_write(const gl::Texture& t, gl::NamedUnit unit) { return {Kind::ImageReadWrite, &t, unit}; }
   bool stores() const { return kind == Kind::ImageWrite || kind == Kind::ImageReadWrite; }
-  static Binding read_raw(const gl::Texture& t, gl::Unit unit = gl::Unit::Source) { return {Kind::ImageRead, &t, unit, true}; }
-  static Binding write_raw(const gl::Texture& t, gl::Unit unit = gl::Unit::Target) { return {Kind::ImageWrite, &t, unit, true}; }
-  static Binding read_write_raw(const gl::Texture& t, gl::Unit unit) { return {Kind::ImageReadWrite, &t, unit, true}; }
-  static Binding sampled(const gl::Texture& t, gl::Unit unit = gl::Unit::Source) { return {Kind::Sampled, &t, unit}; }
-  static Binding sampled_linear(const gl::Texture& t, gl::Unit unit = gl::Unit::Source) { return {Kind::SampledLinear, &t, unit}; }
+  static Binding read_raw(const gl::Texture& t, gl::NamedUnit unit = gl::Unit::Source) { return {Kind::ImageRead, &t, unit, true}; }
+  static Binding write_raw(const gl::Texture& t, gl::NamedUnit unit = gl::Unit::Target) { return {Kind::ImageWrite, &t, unit, true}; }
+  static Binding read_write_raw(const gl::Texture& t, gl::NamedUnit unit) { return {Kind::ImageReadWrite, &t, unit, true}; }
+  static Binding sampled(const gl::Texture& t, gl::NamedUnit unit = gl::Unit::Source) { return {Kind::Sampled, &t, unit}; }
+  static Binding sampled_linear(const gl::Texture& t, gl::NamedUnit unit = gl::Unit::Source) { return {Kind::SampledLinear, &t, unit}; }
   // Whether the unit is of the kind this binding takes: an image unit for an image, a texture
   // unit for a sampled texture (BlurPipeline refuses a pass that binds otherwise).
-  bool unit_fits() const {
-    const bool image = kind == Kind::ImageRead || kind == Kind::ImageWrite || kind == Kind::ImageReadWrite;
-    return (gl::unit_info(unit).kinds & (image ? gl::kImageUnit : gl::kTextureUnit)) != 0;
-  }
+  bool unit_fits() const { return (unit.kinds & (binds_image() ? gl::kImageUnit : gl::kTextureUnit)) != 0; }
+  // An image on an image unit; otherwise a texture on a texture unit.
+  bool binds_image() const { return kind == Kind::ImageRead || kind == Kind::ImageWrite || kind == Kind::ImageReadWrite; }
 };
 
 // What Blur::prepare() gets: settings and programs.
@@ -268,7 +272,8 @@ class BlurSetup {
   virtual const BlurSettings& settings() const = 0;
   virtual glm::ivec2 size() const = 0;
   // A compute program from glsl/<file>. Defines every shader gets: RADIUS, BORDER (the border
-  // mode, e.g. BORDER_WRAP), the defines of the variant's knobs (Knob::define), and SRC_FORMAT / DST_FORMAT, the image format qualifiers of
+  // mode, e.g. BORDER_WRAP), the defines of the variant's knobs (Knob::define) and slots
+  // (VariantInfo::slots), and SRC_FORMAT / DST_FORMAT, the image format qualifiers of
   // image units Source and Target (they must match the bound textures), SRC_RAW_FORMAT /
   // DST_RAW_FORMAT, those of the same units bound raw (Binding::read_raw, write_raw), and
   // SRC_BYTES / DST_BYTES, their texels' sizes.

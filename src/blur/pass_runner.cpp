@@ -113,14 +113,28 @@ void PassRunner::passed(std::span<const Binding> bindings) {
   }
 }
 
+std::optional<std::string> units_bound_twice(std::span<const Binding> bindings) {
+  for (size_t i = 0; i < bindings.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      const Binding &a = bindings[j], &b = bindings[i];
+      if (a.binds_image() == b.binds_image() && a.unit.number == b.unit.number)
+        return std::string(a.unit.name) + " and " + std::string(b.unit.name) + ", both " + (b.binds_image() ? "image" : "texture") +
+               " unit " + std::to_string(b.unit.number);
+    }
+  return std::nullopt;
+}
+
 void PassRunner::bind(const gl::Program& program, std::span<const Binding> bindings) {
   glUseProgram(program.id());
   if (uniform_buffer_) glBindBufferBase(GL_UNIFORM_BUFFER, uniform_unit_, uniform_buffer_);
+  if (const auto twice = units_bound_twice(bindings))
+    throw Error(std::string(program.name()) + ": a pass binds " + *twice +
+                " (gl/bindings.h: an owner's slots must differ from the generic units its passes bind)");
   for (const Binding& b : bindings) {
     if (!b.unit_fits())
-      throw Error(std::string(program.name()) + ": a pass binds a texture to " + std::string(gl::unit_info(b.unit).name) +
+      throw Error(std::string(program.name()) + ": a pass binds a texture to " + std::string(b.unit.name) +
                   ", a unit of another kind (gl/bindings.h)");
-    const GLuint unit = gl::unit_number(b.unit);
+    const GLuint unit = b.unit.number;
     const GLuint id = b.texture->id();
     const gl::FormatInfo& info = gl::info(b.texture->format());
     const GLenum format = b.raw ? info.raw_format : info.internal_format;

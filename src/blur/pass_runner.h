@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "blur/blur.h"
@@ -15,6 +16,10 @@
 #include "gl/timer_pool.h"
 
 namespace blurlab {
+
+// Two bindings of one pass on the same number of one GL namespace (images, or sampled textures),
+// named: "LEVELS and SPECTRUM, both image unit 2"; nullopt where none. PassRunner refuses such a pass.
+std::optional<std::string> units_bound_twice(std::span<const Binding> bindings);
 
 class PassRunner {
  public:

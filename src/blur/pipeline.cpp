@@ -53,6 +53,7 @@ gl::Defines blur_defines(const VariantInfo& variant, const BlurSettings& s) {
   defines.push_back({"BORDER", std::string(define_name(s.border.mode))});
   for (const Knob& k : variant.knobs)
     for (auto& define : k.defines(s.knob(k.name))) defines.push_back(std::move(define));
+  for (auto& define : gl::slot_defines(variant.slots)) defines.push_back(std::move(define));
   return defines;
 }
 
@@ -99,7 +100,7 @@ class BlurPipeline::PassRecorder {
     // The weights block this program reads, as the pipeline filled it (configure()).
     pass.program.border = owner_.settings_.border;
     if (uses_kernel_weights(*owner_.variant_)) pass.program.kernel = owner_.settings_.kernel;
-    for (const Binding& b : bindings) pass.bindings.push_back({b.kind, gl::unit_number(b.unit), b.raw, texture_index(*b.texture)});
+    for (const Binding& b : bindings) pass.bindings.push_back({b.kind, b.unit.number, b.raw, texture_index(*b.texture)});
     owner_.runner_.record_barriers_into(&pass.barriers_before);
     return pass;
   }

@@ -27,7 +27,7 @@ struct KernelBlock {
 
 // The defines every shader of a variant gets (BlurSetup::compute): RADIUS (not for a
 // variable-radius variant, which defines VARIABLE_RADIUS instead and reads its radii as data),
-// BORDER and the defines of the variant's knobs.
+// BORDER, the defines of the variant's knobs and BINDING_<NAME> for each of its slots (VariantInfo::slots).
 gl::Defines blur_defines(const VariantInfo& variant, const BlurSettings& resolved);
 // A compute pass's defines (BlurSetup::compute): blur_defines(), the source's and destination's
 // formats (SRC_/DST_FORMAT, _RAW_FORMAT, _BYTES), then the pass's own `extra`. One function for

@@ -15,6 +15,7 @@
 // image (a lens's star, streaks, skirt: anything), served by the 2D FFT convolution (fft-2d).
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,8 @@ ReferenceImage convolve_black_direct(const ReferenceImage& light, const FrameKer
 // cost depends on the frame alone), its bound and its memory.
 inline constexpr std::string_view kFft2d = "fft-2d";
 std::unique_ptr<Effect> create_fft2d();
+// The binding units of its own that its shader declares beside gl/bindings.h's generic ones.
+std::span<const gl::NamedUnit> fft2d_slots();
 glm::ivec2 fft2d_padded_size(glm::ivec2 frame);
 // Why a kernel of (rx, ry) does not fit a frame of `size` (its reach past the padding), or nullopt.
 std::optional<std::string> fft2d_kernel_problem(int rx, int ry, glm::ivec2 size);

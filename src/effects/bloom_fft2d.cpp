@@ -27,6 +27,11 @@ namespace blurlab::bloom {
 
 namespace {
 
+// Its binding units beside the generic ones (gl/bindings.h): the kernel's spectrum, in two parts.
+constexpr gl::NamedUnit kSpectrumA{"SPECTRUM", 2, gl::kImageUnit};
+constexpr gl::NamedUnit kSpectrumB{"SPECTRUM2", 3, gl::kImageUnit};
+constexpr std::array kFft2dSlots{kSpectrumA, kSpectrumB};
+
 // What one pass's workgroups take: LINES lines of N points; WG invocations (at most 1024, the
 // least GL 4.3 guarantees) of P = LINES N / WG points each (whole radix-8 butterflies); each
 // round through shared memory moves COMPONENTS of a point's 4 floats, within 32 KiB (llvmpipe's
@@ -131,6 +136,7 @@ class Fft2dBloom final : public Effect {
     const auto program = [&](const LinePlan& plan, gl::Defines extra) {
       gl::Defines d = plan.defines();
       d.insert(d.end(), extra.begin(), extra.end());
+      for (auto& define : gl::slot_defines(kFft2dSlots)) d.push_back(std::move(define));
       return &setup.compute("effects/bloom_fft2d.comp", d);
     };
     const std::string prefilter = config_.prefiltered() ? "1" : "0";
@@ -154,7 +160,7 @@ class Fft2dBloom final : public Effect {
     const int row_groups = (size.y + rows_plan_.lines - 1) / rows_plan_.lines;
     p.dispatch("rows", *rows_, {Binding::read(p.color()), Binding::write(lines)}, {{row_groups, 1, 1}, "H x 1 x 1"}, bloom_pass_values(config_));
     p.dispatch("columns", *columns_,
-               {Binding::read_write(lines, gl::Unit::Source), Binding::read(spectrum_a_, gl::Unit::Spectrum), Binding::read(spectrum_b_, gl::Unit::Spectrum2)},
+               {Binding::read_write(lines, gl::Unit::Source), Binding::read(spectrum_a_, kSpectrumA), Binding::read(spectrum_b_, kSpectrumB)},
                {{padded_.x / 2, 1, 1}, "NX / 2 x 1 x 1"}, glm::vec4(0.0f));
     p.dispatch("inverse rows", *inverse_rows_, {Binding::read(lines), Binding::write(layer)}, {{row_groups, 1, 1}, "H x 1 x 1"});
     p.dispatch("composite", *composite_, {Binding::read(p.color()), Binding::write(p.output()), Binding::sampled(layer, gl::Unit::Stage1)},
@@ -178,7 +184,7 @@ class Fft2dBloom final : public Effect {
     p.dispatch("kernel rows", *kernel_rows_, {Binding::read(kernel_texture), Binding::write(kernel_lines)}, {{kernel.height, 1, 1}},
                glm::vec4(0.0f, 0.0f, 0.0f, static_cast<float>(kernel_.rx)));
     p.dispatch("kernel columns", *kernel_columns_,
-               {Binding::read(kernel_lines), Binding::write(spectrum_a_, gl::Unit::Spectrum), Binding::write(spectrum_b_, gl::Unit::Spectrum2)},
+               {Binding::read(kernel_lines), Binding::write(spectrum_a_, kSpectrumA), Binding::write(spectrum_b_, kSpectrumB)},
                {{padded_.x / 2, 1, 1}}, glm::vec4(static_cast<float>(kernel_.ry), 0.0f, 0.0f, 0.0f));
     spectrum_ready_ = true;
   }
@@ -198,6 +204,8 @@ class Fft2dBloom final : public Effect {
 };
 
 }  // namespace
+
+std::span<const gl::NamedUnit> fft2d_slots() { return kFft2dSlots; }
 
 std::unique_ptr<Effect> create_fft2d() { return std::make_unique<Fft2dBloom>(); }
 

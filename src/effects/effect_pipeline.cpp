@@ -53,7 +53,7 @@ class EffectPipeline::Stages final : public EffectSetup, public EffectPasses {
       recorded.name = span;
       recorded.stage = Stage::Compute;
       recorded.program = source->second;
-      for (const Binding& b : bindings) recorded.bindings.push_back({b.kind, gl::unit_number(b.unit), b.raw, texture_index(*b.texture)});
+      for (const Binding& b : bindings) recorded.bindings.push_back({b.kind, b.unit.number, b.raw, texture_index(*b.texture)});
       recorded.grid = grid;
       recorded.pass_values = pass;
       owner_.runner_.record_barriers_into(&recorded.barriers_before);

@@ -8,4 +8,10 @@ std::string binding_defines() {
   return lines;
 }
 
+std::vector<std::pair<std::string, std::string>> slot_defines(std::span<const NamedUnit> slots) {
+  std::vector<std::pair<std::string, std::string>> defines;
+  for (const NamedUnit& slot : slots) defines.emplace_back("BINDING_" + std::string(slot.name), std::to_string(slot.number));
+  return defines;
+}
+
 }  // namespace blurlab::gl

@@ -1,59 +1,34 @@
 #pragma once
-// Every binding point a blurlab shader declares, named once. A shader says
-// `layout(rgba8, binding = BINDING_LEVELS)`, never a bare number, and the host binds
-// gl::Unit::Levels: both read the number from kUnits, so they cannot drift apart. The shader
-// preamble (gl::expand_source, src/gl/shader.cpp) defines BINDING_<NAME> for every unit, so every
-// expansion has them: the programs the cache compiles, the shaders --export writes and those the
-// GLSL tests validate.
+// The binding units blurlab shaders declare, each named once. A shader says
+// `layout(rgba8, binding = BINDING_SOURCE)`, never a bare number, and the host binds
+// gl::Unit::Source: both read the number from one table, so they cannot drift apart.
+//
+// Two kinds of table. kUnits, here, holds the generic units any owner of programs may bind: a
+// pass's source and target, the variable radius's levels and weights, the weights block, the
+// present pass's images, an effect pass's further stages and images. A variant (or an effect
+// implementation, or the roofline) that needs units of its own declares them in its own file as
+// its slots, a constexpr std::array of NamedUnit, and its programs get them as defines
+// (slot_defines(): the blur pipeline adds a variant's VariantInfo::slots, fft-2d and the roofline
+// add theirs). The shader preamble (gl::expand_source, src/gl/shader.cpp) defines BINDING_<NAME>
+// for every generic unit, then the caller's defines, the owner's slots among them: so the programs
+// the cache compiles, the shaders --export writes and those the GLSL tests validate all carry the
+// numbers.
 //
 // Units of different kinds share numbers (GL counts image units, texture units, uniform and
-// storage buffer bindings apart), and one pass's scratch units may reuse another's: the causal
-// state, the spectrum and the radius levels are all image unit 2, never in the same pass.
+// storage buffer bindings apart), and one owner's slots may reuse another owner's numbers, or a
+// generic unit's that its passes do not bind. What holds: one owner's slots differ from each
+// other in kind or number and from every generic unit in name (unit.Bindings.*), and no pass binds
+// two textures to one number of one kind (PassRunner::bind refuses it).
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "gl/gl.h"
 
 namespace blurlab::gl {
-
-enum class Unit {
-  Source,        // a pass's input: image unit or texture unit (source_image.glsl, source_sampler.glsl)
-  Target,        // a compute pass's output image (target_image.glsl)
-  Causal,        // recursive_gaussian.comp: the causal pass's state, read back by the anticausal one
-  Spectrum,      // fft.comp: the kernel's spectrum
-  Levels,        // variable radius: each pixel's level (variable_common.glsl)
-  LevelWeights,  // variable radius: every level's weights
-  Scratch,       // variable_layers.comp: the row-blurred image
-  Layer,         // variable_layers.comp: the layer a column pass writes
-  Layer1,        // variable_layers.comp: the blend pass's four layers
-  Layer2,
-  Layer3,
-  Layer4,
-  Atlas,         // variable_pyramid.comp: the pyramid's levels side by side
-  SatLo,         // variable_sat.comp: the summed-area table's low words
-  SatHi,         //   and its high words (float input)
-  DownLevels,    // dual_kawase.comp: the fused down chain's levels below the last, side by side
-  Counters,      // dual_kawase.comp: each tile's count of finished children (r32ui, as AMD's SPD)
-  PresentImage,  // present.frag: the image shown
-  PresentOther,  // present.frag: what it is compared with
-  KernelWeights, // blur_common.glsl: the weights uniform block (BlurPipeline's KernelBlock)
-  BufferSource,  // roofline_ssbo_copy.comp: the buffer copied
-  BufferTarget,  //   and the buffer copied into
-  Sink,          // roofline_fma.comp, roofline_bilinear.comp: results kept so nothing is optimised away
-  RooflineTexture,  // roofline_bilinear.comp: the texture fetched
-  Stage1,        // an effect pass's further sampled inputs: earlier stages' outputs (bloom's terms)
-  Stage2,
-  Stage3,
-  Stage4,
-  Stage5,
-  Stage6,
-  Spectrum2,     // effects/bloom_fft2d.comp: the kernel's spectrum's second part (fft.comp's unit holds the first)
-  Image2,        // an effect pass's further images (depth of field's fields, tiles and tables)
-  Image3,
-  Image4,
-  Image5,
-};
 
 // Which of GL's binding namespaces a unit lives in; Source is both an image and a texture unit.
 enum UnitKinds : unsigned {
@@ -61,6 +36,26 @@ enum UnitKinds : unsigned {
   kTextureUnit = 1u << 1,
   kUniformBuffer = 1u << 2,
   kStorageBuffer = 1u << 3,
+};
+
+enum class Unit {
+  Source,        // a pass's input: image unit or texture unit (source_image.glsl, source_sampler.glsl)
+  Target,        // a compute pass's output image (target_image.glsl)
+  Levels,        // variable radius: each pixel's level (variable_common.glsl, BlurPasses::radius_levels)
+  LevelWeights,  // variable radius: every level's weights (BlurPasses::level_weights)
+  PresentImage,  // present.frag: the image shown
+  PresentOther,  // present.frag: what it is compared with
+  KernelWeights, // blur_common.glsl: the weights uniform block (BlurPipeline's KernelBlock)
+  Stage1,        // an effect pass's further sampled inputs: earlier stages' outputs (bloom's terms)
+  Stage2,
+  Stage3,
+  Stage4,
+  Stage5,
+  Stage6,
+  Image2,        // an effect pass's further images (depth of field's fields, tiles and tables)
+  Image3,
+  Image4,
+  Image5,
 };
 
 struct UnitInfo {
@@ -75,35 +70,17 @@ struct UnitInfo {
 inline constexpr std::array kUnits = {
     UnitInfo{Unit::Source, "SOURCE", 0, kImageUnit | kTextureUnit},
     UnitInfo{Unit::Target, "TARGET", 1, kImageUnit},
-    UnitInfo{Unit::Causal, "CAUSAL", 2, kImageUnit},
-    UnitInfo{Unit::Spectrum, "SPECTRUM", 2, kImageUnit},
     UnitInfo{Unit::Levels, "LEVELS", 2, kImageUnit},
     UnitInfo{Unit::LevelWeights, "LEVEL_WEIGHTS", 3, kImageUnit},
-    UnitInfo{Unit::Scratch, "SCRATCH", 4, kImageUnit},
-    UnitInfo{Unit::Layer, "LAYER", 5, kImageUnit},
-    UnitInfo{Unit::Layer1, "LAYER1", 4, kImageUnit},
-    UnitInfo{Unit::Layer2, "LAYER2", 5, kImageUnit},
-    UnitInfo{Unit::Layer3, "LAYER3", 6, kImageUnit},
-    UnitInfo{Unit::Layer4, "LAYER4", 7, kImageUnit},
-    UnitInfo{Unit::Atlas, "ATLAS", 4, kImageUnit},
-    UnitInfo{Unit::SatLo, "SAT_LO", 4, kImageUnit},
-    UnitInfo{Unit::SatHi, "SAT_HI", 5, kImageUnit},
-    UnitInfo{Unit::DownLevels, "DOWN_LEVELS", 2, kImageUnit},
-    UnitInfo{Unit::Counters, "COUNTERS", 3, kImageUnit},
     UnitInfo{Unit::PresentImage, "PRESENT_IMAGE", 0, kTextureUnit},
     UnitInfo{Unit::PresentOther, "PRESENT_OTHER", 1, kTextureUnit},
     UnitInfo{Unit::KernelWeights, "KERNEL_WEIGHTS", 0, kUniformBuffer},
-    UnitInfo{Unit::BufferSource, "BUFFER_SOURCE", 0, kStorageBuffer},
-    UnitInfo{Unit::BufferTarget, "BUFFER_TARGET", 1, kStorageBuffer},
-    UnitInfo{Unit::Sink, "SINK", 0, kStorageBuffer},
-    UnitInfo{Unit::RooflineTexture, "ROOFLINE_TEXTURE", 0, kTextureUnit},
     UnitInfo{Unit::Stage1, "STAGE1", 1, kTextureUnit},
     UnitInfo{Unit::Stage2, "STAGE2", 2, kTextureUnit},
     UnitInfo{Unit::Stage3, "STAGE3", 3, kTextureUnit},
     UnitInfo{Unit::Stage4, "STAGE4", 4, kTextureUnit},
     UnitInfo{Unit::Stage5, "STAGE5", 5, kTextureUnit},
     UnitInfo{Unit::Stage6, "STAGE6", 6, kTextureUnit},
-    UnitInfo{Unit::Spectrum2, "SPECTRUM2", 3, kImageUnit},
     UnitInfo{Unit::Image2, "IMAGE2", 2, kImageUnit},
     UnitInfo{Unit::Image3, "IMAGE3", 3, kImageUnit},
     UnitInfo{Unit::Image4, "IMAGE4", 4, kImageUnit},
@@ -113,7 +90,22 @@ inline constexpr std::array kUnits = {
 constexpr const UnitInfo& unit_info(Unit u) { return kUnits[static_cast<size_t>(u)]; }
 constexpr GLuint unit_number(Unit u) { return unit_info(u).number; }
 
-// "#define BINDING_SOURCE 0\n..." for every unit: the shader preamble's part.
+// A unit a pass binds: a generic one (it converts from gl::Unit) or one of its owner's slots,
+// declared as `constexpr gl::NamedUnit kSpectrum{"SPECTRUM", 2, gl::kImageUnit};`. No number
+// converts to one.
+struct NamedUnit {
+  std::string_view name;  // the shaders' BINDING_<name>
+  GLuint number = 0;
+  unsigned kinds = 0;  // UnitKinds
+  constexpr NamedUnit(std::string_view unit_name, GLuint unit_number, unsigned unit_kinds)
+      : name(unit_name), number(unit_number), kinds(unit_kinds) {}
+  constexpr NamedUnit(Unit generic)  // NOLINT: implicit, a pass names a generic unit and a slot alike
+      : NamedUnit(unit_info(generic).name, unit_info(generic).number, unit_info(generic).kinds) {}
+};
+
+// "#define BINDING_SOURCE 0\n..." for every generic unit: the shader preamble's part.
 std::string binding_defines();
+// {"BINDING_SPECTRUM", "2"} for each of an owner's slots: the defines its programs get.
+std::vector<std::pair<std::string, std::string>> slot_defines(std::span<const NamedUnit> slots);
 
 }  // namespace blurlab::gl

@@ -188,8 +188,9 @@ std::string first_error_line(const std::string& log) {
 }  // namespace
 
 ExpandedSource expand_source(const ShaderSources& sources, const std::string& name, const Defines& defines) {
-  // The binding units' names first (gl/bindings.h): every shader may use them, and a caller's
-  // define cannot quietly renumber one (a second #define of a name is a compile error).
+  // The generic binding units' names first (gl/bindings.h): every shader may use them, and a
+  // caller's define cannot quietly renumber one (a second #define of a name is a compile error).
+  // The caller's defines hold its owner's slots (gl::slot_defines).
   std::string prelude = binding_defines();
   for (const auto& [key, value] : defines) prelude += "#define " + key + " " + value + "\n";
   ExpandedSource out;

@@ -4,7 +4,8 @@
 // Shaders live as files in glsl/; the build embeds them into the binary, and --shader-dir
 // loads them from disk instead so they can be edited without rebuilding. A file may
 // `#include "other.glsl"`; the host inserts its #defines after the #version line (first the
-// binding units' BINDING_<NAME>, gl/bindings.h, then the caller's) and keeps
+// generic binding units' BINDING_<NAME>, gl/bindings.h, then the caller's, the BINDING_<NAME>
+// of its owner's slots among them) and keeps
 // #line directives, so compile errors name the real file and line. The preprocessor scans each
 // line once, left to right (no regular expressions: a 50 KB directive once overflowed the stack
 // of std::regex), and bounds what an expansion may grow to.

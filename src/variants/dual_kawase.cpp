@@ -63,6 +63,12 @@
 namespace blurlab {
 namespace {
 
+// Its binding units beside the generic ones (gl/bindings.h): the fused down chain's levels below
+// the last, side by side, and each tile's count of finished children (r32ui, as AMD's SPD).
+constexpr gl::NamedUnit kDownLevels{"DOWN_LEVELS", 2, gl::kImageUnit};
+constexpr gl::NamedUnit kCounters{"COUNTERS", 3, gl::kImageUnit};
+constexpr std::array kSlots{kDownLevels, kCounters};
+
 constexpr int kMaxLevels = 12;  // sigma ~ 2900 at offset 1: beyond any request (levels of 1x1 repeat)
 constexpr std::array<double, 5> kOffsets = {1.0, 1.5, 2.0, 2.5, 3.0};
 
@@ -465,8 +471,8 @@ class DualKawase final : public Blur {
         for (int l = 2; l <= stored_; ++l) counters.y += (sizes[static_cast<size_t>(l)].y + kFusedTile - 1) / kFusedTile;
         passes.dispatch(name, *fused_down_,
                         {Binding::sampled_linear(passes.source()), Binding::write(*levels[static_cast<size_t>(stored_)]),
-                         Binding::read_write(passes.intermediate(1, std::nullopt, atlas), gl::Unit::DownLevels),
-                         Binding::read_write_raw(passes.counters(counters), gl::Unit::Counters)},
+                         Binding::read_write(passes.intermediate(1, std::nullopt, atlas), kDownLevels),
+                         Binding::read_write_raw(passes.counters(counters), kCounters)},
                         grid);
       }
     } else {
@@ -691,6 +697,7 @@ extern const VariantInfo dual_kawase{
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},
     .own_bound = own_bound,
     .size_choices = size_choices,
+    .slots = kSlots,
 };
 }  // namespace variant
 }  // namespace blurlab

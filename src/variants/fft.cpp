@@ -23,6 +23,10 @@
 namespace blurlab {
 namespace {
 
+// Its binding unit beside the generic ones (gl/bindings.h): the kernel's spectrum.
+constexpr gl::NamedUnit kSpectrum{"SPECTRUM", 2, gl::kImageUnit};
+constexpr std::array kSlots{kSpectrum};
+
 constexpr gl::Format kSpectrumFormat = gl::Format::rgba32f;
 
 // The transform's length: N points per line segment, N - 2r of them outputs. Shared memory: both
@@ -141,9 +145,9 @@ class Fft final : public Blur {
     const gl::Texture& rows = passes.intermediate(0);
     passes.dispatch("spectrum", *spectrum_, {Binding::write(spectrum)}, {{(n + 63) / 64, 1, 1}, std::to_string((n + 63) / 64) + " x 1 x 1"});
     auto segs = [&](const char* side) { return "ceil(" + std::string(side) + " / " + std::to_string(m) + ")"; };
-    passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows), Binding::read(spectrum, gl::Unit::Spectrum)},
+    passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows), Binding::read(spectrum, kSpectrum)},
                     {{segments(size.x, s), line_groups(size.y, s), 1}, segs("W") + " x " + line_groups_text("H", s) + " x 1"});
-    passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination()), Binding::read(spectrum, gl::Unit::Spectrum)},
+    passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination()), Binding::read(spectrum, kSpectrum)},
                     {{line_groups(size.x, s), segments(size.y, s), 1}, line_groups_text("W", s) + " x " + segs("H") + " x 1"});
   }
 
@@ -235,6 +239,7 @@ extern const VariantInfo fft{
     .create = [] { return std::unique_ptr<Blur>(new Fft); },
     .own_bound = own_bound,
     .intermediate_bytes = intermediate_bytes,
+    .slots = kSlots,
 };
 }  // namespace variant
 }  // namespace blurlab

@@ -18,6 +18,10 @@
 namespace blurlab {
 namespace {
 
+// Its binding unit beside the generic ones (gl/bindings.h): the causal pass's state, read back by the anticausal one.
+constexpr gl::NamedUnit kCausal{"CAUSAL", 2, gl::kImageUnit};
+constexpr std::array kSlots{kCausal};
+
 using recursive::Filter;
 using recursive::filter_for;
 
@@ -48,9 +52,9 @@ class RecursiveGaussian final : public Blur {
   void run(BlurPasses& passes) override {
     const glm::ivec2 size = passes.size(), wg = passes.settings().workgroup();
     const gl::Texture &rows = passes.intermediate(0), &causal = passes.intermediate(1);
-    passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows), Binding::read_write(causal, gl::Unit::Causal)},
+    passes.dispatch("h", *rows_, {Binding::read(passes.source()), Binding::write(rows), Binding::read_write(causal, kCausal)},
                     sliding::flat_groups(size.y, wg, "H"));
-    passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination()), Binding::read_write(causal, gl::Unit::Causal)},
+    passes.dispatch("v", *columns_, {Binding::read(rows), Binding::write(passes.destination()), Binding::read_write(causal, kCausal)},
                     sliding::flat_groups(size.x, wg, "W"));
   }
 
@@ -155,6 +159,7 @@ extern const VariantInfo recursive_gaussian{
     .create = [] { return std::unique_ptr<Blur>(new RecursiveGaussian); },
     .approximation = {.choose = recursive::choose, .model = model_blur, .tolerance = tolerance},
     .own_bound = own_bound,
+    .slots = kSlots,
 };
 }  // namespace variant
 }  // namespace blurlab

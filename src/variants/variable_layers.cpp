@@ -18,6 +18,19 @@
 namespace blurlab {
 namespace {
 
+// Its binding units beside the generic ones (gl/bindings.h), above the source, the target, the
+// levels and their weights (variable_common.glsl declares them in every pass): the row pass's
+// output and the layer a column pass writes; the blend pass fetches the four layers from texture
+// units (one owner's slots differ, and six images beside the four generic ones would need 10
+// image units; GL guarantees 8).
+constexpr gl::NamedUnit kScratch{"SCRATCH", 4, gl::kImageUnit};
+constexpr gl::NamedUnit kLayer{"LAYER", 5, gl::kImageUnit};
+constexpr std::array<gl::NamedUnit, 4> kLayerUnits{{{"LAYER1", 1, gl::kTextureUnit},
+                                                   {"LAYER2", 2, gl::kTextureUnit},
+                                                   {"LAYER3", 3, gl::kTextureUnit},
+                                                   {"LAYER4", 4, gl::kTextureUnit}}};
+constexpr std::array kSlots{kScratch, kLayer, kLayerUnits[0], kLayerUnits[1], kLayerUnits[2], kLayerUnits[3]};
+
 constexpr int kLayers = 4;
 int layer_radius(int j, int max_radius) { return (2 * j * max_radius + kLayers) / (2 * kLayers); }
 
@@ -37,15 +50,15 @@ class VariableLayers final : public Blur {
       layers[static_cast<size_t>(j - 1)] = &passes.intermediate(j, gl::Format::rgba32f);
       const glm::vec4 radius{static_cast<float>(layer_radius(j, max_radius)), 0.0f, 0.0f, 0.0f};
       passes.dispatch("rows " + std::to_string(j), *programs_[0],
-                      {Binding::read(passes.source()), Binding::read(passes.level_weights(), gl::Unit::LevelWeights), Binding::write(scratch, gl::Unit::Scratch)}, grid, radius);
+                      {Binding::read(passes.source()), Binding::read(passes.level_weights(), gl::Unit::LevelWeights), Binding::write(scratch, kScratch)}, grid, radius);
       passes.dispatch("columns " + std::to_string(j), *programs_[1],
-                      {Binding::read(passes.source()), Binding::read(passes.level_weights(), gl::Unit::LevelWeights), Binding::read(scratch, gl::Unit::Scratch),
-                       Binding::write(*layers[static_cast<size_t>(j - 1)], gl::Unit::Layer)},
+                      {Binding::read(passes.source()), Binding::read(passes.level_weights(), gl::Unit::LevelWeights), Binding::read(scratch, kScratch),
+                       Binding::write(*layers[static_cast<size_t>(j - 1)], kLayer)},
                       grid, radius);
     }
     passes.dispatch("blend", *programs_[2],
-                    {Binding::read(passes.source()), Binding::read(passes.radius_levels(), gl::Unit::Levels), Binding::read(*layers[0], gl::Unit::Layer1),
-                     Binding::read(*layers[1], gl::Unit::Layer2), Binding::read(*layers[2], gl::Unit::Layer3), Binding::read(*layers[3], gl::Unit::Layer4),
+                    {Binding::read(passes.source()), Binding::read(passes.radius_levels(), gl::Unit::Levels), Binding::sampled(*layers[0], kLayerUnits[0]),
+                     Binding::sampled(*layers[1], kLayerUnits[1]), Binding::sampled(*layers[2], kLayerUnits[2]), Binding::sampled(*layers[3], kLayerUnits[3]),
                      Binding::write(passes.destination())},
                     grid, glm::vec4(static_cast<float>(max_radius), 0.0f, 0.0f, 0.0f));
   }
@@ -138,6 +151,7 @@ extern const VariantInfo variable_layers{
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},
     .own_bound = own_bound,
     .intermediate_bytes = intermediate_bytes,
+    .slots = kSlots,
 };
 }  // namespace variant
 }  // namespace blurlab

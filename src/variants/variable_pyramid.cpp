@@ -15,6 +15,11 @@
 namespace blurlab {
 namespace {
 
+// Its binding unit beside the generic ones (gl/bindings.h): the pyramid's levels side by side
+// (above the levels and their weights, which variable_common.glsl declares in every pass).
+constexpr gl::NamedUnit kAtlas{"ATLAS", 4, gl::kImageUnit};
+constexpr std::array kSlots{kAtlas};
+
 glm::ivec2 level_size(glm::ivec2 size, int k) { return {(size.x + (1 << k) - 1) >> k, (size.y + (1 << k) - 1) >> k}; }
 // The atlas of levels 1..K side by side (at least 1x1, for a binding when K = 0).
 glm::ivec2 atlas_size(glm::ivec2 size, int levels) {
@@ -74,12 +79,12 @@ class VariablePyramid final : public Blur {
     const glm::ivec2 size = passes.size();
     const int levels = level_count(s);
     const gl::Texture& atlas = passes.intermediate(0, gl::Format::rgba32f, atlas_size(size, levels));
-    const Binding atlas_rw = Binding::read_write(atlas, gl::Unit::Atlas);
+    const Binding atlas_rw = Binding::read_write(atlas, kAtlas);
     for (int k = 1; k <= levels; ++k)
       passes.dispatch("down " + std::to_string(k), *down_, {Binding::read(passes.source()), atlas_rw},
                       groups_covering(level_size(size, k), {8, 8}, k), glm::vec4(static_cast<float>(k), 0.0f, 0.0f, 0.0f));
     passes.dispatch("blend", *blend_,
-                    {Binding::read(passes.source()), Binding::read(atlas, gl::Unit::Atlas), Binding::read(passes.radius_levels(), gl::Unit::Levels),
+                    {Binding::read(passes.source()), Binding::read(atlas, kAtlas), Binding::read(passes.radius_levels(), gl::Unit::Levels),
                      Binding::write(passes.destination())},
                     groups_covering(size, s.workgroup()),
                     glm::vec4(static_cast<float>(s.kernel.radius), static_cast<float>(sigma_per_level(s)), static_cast<float>(levels), 0.0f));
@@ -185,6 +190,7 @@ extern const VariantInfo variable_pyramid{
     .variable_radius = true,
     .approximation = {.choose = choose, .model = model_blur, .tolerance = tolerance},
     .own_bound = own_bound,
+    .slots = kSlots,
 };
 }  // namespace variant
 }  // namespace blurlab

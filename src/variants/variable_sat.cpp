@@ -20,6 +20,12 @@
 namespace blurlab {
 namespace {
 
+// Its binding units beside the generic ones (gl/bindings.h), above the levels and their weights
+// (variable_common.glsl): the summed-area table's low words and, for float input, its high words.
+constexpr gl::NamedUnit kSatLo{"SAT_LO", 4, gl::kImageUnit};
+constexpr gl::NamedUnit kSatHi{"SAT_HI", 5, gl::kImageUnit};
+constexpr std::array kSlots{kSatLo, kSatHi};
+
 // Float input: the fixed point the table sums, 2^14 units per 1 (glsl/variable_sat.comp).
 constexpr double kFixedScale = 16384.0;
 
@@ -68,24 +74,24 @@ class VariableSat final : public Blur {
     const gl::Texture& lo = passes.intermediate(0, gl::Format::rgba32f, table);
     if (wide(s)) {
       const gl::Texture& hi = passes.intermediate(1, gl::Format::rgba32f, table);
-      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, gl::Unit::SatLo), Binding::write_raw(hi, gl::Unit::SatHi)},
+      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, kSatLo), Binding::write_raw(hi, kSatHi)},
                       tile_grid, pass_values);
-      passes.dispatch("rows", *programs_[1], {Binding::read_write_raw(lo, gl::Unit::SatLo), Binding::read_write_raw(hi, gl::Unit::SatHi)}, rows, pass_values);
-      passes.dispatch("columns", *programs_[2], {Binding::read_write_raw(lo, gl::Unit::SatLo), Binding::read_write_raw(hi, gl::Unit::SatHi)}, columns, pass_values);
+      passes.dispatch("rows", *programs_[1], {Binding::read_write_raw(lo, kSatLo), Binding::read_write_raw(hi, kSatHi)}, rows, pass_values);
+      passes.dispatch("columns", *programs_[2], {Binding::read_write_raw(lo, kSatLo), Binding::read_write_raw(hi, kSatHi)}, columns, pass_values);
       passes.dispatch("table", *programs_[3],
-                      {Binding::read(passes.source()), Binding::read_write_raw(lo, gl::Unit::SatLo), Binding::read_write_raw(hi, gl::Unit::SatHi)}, tile_grid,
+                      {Binding::read(passes.source()), Binding::read_write_raw(lo, kSatLo), Binding::read_write_raw(hi, kSatHi)}, tile_grid,
                       pass_values);
       passes.dispatch("lookup", *programs_[4],
-                      {Binding::read_raw(lo, gl::Unit::SatLo), Binding::read_raw(hi, gl::Unit::SatHi), Binding::read(passes.radius_levels(), gl::Unit::Levels),
+                      {Binding::read_raw(lo, kSatLo), Binding::read_raw(hi, kSatHi), Binding::read(passes.radius_levels(), gl::Unit::Levels),
                        Binding::write(passes.destination())},
                       pixels, pass_values);
     } else {
-      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, gl::Unit::SatLo)}, tile_grid, pass_values);
-      passes.dispatch("rows", *programs_[1], {Binding::read_write_raw(lo, gl::Unit::SatLo)}, rows, pass_values);
-      passes.dispatch("columns", *programs_[2], {Binding::read_write_raw(lo, gl::Unit::SatLo)}, columns, pass_values);
-      passes.dispatch("table", *programs_[3], {Binding::read(passes.source()), Binding::read_write_raw(lo, gl::Unit::SatLo)}, tile_grid, pass_values);
+      passes.dispatch("edges", *programs_[0], {Binding::read(passes.source()), Binding::write_raw(lo, kSatLo)}, tile_grid, pass_values);
+      passes.dispatch("rows", *programs_[1], {Binding::read_write_raw(lo, kSatLo)}, rows, pass_values);
+      passes.dispatch("columns", *programs_[2], {Binding::read_write_raw(lo, kSatLo)}, columns, pass_values);
+      passes.dispatch("table", *programs_[3], {Binding::read(passes.source()), Binding::read_write_raw(lo, kSatLo)}, tile_grid, pass_values);
       passes.dispatch("lookup", *programs_[4],
-                      {Binding::read_raw(lo, gl::Unit::SatLo), Binding::read(passes.radius_levels(), gl::Unit::Levels), Binding::write(passes.destination())}, pixels,
+                      {Binding::read_raw(lo, kSatLo), Binding::read(passes.radius_levels(), gl::Unit::Levels), Binding::write(passes.destination())}, pixels,
                       pass_values);
     }
   }
@@ -177,6 +183,7 @@ extern const VariantInfo variable_sat{
     .own_tolerance = tolerance,
     .own_bound = own_bound,
     .intermediate_bytes = intermediate_bytes,
+    .slots = kSlots,
 };
 }  // namespace variant
 }  // namespace blurlab

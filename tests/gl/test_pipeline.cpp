@@ -84,13 +84,16 @@ TEST_F(Pipeline, StoresWaitForEarlierReadsOfTheirTexture) {
       EXPECT_EQ(before.at("rows " + layer), GLbitfield{GL_SHADER_IMAGE_ACCESS_BARRIER_BIT}) << "write after read";
     }
   }
-  // The runs issue the barriers the recording lists (the recording keeps a tracker of its own).
+  // The runs issue the barriers the recording lists (the recording keeps a tracker of its own),
+  // and one before the first pass, which the recording starts without: its rows overwrite the
+  // scratch image that the last run's final columns pass read, and the blend pass between them
+  // fetched the layers as textures, whose barrier does not order image accesses.
   const size_t recorded = static_cast<size_t>(
       std::count_if(recording.passes.begin(), recording.passes.end(), [](const RecordedPass& p) { return p.barriers_before != 0; }));
   pipeline.run(a, b);
   const size_t issued_before = gl::barriers().barriers_issued();
   pipeline.run(a, b);
-  EXPECT_EQ(gl::barriers().barriers_issued() - issued_before, recorded);
+  EXPECT_EQ(gl::barriers().barriers_issued() - issued_before, recorded + 1);
 }
 
 TEST_F(Pipeline, ShaderErrorsNameFileAndLine) {

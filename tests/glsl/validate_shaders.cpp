@@ -24,6 +24,7 @@
 #include <set>
 
 #include "../cli/run_program.h"
+#include "bench/roofline.h"
 #include "blur/blur.h"
 #include "blur/pipeline.h"
 #include "blur/registry.h"
@@ -218,12 +219,20 @@ TEST_P(Variant, ShadersValidate) {
 INSTANTIATE_TEST_SUITE_P(Glsl, Variant, ::testing::ValuesIn(variants().begin(), variants().end()),
                          [](const auto& p) { return test_name(p.param->name); });
 
+// The roofline kernels' defines: `own`, then the roofline's binding units (its slots), as
+// src/bench/roofline.cpp gives them.
+gl::Defines with_roofline_slots(gl::Defines own) {
+  for (auto& define : gl::slot_defines(bench::roofline_slots())) own.push_back(std::move(define));
+  return own;
+}
+
 // Shader files that no variant uses: the scene, the window's present pass, the roofline kernels,
 // fullscreen.vert on its own. Most take no defines; those that do get them here, as their caller
 // gives them (a new one fails with "undeclared identifier" until it is listed).
 const std::map<std::string, gl::Defines> kOtherShaderDefines = {
-    {"roofline_fma.comp", {{"ITERATIONS", "512"}}},  // src/bench/roofline.cpp: 512 on a GPU, 64 on llvmpipe
-    {"roofline_bilinear.comp", {{"FETCHES", "64"}}},  // src/bench/roofline.cpp: 64 on a GPU, 16 on llvmpipe
+    {"roofline_fma.comp", with_roofline_slots({{"ITERATIONS", "512"}})},  // src/bench/roofline.cpp: 512 on a GPU, 64 on llvmpipe
+    {"roofline_bilinear.comp", with_roofline_slots({{"FETCHES", "64"}})},  // src/bench/roofline.cpp: 64 on a GPU, 16 on llvmpipe
+    {"roofline_ssbo_copy.comp", with_roofline_slots({})},
 };
 
 std::vector<std::string> files_outside_variants() {

@@ -154,6 +154,9 @@ mutations=(
   "sliding-walk-formula-axes-swapped|src/variants/sliding.h|s/along = axis == 0 \? w : h, across = axis == 0 \? h : w;/along = axis == 0 ? h : w, across = axis == 0 ? w : h;/|^export\.compute-sliding\.tall\$"
   "sliding-transposed-second-pass-sized-untransposed|src/variants/compute_sliding.cpp|s/\{\.transposed_source = true, \.raw = io_raw\}/{.raw = io_raw}/|^gl\.BoxWalks\.SlidingWalksRawAndTransposed\$"
   "dual-kawase-stream-rows-past-the-last-clamped|glsl/dual_kawase.comp|s/  int y = n\.y \+ r;\n/  int y = min(n.y + r, source_size().y - 1);\n/|^gl\.DualKawase\.StreamedLastPass\$"
+  "variable-sat-slots-share-a-unit|src/variants/variable_sat.cpp|s/SAT_HI\x22, 5, /SAT_HI\x22, 4, /|^unit\.Bindings\.EachOwnersSlotsDifferFromEachOtherAndFromTheGenericUnits\$"
+  "fft-shader-binds-another-owners-slot|glsl/fft.comp|s/binding = BINDING_SPECTRUM\)/binding = BINDING_ATLAS)/|^(unit\.Bindings\.EachOwnersShadersNameOnlyItsUnits\$|glsl\.Glsl\/Variant\.ShadersValidate\/fft)"
+  "pass-binds-one-unit-twice-unseen|src/blur/pass_runner.cpp|s/a\.unit\.number == b\.unit\.number\)/a.unit.number == b.unit.number \&\& a.unit.name == b.unit.name)/|^unit\.Bindings\.APassBindingOneUnitTwiceIsFound\$"
 )
 
 # Breaks that llvmpipe cannot show: it runs one dispatch at a time, so a missing barrier between
