@@ -144,7 +144,9 @@ TEST(JsonListings, RefusalsMirrorTheHumanListing) {
     const bool refused = !r.at("limit").is_null();
     EXPECT_EQ(lines[i], std::string(v.name) + " " + (refused ? r["limit"].get<std::string>() : "-"));
     EXPECT_EQ(r.at("reason").is_null(), !refused);
-    if (refused) EXPECT_FALSE(r["reason"].get<std::string>().empty());
+    if (refused) {
+      EXPECT_FALSE(r["reason"].get<std::string>().empty());
+    }
     if (v.kernels == KernelSupport::BoxOnly) {
       EXPECT_EQ(r["limit"], "kernel");
       EXPECT_NE(r["reason"].get<std::string>().find("box kernel only"), std::string::npos) << r["reason"];
