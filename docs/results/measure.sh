@@ -26,7 +26,8 @@
 #           knobs, sigma r/3, r = GAUSS_RADII (9,16,30,64,90,128: sigma 3, 10 and 30 among them);
 #           the variants that sum the whole (2r+1)^2 kernel per pixel (SLOW_2D) only up to r = 16,
 #           where a frame of theirs takes milliseconds, not seconds
-#   box     the same for the box, r = BOX_RADII (1,4,16,64,128)
+#   box     the same for the box, r = BOX_RADII (1,4,16,64,128), in two runs (r <= 16, above), the
+#           SLOW_2D variants in the first only
 #   map     the variable-radius variants on the ramp map, R = 64, box and Gaussian
 # Environment: BLURLAB (the program; default build-release/app/blurlab where it was built, else
 # blurlab on PATH, as docs/tools/pack_device.sh's env.sh sets it), PARTS (default gauss,box,map),
@@ -96,7 +97,12 @@ sweep() {
     [ ${#large[@]} -eq 0 ] || run "$size" gauss-large --kernel gauss --radius "$(IFS=,; echo "${large[*]}")" --variant "$(variants_except "$slow_2d")"
   fi
   if [[ ,$parts, == *,box,* ]]; then
-    run "$size" box --kernel box --radius "$box_radii" --variant "$(variants_except)"
+    local box_small=() box_large=()
+    for r in ${box_radii//,/ }; do
+      if [ "$r" -le 16 ]; then box_small+=("$r"); else box_large+=("$r"); fi
+    done
+    [ ${#box_small[@]} -eq 0 ] || run "$size" box-small --kernel box --radius "$(IFS=,; echo "${box_small[*]}")" --variant "$(variants_except)"
+    [ ${#box_large[@]} -eq 0 ] || run "$size" box-large --kernel box --radius "$(IFS=,; echo "${box_large[*]}")" --variant "$(variants_except "$slow_2d")"
   fi
   if [[ ,$parts, == *,map,* ]]; then
     run "$size" map --kernel box,gauss --radius 64 --radius-map ramp --variant copy,variable-naive,variable-sat,variable-pyramid,variable-layers

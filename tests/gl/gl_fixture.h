@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 
 #include "gl/context.h"
 #include "gl/debug.h"
@@ -14,6 +15,13 @@
 namespace blurlab::test {
 
 const gl::GlInfo& gl_info();
+
+// blurlab-run-recipe of this build, found beside this test program as the build lays them out, so
+// that a build packed and run in another folder (tests/gpu/pack.sh) runs its own runner.
+std::string run_recipe_program();
+// The sources' assets/: BLURLAB_ASSETS_DIR from the environment where CTest sets it (a packed
+// build's CTest files name the sources where they run), else those this build was made from.
+std::string assets_dir();
 
 class GlTest : public ::testing::Test {
  protected:

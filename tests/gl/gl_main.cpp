@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -14,6 +15,15 @@ std::unique_ptr<gl::HeadlessContext> g_context;
 }
 
 const gl::GlInfo& gl_info() { return g_context->info(); }
+
+std::string run_recipe_program() {
+  return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / BLURLAB_RUN_RECIPE_FROM_TESTS).lexically_normal().string();
+}
+
+std::string assets_dir() {
+  const char* dir = std::getenv("BLURLAB_ASSETS_DIR");
+  return dir && *dir ? dir : BLURLAB_ASSETS_DIR;
+}
 
 }  // namespace blurlab::test
 

@@ -116,10 +116,10 @@ class BloomFft2d : public GlTest {
 
 // The shipped kernels, as the window offers them, and the star as large as the frame.
 TEST_F(BloomFft2d, TheShippedStarMatchesTheGroundTruth) {
-  const std::vector<std::string> shipped = bloom::shipped_kernel_psfs(BLURLAB_ASSETS_DIR);
+  const std::vector<std::string> shipped = bloom::shipped_kernel_psfs(assets_dir());
   ASSERT_EQ(shipped.size(), 2u);
   for (const std::string& psf : shipped) expect_exact(run_bloom(settings("fft-2d", psf), hdr_frame(6)), psf);
-  const std::string star = std::string(BLURLAB_ASSETS_DIR) + "/psf_star.png";
+  const std::string star = assets_dir() + "/psf_star.png";
   expect_exact(run_bloom(settings("fft-2d", "image:" + star + "@100%"), hdr_frame(1)), "star at 100%");
   // The star's longer side at 50% of the frame's, and a soft-knee threshold (the prefilter in the rows pass).
   EffectSettings s = settings("fft-2d", "image:" + star + "@50%", "0.3");
@@ -185,7 +185,7 @@ TEST_F(BloomFft2d, TheLayerHoldsTheLightItWasGiven) {
   for (size_t i = 3; i < frame.texels.size(); i += 4) frame.texels[i] = 1.0f;
   const float light[3] = {40.0f, 10.0f, 25.0f};
   for (int c = 0; c < 3; ++c) frame.at(24, 16, c) = light[c];
-  const std::string disk = std::string(BLURLAB_ASSETS_DIR) + "/psf_disk.png";
+  const std::string disk = assets_dir() + "/psf_disk.png";
   const BloomRun r = run_bloom(settings("fft-2d", "image:" + disk + "@40%"), frame);  // 19 px across
   ASSERT_FALSE(r.refusal) << r.refusal->reason;
   for (int c = 0; c < 3; ++c) {
@@ -203,7 +203,7 @@ TEST_F(BloomFft2d, TheLayerHoldsTheLightItWasGiven) {
 // What cannot serve a kernel image says so, typed: the variants and the mip chain blur by
 // Gaussians; fft-2d pads black and refuses another border.
 TEST_F(BloomFft2d, WhatCannotServeAKernelImageRefusesIt) {
-  const std::string disk = "image:" + std::string(BLURLAB_ASSETS_DIR) + "/psf_disk.png@50%";
+  const std::string disk = "image:" + assets_dir() + "/psf_disk.png@50%";
   for (const char* implementation : {"compute-separable", "fft", "dual-kawase", "mip-chain"}) {
     const BloomRun r = run_bloom(settings(implementation, disk), hdr_frame(5));
     ASSERT_TRUE(r.refusal) << implementation;

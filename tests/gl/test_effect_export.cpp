@@ -119,7 +119,7 @@ TEST_F(EffectExport, DepthTravelsBesideTheColourAndTheRunnerChecksIt) {
   EXPECT_NE(readme.find("The depth goes into `depth.bin` likewise: 61 x 43 x 4 bytes"), std::string::npos) << readme;
 
   const auto run = [&](const std::string& name) {
-    return run_program(BLURLAB_RUN_RECIPE, {(out / "recipe.json").string(), (dir / name).string()}, dir);
+    return run_program(run_recipe_program(), {(out / "recipe.json").string(), (dir / name).string()}, dir);
   };
   const ProgramResult ran = run("ran.png");
   ASSERT_EQ(ran.exit_code, 0) << ran.err;

@@ -69,7 +69,7 @@ std::vector<std::pair<std::string, BlurSettings>> export_settings(const VariantI
 
 // Runs the runner; returns its output image, failing the test with its stderr when it refuses.
 std::optional<Image> run_exported(const fs::path& recipe, const fs::path& in, const fs::path& out, const std::string& what) {
-  const ProgramResult r = run_program(BLURLAB_RUN_RECIPE, {recipe.string(), in.string(), out.string()}, recipe.parent_path().parent_path());
+  const ProgramResult r = run_program(run_recipe_program(), {recipe.string(), in.string(), out.string()}, recipe.parent_path().parent_path());
   if (r.crashed || r.exit_code != 0) {
     ADD_FAILURE() << what << ": blurlab-run-recipe " << (r.crashed ? "crashed" : "exit " + std::to_string(r.exit_code)) << ": " << r.err;
     return std::nullopt;
