@@ -6,8 +6,9 @@
 #   docs/results/measure.sh sweep DIR SIZE... on the GPU: the sweep's runs per image size (below),
 #                                             each its own JSON report in the folder DIR
 #   docs/results/measure.sh results NAME REPORT.json...
-#                                             here: docs/results/NAME.json from those reports (or a
-#                                             results file and new reports, merged), its charts
+#                                             here: docs/results/NAME.json from those reports, after
+#                                             the rows it already holds if it exists (the newest row
+#                                             of a setting answers; delete it to start afresh), its charts
 #                                             docs/charts/NAME_*.png, and which rows hold for
 #                                             today's code (results.py older); then
 #                                             `python3 docs/tools/results.py docs` makes the docs'
@@ -112,7 +113,14 @@ sweep() {
 # docs/results/NAME.json from the reports, its charts, and which rows hold for today's code.
 results() {
   local name=$1; shift
-  "$python" "$root/docs/tools/results.py" merge "$root/docs/results/$name.json" "$@"
+  local file=$root/docs/results/$name.json earlier=() report
+  # A results file that exists keeps its rows and sources: the new reports' rows come after them and
+  # answer for their settings (a partial refresh must not drop what it did not measure again).
+  if [ -f "$file" ]; then
+    earlier=("$file")
+    for report in "$@"; do [ "$(realpath "$report")" = "$(realpath "$file")" ] && earlier=(); done
+  fi
+  "$python" "$root/docs/tools/results.py" merge "$file" "${earlier[@]}" "$@"
   rm -f "$root/docs/charts/${name}"_*.png
   "$python" "$root/docs/tools/charts.py" "$root/docs/results/$name.json" --out "$root/docs/charts" --log --radius 16 --prefix "${name}_"
   "$python" "$root/docs/tools/results.py" older "$root/docs/results/$name.json"

@@ -5,12 +5,13 @@
       Joins the reports of one GPU (blurlab --headless --json, e.g. one per image size) into one
       results file: the first report's header, every report's rows, and under "sources" each
       report's date, run settings and roofline. A results file may stand for a report: its rows
-      and sources are kept, so new runs can be added to it. Refuses reports of different GPUs or
-      drivers.
+      and sources are kept, so new runs can be added to it. Each row names its run ("run": its
+      report's index in "sources"). Refuses reports of different GPUs or drivers.
 
   python3 docs/tools/results.py table RESULTS.json [--radius R,R,...] [--defaults] [--mark-older [--digests FILE]]
       Prints the Markdown tables of docs/PERFORMANCE.md's "Current results" and the README's
       "Which blur to ship": per kernel and radius, the fastest exact variant at each image size
+      (each variant by its newest row of the setting, as the ranking and the targets take it)
       with its median GPU time and its time over the copy pass of the same run, and where the
       file has approximate Gaussians, the fastest of them with its fidelity to the exact one.
       --defaults: only rows at the variants' defaults compete (no --tuned knobs, no knob sweep);
@@ -97,6 +98,8 @@ def check_row(row):
         value = s.get(key) if key == "sigma" else row.get(key)
         if value is not None and (not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value < 1e12):
             raise ValueError(f"row {row['variant']}: {key} {str(value)[:40]} is not a number")
+    if "run" in row and not is_whole(row["run"], 0, 1_000_000):
+        raise ValueError(f"row {row['variant']}: its run {str(row['run'])[:40]} is not a whole number in 0..1000000")
     spans = row.get("spans", {})
     if not isinstance(spans, dict) or any(not isinstance(v, dict) or not isinstance(v.get("median_ms", 0), (int, float))
                                           or isinstance(v.get("median_ms", 0), bool) for v in spans.values()):
@@ -159,9 +162,19 @@ def merge(out, paths):
     merged = {key: value for key, value in first.items() if key not in ("results", "effect_results", "run", "roofline", "date")}
     merged["date"] = max(r.get("date", "") for r in reports)
     # A results file given as a report keeps its own sources: new runs can join an existing file.
-    merged["sources"] = [source for r in reports
-                         for source in r.get("sources", [{key: r[key] for key in ("date", "run", "roofline") if key in r}])]
-    merged["results"] = [row for r in reports for row in r["results"]]
+    # Each row names its run, the index of its report in "sources" ("run"), so that the rows of
+    # one run are known as such (a knob sweep is told from the defaults by it, not by its copy time,
+    # which two runs may share); rows merged before rows named their run have none.
+    merged["sources"], merged["results"] = [], []
+    for r in reports:
+        first_source = len(merged["sources"])
+        merged["sources"] += r.get("sources", [{key: r[key] for key in ("date", "run", "roofline") if key in r}])
+        for row in r["results"]:
+            if "sources" not in r:
+                row["run"] = first_source
+            elif "run" in row:
+                row["run"] += first_source
+            merged["results"].append(row)
     effect_rows = [row for r in reports for row in r.get("effect_results", [])]
     if effect_rows:
         merged["effect_results"] = effect_rows
@@ -211,19 +224,30 @@ def table(path, radii, defaults=False, today=None):
     """With `defaults`, only rows at the variants' defaults compete; with `today`, rows made by
     other code than today's say "(older)"."""
     report = load(path)
+    # Each variant competes with its newest row of a setting (the latest in the file, as for the
+    # ranking and the targets): an older run of other code, or a luckier one, does not answer.
+    newest_rows = {}
+    for row in report["results"]:
+        s = row["settings"]
+        if row.get("role") == "floor" or "kernel" not in s:
+            continue
+        setting = (row["variant"], s["kernel"], s.get("radius"), s.get("sigma"), s.get("radius_map", ""), s.get("border", "clamp"),
+                   s.get("input_format", "rgba8"), bool(s.get("linear")), row["size"]["width"], row["size"]["height"])
+        if defaults and not at_defaults(report, row):
+            continue
+        newest_rows.pop(setting, None)  # so the dict keeps the file's order of the newest rows
+        newest_rows[setting] = row
     # (kernel, radius, exact or not) -> size -> the fastest timed row
     best = collections.defaultdict(dict)
     sizes = []
-    for row in report["results"]:
+    for row in newest_rows.values():
         s = row["settings"]
         ms = timed_ms(row)
-        if ms is None or row.get("role") == "floor" or "kernel" not in s or s.get("border", "clamp") != "clamp":
+        if ms is None or s.get("border", "clamp") != "clamp":
             continue
         if s.get("input_format", "rgba8") != "rgba8" or s.get("linear"):
             continue
         if radii and s["radius"] not in radii:
-            continue
-        if defaults and not at_defaults(report, row):
             continue
         size = (row["size"]["width"], row["size"]["height"])
         if size not in sizes:
@@ -344,12 +368,17 @@ def pass_ratios(row):
 
 def knob_sets_of_run(report, row):
     """How many knob sets the row's run timed for its variant, setting and size: more than one is a
-    sweep, of which the table shows the last row, not necessarily the defaults."""
+    sweep, of which the table shows the last row, not necessarily the defaults. The run is the one
+    the row names; a row that names none (merged before rows did) shares its run's copy time."""
     def setting(r):
         return {k: v for k, v in r["settings"].items() if k not in ("knobs", "tuned")}
+
+    def same_run(r):
+        if "run" in r or "run" in row:
+            return r.get("run") == row.get("run")
+        return r.get("copy_ms") == row.get("copy_ms")
     return len({json.dumps(r["settings"].get("knobs"), sort_keys=True) for r in report["results"]
-                if r["variant"] == row["variant"] and r["size"] == row["size"] and setting(r) == setting(row)
-                and r.get("copy_ms") == row.get("copy_ms")})
+                if r["variant"] == row["variant"] and r["size"] == row["size"] and setting(r) == setting(row) and same_run(r)})
 
 
 def measured_cell(report, row, with_variant=False):

@@ -82,6 +82,9 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(done.returncode == 0, f"merge of one GPU's reports failed: {done.stderr}")
     merged = json.load(open(merged_path))
     expect(len(merged["results"]) == len(first["results"]) + len(second["results"]), "merge lost or added rows")
+    # Each row names its run, its report's index in "sources".
+    expect([r.get("run") for r in merged["results"]] == [0] * len(first["results"]) + [1] * len(second["results"]),
+           f"merge did not name each row's run: {[r.get('run') for r in merged['results']]}")
     expect([s["date"] for s in merged["sources"]] == [first["date"], second["date"]], "merge did not list both sources")
     expect(merged["date"] == second["date"], "the merged file's date is not its newest report's")
 
@@ -92,7 +95,8 @@ with tempfile.TemporaryDirectory() as tmp:
     again = json.load(open(again_path))
     expect([s["date"] for s in again["sources"]] == [first["date"], second["date"], first["date"]],
            "merge did not keep the results file's sources")
-    expect(again["results"] == merged["results"] + first["results"], "merge did not keep the results file's rows first")
+    expect(again["results"] == merged["results"] + [dict(r, run=2) for r in first["results"]],
+           "merge did not keep the results file's rows first (with their runs), the report's after them as run 2")
 
     refused = run("merge", os.path.join(tmp, "mixed.json"), paths["first"], paths["other"])
     expect(refused.returncode != 0 and "GPU B" in refused.stderr, "merge of two GPUs' reports was not refused")
@@ -112,6 +116,40 @@ with tempfile.TemporaryDirectory() as tmp:
            f"the approximation is not apart with its fidelity: {approximate}")
     expect(any(line.startswith("| kernel, r | 4096x4096: fastest | ms | x copy | 1080p: fastest |") for line in lines),
            "the larger size does not come first")
+
+    # A variant competes with its newest row of a setting: "fast" measured again, slower, no longer
+    # answers with its older, faster row; "slow" is the fastest now.
+    third = dict(second, date="2026-01-03T00:00:00+0000", results=[copy_row(BIG, 0.05), row("fast", BIG, "box", 8, 0.40, 8.0)])
+    paths["third"] = os.path.join(tmp, "third.json")
+    with open(paths["third"], "w") as f:
+        json.dump(third, f)
+    newer_path = os.path.join(tmp, "newer.json")
+    expect(run("merge", newer_path, merged_path, paths["third"]).returncode == 0, "merge of a third report failed")
+    box = [line for line in run("table", newer_path).stdout.splitlines() if line.startswith("| box r = 8 |")]
+    expect(box == ["| box r = 8 | slow | 0.300 | 6.00 | other | 0.0300 | 2.40 |"],
+           f"an older, faster row of a variant measured again still answered: {box}")
+
+    # --defaults: a knob sweep is told by its run, not by its copy time, which a later run of the
+    # defaults may share (the newer row at the defaults competes; the sweep's rows do not).
+    def knobbed(knobs, x_copy):
+        r = row("tuned-one", HD, "box", 8, 0.05, x_copy)
+        r["copy_ms"] = 0.0125
+        r["settings"]["knobs"] = knobs
+        return r
+    sweep = dict(second, results=[copy_row(HD, 0.0125), knobbed({"unroll": "4"}, 1.1), knobbed({"unroll": "8"}, 1.2)])
+    defaults_run = dict(second, date="2026-01-04T00:00:00+0000", results=[copy_row(HD, 0.0125), knobbed({"unroll": "8"}, 1.3)])
+    for name, report in (("sweep", sweep), ("defaults_run", defaults_run)):
+        paths[name] = os.path.join(tmp, name + ".json")
+        with open(paths[name], "w") as f:
+            json.dump(report, f)
+    for reports, expected, what in (
+            (["second", "sweep"], "| box r = 8 | other | 0.0300 | 2.40 |", "--defaults let a knob sweep's rows compete"),
+            (["second", "sweep", "defaults_run"], "| box r = 8 | tuned-one | 0.0500 | 1.30 |",
+             "--defaults did not take the row of a later run at the defaults with the sweep's copy time")):
+        runs_path = os.path.join(tmp, "runs.json")
+        expect(run("merge", runs_path, *[paths[n] for n in reports]).returncode == 0, f"merge of {reports} failed")
+        box = [line for line in run("table", runs_path, "--defaults").stdout.splitlines() if line.startswith("| box r = 8 |")]
+        expect(box == [expected], f"{what}: {box}")
 
     # ranking: every exact variant at the radius, fastest first by x copy at the larger size (the
     # faster-by-ms but slower-by-ratio one after), the refused one named with its reason, the
@@ -309,7 +347,7 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("old")
     os.symlink("good_copy.json", linked)
     expect(run_bounded("merge", linked, good).returncode == 0 and os.path.islink(linked)
-           and json.load(open(os.path.join(tmp, "good_copy.json")))["results"] == first["results"],
+           and json.load(open(os.path.join(tmp, "good_copy.json")))["results"] == [dict(r, run=0) for r in first["results"]],
            "merge into a link did not keep the link and write the file it leads to")
     expect(not [n for n in os.listdir(tmp) if n.startswith(".blurlab-")], f"temporary files left: {os.listdir(tmp)}")
 
@@ -338,6 +376,26 @@ with tempfile.TemporaryDirectory() as tmp:
                f"measure.sh {' '.join(args)}: exit {done.returncode}, stderr {done.stderr[-300:]!r}")
     expect(os.path.exists(outside) and not os.path.exists(os.path.join(tmp, "escape.json")),
            "measure.sh results wrote or removed files outside docs/results and docs/charts")
+    # measure.sh results of new reports keeps the rows a results file holds (a refresh of a few
+    # settings once replaced the whole file with them).
+    digests_tool = os.path.join(tmp, "digests.sh")
+    with open(digests_tool, "w") as f:
+        f.write("#!/bin/sh\necho 'fast 1111'\n")
+    os.chmod(digests_tool, 0o755)
+    older_report, newer = os.path.join(tmp, "older_report.json"), os.path.join(tmp, "newer_report.json")
+    def charted(variant, ms, x_copy):  # a row with what the charts read too
+        return dict(row(variant, BIG, "box", 16, ms, x_copy), stage="compute", copy_ms=0.05)
+    with open(older_report, "w") as f:
+        json.dump(dict(first, results=[copy_row(BIG, 0.05), charted("fast", 0.10, 2.0), charted("slow", 0.3, 6.0)]), f)
+    with open(newer, "w") as f:
+        json.dump(dict(first, date="2026-01-05T00:00:00+0000", results=[copy_row(BIG, 0.05), charted("fast", 0.12, 2.4)]), f)
+    env_digests = dict(env, BLURLAB_CODE_DIGESTS=digests_tool)
+    for report in (older_report, newer):
+        done = subprocess.run(["bash", measure, "results", "refreshed", report], capture_output=True, text=True, env=env_digests, timeout=120)
+        expect(done.returncode == 0, f"measure.sh results refreshed {os.path.basename(report)}: exit {done.returncode}, {done.stderr[-300:]!r}")
+    refreshed = json.load(open(os.path.join(root, "docs/results/refreshed.json")))
+    expect(len(refreshed["sources"]) == 2 and len(refreshed["results"]) == 5,
+           f"measure.sh results dropped the rows the file held: {len(refreshed['sources'])} sources, {len(refreshed['results'])} rows")
 
 
 # --- older: the rows made by today's code of their variant, by the digests given -------------------
