@@ -83,8 +83,8 @@ set(BLURLAB_FIRST_TIER_KEEPS
   # What an export states of itself (fidelity on the chart, the sizes it holds for) and the runner
   # keeping to it: dual Kawase's own choices, the one case of them.
   "^export\\.dual-kawase\\.choices$"
-  # The window: its keys, its radius maps, its effects, its errors.
-  "^window\\.(keys|radius_map|effect|errors)$"
+  # The window: its keys, its radius maps, its effects, the depth of field's focus click, its errors.
+  "^window\\.(keys|radius_map|effect|dof|errors)$"
   # Bloom's stages through the code paths of its implementations: a variant per term, the FFT's
   # own passes, an approximation checked against its model, the mip chain's levels.
   "^gl\\.Bloom/BloomImplementations\\..*/(compute_separable|fft|dual_kawase|mip_chain)( |$)")

@@ -83,7 +83,7 @@ mutations=(
   "dof-near-field-cut-at-silhouettes|glsl/effects/dof_near_far.comp|s/min\(near\.a, 1\.0\)\);/min(near.a, 1.0) * ramp(-coc - 1.0));/|^gl\.Dof\.NearFarMatchesItsModel\$"
   "dof-far-field-over-the-near|glsl/effects/dof_near_far.comp|s/(  if \(far\.a > 0\.0\)[^\n]*\n)(  if \(near\.a > 0\.0\)[^\n]*\n)/\$2\$1/|^gl\.Dof\.NearFarMatchesItsModel\$"
   "dof-lens-views-unsheared|src/scene/scene.cpp|s/shear\[2\]\[0\] = -lens_offset\.x \/ focus_distance;/shear[2][0] = 0.0f;/; s/shear\[2\]\[1\] = -lens_offset\.y \/ focus_distance;/shear[2][1] = 0.0f;/|^unit\.SceneCameraLens\."
-  "dof-levels-of-the-circles-diameter|glsl/effects/dof.comp|s/sqrt\(1\.0 \+ 3\.0 \* coc \* coc\)/sqrt(1.0 + 12.0 * coc * coc)/|^gl\.Dof\/DofVariant\.MatchesItsReference\/variable_naive\$"
+  "dof-levels-of-the-circles-diameter|glsl/effects/dof.comp|s/sqrt\(1\.0 \+ 3\.0 \* coc \* coc\)/sqrt(1.0 + 12.0 * coc * coc)/|^gl\.Dof\/DofVariant\.MatchesItsReference\/variable_naive( |\$)"
   "dof-click-reads-the-depth-upside-down|app/window.cpp|s/view_depth\(depth\.at\(at\.x, at\.y, 0\)\)/view_depth(depth.at(at.x, size_.y - 1 - at.y, 0))/|^window\.dof\$"
   "radius-map-key-does-nothing|src/ui/view_state.cpp|s/s\.settings\.radius_map = maps\[[^;]*;/(void)it;/|^(unit\.Keys\.MCycles|window\.radius_map)"
   "effect-key-does-nothing|src/ui/view_state.cpp|s/return select_effect\(s, \(s\.effect \+ 1\) % \(effects\(\)\.size\(\) \+ 1\)\);/return kNone;/|^(unit\.EffectKeys\.XCycles|window\.effect\$)"
