@@ -135,7 +135,7 @@ mutations=(
   "variant-names-no-family|src/variants/compute_sliding.cpp|s/    \.family = Family::RunningSums,\n//|^(unit\.Registry\.EveryVariantNamesItsFamily|cli\.variants_doc)\$"
   "list-refusals-lists-every-variant|app/list_refusals.cpp|s/                                                                    : o\.variants;/ : std::vector<const VariantInfo*>(variants().begin(), variants().end());/|^bad_input\.ListModes\."
   "list-modes-ignore-options|src/cli/options.cpp|s/  check_list_mode\(app, o\);\n//|^bad_input\.Cli\/BadArguments\.OneLineAndNoFile\/list_"
-  "charts-prefix-leaves-out|docs/tools/charts.py|s/    check_plain_name\(args\.prefix, \"--prefix\"\)[^\n]*\n//|^report\.charts\$"
+  "charts-prefix-leaves-out|docs/tools/charts.py|s/    check_plain_name\(args\.prefix, \"--prefix\"\)[^\n]*\n//|^report\.charts_bad_input\$"
   "sliding-subgroup-columns-drop-the-last-walk|src/variants/compute_sliding_subgroup.cpp|s/\(\(size\.y \+ cw - 1\) \/ cw\)/(size.y \/ cw)/|^gl\.compute-sliding-subgroup\.r7\$"
   "effect-export-every-stage-bakes-one-kernel|src/blur/pipeline.cpp|s/pass\.program\.kernel = owner_\.settings_\.kernel;/pass.program.kernel = Kernel{owner_.settings_.kernel.type, owner_.settings_.kernel.radius, 1.5};/|^(export\.effect\.bloom_compute_separable|gl\.EffectExport\.)"
   "effect-export-stage-barriers-by-its-own-tracker|src/blur/pass_runner.cpp|s/  recorder_ = &chain;/  (void)chain;/|^gl\.EffectExport\.OneRecordingOfEveryStageWithTheBarriersBetweenThem\$"

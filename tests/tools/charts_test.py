@@ -8,11 +8,14 @@ drawn extents); a sweep of one radius gets a bar chart and no time-vs-radius cha
 line on stderr with an exit code (a FIFO, /dev/zero, values of the wrong kind, --radius -5 or one not
 timed, --prefix ../../x, a copy-only report), and a chart never replaces a link through /proc.
 
-  python3 tests/tools/charts_test.py docs/tools/charts.py [--words]
+  python3 tests/tools/charts_test.py docs/tools/charts.py [--words | --bad-input]
 """
 import importlib.util
 import json
+import os
+import subprocess
 import sys
+import tempfile
 
 spec = importlib.util.spec_from_file_location("charts", sys.argv[1])
 charts = importlib.util.module_from_spec(spec)
@@ -67,6 +70,80 @@ def frontier_report():
             results.append(x)
     names = [f"variant-{i}" for i in range(20)] + sorted({r["variant"] for r in results})
     return {"gl": {"renderer": "test"}, "variants": names, "results": results}
+
+
+def finish():
+    for message in failures:
+        print("FAIL:", message)
+    print(f"charts_test: {len(failures)} failures")
+    sys.exit(1 if failures else 0)
+
+
+# --- bad input, as blurlab takes it (docs/tools/tool_io.py): one line on stderr and an exit code,
+# no traceback, no hang, and charts only inside --out ------------------------------------------
+def run_charts(*args):
+    try:
+        return subprocess.run([sys.executable, sys.argv[1], *args], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(args, -1, "", "hung (killed after 60 s)\n")
+
+
+def one_line_refusal(done, code, message, what):
+    check(done.returncode == code, f"{what}: exit {done.returncode}, not {code}: {done.stderr[-300:]}")
+    check(done.stderr.startswith("charts.py: ") and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr,
+          f"{what}: not one line on stderr: {done.stderr[-300:]!r}")
+    check(message in done.stderr, f"{what}: '{message}' not in {done.stderr!r}")
+
+
+def check_bad_input():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "report.json")
+        with open(path, "w") as f:
+            json.dump(report([1, 2]), f)
+        out = os.path.join(tmp, "out", "a")
+        os.makedirs(out)
+        before = sorted(os.listdir(tmp))
+        one_line_refusal(run_charts(path, "--out", out, "--prefix", "../../x"), 2, "--prefix '../../x' is not a plain file name",
+                         "--prefix leaving --out")
+        check(sorted(os.listdir(tmp)) == before and not os.listdir(out), f"a chart was written for --prefix ../../x: {os.listdir(tmp)}")
+        one_line_refusal(run_charts(path, "--out", out, "--radius", "-5"), 2, "--radius -5 is out of range 0..128", "--radius -5")
+        one_line_refusal(run_charts(path, "--out", out, "--radius", "7"), 2, "--radius 7 was not timed: the report's blurs were timed at r = 1, 2",
+                         "--radius 7, not timed")
+        one_line_refusal(run_charts(path, "--out", out, "--radius", "x"), 2, "(--help lists the options)", "--radius x")
+        fifo = os.path.join(tmp, "fifo.json")
+        os.mkfifo(fifo)
+        one_line_refusal(run_charts(fifo, "--out", out), 1, "it is a FIFO, not a regular file", "a FIFO as the report")
+        zero = os.path.join(tmp, "zero.json")
+        os.symlink("/dev/zero", zero)
+        one_line_refusal(run_charts(zero, "--out", out), 1, "it is a character device, not a regular file", "/dev/zero as the report")
+        bad = os.path.join(tmp, "bad.json")
+        broken = report([1, 2])
+        broken["results"][1]["settings"]["radius"] = "wide"
+        with open(bad, "w") as f:
+            json.dump(broken, f)
+        one_line_refusal(run_charts(bad, "--out", out), 1, "a row's radius is not a whole number in 0..128", "a radius that is text")
+        copy_only = os.path.join(tmp, "copy_only.json")
+        with open(copy_only, "w") as f:
+            json.dump(dict(report([1]), results=[row("copy", "compute", "floor", "box", 0, 0.1)]), f)
+        one_line_refusal(run_charts(copy_only, "--out", out), 1, "the report times only the copy pass", "a report of the copy alone")
+        # A chart's name in --out planted as a link through /proc (a /dev/stdout of the test's own): refused, kept.
+        planted = os.path.join(out, "bars_64x48_rgba8_box_r2.png")
+        os.symlink("/proc/self/fd/1", planted)
+        with open(os.path.join(tmp, "captured"), "w") as captured:
+            done = subprocess.run([sys.executable, sys.argv[1], path, "--out", out], stdout=captured, stderr=subprocess.PIPE, text=True, timeout=60)
+        one_line_refusal(done, 1, "it leads through /proc to a file a process has open", "a chart over a link through /proc")
+        check(os.path.islink(planted), "a link through /proc in --out was replaced")
+        os.remove(planted)
+        made = run_charts(path, "--out", out)
+        check(made.returncode == 0 and len([n for n in os.listdir(out) if n.endswith(".png")]) == 4,
+              f"the charts of a good report: {made.stderr[-300:]} {os.listdir(out)}")
+
+
+# --bad-input: the refusals alone (report.charts_bad_input, the first tier's); report.charts runs
+# them after its chart checks.
+if "--bad-input" in sys.argv[2:]:
+    check_bad_input()
+    finish()
 
 
 # --- the conclusion's words: no unsettled winner, the 50 dB bar, approximations named -------------
@@ -128,11 +205,6 @@ if "time_vs_size_rgba8_gauss_r4" in sized:
 
 
 
-def finish():
-    for message in failures:
-        print("FAIL:", message)
-    print(f"charts_test: {len(failures)} failures")
-    sys.exit(1 if failures else 0)
 
 
 # --words: the checks of what a chart says against the report's conclusion alone (report.charts_words,
@@ -306,70 +378,7 @@ for name, times in (("within a decade", lambda r: 0.3 + 0.1 * r), ("within 20%",
         shown = labelled_ticks(ax, axis)
         check(len(shown) >= 2, f"{name}: {tag} labels {shown} on its log {axis} axis")
 
-# --- bad input, as blurlab takes it (docs/tools/tool_io.py): one line on stderr and an exit code,
-# no traceback, no hang, and charts only inside --out ------------------------------------------
-import json  # noqa: E402
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-
-
-def run_charts(*args):
-    try:
-        return subprocess.run([sys.executable, sys.argv[1], *args], capture_output=True, text=True, timeout=60)
-    except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(args, -1, "", "hung (killed after 60 s)\n")
-
-
-def one_line_refusal(done, code, message, what):
-    check(done.returncode == code, f"{what}: exit {done.returncode}, not {code}: {done.stderr[-300:]}")
-    check(done.stderr.startswith("charts.py: ") and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr,
-          f"{what}: not one line on stderr: {done.stderr[-300:]!r}")
-    check(message in done.stderr, f"{what}: '{message}' not in {done.stderr!r}")
-
-
-with tempfile.TemporaryDirectory() as tmp:
-    path = os.path.join(tmp, "report.json")
-    with open(path, "w") as f:
-        json.dump(report([1, 2]), f)
-    out = os.path.join(tmp, "out", "a")
-    os.makedirs(out)
-    before = sorted(os.listdir(tmp))
-    one_line_refusal(run_charts(path, "--out", out, "--prefix", "../../x"), 2, "--prefix '../../x' is not a plain file name",
-                     "--prefix leaving --out")
-    check(sorted(os.listdir(tmp)) == before and not os.listdir(out), f"a chart was written for --prefix ../../x: {os.listdir(tmp)}")
-    one_line_refusal(run_charts(path, "--out", out, "--radius", "-5"), 2, "--radius -5 is out of range 0..128", "--radius -5")
-    one_line_refusal(run_charts(path, "--out", out, "--radius", "7"), 2, "--radius 7 was not timed: the report's blurs were timed at r = 1, 2",
-                     "--radius 7, not timed")
-    one_line_refusal(run_charts(path, "--out", out, "--radius", "x"), 2, "(--help lists the options)", "--radius x")
-    fifo = os.path.join(tmp, "fifo.json")
-    os.mkfifo(fifo)
-    one_line_refusal(run_charts(fifo, "--out", out), 1, "it is a FIFO, not a regular file", "a FIFO as the report")
-    zero = os.path.join(tmp, "zero.json")
-    os.symlink("/dev/zero", zero)
-    one_line_refusal(run_charts(zero, "--out", out), 1, "it is a character device, not a regular file", "/dev/zero as the report")
-    bad = os.path.join(tmp, "bad.json")
-    broken = report([1, 2])
-    broken["results"][1]["settings"]["radius"] = "wide"
-    with open(bad, "w") as f:
-        json.dump(broken, f)
-    one_line_refusal(run_charts(bad, "--out", out), 1, "a row's radius is not a whole number in 0..128", "a radius that is text")
-    copy_only = os.path.join(tmp, "copy_only.json")
-    with open(copy_only, "w") as f:
-        json.dump(dict(report([1]), results=[row("copy", "compute", "floor", "box", 0, 0.1)]), f)
-    one_line_refusal(run_charts(copy_only, "--out", out), 1, "the report times only the copy pass", "a report of the copy alone")
-    # A chart's name in --out planted as a link through /proc (a /dev/stdout of the test's own): refused, kept.
-    planted = os.path.join(out, "bars_64x48_rgba8_box_r2.png")
-    os.symlink("/proc/self/fd/1", planted)
-    with open(os.path.join(tmp, "captured"), "w") as captured:
-        done = subprocess.run([sys.executable, sys.argv[1], path, "--out", out], stdout=captured, stderr=subprocess.PIPE, text=True, timeout=60)
-    one_line_refusal(done, 1, "it leads through /proc to a file a process has open", "a chart over a link through /proc")
-    check(os.path.islink(planted), "a link through /proc in --out was replaced")
-    os.remove(planted)
-    made = run_charts(path, "--out", out)
-    check(made.returncode == 0 and len([n for n in os.listdir(out) if n.endswith(".png")]) == 4,
-          f"the charts of a good report: {made.stderr[-300:]} {os.listdir(out)}")
-
+check_bad_input()
 for message in failures:
     print("FAIL:", message)
 print(f"charts_test: {len(failures)} failures, {len(colours)} variants with one colour each")
