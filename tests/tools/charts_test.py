@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks docs/tools/charts.py on made-up reports (tests/CMakeLists.txt runs it as report.charts, and two parts of it, --words and --bad-input, in the first tier):
+"""Checks docs/tools/charts.py on made-up reports (tests/CMakeLists.txt runs it as report.charts,
+and two parts of it, --words and --bad-input, in the first tier):
 each variant has one colour and one marker in every chart, its own among 25, 30 and 45 variants;
 --log puts the radius on a log scale too, and a log axis has at least two labelled ticks however
 narrow its range; a chart names the variants of the report it does not show (box-only variants in
