@@ -139,8 +139,14 @@ def load(path):
     try:
         if not isinstance(report, dict) or not isinstance(report["results"], list) or not isinstance(report["gl"]["renderer"], str):
             raise TypeError("no \"results\" list and \"gl\" renderer")
+        sources = report.get("sources", [])
+        if not isinstance(sources, list):
+            raise TypeError("\"sources\" is not a list")
         for row in report["results"]:
             check_row(row)
+            # A row's run is its report's index in "sources": one past them names no run.
+            if "run" in row and row["run"] >= len(sources):
+                raise ValueError(f"row {row['variant']}: its run {row['run']} is not one of the file's {len(sources)} sources")
         if not isinstance(report.get("effect_results", []), list):
             raise TypeError("\"effect_results\" is not a list")
         for row in report.get("effect_results", []):

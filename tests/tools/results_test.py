@@ -319,6 +319,13 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(bad_size, "w") as f:
         json.dump(dict(first, results=[dict(first["results"][1], size={"width": "wide", "height": 3})]), f)
     one_line_refusal(run_bounded("ranking", bad_size), 1, "its size is not two whole numbers", "a size that is text")
+    # A row's run is its report's index among the file's sources: text, or one past them, is refused.
+    for run_value, message in (("first", "its run first is not a whole number in 0..1000000"),
+                               (1, "its run 1 is not one of the file's 1 sources")):
+        bad_run = os.path.join(tmp, "bad_run.json")
+        with open(bad_run, "w") as f:
+            json.dump(dict(first, sources=[{"date": first["date"]}], results=[dict(first["results"][1], run=run_value)]), f)
+        one_line_refusal(run_bounded("table", bad_run), 1, message, f"a row's run {run_value!r}")
     not_json = os.path.join(tmp, "not.json")
     with open(not_json, "wb") as f:
         f.write(b"{\"results\": \x9b[2J")
