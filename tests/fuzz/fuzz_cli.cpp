@@ -1,7 +1,9 @@
 // Fuzz target: blurlab's command line (cli::parse_options, with the list and range syntax of
 // cli/lists.h). The input is split at newlines into the arguments after "blurlab". The parser
-// must return Options or throw UsageError (exit code 2, a message); anything else escaping, a
-// sanitizer report, or Options that break the properties below is a bug.
+// must return Options or throw UsageError (exit code 2, a message); the one file it reads, bloom's
+// kernel image (--psf image:FILE), may also fail as a run-time Error (exit code 1) that names the
+// option ("cannot read/load --psf image 'FILE': ..."). Anything else escaping, a sanitizer
+// report, or Options that break the properties below is a bug.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +26,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const blurlab::UsageError& e) {
     FUZZ_CHECK(e.exit_code() == 2);
     FUZZ_CHECK(!std::string_view(e.what()).empty());
+    return 0;
+  } catch (const blurlab::Error& e) {
+    const std::string_view message = e.what();
+    FUZZ_CHECK(e.exit_code() == 1);
+    FUZZ_CHECK(message.starts_with("cannot read --psf image '") || message.starts_with("cannot load --psf image '"));
+    FUZZ_CHECK(message.find('\n') == std::string_view::npos);
     return 0;
   }
   if (o.help) return 0;
