@@ -122,7 +122,7 @@ bench::FillSource source_fill(const std::optional<Image>& image, Scene& scene, d
 int tune_and_save(const cli::Options& o, const std::vector<bench::Job>& jobs, bench::Measurer& measurer, const bench::FillSource& fill,
                   const bench::OnJob& on_job, const gl::GlInfo& info, Progress& progress, bool debug) {
   report::TuningTable choices;  // this run's; merged into the file at the end
-  TextTable table(bench::tuning_table_header());
+  TextTable table = bench::tuning_table();
   const bench::OnTry on_try = [&](const VariantInfo& v, const BlurSettings& s) {  // "workgroup=128x1 lines=4"
     const BlurSettings knobs = resolve(v, s);
     std::string text;

@@ -134,7 +134,11 @@ SweepResult run_sweep(const std::vector<Job>& jobs, Measurer& measurer, int fram
   return result;
 }
 
-std::vector<std::string> tuning_table_header() { return {"variant", "knobs changed", "default ms", "tuned ms", "why", "check"}; }
+TextTable tuning_table() {
+  TextTable table({"variant", "knobs changed", "default ms", "tuned ms", "why", "check"});
+  table.wrap_to(report::kTableWidth, 1);
+  return table;
+}
 
 std::string tuning_table_legend(const TunePolicy& policy) {
   return "knobs changed: each knob whose tuned value differs from the variant's default, with that value (the defaults: "

@@ -70,8 +70,9 @@ void run_tuning(const std::vector<Job>& jobs, Measurer& measurer, int frames, co
                 const std::string& renderer, report::TuningTable& table, TextTable& out, const TunePolicy& policy = {},
                 const OnTry& on_try = {});
 
-// The columns of run_tuning's table, and what they mean.
-std::vector<std::string> tuning_table_header();
+// The table run_tuning fills: its columns, with the knobs changed wrapped at spaces so that no
+// line is wider than report::kTableWidth however many knobs a winner changes. And what they mean.
+TextTable tuning_table();
 std::string tuning_table_legend(const TunePolicy& policy = {});
 // "tile=32 rows=8": the knobs whose tuned values differ from the defaults, with those values, or "none".
 std::string knob_changes(const VariantInfo& variant, const BlurSettings& defaults, const BlurSettings& tuned);

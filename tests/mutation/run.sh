@@ -169,6 +169,7 @@ gpu_mutations=(
   "no-memory-barrier-in-the-tracker|src/gl/barriers.cpp|s/\[\]\(GLbitfield bits\) \{ glMemoryBarrier\(bits\); \}/[](GLbitfield bits) { (void)bits; }/|^(gl\.|image\.)"
   "sliding-subgroup-scan-exclusive|glsl/compute_sliding_subgroup.comp|s/v\[u\] = subgroupInclusiveAdd\(v\[u\]\);/v[u] = subgroupExclusiveAdd(v[u]);/|^gl\.BoxWalks\.SubgroupWalksSeveralSegmentsPerLine\$"
   "no-memory-barrier-in-the-recipe-runner|tests/tools/run_recipe.cpp|s/bits != 0\) glMemoryBarrier\(bits\);/bits != 0) (void)bits;/|^export\."
+  "tuning-table-not-wrapped|src/bench/sweep.cpp|s/  table\.wrap_to\(report::kTableWidth, 1\);\n//|^unit\.Sweep\.TuningTableFitsItsWidthWhateverTheWinnersChange\$"
 )
 if [ "${1:-}" = "--gpu-list" ]; then
   printf '%s\n' "${gpu_mutations[@]}"

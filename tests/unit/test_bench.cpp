@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <map>
+#include <sstream>
 
 #include "bench/sweep.h"
 #include "bench/timing.h"
@@ -284,6 +285,32 @@ TEST(Sweep, TuningSaysWhichKnobsChanged) {
   tuned.knobs["segment"] = {1024, 0};
   tuned.knobs["workgroup"] = {256, 1};
   EXPECT_EQ(knob_changes(v, defaults, tuned), "workgroup=256x1 segment=1024");
+}
+
+// Each variant's widest row: every knob changed to its longest candidate, the longest verdict and
+// check, times of five digits. A fixed-width table once printed 127 columns when all four of
+// compute-separable-regblock's knobs won; the knobs column wraps instead.
+TEST(Sweep, TuningTableFitsItsWidthWhateverTheWinnersChange) {
+  TextTable table = tuning_table();
+  size_t longest_changes = 0;
+  for (const VariantInfo* v : variants()) {
+    const BlurSettings defaults = resolve(*v, box16());
+    BlurSettings tuned = defaults;
+    for (const Knob& k : v->knobs)
+      for (const KnobValue& c : k.candidates)
+        if (c != defaults.knob(k.name) && (tuned.knob(k.name) == defaults.knob(k.name) || k.text(c).size() > k.text(tuned.knob(k.name)).size()))
+          tuned.knobs[std::string(k.name)] = c;
+    const std::string changes = knob_changes(*v, defaults, tuned);
+    longest_changes = std::max(longest_changes, changes.size());
+    table.add_row({std::string(v->name), changes, "12345.6789", "12345.6789", "kept: none faster", "FAIL, not saved"});
+  }
+  EXPECT_GT(longest_changes, 40u);  // the case that overflowed: the knobs column alone is wide
+  std::ostringstream out;
+  table.print(out);
+  std::istringstream lines(out.str());
+  size_t count = 0;
+  for (std::string line; std::getline(lines, line); ++count) EXPECT_LE(line.size(), report::kTableWidth) << line;
+  EXPECT_GT(count, variants().size() + 2);  // the header, the rule, a row each, and some wrapped lines
 }
 
 }  // namespace
