@@ -73,10 +73,10 @@ def frontier_report():
     return {"gl": {"renderer": "test"}, "variants": names, "results": results}
 
 
-def finish():
+def finish(summary=""):
     for message in failures:
         print("FAIL:", message)
-    print(f"charts_test: {len(failures)} failures")
+    print(f"charts_test: {len(failures)} failures{summary}")
     sys.exit(1 if failures else 0)
 
 
@@ -202,10 +202,6 @@ if "time_vs_size_rgba8_gauss_r4" in sized:
     labels = [line.get_label() for line in sized["time_vs_size_rgba8_gauss_r4"].axes[0].get_lines()]
     check("compute-separable" in labels and "copy pass (floor)" in labels and "time in proportion to the pixels" in labels,
           f"time against size: {labels}")
-
-
-
-
 
 
 # --words: the checks of what a chart says against the report's conclusion alone (report.charts_words,
@@ -380,7 +376,4 @@ for name, times in (("within a decade", lambda r: 0.3 + 0.1 * r), ("within 20%",
         check(len(shown) >= 2, f"{name}: {tag} labels {shown} on its log {axis} axis")
 
 check_bad_input()
-for message in failures:
-    print("FAIL:", message)
-print(f"charts_test: {len(failures)} failures, {len(colours)} variants with one colour each")
-sys.exit(1 if failures else 0)
+finish(f", {len(colours)} variants with one colour each")
